@@ -1,0 +1,333 @@
+/*
+ * rbtrace/format.h - layout of an rbtrace trace file.
+ *
+ * The file is shared, through MAP_SHARED mappings, by every process and
+ * thread of one traced application (the writers, librbtrace) and any number
+ * of monitors (the readers, rbmon).  Every field has a fixed width and natural
+ * alignment so that all 64-bit processes agree on it; every offset below is
+ * from the start of the file.
+ *
+ *   +---------------------------+ 0
+ *   | struct rb_header          |
+ *   +---------------------------+ gma_off
+ *   | global message area       |  global_sz bytes (length in the header)
+ *   +---------------------------+ owners_off
+ *   | struct rb_owner[rings]    |  free map: who owns each ring
+ *   +---------------------------+ objects_off
+ *   | struct rb_object[objects] |  loaded objects of every process image
+ *   +---------------------------+ rings_off (64-byte aligned)
+ *   | ring 0                    |  ring_size bytes each:
+ *   | ring 1                    |    struct rb_ring
+ *   | ...                       |    msgarea[msg_sz]
+ *   +---------------------------+    (pad to 64) slots[slots], slot_size each
+ *
+ * A reader must check every size and offset in the header against the file
+ * size before use (see rbtrace(5)); nothing in the file is trusted.
+ */
+#ifndef RBTRACE_FORMAT_H
+#define RBTRACE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RB_MAGIC		"RBTRACE\x1a"	/* 8 bytes, no terminator */
+#define RB_MAGIC_LEN		8
+#define RB_VERSION		1
+#define RB_ENDIAN_MARK		0x01020304u
+
+#define RB_PROGRAM_MAX		64	/* program name, NUL-terminated */
+#define RB_BOOT_ID_MAX		40	/* /proc/sys/kernel/random/boot_id */
+#define RB_THREAD_NAME_MAX	16	/* as the kernel's comm */
+#define RB_PATH_MAX		256	/* loaded object path */
+#define RB_BUILD_ID_MAX		32
+#define RB_WATCHES		4
+#define RB_EXPR_MAX		256
+#define RB_RESULT_MAX		512
+#define RB_CACHELINE		64
+
+/* Geometry defaults and limits (RBTRACE_* environment, rbtrace options). */
+#define RB_DEF_RINGS		64
+#define RB_MIN_RINGS		1
+#define RB_MAX_RINGS		65536
+#define RB_DEF_SLOTS		32
+#define RB_MIN_SLOTS		2
+#define RB_MAX_SLOTS		65536
+#define RB_DEF_SLOT_SZ		200
+#define RB_MIN_SLOT_SZ		8
+#define RB_MAX_SLOT_SZ		4096
+#define RB_DEF_MSG_SZ		256
+#define RB_MIN_MSG_SZ		64
+#define RB_MAX_MSG_SZ		65536
+#define RB_DEF_GLOBAL_SZ	16384
+#define RB_MIN_GLOBAL_SZ	1024
+#define RB_MAX_GLOBAL_SZ	(16u << 20)
+#define RB_DEF_OBJECTS		256
+#define RB_MAX_FILE_SIZE	(1ull << 34)	/* 16 GiB: refuse anything larger */
+
+/* rb_header.clock: what slot timestamps count. */
+#define RB_CLOCK_MONO		1	/* CLOCK_MONOTONIC nanoseconds */
+#define RB_CLOCK_TSC		2	/* invariant TSC ticks; see clock_* */
+
+struct rb_header {
+	char		magic[RB_MAGIC_LEN];
+	uint32_t	version;
+	uint32_t	header_size;	/* sizeof(struct rb_header) */
+	uint64_t	total_size;	/* file size; every offset lies below */
+	uint32_t	endian;		/* RB_ENDIAN_MARK in the writer's order */
+	uint32_t	ready;		/* 1 once the creator finished laying out */
+
+	/* geometry, fixed at creation */
+	uint32_t	rings;
+	uint32_t	slots;
+	uint32_t	slot_sz;	/* name bytes per slot */
+	uint32_t	msg_sz;
+	uint32_t	global_sz;
+	uint32_t	objects;	/* entries in the object table */
+	uint32_t	ring_size;	/* stride between rings */
+	uint32_t	slot_size;	/* stride between slots */
+	uint64_t	gma_off;
+	uint64_t	owners_off;
+	uint64_t	objects_off;
+	uint64_t	rings_off;
+	uint32_t	slots_off;	/* from the start of a ring */
+	uint32_t	msgarea_off;	/* from the start of a ring */
+
+	/* the creator */
+	int32_t		creator_pid;
+	uint32_t	creator_uid;
+	uint64_t	creator_start;	/* /proc/PID/stat starttime, clock ticks */
+	uint64_t	created_realtime_ns;
+	char		program[RB_PROGRAM_MAX];
+	char		boot_id[RB_BOOT_ID_MAX];
+
+	/*
+	 * Clock: clock_tsc0 and clock_ns0 were read together (TSC and
+	 * CLOCK_MONOTONIC) at creation.  On the same boot a reader converts a
+	 * TSC stamp with its own (rdtsc, CLOCK_MONOTONIC) pair; clock_tsc_hz is
+	 * the writers' latest estimate (0 = none yet) for other readers.
+	 */
+	uint32_t	clock;		/* RB_CLOCK_* */
+	uint32_t	pad0;
+	uint64_t	clock_tsc0;
+	uint64_t	clock_ns0;
+	uint64_t	clock_tsc_hz;
+
+	/* global flags, int32 so they can be changed with single stores */
+	int32_t		single;
+	int32_t		stop_on_create;
+	int32_t		trace_on_create;
+	int32_t		pad1;
+
+	/* counters, updated with atomic adds */
+	uint64_t	untraced_threads;	/* threads that found no ring */
+	uint64_t	rings_reclaimed;	/* taken back from dead processes */
+	uint64_t	objects_lost;		/* no room in the object table */
+	uint64_t	next_image;		/* process image ids handed out */
+	uint64_t	monitor_heartbeat_ns;	/* CLOCK_MONOTONIC, 0 = never */
+
+	/* global message area bookkeeping */
+	uint32_t	gma_len;
+	uint32_t	pad2;
+
+	uint64_t	reserved[8];
+};
+
+/* rb_owner.ctl: state in the low 32 bits, the claiming pid in the high 32. */
+#define RB_OWN_FREE		0	/* never used */
+#define RB_OWN_CLAIMING		1	/* being set up by pid */
+#define RB_OWN_LIVE		2	/* owned by a running thread of pid */
+#define RB_OWN_EXITED		3	/* released; kept readable until reused */
+#define RB_OWN_STATE(ctl)	((uint32_t)((ctl) & 0xffffffffu))
+#define RB_OWN_PID(ctl)		((int32_t)((ctl) >> 32))
+#define RB_OWN_MAKE(st, pid)	(((uint64_t)(uint32_t)(pid) << 32) | (uint32_t)(st))
+
+struct rb_owner {
+	uint64_t	ctl;		/* changed only by compare-and-swap */
+	uint64_t	stamp;		/* CLOCK_MONOTONIC ns of the last change */
+	uint64_t	gen;		/* bumped at every claim */
+	uint64_t	pad;
+};
+
+/* rb_object.state */
+#define RB_OBJ_FREE		0
+#define RB_OBJ_WRITING		1
+#define RB_OBJ_VALID		2
+
+/*
+ * One loaded ELF object of one process image.  A process image is one
+ * exec'd program; its forked children get an image of their own (a copy of
+ * the parent's entries) so that later dlopen()s do not mix.
+ */
+struct rb_object {
+	uint32_t	state;		/* RB_OBJ_*, claimed by compare-and-swap */
+	uint32_t	build_id_len;
+	uint64_t	image;		/* rb_ring.image of the processes using it */
+	uint64_t	base;		/* load bias: runtime = file vaddr + base */
+	uint64_t	lo, hi;		/* runtime address range of PT_LOADs */
+	uint8_t		build_id[RB_BUILD_ID_MAX];
+	char		path[RB_PATH_MAX];
+};
+
+/* Watch entry, see DESIGN.md "Watch expressions". */
+struct rb_watch {
+	int32_t		inuse;		/* 0 free, 1 set, -2 removal asked */
+	int32_t		exprlength;
+	int32_t		resready;	/* 1 when result holds a fresh value */
+	int32_t		reslength;	/* full length; < 0: error text */
+	char		expr[RB_EXPR_MAX];
+	char		result[RB_RESULT_MAX];
+};
+
+/* rb_ring.state */
+#define RB_STATE_RUNNING	1
+#define RB_STATE_STOPPED	2
+#define RB_STATE_EXITED		3
+
+/* rb_ring.attention bits: the hot path checks the word as a whole. */
+#define RB_ATTN_UNTRACED	0x1u	/* trace is off: keep no stack */
+#define RB_ATTN_COMMAND		0x2u	/* cmdready == 1 */
+#define RB_ATTN_WATCH		0x4u	/* a watch wants a value */
+#define RB_ATTN_SIGNAL		0x8u	/* signal set: stop at the next hook */
+#define RB_ATTN_SINGLE		0x10u	/* global single stepping */
+
+/* rb_ring.cmdready */
+#define RB_CMD_EMPTY		0
+#define RB_CMD_POSTED		1
+#define RB_CMD_RESPONSE		(-2)
+
+struct rb_ring {
+	/* identity: written by the owner before it publishes the claim */
+	int32_t		pid;
+	int32_t		tid;
+	uint64_t	pstart;		/* process start time, as creator_start */
+	uint64_t	image;		/* selects rb_object entries */
+	uint64_t	gen;		/* copy of rb_owner.gen at claim */
+	uint64_t	created_ns;	/* CLOCK_MONOTONIC */
+	uint64_t	exited_ns;	/* CLOCK_MONOTONIC, 0 while running */
+	char		name[RB_THREAD_NAME_MAX];
+	int32_t		state;		/* RB_STATE_* */
+	int32_t		why;		/* stop reason, see control commands */
+	int32_t		ppid;
+	int32_t		inherited;	/* frames copied from the parent at fork */
+
+	/* the stack: written only by the owning thread */
+	int32_t		currSlot __attribute__((aligned(RB_CACHELINE)));
+	int32_t		depth;		/* frames on the stack, wrapped or not */
+	int32_t		trace;		/* 1: keep the stack */
+	int32_t		signal;		/* 1: stop at the next hook */
+	uint32_t	attention;	/* RB_ATTN_*: non-zero sends hooks slow */
+	uint32_t	pad0;
+	uint64_t	hooks;		/* entries seen, for monitors' activity */
+
+	/* commands and watches: monitor <-> owner */
+	int32_t		cmdready __attribute__((aligned(RB_CACHELINE)));
+	char		command[4];
+	int32_t		msglen;
+	int32_t		pad1;
+	struct rb_watch	watches[RB_WATCHES];
+	/* msgarea[msg_sz] at msgarea_off, slots at slots_off */
+};
+
+/* rb_slot.flags */
+#define RB_SLOT_NAMED		0x1u	/* name holds "function\0file" */
+
+/*
+ * One frame.  seq is odd while the owner rewrites the slot; depth says
+ * which stack level the slot holds, so a slot overwritten by a deeper,
+ * wrapped frame is recognised after the stack unwinds.
+ */
+struct rb_slot {
+	uint32_t	seq;
+	uint32_t	depth;
+	uint64_t	fn;		/* function address (0 for named frames) */
+	uint64_t	site;		/* return address in the caller */
+	uint64_t	ts;		/* entry time, rb_header.clock units */
+	int32_t		line;		/* line mark, 0 = none */
+	uint32_t	flags;		/* RB_SLOT_* */
+	/* char name[slot_sz] */
+};
+
+#define RB_ALIGN(x, a)		(((x) + ((uint64_t)(a) - 1)) & ~((uint64_t)(a) - 1))
+
+/* The layout arithmetic, shared by writers and readers. */
+struct rb_geometry {
+	uint32_t	rings, slots, slot_sz, msg_sz, global_sz, objects;
+};
+
+struct rb_layout {
+	uint64_t	gma_off, owners_off, objects_off, rings_off;
+	uint32_t	msgarea_off, slots_off, slot_size, ring_size;
+	uint64_t	total_size;
+};
+
+/**
+ * rb_layout_compute - place every part of a file of geometry @g
+ * @g: validated geometry
+ * @l: filled in
+ *
+ * Return: 0, or -1 if the file would exceed RB_MAX_FILE_SIZE.
+ */
+static inline int rb_layout_compute(const struct rb_geometry *g,
+				    struct rb_layout *l)
+{
+	uint64_t ring;
+
+	l->gma_off = RB_ALIGN(sizeof(struct rb_header), RB_CACHELINE);
+	l->owners_off = RB_ALIGN(l->gma_off + g->global_sz, RB_CACHELINE);
+	l->objects_off = RB_ALIGN(l->owners_off +
+				  (uint64_t)g->rings * sizeof(struct rb_owner),
+				  RB_CACHELINE);
+	l->rings_off = RB_ALIGN(l->objects_off +
+				(uint64_t)g->objects * sizeof(struct rb_object),
+				4096);
+	l->msgarea_off = (uint32_t)sizeof(struct rb_ring);
+	l->slots_off = (uint32_t)RB_ALIGN(l->msgarea_off + g->msg_sz,
+					  RB_CACHELINE);
+	l->slot_size = (uint32_t)RB_ALIGN(sizeof(struct rb_slot) + g->slot_sz, 8);
+	ring = RB_ALIGN(l->slots_off + (uint64_t)g->slots * l->slot_size,
+			RB_CACHELINE);
+	if (ring > UINT32_MAX)
+		return -1;
+	l->ring_size = (uint32_t)ring;
+	l->total_size = RB_ALIGN(l->rings_off + (uint64_t)g->rings * ring, 4096);
+	return l->total_size > RB_MAX_FILE_SIZE ? -1 : 0;
+}
+
+static inline struct rb_owner *rb_owner_at(void *base,
+					   const struct rb_header *h, uint32_t i)
+{
+	return (struct rb_owner *)((char *)base + h->owners_off) + i;
+}
+
+static inline struct rb_object *rb_object_at(void *base,
+					     const struct rb_header *h, uint32_t i)
+{
+	return (struct rb_object *)((char *)base + h->objects_off) + i;
+}
+
+static inline struct rb_ring *rb_ring_at(void *base,
+					 const struct rb_header *h, uint32_t i)
+{
+	return (struct rb_ring *)((char *)base + h->rings_off +
+				  (uint64_t)i * h->ring_size);
+}
+
+static inline struct rb_slot *rb_slot_at(const struct rb_header *h,
+					 struct rb_ring *r, uint32_t i)
+{
+	return (struct rb_slot *)((char *)r + h->slots_off +
+				  (uint64_t)i * h->slot_size);
+}
+
+static inline char *rb_slot_name(struct rb_slot *s)
+{
+	return (char *)(s + 1);
+}
+
+static inline char *rb_ring_msgarea(const struct rb_header *h,
+				    struct rb_ring *r)
+{
+	return (char *)r + h->msgarea_off;
+}
+
+#endif /* RBTRACE_FORMAT_H */
