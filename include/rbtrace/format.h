@@ -153,6 +153,9 @@ struct rb_owner {
 #define RB_OBJ_WRITING		1
 #define RB_OBJ_VALID		2
 
+/* rb_object.flags */
+#define RB_OBJF_MAIN		0x1u	/* the image's main executable */
+
 /*
  * One loaded ELF object of one process image.  A process image is one
  * exec'd program; its forked children get an image of their own (a copy of
@@ -161,6 +164,8 @@ struct rb_owner {
 struct rb_object {
 	uint32_t	state;		/* RB_OBJ_*, claimed by compare-and-swap */
 	uint32_t	build_id_len;
+	uint32_t	flags;		/* RB_OBJF_* */
+	uint32_t	pad;
 	uint64_t	image;		/* rb_ring.image of the processes using it */
 	uint64_t	base;		/* load bias: runtime = file vaddr + base */
 	uint64_t	lo, hi;		/* runtime address range of PT_LOADs */
