@@ -1,1 +1,17 @@
-# lib
+# librbtrace: loaded into the traced program.  Never built with sanitizers
+# or -finstrument-functions: it runs inside someone else's process.
+RB_LIB_SOURCES = lib/internal.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
+	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/init.c
+
+lib_LTLIBRARIES += lib/librbtrace.la
+lib_librbtrace_la_SOURCES = $(RB_LIB_SOURCES)
+lib_librbtrace_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fvisibility=hidden \
+	-fno-instrument-functions $(PTHREAD_CFLAGS)
+lib_librbtrace_la_LDFLAGS = -version-info $(RBTRACE_LT_VERSION) -no-undefined
+lib_librbtrace_la_LIBADD = $(PTHREAD_LIBS) -ldl
+
+# The same code for unit tests, with the sanitizers when enabled.
+check_LTLIBRARIES += lib/librbtrace-test.la
+lib_librbtrace_test_la_SOURCES = $(RB_LIB_SOURCES)
+lib_librbtrace_test_la_CFLAGS = $(AM_CFLAGS) -fno-instrument-functions $(PTHREAD_CFLAGS)
+lib_librbtrace_test_la_LIBADD = $(PTHREAD_LIBS) -ldl

@@ -165,7 +165,8 @@ struct rb_object {
 	uint32_t	state;		/* RB_OBJ_*, claimed by compare-and-swap */
 	uint32_t	build_id_len;
 	uint32_t	flags;		/* RB_OBJF_* */
-	uint32_t	pad;
+	int32_t		pid;		/* the process that registered it */
+	uint64_t	pstart;		/* and its start time */
 	uint64_t	image;		/* rb_ring.image of the processes using it */
 	uint64_t	base;		/* load bias: runtime = file vaddr + base */
 	uint64_t	lo, hi;		/* runtime address range of PT_LOADs */

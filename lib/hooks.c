@@ -1,0 +1,277 @@
+/*
+ * hooks.c - the per-call hot path and the explicit API.
+ *
+ * A traced thread owns one ring.  Entering a function writes the next slot
+ * and then raises the ring's depth; leaving lowers the depth.  Nothing else
+ * is written, no lock is taken, no system call made, nothing allocated, and
+ * errno is never touched (the TSC is read with rdtsc; the CLOCK_MONOTONIC
+ * fallback goes through the vDSO).
+ *
+ * Publication, per slot, seqlock style:
+ *
+ *   writer (owner)                     reader (monitor)
+ *   seq = q + 1     (odd: writing)     d = depth              (acquire)
+ *   release fence                      s1 = seq               (acquire)
+ *   depth, fn, site, ts, line, flags   copy the fields
+ *   seq = q + 2     (release)          acquire fence
+ *   depth = d + 1   (release)          s2 = seq; s1 == s2 and even: good
+ *
+ * Each slot also records the stack level it holds, so after a stack deeper
+ * than the ring has wrapped and unwound, a reader recognises the slots that
+ * deeper frames overwrote instead of showing them as the shallower frames.
+ *
+ * The recursion guard: a signal handler that runs instrumented code while
+ * this thread is inside a hook must not write the same ring; its calls are
+ * simply not traced (busy is set for the whole hook, so its entries and
+ * exits are skipped alike and the stack stays balanced).
+ */
+#include "config.h"
+
+#include <string.h>
+#include <x86intrin.h>
+
+#include "internal.h"
+#include "rbtrace/rbtrace.h"
+
+__thread struct rb_thread rb_self __attribute__((tls_model("initial-exec")));
+
+static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i)
+{
+	return (struct rb_slot *)(t->slots + (size_t)i * t->slot_size);
+}
+
+/*
+ * @ts: the entry time; the fast path reads the TSC inline, every other
+ * clock is read on the cold path (t->slowclock), keeping the fast path free
+ * of calls.
+ */
+static inline RB_NOINSTR struct rb_slot *rb_push(struct rb_thread *t,
+						  uintptr_t fn, uintptr_t site,
+						  uint64_t ts, uint32_t flags)
+{
+	uint32_t d = t->depth, c = t->cur;
+	struct rb_slot *s = rb_slot(t, c);
+	uint32_t q = RB_LOAD(&s->seq) & ~1u;
+
+	RB_STORE(&s->seq, q + 1);
+	/* Orders the odd seq before the field stores; pairs with the reader's acquire fence before its second seq load. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	RB_STORE(&s->depth, d);
+	RB_STORE(&s->fn, fn);
+	RB_STORE(&s->site, site);
+	RB_STORE(&s->ts, ts);
+	RB_STORE(&s->line, 0);
+	RB_STORE(&s->flags, flags);
+	if (flags == 0) {
+		/* Fields before the even seq; pairs with the reader's acquire load of seq. */
+		RB_STORE_REL(&s->seq, q + 2);
+	}
+	/* else rb_push_named() fills the name and closes the slot itself. */
+	t->depth = d + 1;
+	t->cur = c + 1 == t->nslots ? 0 : c + 1;
+	if (flags == 0) {
+		/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
+		RB_STORE_REL(&t->ring->depth, (int32_t)(d + 1));
+		/* currSlot is advisory (readers derive it from depth): no ordering. */
+		RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
+	}
+	return s;
+}
+
+static inline RB_NOINSTR void rb_set_depth(struct rb_thread *t, uint32_t d)
+{
+	t->depth = d;
+	t->cur = d % t->nslots;
+	/* Nothing to publish but the depth itself: a shallower depth hides slots, never exposes new ones. */
+	RB_STORE(&t->ring->depth, (int32_t)d);
+	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
+}
+
+/*
+ * Leaving @fn.  Normally the top slot holds @fn.  If it holds another
+ * function at that level, frames were skipped (longjmp, a named frame never
+ * popped): unwind to the nearest level that holds @fn.  Slots overwritten
+ * by a wrapped deeper stack cannot be checked and are popped one by one, so
+ * the cost never grows with depth.
+ */
+static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
+{
+	uint32_t d = t->depth, c, k, lim;
+	struct rb_slot *s;
+
+	if (RB_UNLIKELY(d == 0))
+		return;
+	c = t->cur == 0 ? t->nslots - 1 : t->cur - 1;
+	s = rb_slot(t, c);
+	if (RB_LIKELY(RB_LOAD(&s->fn) == fn) ||
+	    RB_LOAD(&s->depth) != d - 1) {
+		t->depth = d - 1;
+		t->cur = c;
+		RB_STORE(&t->ring->depth, (int32_t)(d - 1));
+		RB_STORE(&t->ring->currSlot, (int32_t)c);
+		return;
+	}
+	lim = d < t->nslots ? d : t->nslots;
+	for (k = 2; k <= lim; k++) {
+		s = rb_slot(t, (d - k) % t->nslots);
+		if (RB_LOAD(&s->depth) != d - k)
+			break;
+		if (RB_LOAD(&s->fn) == fn) {
+			rb_set_depth(t, d - k);
+			return;
+		}
+	}
+	rb_set_depth(t, d - 1);
+}
+
+/* The ring asks for attention (for now only "trace off"), or the clock is not the TSC. */
+static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct rb_thread *t, void *fn,
+					  void *site)
+{
+	if (RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED)
+		return;
+	rb_push(t, (uintptr_t)fn, (uintptr_t)site, rb_clock_raw_slow(), 0);
+}
+
+static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct rb_thread *t, void *fn)
+{
+	if (RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED)
+		return;
+	rb_pop(t, (uintptr_t)fn);
+}
+
+static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_thread *t, void *fn, void *site)
+{
+	if (t->busy || t->state != RB_T_NEW)
+		return;
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (rb_thread_attach(t))
+		rb_attention_enter(t, fn, site);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
+
+RB_NOINSTR __attribute__((visibility("default")))
+void __cyg_profile_func_enter(void *fn, void *site)
+{
+	struct rb_thread *t = &rb_self;
+	struct rb_ring *r = t->ring;
+
+	if (RB_UNLIKELY(r == NULL || t->busy)) {
+		rb_enter_slow(t, fn, site);
+		return;
+	}
+	t->busy = 1;
+	/* Compiler-only barriers: busy is seen by a signal handler on this thread before and after the ring writes. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* Relaxed: a request seen one hook late is still honoured. */
+	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock) != 0))
+		rb_attention_enter(t, fn, site);
+	else
+		rb_push(t, (uintptr_t)fn, (uintptr_t)site, __rdtsc(), 0);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
+
+RB_NOINSTR __attribute__((visibility("default")))
+void __cyg_profile_func_exit(void *fn, void *site)
+{
+	struct rb_thread *t = &rb_self;
+	struct rb_ring *r = t->ring;
+
+	(void)site;
+	if (RB_UNLIKELY(r == NULL || t->busy))
+		return;
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0))
+		rb_attention_exit(t, fn);
+	else
+		rb_pop(t, (uintptr_t)fn);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
+
+/* Named frames keep "name\0file\0" in the slot's name bytes. */
+void rb_push_named(struct rb_thread *t, const char *name, const char *file,
+		   int line)
+{
+	struct rb_slot *s;
+	size_t n, f;
+	char *dst;
+	uint32_t q;
+
+	s = rb_push(t, 0, (uintptr_t)__builtin_return_address(0),
+		    rb_clock_raw_slow(), RB_SLOT_NAMED);
+	dst = rb_slot_name(s);
+	n = strnlen(name ? name : "", t->slot_sz - 1);
+	memcpy(dst, name ? name : "", n);
+	dst[n++] = '\0';
+	f = file && n < t->slot_sz ? strnlen(file, t->slot_sz - n - 1) : 0;
+	if (n < t->slot_sz) {
+		memcpy(dst + n, file ? file : "", f);
+		dst[n + f] = '\0';
+	}
+	RB_STORE(&s->line, line);
+	q = RB_LOAD(&s->seq);
+	/* Name and line before the even seq; pairs with the reader's acquire load of seq. */
+	RB_STORE_REL(&s->seq, q + 1);
+	/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
+	RB_STORE_REL(&t->ring->depth, (int32_t)t->depth);
+	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
+}
+
+static RB_NOINSTR struct rb_thread *rb_api_thread(void)
+{
+	struct rb_thread *t = &rb_self;
+
+	if (t->busy)
+		return NULL;
+	if (t->ring == NULL && (t->state != RB_T_NEW || !rb_thread_attach(t)))
+		return NULL;
+	if (RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED)
+		return NULL;
+	return t;
+}
+
+int rbtrace_push(const char *name, const char *file, int line)
+{
+	struct rb_thread *t = rb_api_thread();
+
+	if (t == NULL)
+		return -1;
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	rb_push_named(t, name, file, line);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+	return (int)t->depth;
+}
+
+int rbtrace_pop(void)
+{
+	struct rb_thread *t = rb_api_thread();
+
+	if (t == NULL)
+		return -1;
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (t->depth > 0)
+		rb_set_depth(t, t->depth - 1);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+	return (int)t->depth;
+}
+
+void rbtrace_line(int line)
+{
+	struct rb_thread *t = rb_api_thread();
+	struct rb_slot *s;
+
+	if (t == NULL || t->depth == 0)
+		return;
+	s = rb_slot(t, (t->depth - 1) % t->nslots);
+	/* A single aligned int: readers see the old or the new line, never a mix. */
+	RB_STORE(&s->line, line);
+}

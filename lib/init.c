@@ -1,0 +1,230 @@
+/* init.c - process life: start-up, fork, exec and exit. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "rbtrace/rbtrace.h"
+
+struct rb_process rb_proc;
+pthread_key_t rb_thread_key;
+
+/* The forking thread's slots, copied before fork() for the child. */
+static char *rb_fork_frames;
+static uint32_t rb_fork_depth;
+static int rb_fork_traced;
+static pthread_mutex_t rb_fork_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *rb_getenv(const char *name)
+{
+	return secure_getenv(name);
+}
+
+static void rb_program_name(char *out, size_t size)
+{
+	const char *p = program_invocation_short_name;
+	size_t i;
+
+	if (p == NULL || *p == '\0')
+		p = "prog";
+	for (i = 0; p[i] && i + 1 < size; i++) {
+		char c = p[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			 c == '-' || c == '+' ? c : '_';
+	}
+	out[i] = '\0';
+}
+
+static void rb_thread_exit_cb(void *arg)
+{
+	(void)arg;
+	rb_thread_detach(&rb_self);
+}
+
+static void rb_fork_prepare(void)
+{
+	struct rb_thread *t = &rb_self;
+
+	/* Every process-private lock, so that the child finds none held by a thread it lacks. */
+	pthread_mutex_lock(&rb_fork_lock);
+	pthread_mutex_lock(&rb_objects_lock);
+	pthread_mutex_lock(&rb_thread_lock);
+	rb_fork_traced = t->state == RB_T_TRACED && rb_fork_frames != NULL;
+	if (!rb_fork_traced)
+		return;
+	/* Our own ring, and we are inside fork(): no hook of ours writes it now. */
+	rb_fork_depth = t->depth;
+	memcpy(rb_fork_frames, t->slots, (size_t)t->nslots * t->slot_size);
+}
+
+static void rb_fork_unlock(void)
+{
+	pthread_mutex_unlock(&rb_thread_lock);
+	pthread_mutex_unlock(&rb_objects_lock);
+	pthread_mutex_unlock(&rb_fork_lock);
+}
+
+static void rb_fork_parent(void)
+{
+	rb_fork_unlock();
+}
+
+static void rb_fork_child(void)
+{
+	struct rb_thread *t = &rb_self;
+	struct rb_map *m = &rb_proc.map;
+	uint64_t parent_image = rb_proc.image;
+	int idx;
+
+	rb_proc.pid = getpid();
+	rb_proc.pstart = rb_proc_start_time(rb_proc.pid);
+	rb_proc.image = __atomic_add_fetch(&m->hdr->next_image, 1,
+					   __ATOMIC_RELAXED);
+	rb_thread_table_reset();
+	pthread_mutex_unlock(&rb_thread_lock);	/* rb_thread_setup() takes it */
+	pthread_mutex_unlock(&rb_objects_lock);
+	rb_objects_copy(m, parent_image, rb_proc.pid, rb_proc.pstart,
+			rb_proc.image);
+
+	/* The parent's ring stays the parent's; this thread needs its own. */
+	t->ring = NULL;
+	if (t->state == RB_T_TRACED || t->state == RB_T_UNTRACED)
+		t->state = RB_T_NEW;
+	if (rb_fork_traced) {
+		idx = rb_ring_claim(m, rb_proc.pid, rb_proc.image);
+		if (idx >= 0) {
+			rb_thread_setup(t, (uint32_t)idx, rb_fork_frames,
+					rb_fork_depth);
+		} else {
+			__atomic_fetch_add(&m->hdr->untraced_threads, 1,
+					   __ATOMIC_RELAXED);
+			t->state = RB_T_UNTRACED;
+		}
+	}
+	pthread_setspecific(rb_thread_key, t->ring);
+	pthread_mutex_unlock(&rb_fork_lock);
+}
+
+static bool rb_process_setup(void)
+{
+	struct rb_settings *s = &rb_proc.set;
+	char program[RB_PROGRAM_MAX], dflt[4096];
+	const char *path, *tmp;
+	pthread_t *owners;
+	size_t frames;
+
+	rb_settings_defaults(s);
+	rb_settings_from_env(s, rb_getenv, rb_warn);
+	rb_clock_select(s->clock);
+	rb_proc.pid = getpid();
+	rb_proc.pstart = rb_proc_start_time(rb_proc.pid);
+	rb_program_name(program, sizeof(program));
+
+	path = rb_getenv("RBTRACE_FILE");
+	if (path != NULL && *path == '\0') {
+		rb_warn("rbtrace: RBTRACE_FILE is empty; using the default path");
+		path = NULL;
+	}
+	if (path == NULL) {
+		tmp = rb_getenv("TMPDIR");
+		if (tmp == NULL || *tmp != '/')
+			tmp = "/tmp";
+		snprintf(dflt, sizeof(dflt), "%s/%s.%d.trace", tmp, program,
+			 (int)rb_proc.pid);
+		path = dflt;
+	}
+	if (rb_file_open(&rb_proc.map, path, s, rb_proc.pid, rb_proc.pstart,
+			 program) < 0)
+		return false;
+	/* A joined file keeps the clock its creator chose. */
+	rb_clock_kind = (int)rb_proc.map.hdr->clock;
+	/* exec'd children join this file through the environment */
+	if (path == dflt)
+		setenv("RBTRACE_FILE", path, 1);
+
+	/* Private memory: fork snapshots and the ring -> pthread table. */
+	frames = (size_t)rb_proc.map.hdr->slots * rb_proc.map.hdr->slot_size;
+	rb_fork_frames = mmap(NULL, frames, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (rb_fork_frames == MAP_FAILED)
+		rb_fork_frames = NULL;
+	owners = mmap(NULL, rb_proc.map.hdr->rings * sizeof(pthread_t),
+		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	rb_thread_table_init(owners == MAP_FAILED ? NULL : owners);
+
+	rb_proc.image = __atomic_add_fetch(&rb_proc.map.hdr->next_image, 1,
+					   __ATOMIC_RELAXED);
+	rb_objects_register(&rb_proc.map, rb_proc.pid, rb_proc.pstart,
+			    rb_proc.image);
+	if (!rb_proc.map.created)
+		rb_ring_release_image(&rb_proc.map, rb_proc.pid, rb_proc.pstart,
+				      rb_proc.image);
+	if (pthread_key_create(&rb_thread_key, rb_thread_exit_cb) != 0 ||
+	    pthread_atfork(rb_fork_prepare, rb_fork_parent, rb_fork_child) != 0) {
+		rb_warn("rbtrace: cannot register thread and fork handlers; running untraced");
+		return false;
+	}
+	rb_clock_calibrate(rb_proc.map.hdr);
+	return true;
+}
+
+/**
+ * rb_process_init - set the process up once, from whichever comes first:
+ * the constructor or a hook
+ *
+ * Return: true once tracing is ready; false while another thread is
+ * setting it up, or for good if it failed.
+ */
+bool rb_process_init(void)
+{
+	int expect = RB_INIT_NONE;
+	int saved = errno;
+	bool ok;
+
+	/* Acquire: a thread that sees DONE sees everything the setup wrote. */
+	if (!atomic_compare_exchange_strong_explicit(&rb_proc.init, &expect,
+			RB_INIT_BUSY, memory_order_acquire, memory_order_acquire))
+		return expect == RB_INIT_DONE;
+	ok = rb_process_setup();
+	/* Release: pairs with the acquire above and with dlopen()'s check. */
+	atomic_store_explicit(&rb_proc.init, ok ? RB_INIT_DONE : RB_INIT_FAILED,
+			      memory_order_release);
+	errno = saved;
+	return ok;
+}
+
+/*
+ * The file is created at the first hook, so programs that are not
+ * instrumented leave no file behind.  An existing file is joined at once:
+ * an exec'd image, instrumented or not, must release the rings of its
+ * pre-exec self.
+ */
+__attribute__((constructor(101))) static void rb_constructor(void)
+{
+	const char *path = secure_getenv("RBTRACE_FILE");
+
+	if (path != NULL && *path && access(path, F_OK) == 0)
+		rb_process_init();
+}
+
+/* exit(): the calling thread is done; other threads' rings stay as they are. */
+__attribute__((destructor(101))) static void rb_destructor(void)
+{
+	if (rb_self.state == RB_T_TRACED)
+		rb_thread_detach(&rb_self);
+}
+
+const char *rbtrace_file(void)
+{
+	if (atomic_load_explicit(&rb_proc.init, memory_order_acquire) != RB_INIT_DONE)
+		return NULL;
+	return rb_proc.map.path;
+}

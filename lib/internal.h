@@ -1,0 +1,146 @@
+/* internal.h - what the parts of librbtrace share; not installed. */
+#ifndef RB_INTERNAL_H
+#define RB_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rbtrace/format.h"
+
+#define RB_HIDDEN	__attribute__((visibility("hidden")))
+#define RB_NOINSTR	__attribute__((no_instrument_function))
+#define RB_LIKELY(x)	__builtin_expect(!!(x), 1)
+#define RB_UNLIKELY(x)	__builtin_expect(!!(x), 0)
+
+/* Relaxed atomic access to fields of the shared file. */
+#define RB_LOAD(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
+#define RB_STORE(p, v)		__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define RB_LOAD_ACQ(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define RB_STORE_REL(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define RB_CAS(p, expp, v)	__atomic_compare_exchange_n((p), (expp), (v), \
+					false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+
+/* env.c: settings read once at start-up */
+struct rb_settings {
+	struct rb_geometry geo;
+	int		stop_on_create;
+	int		trace_on_create;
+	int		clock;		/* RB_CLOCK_*, 0 = choose */
+};
+
+typedef void (*rb_warn_fn)(const char *line);
+
+RB_HIDDEN void rb_settings_defaults(struct rb_settings *s);
+RB_HIDDEN int rb_settings_from_env(struct rb_settings *s,
+				   const char *(*get)(const char *),
+				   rb_warn_fn warn);
+RB_HIDDEN int rb_parse_uint(const char *str, uint32_t lo, uint32_t hi,
+			    uint32_t *out);
+
+/* log.c: the library's only output, one line on stderr */
+RB_HIDDEN void rb_warn(const char *line);
+RB_HIDDEN void rb_warnf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+RB_HIDDEN void rb_strlcpy(char *dst, const char *src, size_t size);
+
+/* clock.c */
+RB_HIDDEN extern int rb_clock_kind;
+RB_HIDDEN int rb_clock_select(int wanted);
+RB_HIDDEN uint64_t rb_clock_mono_ns(void);
+RB_HIDDEN uint64_t rb_clock_raw_slow(void);
+RB_HIDDEN void rb_clock_calibrate(struct rb_header *h);
+
+/* proc.c: process identity and liveness */
+RB_HIDDEN uint64_t rb_proc_start_time(pid_t pid);
+RB_HIDDEN bool rb_proc_alive(pid_t pid, uint64_t pstart);
+RB_HIDDEN pid_t rb_gettid(void);
+
+/* file.c: the mapping this process writes to */
+struct rb_map {
+	void			*base;
+	size_t			size;
+	struct rb_header	*hdr;
+	char			path[4096];
+	bool			created;
+};
+
+RB_HIDDEN int rb_file_open(struct rb_map *m, const char *path,
+			   const struct rb_settings *s, pid_t pid,
+			   uint64_t pstart, const char *program);
+RB_HIDDEN int rb_file_validate(const struct rb_header *h, uint64_t file_size);
+RB_HIDDEN void rb_file_close(struct rb_map *m);
+
+/* ring.c: claiming and releasing rings */
+RB_HIDDEN int rb_ring_claim(struct rb_map *m, pid_t pid, uint64_t image);
+RB_HIDDEN void rb_ring_release(struct rb_map *m, uint32_t i);
+RB_HIDDEN int rb_ring_release_image(struct rb_map *m, pid_t pid,
+				    uint64_t pstart, uint64_t keep_image);
+
+/* objects.c: loaded objects of this process image */
+RB_HIDDEN void rb_objects_register(struct rb_map *m, pid_t pid,
+				   uint64_t pstart, uint64_t image);
+RB_HIDDEN void rb_objects_copy(struct rb_map *m, uint64_t from, pid_t pid,
+			       uint64_t pstart, uint64_t to);
+
+/* The process: set up once, by the constructor or the first hook. */
+#define RB_INIT_NONE	0
+#define RB_INIT_BUSY	1
+#define RB_INIT_DONE	2
+#define RB_INIT_FAILED	3
+
+struct rb_process {
+	_Atomic int		init;
+	struct rb_map		map;
+	struct rb_settings	set;
+	pid_t			pid;
+	uint64_t		pstart;
+	uint64_t		image;
+};
+
+RB_HIDDEN extern struct rb_process rb_proc;
+RB_HIDDEN bool rb_process_init(void);
+
+/* The calling thread's view of its ring; private, never shared. */
+#define RB_T_NEW	0	/* no ring yet: the next hook claims one */
+#define RB_T_TRACED	1
+#define RB_T_UNTRACED	2	/* found no ring, or tracing failed */
+#define RB_T_DONE	3	/* exited: hooks from destructors ignored */
+
+struct rb_thread {
+	struct rb_ring	*ring;		/* NULL unless RB_T_TRACED */
+	char		*slots;
+	uint32_t	slot_size;
+	uint32_t	nslots;
+	uint32_t	depth;		/* private copies of ring->depth/currSlot */
+	uint32_t	cur;
+	uint32_t	busy;		/* recursion guard, see hooks.c */
+	uint32_t	state;		/* RB_T_* */
+	uint32_t	index;		/* ring number */
+	uint32_t	slot_sz;
+	uint32_t	slowclock;	/* 1: timestamps not from the TSC */
+};
+
+RB_HIDDEN extern __thread struct rb_thread rb_self
+	__attribute__((tls_model("initial-exec")));
+
+/* thread.c */
+#include <pthread.h>
+RB_HIDDEN extern pthread_key_t rb_thread_key;
+RB_HIDDEN extern pthread_mutex_t rb_thread_lock;	/* ring -> pthread table */
+RB_HIDDEN extern pthread_mutex_t rb_objects_lock;	/* object registration */
+RB_HIDDEN void rb_thread_table_init(pthread_t *table);
+RB_HIDDEN void rb_thread_table_reset(void);
+RB_HIDDEN void rb_thread_setup(struct rb_thread *t, uint32_t idx,
+			       const char *frames, uint32_t depth);
+RB_HIDDEN bool rb_thread_attach(struct rb_thread *t);
+RB_HIDDEN void rb_thread_detach(struct rb_thread *t);
+RB_HIDDEN void rb_thread_refresh_name(struct rb_thread *t);
+
+/* hooks.c */
+RB_HIDDEN void rb_push_named(struct rb_thread *t, const char *name,
+			     const char *file, int line);
+
+#endif /* RB_INTERNAL_H */

@@ -1,0 +1,185 @@
+/*
+ * ring.c - who owns which ring.
+ *
+ * Ownership lives in the free map, one 64-bit control word per ring
+ * (state | pid << 32), changed only by compare-and-swap, so no lock exists
+ * that a dead process could leave held.  A thread claims, in this order:
+ *
+ *   1. a ring never used (FREE);
+ *   2. the ring released longest ago (EXITED, oldest stamp first), so the
+ *      last stacks of exited threads survive as long as possible;
+ *   3. a ring still LIVE or CLAIMING whose owner process is dead (pid plus
+ *      start time, so a reused pid is not taken for life).
+ *
+ * The claimer holds the ring in CLAIMING while it writes the identity, then
+ * publishes LIVE.  Only the owner moves LIVE to EXITED; only a claimer moves
+ * anything out of EXITED.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+#define RB_DEAD_CACHE	32
+
+/* Liveness answers within one scan, so a dead pid costs one /proc read. */
+struct rb_dead_cache {
+	int		n;
+	pid_t		pid[RB_DEAD_CACHE];
+	uint64_t	pstart[RB_DEAD_CACHE];
+	bool		alive[RB_DEAD_CACHE];
+};
+
+static bool rb_owner_alive(struct rb_dead_cache *c, pid_t pid, uint64_t pstart)
+{
+	bool alive;
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->pid[i] == pid && c->pstart[i] == pstart)
+			return c->alive[i];
+	alive = rb_proc_alive(pid, pstart);
+	if (c->n < RB_DEAD_CACHE) {
+		c->pid[c->n] = pid;
+		c->pstart[c->n] = pstart;
+		c->alive[c->n++] = alive;
+	}
+	return alive;
+}
+
+static _Atomic uint32_t rb_free_hint;	/* where the last FREE ring was found */
+
+static bool rb_ring_take(struct rb_map *m, uint32_t i, uint64_t expect,
+			 pid_t pid)
+{
+	struct rb_owner *o = rb_owner_at(m->base, m->hdr, i);
+
+	/* Acquire: see the previous owner's last writes before we reuse the ring. */
+	if (!RB_CAS(&o->ctl, &expect, RB_OWN_MAKE(RB_OWN_CLAIMING, pid)))
+		return false;
+	__atomic_fetch_add(&o->gen, 1, __ATOMIC_RELAXED);
+	RB_STORE(&o->stamp, rb_clock_mono_ns());
+	return true;
+}
+
+/**
+ * rb_ring_claim - take a ring for a new thread of @pid
+ *
+ * Return: the ring number, held in CLAIMING, or -1 if every ring is in use.
+ */
+int rb_ring_claim(struct rb_map *m, pid_t pid, uint64_t image)
+{
+	const struct rb_header *h = m->hdr;
+	uint32_t n = h->rings, hint, k, i, best;
+	struct rb_dead_cache dead = { 0 };
+	uint64_t ctl, best_stamp;
+	int tries;
+
+	(void)image;
+	hint = atomic_load_explicit(&rb_free_hint, memory_order_relaxed);
+	for (k = 0; k < n; k++) {
+		i = (hint + k) % n;
+		ctl = RB_LOAD(&rb_owner_at(m->base, h, i)->ctl);
+		if (RB_OWN_STATE(ctl) == RB_OWN_FREE &&
+		    rb_ring_take(m, i, ctl, pid)) {
+			atomic_store_explicit(&rb_free_hint, (i + 1) % n,
+					      memory_order_relaxed);
+			return (int)i;
+		}
+	}
+
+	/* Oldest exited ring; retry when another claimer beats us to it. */
+	for (tries = 0; tries < 64; tries++) {
+		best = n;
+		best_stamp = UINT64_MAX;
+		for (i = 0; i < n; i++) {
+			struct rb_owner *o = rb_owner_at(m->base, h, i);
+
+			ctl = RB_LOAD(&o->ctl);
+			if (RB_OWN_STATE(ctl) == RB_OWN_EXITED &&
+			    RB_LOAD(&o->stamp) < best_stamp) {
+				best = i;
+				best_stamp = RB_LOAD(&o->stamp);
+			}
+		}
+		if (best == n)
+			break;
+		ctl = RB_LOAD(&rb_owner_at(m->base, h, best)->ctl);
+		if (RB_OWN_STATE(ctl) == RB_OWN_EXITED &&
+		    rb_ring_take(m, best, ctl, pid))
+			return (int)best;
+	}
+
+	/* Rings of dead processes. */
+	for (i = 0; i < n; i++) {
+		struct rb_ring *r = rb_ring_at(m->base, h, i);
+		uint32_t st;
+
+		ctl = RB_LOAD(&rb_owner_at(m->base, h, i)->ctl);
+		st = RB_OWN_STATE(ctl);
+		if (st != RB_OWN_LIVE && st != RB_OWN_CLAIMING)
+			continue;
+		if (RB_OWN_PID(ctl) == pid)
+			continue;	/* our own threads, alive by definition */
+		if (rb_owner_alive(&dead, RB_OWN_PID(ctl), RB_LOAD(&r->pstart)))
+			continue;
+		if (rb_ring_take(m, i, ctl, pid)) {
+			__atomic_fetch_add(&m->hdr->rings_reclaimed, 1,
+					   __ATOMIC_RELAXED);
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/**
+ * rb_ring_release - the owner of ring @i is gone: keep it readable as exited
+ */
+void rb_ring_release(struct rb_map *m, uint32_t i)
+{
+	struct rb_owner *o = rb_owner_at(m->base, m->hdr, i);
+	struct rb_ring *r = rb_ring_at(m->base, m->hdr, i);
+	uint64_t now = rb_clock_mono_ns(), ctl;
+
+	RB_STORE(&r->exited_ns, now);
+	RB_STORE(&r->state, RB_STATE_EXITED);
+	RB_STORE(&o->stamp, now);
+	ctl = RB_LOAD(&o->ctl);
+	/*
+	 * Release: the ring's last stack and exit state before the ring becomes
+	 * claimable; pairs with the acquire of the CAS in rb_ring_take() and
+	 * with readers' acquire load of ctl.
+	 */
+	RB_STORE_REL(&o->ctl, RB_OWN_MAKE(RB_OWN_EXITED, RB_OWN_PID(ctl)));
+}
+
+/**
+ * rb_ring_release_image - release the rings an earlier image of this
+ * process held (the threads exec() ended)
+ *
+ * Return: how many rings were released.
+ */
+int rb_ring_release_image(struct rb_map *m, pid_t pid, uint64_t pstart,
+			  uint64_t keep_image)
+{
+	const struct rb_header *h = m->hdr;
+	uint32_t i;
+	int count = 0;
+
+	for (i = 0; i < h->rings; i++) {
+		struct rb_ring *r = rb_ring_at(m->base, h, i);
+		uint64_t ctl = RB_LOAD_ACQ(&rb_owner_at(m->base, h, i)->ctl);
+
+		if (RB_OWN_PID(ctl) != pid ||
+		    (RB_OWN_STATE(ctl) != RB_OWN_LIVE &&
+		     RB_OWN_STATE(ctl) != RB_OWN_CLAIMING))
+			continue;
+		if (RB_LOAD(&r->pstart) != pstart ||
+		    RB_LOAD(&r->image) == keep_image)
+			continue;
+		rb_ring_release(m, i);
+		count++;
+	}
+	return count;
+}

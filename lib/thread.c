@@ -1,0 +1,203 @@
+/* thread.c - a thread's ring: taken at its first hook, given back when it exits. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Which pthread owns which ring, for pthread_setname_np() on another thread. */
+static pthread_t *rb_ring_owner;
+pthread_mutex_t rb_thread_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void rb_thread_table_init(pthread_t *table)
+{
+	rb_ring_owner = table;
+}
+
+/* In a fork child: no thread of the parent exists here. */
+void rb_thread_table_reset(void)
+{
+	if (rb_ring_owner != NULL)
+		memset(rb_ring_owner, 0,
+		       rb_proc.map.hdr->rings * sizeof(pthread_t));
+}
+
+static void rb_ring_set_name(struct rb_ring *r, const char *name)
+{
+	char buf[RB_THREAD_NAME_MAX];
+
+	memset(buf, 0, sizeof(buf));
+	rb_strlcpy(buf, name, sizeof(buf));
+	/* Readers tolerate a name caught mid-copy: it is display only. */
+	memcpy(r->name, buf, sizeof(buf));
+}
+
+void rb_thread_refresh_name(struct rb_thread *t)
+{
+	char name[RB_THREAD_NAME_MAX + 1] = "";
+
+	if (t->ring == NULL)
+		return;
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	rb_ring_set_name(t->ring, name);
+}
+
+/*
+ * Make ring @idx, held in CLAIMING, this thread's: identity first, then the
+ * LIVE publication.  @frames/@depth describe an inherited stack (fork).
+ */
+void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
+		     uint32_t depth)
+{
+	struct rb_map *m = &rb_proc.map;
+	struct rb_header *h = m->hdr;
+	struct rb_ring *r = rb_ring_at(m->base, h, idx);
+	struct rb_owner *o = rb_owner_at(m->base, h, idx);
+	int trace = RB_LOAD(&h->trace_on_create) != 0;
+	uint32_t i;
+
+	RB_STORE(&r->depth, 0);
+	r->pid = rb_proc.pid;
+	r->tid = rb_gettid();
+	r->pstart = rb_proc.pstart;
+	r->image = rb_proc.image;
+	r->gen = RB_LOAD(&o->gen);
+	r->created_ns = rb_clock_mono_ns();
+	r->exited_ns = 0;
+	r->ppid = getppid();
+	r->why = 0;
+	r->state = RB_STATE_RUNNING;
+	r->trace = trace;
+	r->signal = 0;
+	r->attention = trace ? 0 : RB_ATTN_UNTRACED;
+	r->cmdready = RB_CMD_EMPTY;
+	r->msglen = 0;
+	for (i = 0; i < RB_WATCHES; i++) {
+		r->watches[i].inuse = 0;
+		r->watches[i].resready = 0;
+	}
+	t->ring = r;
+	t->slots = (char *)r + h->slots_off;
+	t->slot_size = h->slot_size;
+	t->slot_sz = h->slot_sz;
+	t->nslots = h->slots;
+	t->index = idx;
+	t->slowclock = h->clock != RB_CLOCK_TSC;
+	t->depth = 0;
+	t->cur = 0;
+	r->inherited = 0;
+	if (frames != NULL && depth > 0) {
+		/* The ring is not yet LIVE: no reader looks at these slots. */
+		memcpy(t->slots, frames, (size_t)h->slots * h->slot_size);
+		for (i = 0; i < h->slots; i++) {
+			struct rb_slot *s = (struct rb_slot *)(t->slots +
+					    (size_t)i * h->slot_size);
+			s->seq &= ~1u;
+		}
+		t->depth = depth;
+		t->cur = depth % h->slots;
+		r->inherited = (int32_t)(depth < h->slots ? depth : h->slots);
+	}
+	r->depth = (int32_t)t->depth;
+	r->currSlot = (int32_t)t->cur;
+	rb_thread_refresh_name(t);
+	/*
+	 * Release: the identity and the slots before the ring is seen LIVE;
+	 * pairs with the readers' acquire load of ctl.
+	 */
+	RB_STORE_REL(&o->ctl, RB_OWN_MAKE(RB_OWN_LIVE, rb_proc.pid));
+	t->state = RB_T_TRACED;
+
+	pthread_mutex_lock(&rb_thread_lock);
+	if (rb_ring_owner != NULL)
+		rb_ring_owner[idx] = pthread_self();
+	pthread_mutex_unlock(&rb_thread_lock);
+	rb_clock_calibrate(h);
+}
+
+/**
+ * rb_thread_attach - give the calling thread a ring (its first hook)
+ *
+ * Return: true if the thread is now traced.
+ */
+bool rb_thread_attach(struct rb_thread *t)
+{
+	int idx;
+
+	if (t->state != RB_T_NEW)
+		return t->state == RB_T_TRACED;
+	if (!rb_process_init()) {
+		if (atomic_load(&rb_proc.init) == RB_INIT_FAILED)
+			t->state = RB_T_UNTRACED;
+		return false;	/* still starting up elsewhere: try again later */
+	}
+	idx = rb_ring_claim(&rb_proc.map, rb_proc.pid, rb_proc.image);
+	if (idx < 0) {
+		__atomic_fetch_add(&rb_proc.map.hdr->untraced_threads, 1,
+				   __ATOMIC_RELAXED);
+		t->state = RB_T_UNTRACED;
+		return false;
+	}
+	rb_thread_setup(t, (uint32_t)idx, NULL, 0);
+	/* For the exit destructor; the key's value is never dereferenced. */
+	pthread_setspecific(rb_thread_key, t->ring);
+	return true;
+}
+
+/**
+ * rb_thread_detach - the calling thread exits: release its ring, ignore later hooks
+ */
+void rb_thread_detach(struct rb_thread *t)
+{
+	uint32_t idx = t->index;
+
+	t->busy = 1;
+	if (t->state == RB_T_TRACED && t->ring != NULL) {
+		pthread_mutex_lock(&rb_thread_lock);
+		if (rb_ring_owner != NULL)
+			memset(&rb_ring_owner[idx], 0, sizeof(pthread_t));
+		pthread_mutex_unlock(&rb_thread_lock);
+		rb_ring_release(&rb_proc.map, idx);
+	}
+	t->ring = NULL;
+	t->state = RB_T_DONE;
+}
+
+/* A thread renamed by itself or by another: show the new name. */
+int pthread_setname_np(pthread_t th, const char *name)
+	__attribute__((visibility("default")));
+int pthread_setname_np(pthread_t th, const char *name)
+{
+	static int (*real)(pthread_t, const char *);
+	uint32_t i, n;
+	int ret;
+
+	if (real == NULL)
+		real = (int (*)(pthread_t, const char *))
+			dlsym(RTLD_NEXT, "pthread_setname_np");
+	if (real == NULL)
+		return ENOSYS;
+	ret = real(th, name);
+	if (ret != 0 ||
+	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) != RB_INIT_DONE)
+		return ret;
+	n = rb_proc.map.hdr->rings;
+	pthread_mutex_lock(&rb_thread_lock);
+	for (i = 0; rb_ring_owner != NULL && i < n; i++) {
+		struct rb_ring *r = rb_ring_at(rb_proc.map.base,
+					       rb_proc.map.hdr, i);
+
+		if (pthread_equal(rb_ring_owner[i], th) &&
+		    RB_LOAD(&r->pid) == rb_proc.pid) {
+			rb_ring_set_name(r, name);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&rb_thread_lock);
+	return ret;
+}

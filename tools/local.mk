@@ -1,0 +1,3 @@
+# rbtrace: the launcher.
+bin_PROGRAMS += rbtrace
+rbtrace_SOURCES = tools/rbtrace.c

@@ -1,0 +1,399 @@
+/* rbtrace.c - run a program with librbtrace preloaded, optionally with rbmon on it. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rbtrace/format.h"
+
+struct rbtrace_opts {
+	const char	*file;
+	const char	*env[5];	/* RBTRACE_RINGS ... values, NULL = unset */
+	int		stop_on_create;
+	int		trace_on_create;
+	int		monitor;
+	int		quiet;
+};
+
+static const struct {
+	const char	*opt;
+	const char	*var;
+	uint32_t	lo, hi;
+} rbtrace_geo[5] = {
+	{ "rings", "RBTRACE_RINGS", RB_MIN_RINGS, RB_MAX_RINGS },
+	{ "slots", "RBTRACE_SLOTS", RB_MIN_SLOTS, RB_MAX_SLOTS },
+	{ "slot-size", "RBTRACE_SLOTSZ", RB_MIN_SLOT_SZ, RB_MAX_SLOT_SZ },
+	{ "msg-size", "RBTRACE_MSGSZ", RB_MIN_MSG_SZ, RB_MAX_MSG_SZ },
+	{ "global-size", "RBTRACE_GLOBALSZ", RB_MIN_GLOBAL_SZ, RB_MAX_GLOBAL_SZ },
+};
+
+static volatile sig_atomic_t rbtrace_child = -1;
+
+static void rbtrace_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: rbtrace [OPTIONS] [--] PROGRAM [ARGS...]\n"
+"Run PROGRAM with librbtrace preloaded: every thread's live call stack is kept\n"
+"in a trace file that rbmon reads while the program runs, or after it ended.\n"
+"PROGRAM must be built with -finstrument-functions (and -g for file:line).\n"
+"\n"
+"  -o, --file PATH         trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace)\n"
+"      --rings N           rings, one per thread of every process (default %u)\n"
+"      --slots N           stack slots per ring; deeper stacks wrap (default %u)\n"
+"      --slot-size N       name bytes per slot (default %u)\n"
+"      --msg-size N        per-ring command area in bytes (default %u)\n"
+"      --global-size N     global message area in bytes (default %u)\n"
+"      --stop-on-create    new threads stop at their first traced call\n"
+"      --no-trace-on-create  new threads start with tracing off\n"
+"  -m, --monitor           watch the program with rbmon while it runs\n"
+"  -q, --quiet             do not print where the trace goes\n"
+"  -h, --help              show this help\n"
+"  -V, --version           show the version\n"
+"\n"
+"The exit status is PROGRAM's (128+N if signal N ended it); 125 for an\n"
+"rbtrace error, 126/127 when PROGRAM cannot be run or is not found.\n"
+"See rbtrace(1), rbmon(1) and rbtrace(5).\n",
+		RB_DEF_RINGS, RB_DEF_SLOTS, RB_DEF_SLOT_SZ, RB_DEF_MSG_SZ,
+		RB_DEF_GLOBAL_SZ);
+}
+
+static void rbtrace_bad_usage(const char *what)
+{
+	fprintf(stderr, "rbtrace: %s\nTry 'rbtrace --help'.\n", what);
+	exit(2);
+}
+
+static int rbtrace_parse_uint(const char *s, uint32_t lo, uint32_t hi)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	return 0;
+}
+
+/* The directory holding this executable, for the build tree's layout. */
+static int rbtrace_self_dir(char *out, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	snprintf(out, size, "%s", dirname(exe));
+	return 0;
+}
+
+static int rbtrace_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * The library: $RBTRACE_LIB, else the build tree's when this rbtrace runs
+ * from one, else the installed one.
+ */
+static int rbtrace_find_lib(char *out, size_t size)
+{
+	static const char *const installed[] = {
+		LIBDIR "/librbtrace.so.1", LIBDIR "/librbtrace.so",
+	};
+	const char *env = getenv("RBTRACE_LIB");
+	char dir[PATH_MAX];
+	size_t i;
+
+	if (env != NULL && *env) {
+		if (!rbtrace_exists(env)) {
+			fprintf(stderr, "rbtrace: RBTRACE_LIB=%s: no such file\n", env);
+			return -1;
+		}
+		snprintf(out, size, "%s", env);
+		return 0;
+	}
+	if (rbtrace_self_dir(dir, sizeof(dir)) == 0) {
+		char probe[PATH_MAX + 16];
+
+		/* a build tree: configure's config.status beside this rbtrace */
+		snprintf(probe, sizeof(probe), "%s/config.status", dir);
+		if ((size_t)snprintf(out, size, "%s/lib/.libs/librbtrace.so",
+				     dir) < size &&
+		    rbtrace_exists(probe) && rbtrace_exists(out))
+			return 0;
+	}
+	for (i = 0; i < sizeof(installed) / sizeof(installed[0]); i++) {
+		if (rbtrace_exists(installed[i])) {
+			snprintf(out, size, "%s", installed[i]);
+			return 0;
+		}
+	}
+	fprintf(stderr, "rbtrace: cannot find librbtrace.so in %s (set RBTRACE_LIB)\n",
+		LIBDIR);
+	return -1;
+}
+
+static int rbtrace_find_rbmon(char *out, size_t size)
+{
+	char dir[PATH_MAX];
+
+	if (rbtrace_self_dir(dir, sizeof(dir)) == 0 &&
+	    (size_t)snprintf(out, size, "%s/rbmon", dir) < size &&
+	    access(out, X_OK) == 0)
+		return 0;
+	snprintf(out, size, "%s/rbmon", BINDIR);
+	if (access(out, X_OK) == 0)
+		return 0;
+	fprintf(stderr, "rbtrace: cannot find rbmon next to rbtrace or in %s\n",
+		BINDIR);
+	return -1;
+}
+
+/* The program name as librbtrace writes it into default paths. */
+static void rbtrace_program_name(const char *prog, char *out, size_t size)
+{
+	const char *base = strrchr(prog, '/');
+	size_t i;
+
+	base = base ? base + 1 : prog;
+	if (*base == '\0')
+		base = "prog";
+	for (i = 0; base[i] && i + 1 < size && i + 1 < RB_PROGRAM_MAX; i++) {
+		char c = base[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			 c == '-' || c == '+' ? c : '_';
+	}
+	out[i] = '\0';
+}
+
+static void rbtrace_trace_path(const struct rbtrace_opts *o, const char *prog,
+			       pid_t pid, char *out, size_t size)
+{
+	const char *tmp = getenv("TMPDIR");
+	char name[RB_PROGRAM_MAX];
+
+	if (o->file != NULL) {
+		snprintf(out, size, "%s", o->file);
+		return;
+	}
+	if (tmp == NULL || *tmp != '/')
+		tmp = "/tmp";
+	rbtrace_program_name(prog, name, sizeof(name));
+	snprintf(out, size, "%s/%s.%d.trace", tmp, name, (int)pid);
+}
+
+static void rbtrace_forward(int sig)
+{
+	if (rbtrace_child > 0)
+		kill((pid_t)rbtrace_child, sig);
+}
+
+static int rbtrace_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 125;
+}
+
+static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
+			   const char *path)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *preload;
+	size_t i;
+
+	if (old != NULL && *old) {
+		preload = malloc(strlen(lib) + strlen(old) + 2);
+		if (preload == NULL)
+			_exit(125);
+		sprintf(preload, "%s:%s", lib, old);
+		setenv("LD_PRELOAD", preload, 1);
+		free(preload);
+	} else {
+		setenv("LD_PRELOAD", lib, 1);
+	}
+	setenv("RBTRACE_FILE", path, 1);
+	for (i = 0; i < 5; i++)
+		if (o->env[i] != NULL)
+			setenv(rbtrace_geo[i].var, o->env[i], 1);
+	if (o->stop_on_create)
+		setenv("RBTRACE_SOC", "1", 1);
+	if (!o->trace_on_create)
+		setenv("RBTRACE_TOC", "0", 1);
+}
+
+/* Wait (bounded) for the program to create its trace file. */
+static int rbtrace_wait_file(const char *path, pid_t child)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int i, status;
+
+	for (i = 0; i < 500; i++) {	/* 10 s */
+		if (access(path, F_OK) == 0)
+			return 0;
+		if (waitpid(child, &status, WNOHANG) == child) {
+			/* gone before tracing started; report its status */
+			return -1 - rbtrace_status(status);
+		}
+		nanosleep(&ts, NULL);
+	}
+	fprintf(stderr, "rbtrace: %s did not appear; not starting rbmon\n", path);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "file", required_argument, NULL, 'o' },
+		{ "rings", required_argument, NULL, 1000 },
+		{ "slots", required_argument, NULL, 1001 },
+		{ "slot-size", required_argument, NULL, 1002 },
+		{ "msg-size", required_argument, NULL, 1003 },
+		{ "global-size", required_argument, NULL, 1004 },
+		{ "stop-on-create", no_argument, NULL, 'S' },
+		{ "no-trace-on-create", no_argument, NULL, 'T' },
+		{ "monitor", no_argument, NULL, 'm' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rbtrace_opts o = { .trace_on_create = 1 };
+	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX];
+	struct sigaction sa;
+	pid_t child, mon = -1;
+	int c, status, r;
+
+	while ((c = getopt_long(argc, argv, "+o:mqhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (*optarg == '\0')
+				rbtrace_bad_usage("--file needs a path");
+			o.file = optarg;
+			break;
+		case 1000: case 1001: case 1002: case 1003: case 1004: {
+			int i = c - 1000;
+			char what[256];
+
+			if (rbtrace_parse_uint(optarg, rbtrace_geo[i].lo,
+					       rbtrace_geo[i].hi) < 0) {
+				snprintf(what, sizeof(what),
+					 "--%s '%.64s': not a number from %u to %u",
+					 rbtrace_geo[i].opt, optarg,
+					 rbtrace_geo[i].lo, rbtrace_geo[i].hi);
+				rbtrace_bad_usage(what);
+			}
+			o.env[i] = optarg;
+			break;
+		}
+		case 'S':
+			o.stop_on_create = 1;
+			break;
+		case 'T':
+			o.trace_on_create = 0;
+			break;
+		case 'm':
+			o.monitor = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'h':
+			rbtrace_usage(stdout);
+			return 0;
+		case 'V':
+			printf("rbtrace %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'rbtrace --help'.\n");
+			return 2;
+		}
+	}
+	if (optind >= argc)
+		rbtrace_bad_usage("no program to run");
+	if (rbtrace_find_lib(lib, sizeof(lib)) < 0 ||
+	    (o.monitor && rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))
+		return 125;
+
+	/* Like system(): the terminal's ^C and ^\ reach the program directly. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rbtrace_forward;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
+		return 125;
+	}
+	if (child == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		rbtrace_trace_path(&o, argv[optind], getpid(), path, sizeof(path));
+		rbtrace_setenv(&o, lib, path);
+		execvp(argv[optind], &argv[optind]);
+		r = errno;
+		fprintf(stderr, "rbtrace: cannot run %s: %s\n", argv[optind],
+			strerror(r));
+		_exit(r == ENOENT ? 127 : 126);
+	}
+	rbtrace_child = child;
+	rbtrace_trace_path(&o, argv[optind], child, path, sizeof(path));
+	if (!o.quiet)
+		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s\n",
+			argv[optind], (int)child, path);
+
+	if (o.monitor) {
+		r = rbtrace_wait_file(path, child);
+		if (r < 0)
+			return -1 - r;
+		mon = fork();
+		if (mon == 0) {
+			signal(SIGINT, SIG_DFL);
+			signal(SIGQUIT, SIG_DFL);
+			execl(rbmon, "rbmon", path, (char *)NULL);
+			fprintf(stderr, "rbtrace: cannot run %s: %s\n", rbmon,
+				strerror(errno));
+			_exit(127);
+		}
+		if (mon > 0)
+			while (waitpid(mon, &status, 0) < 0 && errno == EINTR)
+				;
+	}
+	while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (r < 0) {
+		fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
+		return 125;
+	}
+	if (WIFSIGNALED(status) && !o.quiet)
+		fprintf(stderr, "rbtrace: %s killed by signal %d (%s); trace kept in %s\n",
+			argv[optind], WTERMSIG(status), strsignal(WTERMSIG(status)),
+			path);
+	return rbtrace_status(status);
+}
