@@ -173,10 +173,11 @@ static bool rb_file_stale(const struct rb_map *m)
 		uint64_t ctl = RB_LOAD_ACQ(&o->ctl);
 		struct rb_ring *r = rb_ring_at(m->base, h, i);
 
-		if (RB_OWN_STATE(ctl) != RB_OWN_LIVE &&
-		    RB_OWN_STATE(ctl) != RB_OWN_CLAIMING)
-			continue;
-		if (rb_proc_alive(RB_OWN_PID(ctl), RB_LOAD(&r->pstart)))
+		if (RB_OWN_STATE(ctl) == RB_OWN_CLAIMING &&
+		    rb_proc_alive_pid(RB_OWN_PID(ctl)))
+			return false;
+		if (RB_OWN_STATE(ctl) == RB_OWN_LIVE &&
+		    rb_proc_alive(RB_OWN_PID(ctl), RB_LOAD(&r->pstart)))
 			return false;
 	}
 	return true;

@@ -56,6 +56,7 @@ RB_HIDDEN void rb_clock_calibrate(struct rb_header *h);
 /* proc.c: process identity and liveness */
 RB_HIDDEN uint64_t rb_proc_start_time(pid_t pid);
 RB_HIDDEN bool rb_proc_alive(pid_t pid, uint64_t pstart);
+RB_HIDDEN bool rb_proc_alive_pid(pid_t pid);
 RB_HIDDEN pid_t rb_gettid(void);
 
 /* file.c: the mapping this process writes to */

@@ -57,6 +57,16 @@ uint64_t rb_proc_start_time(pid_t pid)
 }
 
 /**
+ * rb_proc_alive_pid - is a process with @pid running (any start time)?
+ */
+bool rb_proc_alive_pid(pid_t pid)
+{
+	char state = '?';
+
+	return rb_proc_stat(pid, &state) != 0 && state != 'Z' && state != 'X';
+}
+
+/**
  * rb_proc_alive - is the process that had @pid and started at @pstart running?
  *
  * A zombie counts as gone; a different start time means the pid was reused.

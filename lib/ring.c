@@ -8,8 +8,9 @@
  *   1. a ring never used (FREE);
  *   2. the ring released longest ago (EXITED, oldest stamp first), so the
  *      last stacks of exited threads survive as long as possible;
- *   3. a ring still LIVE or CLAIMING whose owner process is dead (pid plus
- *      start time, so a reused pid is not taken for life).
+ *   3. a ring still LIVE whose owner process is dead (pid plus start time,
+ *      so a reused pid is not taken for life), or CLAIMING by a pid that no
+ *      longer runs (a claimer has not written its start time yet).
  *
  * The claimer holds the ring in CLAIMING while it writes the identity, then
  * publishes LIVE.  Only the owner moves LIVE to EXITED; only a claimer moves
@@ -122,7 +123,8 @@ int rb_ring_claim(struct rb_map *m, pid_t pid, uint64_t image)
 			continue;
 		if (RB_OWN_PID(ctl) == pid)
 			continue;	/* our own threads, alive by definition */
-		if (rb_owner_alive(&dead, RB_OWN_PID(ctl), RB_LOAD(&r->pstart)))
+		if (st == RB_OWN_CLAIMING ? rb_proc_alive_pid(RB_OWN_PID(ctl)) :
+		    rb_owner_alive(&dead, RB_OWN_PID(ctl), RB_LOAD(&r->pstart)))
 			continue;
 		if (rb_ring_take(m, i, ctl, pid)) {
 			__atomic_fetch_add(&m->hdr->rings_reclaimed, 1,

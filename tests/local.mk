@@ -1,1 +1,13 @@
-# tests
+# tests: Check unit tests and integration tests, all run by `make check`.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(BASH)
+
+check_PROGRAMS += tests/check_lib
+TESTS += tests/check_lib
+tests_check_lib_SOURCES = tests/check_lib_main.c tests/check_lib.c tests/check_lib.h
+tests_check_lib_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
+tests_check_lib_LDADD = lib/librbtrace-test.la $(CHECK_LIBS) $(PTHREAD_LIBS)
+
+include $(srcdir)/tests/monitor.mk
+include $(srcdir)/tests/integration.mk
+AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)

@@ -1,0 +1,794 @@
+/* check_lib.c - unit tests of librbtrace: settings, layout, file, rings, slot publication. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../lib/internal.h"
+#include "check_lib.h"
+
+void __cyg_profile_func_enter(void *fn, void *site);
+void __cyg_profile_func_exit(void *fn, void *site);
+
+/* ---- settings ---------------------------------------------------------- */
+
+static const char *fake_env[16][2];
+static int warnings;
+static char last_warning[600];
+
+static const char *fake_getenv(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 16 && fake_env[i][0]; i++)
+		if (strcmp(fake_env[i][0], name) == 0)
+			return fake_env[i][1];
+	return NULL;
+}
+
+static void count_warn(const char *line)
+{
+	warnings++;
+	snprintf(last_warning, sizeof(last_warning), "%s", line);
+}
+
+static void set_env1(const char *name, const char *val)
+{
+	memset(fake_env, 0, sizeof(fake_env));
+	fake_env[0][0] = name;
+	fake_env[0][1] = val;
+	warnings = 0;
+	last_warning[0] = '\0';
+}
+
+START_TEST(test_parse_uint)
+{
+	uint32_t v = 7;
+
+	ck_assert_int_eq(rb_parse_uint("64", 1, 100, &v), 0);
+	ck_assert_uint_eq(v, 64);
+	ck_assert_int_eq(rb_parse_uint("1", 1, 100, &v), 0);
+	ck_assert_int_eq(rb_parse_uint("100", 1, 100, &v), 0);
+	v = 7;
+	ck_assert_int_eq(rb_parse_uint("0", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint("101", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint("", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint(NULL, 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint("-5", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint("+5", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint(" 5", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint("5 ", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint("5k", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint("0x10", 1, 100, &v), -1);
+	ck_assert_int_eq(rb_parse_uint("99999999999999999999999", 1, 100, &v), -1);
+	ck_assert_uint_eq(v, 7);
+}
+END_TEST
+
+START_TEST(test_settings_defaults)
+{
+	struct rb_settings s;
+
+	rb_settings_defaults(&s);
+	set_env1(NULL, NULL);
+	ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv, count_warn), 0);
+	ck_assert_int_eq(warnings, 0);
+	ck_assert_uint_eq(s.geo.rings, 64);
+	ck_assert_uint_eq(s.geo.slots, 32);
+	ck_assert_uint_eq(s.geo.slot_sz, 200);
+	ck_assert_uint_eq(s.geo.msg_sz, 256);
+	ck_assert_uint_eq(s.geo.global_sz, 16384);
+	ck_assert_int_eq(s.stop_on_create, 0);
+	ck_assert_int_eq(s.trace_on_create, 1);
+}
+END_TEST
+
+START_TEST(test_settings_good)
+{
+	struct rb_settings s;
+
+	rb_settings_defaults(&s);
+	memset(fake_env, 0, sizeof(fake_env));
+	fake_env[0][0] = "RBTRACE_RINGS";	fake_env[0][1] = "8";
+	fake_env[1][0] = "RBTRACE_SLOTS";	fake_env[1][1] = "100";
+	fake_env[2][0] = "RBTRACE_SLOTSZ";	fake_env[2][1] = "16";
+	fake_env[3][0] = "RBTRACE_MSGSZ";	fake_env[3][1] = "1024";
+	fake_env[4][0] = "RBTRACE_GLOBALSZ";	fake_env[4][1] = "4096";
+	fake_env[5][0] = "RBTRACE_SOC";		fake_env[5][1] = "1";
+	fake_env[6][0] = "RBTRACE_TOC";		fake_env[6][1] = "0";
+	fake_env[7][0] = "RBTRACE_CLOCK";	fake_env[7][1] = "mono";
+	warnings = 0;
+	ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv, count_warn), 0);
+	ck_assert_int_eq(warnings, 0);
+	ck_assert_uint_eq(s.geo.rings, 8);
+	ck_assert_uint_eq(s.geo.slots, 100);
+	ck_assert_uint_eq(s.geo.slot_sz, 16);
+	ck_assert_uint_eq(s.geo.msg_sz, 1024);
+	ck_assert_uint_eq(s.geo.global_sz, 4096);
+	ck_assert_int_eq(s.stop_on_create, 1);
+	ck_assert_int_eq(s.trace_on_create, 0);
+	ck_assert_int_eq(s.clock, RB_CLOCK_MONO);
+}
+END_TEST
+
+static const struct {
+	const char *name, *val, *expect;
+} bad_env[] = {
+	{ "RBTRACE_RINGS", "abc", "rbtrace: RBTRACE_RINGS=abc: not a number from 1 to 65536; using 64" },
+	{ "RBTRACE_RINGS", "0", "rbtrace: RBTRACE_RINGS=0: not a number from 1 to 65536; using 64" },
+	{ "RBTRACE_RINGS", "-3", "rbtrace: RBTRACE_RINGS=-3: not a number from 1 to 65536; using 64" },
+	{ "RBTRACE_RINGS", "", "rbtrace: RBTRACE_RINGS=: not a number from 1 to 65536; using 64" },
+	{ "RBTRACE_SLOTS", "1", "rbtrace: RBTRACE_SLOTS=1: not a number from 2 to 65536; using 32" },
+	{ "RBTRACE_SLOTS", "12x", "rbtrace: RBTRACE_SLOTS=12x: not a number from 2 to 65536; using 32" },
+	{ "RBTRACE_SLOTSZ", "5000", "rbtrace: RBTRACE_SLOTSZ=5000: not a number from 8 to 4096; using 200" },
+	{ "RBTRACE_MSGSZ", "1", "rbtrace: RBTRACE_MSGSZ=1: not a number from 64 to 65536; using 256" },
+	{ "RBTRACE_GLOBALSZ", "99999999999", "rbtrace: RBTRACE_GLOBALSZ=99999999999: not a number from 1024 to 16777216; using 16384" },
+	{ "RBTRACE_SOC", "yes", "rbtrace: RBTRACE_SOC=yes: not 0 or 1; using 0" },
+	{ "RBTRACE_TOC", "2", "rbtrace: RBTRACE_TOC=2: not 0 or 1; using 1" },
+	{ "RBTRACE_CLOCK", "hpet", "rbtrace: RBTRACE_CLOCK=hpet: not tsc or mono; using the default" },
+};
+
+START_TEST(test_settings_bad)
+{
+	struct rb_settings s, d;
+
+	rb_settings_defaults(&s);
+	rb_settings_defaults(&d);
+	set_env1(bad_env[_i].name, bad_env[_i].val);
+	ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv, count_warn), 1);
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_str_eq(last_warning, bad_env[_i].expect);
+	ck_assert_mem_eq(&s, &d, sizeof(s));
+}
+END_TEST
+
+START_TEST(test_settings_too_large)
+{
+	struct rb_settings s;
+
+	rb_settings_defaults(&s);
+	memset(fake_env, 0, sizeof(fake_env));
+	fake_env[0][0] = "RBTRACE_RINGS";	fake_env[0][1] = "65536";
+	fake_env[1][0] = "RBTRACE_SLOTS";	fake_env[1][1] = "65536";
+	fake_env[2][0] = "RBTRACE_SLOTSZ";	fake_env[2][1] = "4096";
+	warnings = 0;
+	ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv, count_warn), 1);
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_ptr_nonnull(strstr(last_warning, "using the default geometry"));
+	ck_assert_uint_eq(s.geo.rings, 64);
+	ck_assert_uint_eq(s.geo.slots, 32);
+	ck_assert_uint_eq(s.geo.slot_sz, 200);
+}
+END_TEST
+
+/* ---- layout ------------------------------------------------------------ */
+
+START_TEST(test_layout_alignment)
+{
+	static const struct rb_geometry geos[] = {
+		{ 64, 32, 200, 256, 16384, 256 },
+		{ 1, 2, 8, 64, 1024, 0 },
+		{ 3, 7, 13, 65, 1025, 3 },
+		{ 1024, 64, 200, 256, 16384, 256 },
+		{ 65536, 2, 8, 64, 1024, 65536 },
+	};
+	const struct rb_geometry *g = &geos[_i];
+	struct rb_layout l;
+
+	ck_assert_int_eq(rb_layout_compute(g, &l), 0);
+	ck_assert_uint_eq(l.gma_off % 64, 0);
+	ck_assert_uint_ge(l.gma_off, sizeof(struct rb_header));
+	ck_assert_uint_ge(l.owners_off, l.gma_off + g->global_sz);
+	ck_assert_uint_eq(l.owners_off % 64, 0);
+	ck_assert_uint_ge(l.objects_off,
+			  l.owners_off + g->rings * sizeof(struct rb_owner));
+	ck_assert_uint_eq(l.objects_off % 8, 0);
+	ck_assert_uint_ge(l.rings_off,
+			  l.objects_off + g->objects * sizeof(struct rb_object));
+	ck_assert_uint_eq(l.rings_off % 4096, 0);
+	ck_assert_uint_eq(l.ring_size % 64, 0);
+	ck_assert_uint_eq(l.slots_off % 64, 0);
+	ck_assert_uint_ge(l.slots_off, l.msgarea_off + g->msg_sz);
+	ck_assert_uint_eq(l.msgarea_off, sizeof(struct rb_ring));
+	ck_assert_uint_eq(l.slot_size % 8, 0);
+	ck_assert_uint_ge(l.slot_size, sizeof(struct rb_slot) + g->slot_sz);
+	ck_assert_uint_ge(l.ring_size,
+			  l.slots_off + (uint64_t)g->slots * l.slot_size);
+	ck_assert_uint_eq(l.total_size % 4096, 0);
+	ck_assert_uint_ge(l.total_size,
+			  l.rings_off + (uint64_t)g->rings * l.ring_size);
+}
+END_TEST
+
+START_TEST(test_layout_structs)
+{
+	/* fixed-width fields, naturally aligned: the same in every 64-bit process */
+	ck_assert_uint_eq(sizeof(struct rb_header) % 8, 0);
+	ck_assert_uint_eq(offsetof(struct rb_header, version), 8);
+	ck_assert_uint_eq(offsetof(struct rb_header, total_size) % 8, 0);
+	ck_assert_uint_eq(offsetof(struct rb_header, clock_tsc0) % 8, 0);
+	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
+	ck_assert_uint_eq(sizeof(struct rb_object) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct rb_slot), 40);
+	ck_assert_uint_eq(sizeof(struct rb_watch), 16 + RB_EXPR_MAX + RB_RESULT_MAX);
+	/* the owner's hot fields and the monitor's command fields on lines of their own */
+	ck_assert_uint_eq(offsetof(struct rb_ring, currSlot) % 64, 0);
+	ck_assert_uint_eq(offsetof(struct rb_ring, cmdready) % 64, 0);
+	ck_assert_uint_lt(offsetof(struct rb_ring, attention),
+			  offsetof(struct rb_ring, currSlot) + 64);
+	ck_assert_uint_eq(sizeof(struct rb_ring) % 64, 0);
+}
+END_TEST
+
+START_TEST(test_layout_refuses_huge)
+{
+	struct rb_geometry g = { 65536, 65536, 4096, 65536, 16u << 20, 65536 };
+	struct rb_layout l;
+
+	ck_assert_int_eq(rb_layout_compute(&g, &l), -1);
+}
+END_TEST
+
+/* ---- file -------------------------------------------------------------- */
+
+static char tmpdir[256];
+
+static void tmp_setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/check_lib.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void tmp_teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", tmpdir);
+}
+
+static void open_file(struct rb_map *m, const char *name,
+		      const struct rb_geometry *g)
+{
+	struct rb_settings s;
+	char path[512];
+	pid_t pid = getpid();
+
+	rb_settings_defaults(&s);
+	if (g != NULL)
+		s.geo = *g;
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	ck_assert_int_eq(rb_file_open(m, path, &s, pid,
+				      rb_proc_start_time(pid), "check"), 0);
+}
+
+START_TEST(test_file_create)
+{
+	struct rb_map m, j;
+	struct rb_layout l;
+	struct rb_geometry g = { 8, 16, 64, 128, 2048, 32 };
+	struct stat st;
+
+	open_file(&m, "a.trace", &g);
+	ck_assert(m.created);
+	ck_assert_int_eq(stat(m.path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_eq(rb_layout_compute(&g, &l), 0);
+	ck_assert_uint_eq((uint64_t)st.st_size, l.total_size);
+	/* fully allocated: no hole for a full disk to turn into SIGBUS */
+	ck_assert_uint_ge((uint64_t)st.st_blocks * 512, l.total_size);
+	ck_assert_int_eq(rb_file_validate(m.hdr, (uint64_t)st.st_size), 0);
+	ck_assert_str_eq(m.hdr->program, "check");
+	ck_assert_int_eq(m.hdr->creator_pid, getpid());
+	ck_assert_uint_eq(m.hdr->ready, 1);
+	ck_assert_uint_eq(m.hdr->rings, 8);
+
+	/* a second open joins (the creator, us, is alive) */
+	open_file(&j, "a.trace", NULL);
+	ck_assert(!j.created);
+	ck_assert_uint_eq(j.hdr->rings, 8);	/* the file's geometry wins */
+	rb_file_close(&j);
+	rb_file_close(&m);
+}
+END_TEST
+
+START_TEST(test_file_validate)
+{
+	struct rb_map m;
+	struct rb_header h;
+	uint64_t size;
+
+	open_file(&m, "v.trace", NULL);
+	size = m.size;
+	h = *m.hdr;
+	ck_assert_int_eq(rb_file_validate(&h, size), 0);
+	ck_assert_int_eq(rb_file_validate(&h, size - 1), -3);
+	ck_assert_int_eq(rb_file_validate(&h, 100), -1);
+	h.magic[0] = 'X';
+	ck_assert_int_eq(rb_file_validate(&h, size), -1);
+	h = *m.hdr;
+	h.version = 2;
+	ck_assert_int_eq(rb_file_validate(&h, size), -2);
+	h = *m.hdr;
+	h.endian = 0x04030201;
+	ck_assert_int_eq(rb_file_validate(&h, size), -2);
+	h = *m.hdr;
+	h.rings = 65;		/* geometry no longer matches the offsets */
+	ck_assert_int_eq(rb_file_validate(&h, size), -4);
+	h = *m.hdr;
+	h.rings = 0;
+	ck_assert_int_eq(rb_file_validate(&h, size), -4);
+	h = *m.hdr;
+	h.slots_off += 8;
+	ck_assert_int_eq(rb_file_validate(&h, size), -4);
+	h = *m.hdr;
+	h.clock = 9;
+	ck_assert_int_eq(rb_file_validate(&h, size), -4);
+	rb_file_close(&m);
+}
+END_TEST
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	fchmod(fd, mode);
+	close(fd);
+}
+
+START_TEST(test_file_refuses)
+{
+	struct rb_settings s;
+	struct rb_map m;
+	char path[512], target[512];
+	int saved_err = dup(2), devnull = open("/dev/null", O_WRONLY);
+
+	rb_settings_defaults(&s);
+	dup2(devnull, 2);	/* the library's one-line messages */
+
+	/* a symlink planted at the path is never followed */
+	snprintf(target, sizeof(target), "%s/target", tmpdir);
+	write_file(target, "precious", 0600);
+	snprintf(path, sizeof(path), "%s/link.trace", tmpdir);
+	ck_assert_int_eq(symlink(target, path), 0);
+	ck_assert_int_eq(rb_file_open(&m, path, &s, getpid(), 1, "x"), -1);
+
+	/* a foreign file is left alone */
+	snprintf(path, sizeof(path), "%s/foreign.trace", tmpdir);
+	write_file(path, "not a trace file at all", 0600);
+	ck_assert_int_eq(rb_file_open(&m, path, &s, getpid(), 1, "x"), -1);
+
+	/* a file others could write to is not joined */
+	snprintf(path, sizeof(path), "%s/open.trace", tmpdir);
+	write_file(path, "whatever", 0666);
+	ck_assert_int_eq(rb_file_open(&m, path, &s, getpid(), 1, "x"), -1);
+
+	dup2(saved_err, 2);
+	close(saved_err);
+	close(devnull);
+	{
+		char buf[16] = "";
+		int fd = open(target, O_RDONLY);
+
+		ck_assert_int_eq(read(fd, buf, sizeof(buf) - 1), 8);
+		ck_assert_str_eq(buf, "precious");
+		close(fd);
+	}
+}
+END_TEST
+
+/* A process that existed and is gone: its pid and start time. */
+static void dead_process(pid_t *pid, uint64_t *pstart)
+{
+	int fds[2], status;
+	char c;
+	pid_t p;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	p = fork();
+	if (p == 0) {
+		close(fds[0]);
+		ck_assert_int_eq(write(fds[1], "x", 1), 1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], &c, 1), 1);
+	*pid = p;
+	*pstart = rb_proc_start_time(p);
+	ck_assert_uint_ne(*pstart, 0);
+	ck_assert(rb_proc_alive(p, *pstart));
+	ck_assert(!rb_proc_alive(p, *pstart + 1));	/* pid reuse is not life */
+	kill(p, SIGKILL);
+	waitpid(p, &status, 0);
+	close(fds[0]);
+	ck_assert(!rb_proc_alive(p, *pstart));
+}
+
+START_TEST(test_file_stale_replaced)
+{
+	struct rb_settings s;
+	struct rb_map m;
+	char path[512];
+	pid_t dead;
+	uint64_t dstart;
+
+	dead_process(&dead, &dstart);
+	rb_settings_defaults(&s);
+	s.geo.rings = 4;
+	snprintf(path, sizeof(path), "%s/stale.trace", tmpdir);
+	ck_assert_int_eq(rb_file_open(&m, path, &s, dead, dstart, "old"), 0);
+	ck_assert(m.created);
+	rb_file_close(&m);
+
+	s.geo.rings = 8;
+	ck_assert_int_eq(rb_file_open(&m, path, &s, getpid(),
+				      rb_proc_start_time(getpid()), "new"), 0);
+	ck_assert(m.created);
+	ck_assert_uint_eq(m.hdr->rings, 8);
+	ck_assert_str_eq(m.hdr->program, "new");
+	ck_assert_int_eq(m.hdr->creator_pid, getpid());
+	rb_file_close(&m);
+}
+END_TEST
+
+/* ---- rings ------------------------------------------------------------- */
+
+static uint32_t own_state(struct rb_map *m, uint32_t i)
+{
+	return RB_OWN_STATE(rb_owner_at(m->base, m->hdr, i)->ctl);
+}
+
+static void make_live(struct rb_map *m, int i, pid_t pid, uint64_t pstart)
+{
+	struct rb_ring *r = rb_ring_at(m->base, m->hdr, (uint32_t)i);
+
+	r->pid = pid;
+	r->pstart = pstart;
+	rb_owner_at(m->base, m->hdr, (uint32_t)i)->ctl =
+		RB_OWN_MAKE(RB_OWN_LIVE, pid);
+}
+
+START_TEST(test_ring_exhaust_and_reuse)
+{
+	struct rb_geometry g = { 4, 8, 32, 64, 1024, 16 };
+	struct rb_map m;
+	pid_t me = getpid();
+	uint64_t start = rb_proc_start_time(me);
+	int i, got[4];
+
+	open_file(&m, "r.trace", &g);
+	for (i = 0; i < 4; i++) {
+		got[i] = rb_ring_claim(&m, me, 1);
+		ck_assert_int_ge(got[i], 0);
+		ck_assert_uint_eq(own_state(&m, (uint32_t)got[i]), RB_OWN_CLAIMING);
+		make_live(&m, got[i], me, start);
+	}
+	ck_assert_int_ne(got[0], got[1]);
+	ck_assert_int_eq(rb_ring_claim(&m, me, 1), -1);	/* all taken, all alive */
+
+	/* released rings come back oldest first */
+	rb_ring_release(&m, (uint32_t)got[2]);
+	usleep(2000);
+	rb_ring_release(&m, (uint32_t)got[0]);
+	ck_assert_uint_eq(own_state(&m, (uint32_t)got[2]), RB_OWN_EXITED);
+	ck_assert_int_eq(rb_ring_at(m.base, m.hdr, (uint32_t)got[2])->state,
+			 RB_STATE_EXITED);
+	ck_assert_int_eq(rb_ring_claim(&m, me, 1), got[2]);
+	ck_assert_int_eq(rb_ring_claim(&m, me, 1), got[0]);
+	ck_assert_int_eq(rb_ring_claim(&m, me, 1), -1);
+	ck_assert_uint_eq(m.hdr->rings_reclaimed, 0);
+	rb_file_close(&m);
+}
+END_TEST
+
+START_TEST(test_ring_reclaim_dead)
+{
+	struct rb_geometry g = { 3, 8, 32, 64, 1024, 16 };
+	struct rb_map m;
+	pid_t me = getpid(), dead;
+	uint64_t start = rb_proc_start_time(me), dstart;
+
+	dead_process(&dead, &dstart);
+	open_file(&m, "d.trace", &g);
+	make_live(&m, 0, me, start);
+	make_live(&m, 1, dead, dstart);		/* killed while traced */
+	make_live(&m, 2, 1, start);		/* pid 1 alive, but another start: reused pid */
+	rb_ring_at(m.base, m.hdr, 2)->pstart = rb_proc_start_time(1) + 12345;
+
+	ck_assert_int_eq(rb_ring_claim(&m, me, 1), 1);
+	ck_assert_int_eq(rb_ring_claim(&m, me, 1), 2);
+	ck_assert_int_eq(rb_ring_claim(&m, me, 1), -1);
+	ck_assert_uint_eq(m.hdr->rings_reclaimed, 2);
+	rb_file_close(&m);
+}
+END_TEST
+
+START_TEST(test_ring_release_image)
+{
+	struct rb_geometry g = { 4, 8, 32, 64, 1024, 16 };
+	struct rb_map m;
+	pid_t me = getpid();
+	uint64_t start = rb_proc_start_time(me);
+	int i;
+
+	open_file(&m, "e.trace", &g);
+	for (i = 0; i < 3; i++) {
+		make_live(&m, i, me, start);
+		rb_ring_at(m.base, m.hdr, (uint32_t)i)->image = i < 2 ? 1 : 2;
+	}
+	/* exec: the image 2 keeps its ring, the pre-exec image 1 loses both */
+	ck_assert_int_eq(rb_ring_release_image(&m, me, start, 2), 2);
+	ck_assert_uint_eq(own_state(&m, 0), RB_OWN_EXITED);
+	ck_assert_uint_eq(own_state(&m, 1), RB_OWN_EXITED);
+	ck_assert_uint_eq(own_state(&m, 2), RB_OWN_LIVE);
+	ck_assert_uint_eq(own_state(&m, 3), RB_OWN_FREE);
+	rb_file_close(&m);
+}
+END_TEST
+
+START_TEST(test_ring_claim_race)
+{
+	/* two processes claim concurrently: no ring is handed out twice */
+	struct rb_geometry g = { 64, 4, 8, 64, 1024, 16 };
+	struct rb_map m;
+	int fds[2], i, status, mine = 0;
+	pid_t child;
+	uint8_t seen[64] = { 0 };
+
+	open_file(&m, "c.trace", &g);
+	ck_assert_int_eq(pipe(fds), 0);
+	child = fork();
+	if (child == 0) {
+		pid_t p = getpid();
+
+		for (i = 0; i < 40; i++) {
+			int r = rb_ring_claim(&m, p, 2);
+			uint8_t b = (uint8_t)r;
+
+			if (r < 0)
+				break;
+			make_live(&m, r, p, rb_proc_start_time(p));
+			if (write(fds[1], &b, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	for (i = 0; i < 40; i++) {
+		int r = rb_ring_claim(&m, getpid(), 1);
+
+		if (r < 0)
+			break;
+		ck_assert_int_eq(seen[r], 0);
+		seen[r] = 1;
+		mine++;
+	}
+	for (;;) {
+		uint8_t b;
+
+		if (read(fds[0], &b, 1) != 1)
+			break;
+		ck_assert_int_eq(seen[b], 0);
+		seen[b] = 2;
+	}
+	waitpid(child, &status, 0);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	for (i = 0, status = 0; i < 64; i++)
+		status += seen[i] != 0;
+	ck_assert_int_eq(status, 64);	/* every ring taken exactly once */
+	ck_assert_int_ge(mine, 1);
+	rb_file_close(&m);
+}
+END_TEST
+
+/* ---- slot publication: the real hooks against a concurrent reader ----- */
+
+#define PUB_SLOTS	8
+#define PUB_ROUNDS	400000
+
+/* A frame's fields are functions of its level and a round number. */
+#define FN(k, n)	((void *)(uintptr_t)(0x100000u + (((uint64_t)(n) << 12) | ((k) << 4))))
+#define SITE(fn)	((void *)((uintptr_t)(fn) ^ 0x5a5a5a5a5au))
+
+struct pub_state {
+	struct rb_ring	*ring;
+	_Atomic int	done;
+	_Atomic int	started;
+};
+
+static void *pub_writer(void *arg)
+{
+	struct pub_state *ps = arg;
+	uint32_t n, k, depth;
+
+	/* the first hook claims this thread's ring */
+	__cyg_profile_func_enter(FN(0, 0), SITE(FN(0, 0)));
+	ps->ring = rb_self.ring;
+	atomic_store(&ps->started, 1);
+	for (n = 1; n <= PUB_ROUNDS; n++) {
+		depth = 1 + n % (PUB_SLOTS * 3);	/* wraps, unwinds, wraps again */
+		for (k = 1; k < depth; k++)
+			__cyg_profile_func_enter(FN(k, n), SITE(FN(k, n)));
+		for (k = depth - 1; k >= 1; k--)
+			__cyg_profile_func_exit(FN(k, n), SITE(FN(k, n)));
+	}
+	atomic_store(&ps->done, 1);
+	return NULL;
+}
+
+START_TEST(test_publish_no_torn_frames)
+{
+	struct pub_state ps = { 0 };
+	struct rb_header *h;
+	uint64_t attempts = 0, accepted = 0, torn = 0, lost = 0, bad = 0;
+	pthread_t th;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/pub.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	setenv("RBTRACE_SLOTS", "8", 1);
+	ck_assert_int_eq(pthread_create(&th, NULL, pub_writer, &ps), 0);
+	while (!atomic_load(&ps.started))
+		sched_yield();
+	ck_assert_ptr_nonnull(ps.ring);
+	h = rb_proc.map.hdr;
+	ck_assert_uint_eq(h->slots, PUB_SLOTS);
+
+	while (!atomic_load(&ps.done) || attempts < 1000000) {
+		int32_t d = RB_LOAD_ACQ(&ps.ring->depth);
+		int32_t k, lo = d > PUB_SLOTS ? d - PUB_SLOTS : 0;
+
+		for (k = d - 1; k >= lo; k--) {
+			struct rb_slot *s = rb_slot_at(h, ps.ring,
+						       (uint32_t)k % PUB_SLOTS);
+			struct rb_slot c;
+			uint32_t s1, s2;
+			int tries;
+
+			attempts++;
+			for (tries = 0; tries < 100; tries++) {
+				s1 = RB_LOAD_ACQ(&s->seq);
+				if (s1 & 1)
+					continue;
+				c.depth = RB_LOAD(&s->depth);
+				c.fn = RB_LOAD(&s->fn);
+				c.site = RB_LOAD(&s->site);
+				__atomic_thread_fence(__ATOMIC_ACQUIRE);
+				s2 = RB_LOAD(&s->seq);
+				if (s1 == s2)
+					break;
+			}
+			if (tries == 100) {
+				torn++;
+				continue;
+			}
+			if (c.depth != (uint32_t)k) {
+				lost++;		/* overwritten by a deeper frame */
+				continue;
+			}
+			accepted++;
+			if (c.site != (uintptr_t)SITE(c.fn) ||
+			    ((c.fn >> 4) & 0xff) != (uint64_t)k)
+				bad++;
+		}
+	}
+	pthread_join(th, NULL);
+	/* the accounting identity: every attempt is accepted, lost or torn */
+	ck_assert_uint_eq(accepted + lost + torn, attempts);
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_uint_ge(attempts, 1000000);
+	ck_assert_uint_gt(accepted, attempts / 4);
+	/* the writer's stack is balanced: back to its first frame */
+	ck_assert_int_eq(RB_LOAD(&ps.ring->depth), 1);
+}
+END_TEST
+
+START_TEST(test_hooks_wrap_and_resync)
+{
+	char path[512];
+	struct rb_thread *t;
+	int k;
+
+	snprintf(path, sizeof(path), "%s/w.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	setenv("RBTRACE_SLOTS", "4", 1);
+	for (k = 0; k < 10; k++)
+		__cyg_profile_func_enter(FN(k, 1), SITE(FN(k, 1)));
+	t = &rb_self;
+	ck_assert_int_eq(t->state, RB_T_TRACED);
+	ck_assert_int_eq(t->ring->depth, 10);
+	ck_assert_int_eq(t->ring->currSlot, 10 % 4);
+	/* unwinding through overwritten slots pops one level each */
+	for (k = 9; k >= 5; k--)
+		__cyg_profile_func_exit(FN(k, 1), SITE(FN(k, 1)));
+	ck_assert_int_eq(t->ring->depth, 5);
+	/* a longjmp over two frames: the exit of level 2 unwinds to it */
+	__cyg_profile_func_exit(FN(2, 1), SITE(FN(2, 1)));
+	ck_assert_int_eq(t->ring->depth, 4);	/* level 4's slot holds level 8: cannot check, one pop */
+	__cyg_profile_func_enter(FN(4, 2), NULL);
+	__cyg_profile_func_enter(FN(5, 2), NULL);
+	__cyg_profile_func_enter(FN(6, 2), NULL);
+	ck_assert_int_eq(t->ring->depth, 7);
+	__cyg_profile_func_exit(FN(4, 2), NULL);	/* skips 6 and 5 */
+	ck_assert_int_eq(t->ring->depth, 4);
+	/* exits below the first frame never go negative */
+	for (k = 0; k < 10; k++)
+		__cyg_profile_func_exit(FN(0, 9), NULL);
+	ck_assert_int_eq(t->ring->depth, 0);
+}
+END_TEST
+
+START_TEST(test_hooks_keep_errno)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/e.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	errno = 4242;
+	__cyg_profile_func_enter(FN(0, 1), NULL);	/* the slow first hook */
+	ck_assert_int_eq(errno, 4242);
+	__cyg_profile_func_enter(FN(1, 1), NULL);
+	__cyg_profile_func_exit(FN(1, 1), NULL);
+	ck_assert_int_eq(errno, 4242);
+}
+END_TEST
+
+Suite *suite_lib(void)
+{
+	Suite *s = suite_create("lib");
+	TCase *tc;
+
+	tc = tcase_create("settings");
+	tcase_add_test(tc, test_parse_uint);
+	tcase_add_test(tc, test_settings_defaults);
+	tcase_add_test(tc, test_settings_good);
+	tcase_add_loop_test(tc, test_settings_bad, 0,
+			    sizeof(bad_env) / sizeof(bad_env[0]));
+	tcase_add_test(tc, test_settings_too_large);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("layout");
+	tcase_add_loop_test(tc, test_layout_alignment, 0, 5);
+	tcase_add_test(tc, test_layout_structs);
+	tcase_add_test(tc, test_layout_refuses_huge);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("file");
+	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_test(tc, test_file_create);
+	tcase_add_test(tc, test_file_validate);
+	tcase_add_test(tc, test_file_refuses);
+	tcase_add_test(tc, test_file_stale_replaced);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rings");
+	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_test(tc, test_ring_exhaust_and_reuse);
+	tcase_add_test(tc, test_ring_reclaim_dead);
+	tcase_add_test(tc, test_ring_release_image);
+	tcase_add_test(tc, test_ring_claim_race);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("hooks");
+	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_publish_no_torn_frames);
+	tcase_add_test(tc, test_hooks_wrap_and_resync);
+	tcase_add_test(tc, test_hooks_keep_errno);
+	suite_add_tcase(s, tc);
+	return s;
+}
