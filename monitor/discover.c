@@ -1,0 +1,276 @@
+/* rbmon discover: scan $RBTRACE_DIR, $TMPDIR and /tmp for trace files. */
+#include "config.h"
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bsd/string.h>
+
+#include "discover.h"
+#include "model.h"
+
+static int
+discover_is_trace(const char *name)
+{
+	size_t	n = strlen(name);
+
+	return n > 6 && strcmp(name + n - 6, ".trace") == 0;
+}
+
+static int
+discover_seen(const struct rbmon_found_list *l, const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i].path, path) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+discover_examine(struct rbmon_found *f, pid_t want)
+{
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct rbmon_process	*p;
+	size_t			 i, j;
+	char			*cause = NULL;
+
+	if (rbmon_model_open(&m, f->path, 0, &cause) != 0) {
+		f->reason = cause;
+		return;
+	}
+	f->creator_pid = m.hdr.creator_pid;
+	strlcpy(f->program, m.hdr.program, sizeof f->program);
+	f->created_ns = m.hdr.created_realtime_ns;
+	if (want > 0 && m.hdr.creator_pid == want) {
+		f->has_pid = 1;
+		f->pid_alive = rbmon_model_pid_alive(want,
+		    m.hdr.creator_start);
+	}
+	if (rbmon_model_pid_alive(m.hdr.creator_pid, m.hdr.creator_start))
+		f->alive = 1;
+	if (rbmon_model_snapshot(&m, &s, &cause) != 0) {
+		f->reason = cause;
+		rbmon_model_close(&m);
+		return;
+	}
+	for (i = 0; i < s.nprocs; i++) {
+		p = &s.procs[i];
+		if (p->alive)
+			f->alive = 1;
+		if (want > 0 && p->pid == want) {
+			f->has_pid = 1;
+			if (p->alive)
+				f->pid_alive = 1;
+		}
+		for (j = 0; p->alive && j < p->nthreads; j++) {
+			if (p->threads[j].own == RB_OWN_LIVE)
+				f->threads++;
+		}
+	}
+	rbmon_model_free(&s);
+	rbmon_model_close(&m);
+}
+
+static void
+discover_dir(struct rbmon_found_list *l, const char *dir, pid_t want)
+{
+	struct rbmon_found	*f;
+	struct dirent		*de;
+	struct stat		 st;
+	DIR			*d;
+	char			*path, real[PATH_MAX];
+
+	d = opendir(dir);
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (!discover_is_trace(de->d_name))
+			continue;
+		rbmon_xasprintf(&path, "%s/%s", dir, de->d_name);
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    (st.st_uid != geteuid() && geteuid() != 0) ||
+		    realpath(path, real) == NULL || discover_seen(l, real)) {
+			free(path);
+			continue;
+		}
+		free(path);
+		l->v = rbmon_xreallocarray(l->v, l->n + 1, sizeof *l->v);
+		f = &l->v[l->n++];
+		memset(f, 0, sizeof *f);
+		f->path = rbmon_xstrdup(real);
+		discover_examine(f, want);
+	}
+	closedir(d);
+}
+
+static int
+discover_cmp(const void *a, const void *b)
+{
+	const struct rbmon_found	*x = a, *y = b;
+
+	if ((x->reason == NULL) != (y->reason == NULL))
+		return x->reason == NULL ? -1 : 1;
+	if (x->created_ns != y->created_ns)
+		return x->created_ns < y->created_ns ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/**
+ * rbmon_discover_scan - find the caller's trace files
+ * @l: filled in; release with rbmon_discover_free()
+ * @want: a pid to look for in each file, or 0
+ *
+ * Scans $RBTRACE_DIR, $TMPDIR and /tmp, each directory and each file
+ * once (by realpath).  Files that fail validation are kept, with a reason.
+ */
+void
+rbmon_discover_scan(struct rbmon_found_list *l, pid_t want)
+{
+	const char	*dirs[3];
+	char		 real[3][PATH_MAX], *joined;
+	size_t		 i, j, n = 0;
+
+	memset(l, 0, sizeof *l);
+	dirs[0] = getenv("RBTRACE_DIR");
+	dirs[1] = getenv("TMPDIR");
+	dirs[2] = "/tmp";
+	for (i = 0; i < 3; i++) {
+		if (dirs[i] == NULL || *dirs[i] == '\0' ||
+		    realpath(dirs[i], real[n]) == NULL)
+			continue;
+		for (j = 0; j < n; j++) {
+			if (strcmp(real[j], real[n]) == 0)
+				break;
+		}
+		if (j < n)
+			continue;
+		if (l->dirs == NULL)
+			l->dirs = rbmon_xstrdup(real[n]);
+		else {
+			rbmon_xasprintf(&joined, "%s %s", l->dirs, real[n]);
+			free(l->dirs);
+			l->dirs = joined;
+		}
+		discover_dir(l, real[n], want);
+		n++;
+	}
+	if (l->dirs == NULL)
+		l->dirs = rbmon_xstrdup("/tmp");
+	qsort(l->v, l->n, sizeof *l->v, discover_cmp);
+}
+
+/**
+ * rbmon_discover_free - release a scan
+ * @l: filled by rbmon_discover_scan()
+ */
+void
+rbmon_discover_free(struct rbmon_found_list *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+		free(l->v[i].reason);
+	}
+	free(l->v);
+	free(l->dirs);
+	memset(l, 0, sizeof *l);
+}
+
+/**
+ * rbmon_discover_list - print the caller's trace files (--list)
+ * @out: the table
+ * @err: where to say there are none
+ *
+ * Return: the exit status, 0.
+ */
+int
+rbmon_discover_list(FILE *out, FILE *err)
+{
+	struct rbmon_found_list	 l;
+	struct rbmon_found	*f;
+	struct timespec		 ts;
+	uint64_t		 now, age;
+	char			 agebuf[32];
+	size_t			 i;
+	int			 w = 4;
+
+	rbmon_discover_scan(&l, 0);
+	if (l.n == 0) {
+		fprintf(err, "no trace files in %s\n", l.dirs);
+		rbmon_discover_free(&l);
+		return 0;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	for (i = 0; i < l.n; i++) {
+		if ((int)strlen(l.v[i].path) > w)
+			w = (int)strlen(l.v[i].path);
+	}
+	fprintf(out, "%-*s %7s %-16s %-5s %7s %s\n", w, "PATH", "PID",
+	    "PROGRAM", "STATE", "THREADS", "AGE");
+	for (i = 0; i < l.n; i++) {
+		f = &l.v[i];
+		if (f->reason != NULL) {
+			fprintf(out, "%-*s %7s %-16s invalid: %s\n", w,
+			    f->path, "-", "-", f->reason);
+			continue;
+		}
+		age = now > f->created_ns ? now - f->created_ns : 0;
+		rbmon_age_format(agebuf, sizeof agebuf, age);
+		fprintf(out, "%-*s %7d %-16s %-5s %7u %s\n", w, f->path,
+		    f->creator_pid, f->program, f->alive ? "alive" : "gone",
+		    f->threads, agebuf);
+	}
+	rbmon_discover_free(&l);
+	return 0;
+}
+
+/**
+ * rbmon_discover_pid - the trace file a process writes to (-p)
+ * @pid: its creator or any process with a ring in it
+ * @cause: message on failure
+ *
+ * Files in which @pid is alive win over those where it is gone; among
+ * equals the newest file wins.
+ *
+ * Return: a malloc'd path, or NULL with *@cause set.
+ */
+char *
+rbmon_discover_pid(pid_t pid, char **cause)
+{
+	struct rbmon_found_list	 l;
+	struct rbmon_found	*f, *best = NULL;
+	char			*path;
+	size_t			 i;
+
+	rbmon_discover_scan(&l, pid);
+	for (i = 0; i < l.n; i++) {
+		f = &l.v[i];
+		if (f->reason != NULL || !f->has_pid)
+			continue;
+		if (best == NULL || f->pid_alive > best->pid_alive ||
+		    (f->pid_alive == best->pid_alive &&
+		    f->created_ns >= best->created_ns))
+			best = f;
+	}
+	if (best == NULL) {
+		rbmon_xasprintf(cause, "no trace file for pid %ld in %s (see "
+		    "rbmon --list)", (long)pid, l.dirs);
+		rbmon_discover_free(&l);
+		return NULL;
+	}
+	path = rbmon_xstrdup(best->path);
+	rbmon_discover_free(&l);
+	return path;
+}

@@ -1,0 +1,34 @@
+/* rbmon discover: find this user's trace files (--list, -p). */
+#ifndef RBMON_DISCOVER_H
+#define RBMON_DISCOVER_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "rbtrace/format.h"
+
+struct rbmon_found {
+	char		*path;		/* realpath */
+	char		*reason;	/* NULL if valid */
+	int32_t		 creator_pid;
+	char		 program[RB_PROGRAM_MAX];
+	int		 alive;		/* some process of it is alive */
+	unsigned	 threads;	/* live rings of alive processes */
+	uint64_t	 created_ns;	/* CLOCK_REALTIME */
+	int		 has_pid;	/* the pid asked for writes to it */
+	int		 pid_alive;	/* ... and is that process still */
+};
+
+struct rbmon_found_list {
+	size_t		 n;
+	struct rbmon_found *v;
+	char		*dirs;		/* the directories searched, for messages */
+};
+
+void	rbmon_discover_scan(struct rbmon_found_list *, pid_t);
+void	rbmon_discover_free(struct rbmon_found_list *);
+int	rbmon_discover_list(FILE *, FILE *);
+char	*rbmon_discover_pid(pid_t, char **);
+
+#endif /* RBMON_DISCOVER_H */

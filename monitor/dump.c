@@ -1,0 +1,342 @@
+/* rbmon dump: print every process, thread and live stack as text or JSON. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "dump.h"
+
+static const char *
+dump_ring_state(const struct rbmon_thread *t)
+{
+	if (t->own == RB_OWN_EXITED || t->state == RB_STATE_EXITED)
+		return "exited";
+	if (t->state == RB_STATE_STOPPED)
+		return "stopped";
+	return "running";
+}
+
+/**
+ * rbmon_dump_state - a thread's state as the JSON contract names it
+ * @p: its process
+ * @t: the thread
+ *
+ * Return: "exited" if the thread or its process is gone, else "stopped"
+ * or "running".
+ */
+const char *
+rbmon_dump_state(const struct rbmon_process *p, const struct rbmon_thread *t)
+{
+	if (!p->alive)
+		return "exited";
+	return dump_ring_state(t);
+}
+
+/**
+ * rbmon_dump_resolve - name, locate and age frame @i of a thread
+ * @sy: symbol cache
+ * @s: the snapshot
+ * @p: the process
+ * @t: the thread
+ * @i: frame index, 0 = innermost shown
+ * @c: clocks for ages
+ * @out: filled in; strings belong to @sy or @s
+ *
+ * The innermost frame is located at its function (or its line mark);
+ * an outer frame at the call it made, one byte before the return address
+ * recorded by the frame it called.
+ */
+void
+rbmon_dump_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p, const struct rbmon_thread *t, size_t i,
+    const struct rbmon_clock *c, struct rbmon_shown *out)
+{
+	const struct rbmon_frame	*f = &t->frames[i], *callee;
+	struct rbmon_sym		 fn, site;
+
+	memset(out, 0, sizeof *out);
+	if (f->torn) {
+		out->torn = 1;
+		return;
+	}
+	out->have_age = rbmon_clock_age(c, f->ts, &out->age_ns) == 0;
+	if (f->named) {
+		out->named = 1;
+		out->function = f->function;
+		out->file = f->file[0] != '\0' ? f->file : NULL;
+		out->line = f->line > 0 ? f->line : 0;
+		return;
+	}
+	out->address = f->fn;
+	rbmon_symbols_lookup(sy, s, p, f->fn, &fn);
+	out->function = fn.function;
+	if (i == 0) {
+		out->file = fn.file;
+		out->line = f->line > 0 ? f->line : fn.line;
+		return;
+	}
+	callee = &t->frames[i - 1];
+	if (!callee->torn && callee->level == f->level + 1 &&
+	    callee->site != 0) {
+		rbmon_symbols_lookup(sy, s, p, callee->site - 1, &site);
+		out->file = site.file;
+		out->line = site.line;
+	} else {
+		out->file = fn.file;	/* the call it made was lost */
+		out->line = 0;
+	}
+}
+
+static void
+dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
+{
+	char	age[32];
+
+	if (sh->torn) {
+		fprintf(out, "    #%zu <torn frame>\n", i);
+		return;
+	}
+	fprintf(out, "    #%zu ", i);
+	if (sh->function != NULL)
+		fputs(sh->function, out);
+	else
+		fprintf(out, "0x%" PRIx64, sh->address);
+	if (sh->file != NULL && sh->line != 0)
+		fprintf(out, " (%s:%d)", sh->file, sh->line);
+	else if (sh->file != NULL)
+		fprintf(out, " (%s)", sh->file);
+	else if (sh->line != 0)
+		fprintf(out, " (line %d)", sh->line);
+	else
+		fputs(" (?\?)", out);
+	if (sh->have_age) {
+		rbmon_age_format(age, sizeof age, sh->age_ns);
+		fprintf(out, " %s", age);
+	}
+	fputc('\n', out);
+}
+
+static const char *
+dump_program(const struct rbmon_model *m, const struct rbmon_snapshot *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nprocs; i++) {
+		if (s->procs[i].creator)
+			return rbmon_model_program(m, s, s->procs[i].image);
+	}
+	return m->hdr.program;
+}
+
+/**
+ * rbmon_dump_text - print a snapshot like jstack or eu-stack would
+ * @out: stream
+ * @m: the model
+ * @s: a snapshot of it
+ * @sy: symbol cache
+ * @c: clocks for ages
+ */
+void
+rbmon_dump_text(FILE *out, const struct rbmon_model *m,
+    const struct rbmon_snapshot *s, struct rbmon_symbols *sy,
+    const struct rbmon_clock *c)
+{
+	const struct rbmon_process	*p;
+	const struct rbmon_thread	*t;
+	struct rbmon_shown		 sh;
+	size_t				 i, j, k;
+
+	fprintf(out, "%s: program %s, %u of %u rings used, %" PRIu64
+	    " threads untraced\n", m->path, dump_program(m, s),
+	    s->rings_used, s->rings_total, s->untraced);
+	for (i = 0; i < s->nprocs; i++) {
+		p = &s->procs[i];
+		fprintf(out, "process %d (%s) %s\n", p->pid,
+		    rbmon_model_program(m, s, p->image),
+		    p->alive ? "alive" : "gone");
+		for (j = 0; j < p->nthreads; j++) {
+			t = &p->threads[j];
+			fprintf(out, "  thread %d \"%s\" ", t->tid, t->name);
+			if (p->alive)
+				fputs(dump_ring_state(t), out);
+			else
+				fprintf(out, "gone (was %s)",
+				    dump_ring_state(t));
+			fprintf(out, ", depth %d\n", t->depth);
+			for (k = 0; k < t->nframes; k++) {
+				rbmon_dump_resolve(sy, s, p, t, k, c, &sh);
+				dump_text_frame(out, k, &sh);
+			}
+			if (t->wrapped != 0)
+				fprintf(out, "    ... %u older frame%s "
+				    "overwritten\n", t->wrapped,
+				    t->wrapped == 1 ? "" : "s");
+		}
+	}
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+static size_t
+dump_utf8_len(const unsigned char *s)
+{
+	uint32_t	cp;
+	size_t		n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/**
+ * rbmon_json_string - print a JSON string literal
+ * @out: stream
+ * @str: NUL-terminated bytes; NULL prints null
+ *
+ * Control characters, quotes and backslashes are escaped; bytes that are
+ * not valid UTF-8 become U+FFFD.
+ */
+void
+rbmon_json_string(FILE *out, const char *str)
+{
+	const unsigned char	*s = (const unsigned char *)str;
+	size_t			 n;
+
+	if (s == NULL) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	while (*s != '\0') {
+		switch (*s) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\b':
+			fputs("\\b", out);
+			break;
+		case '\f':
+			fputs("\\f", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		default:
+			if (*s < 0x20 || *s == 0x7f) {
+				fprintf(out, "\\u%04x", *s);
+				break;
+			}
+			n = dump_utf8_len(s);
+			if (n == 0) {
+				fputs("\\ufffd", out);
+				break;
+			}
+			fwrite(s, 1, n, out);
+			s += n;
+			continue;
+		}
+		s++;
+	}
+	fputc('"', out);
+}
+
+static void
+dump_json_frame(FILE *out, const struct rbmon_shown *sh)
+{
+	fputs("{\"function\": ", out);
+	rbmon_json_string(out, sh->function);
+	fputs(", \"file\": ", out);
+	rbmon_json_string(out, sh->file);
+	if (sh->line != 0)
+		fprintf(out, ", \"line\": %d", sh->line);
+	else
+		fputs(", \"line\": null", out);
+	if (sh->have_age)
+		fprintf(out, ", \"age_ns\": %" PRIu64, sh->age_ns);
+	else
+		fputs(", \"age_ns\": null", out);
+	if (sh->address != 0)
+		fprintf(out, ", \"address\": \"0x%" PRIx64 "\"", sh->address);
+	else
+		fputs(", \"address\": null", out);
+	if (sh->torn)
+		fputs(", \"torn\": true", out);
+	fputc('}', out);
+}
+
+/**
+ * rbmon_dump_json - print a snapshot as the one JSON object of DESIGN.md
+ * @out: stream
+ * @m: the model
+ * @s: a snapshot of it
+ * @sy: symbol cache
+ * @c: clocks for ages
+ */
+void
+rbmon_dump_json(FILE *out, const struct rbmon_model *m,
+    const struct rbmon_snapshot *s, struct rbmon_symbols *sy,
+    const struct rbmon_clock *c)
+{
+	const struct rbmon_process	*p;
+	const struct rbmon_thread	*t;
+	struct rbmon_shown		 sh;
+	size_t				 i, j, k;
+
+	fputs("{\"file\": ", out);
+	rbmon_json_string(out, m->path);
+	fputs(", \"program\": ", out);
+	rbmon_json_string(out, dump_program(m, s));
+	fprintf(out, ", \"rings\": {\"total\": %u, \"used\": %u, "
+	    "\"untraced_threads\": %" PRIu64 "}, \"processes\": [",
+	    s->rings_total, s->rings_used, s->untraced);
+	for (i = 0; i < s->nprocs; i++) {
+		p = &s->procs[i];
+		fprintf(out, "%s{\"pid\": %d, \"alive\": %s, \"threads\": [",
+		    i == 0 ? "" : ", ", p->pid, p->alive ? "true" : "false");
+		for (j = 0; j < p->nthreads; j++) {
+			t = &p->threads[j];
+			fprintf(out, "%s{\"tid\": %d, \"name\": ",
+			    j == 0 ? "" : ", ", t->tid);
+			rbmon_json_string(out, t->name);
+			fprintf(out, ", \"state\": \"%s\", \"depth\": %d, "
+			    "\"wrapped\": %u, \"frames\": [",
+			    rbmon_dump_state(p, t), t->depth, t->wrapped);
+			for (k = 0; k < t->nframes; k++) {
+				if (k != 0)
+					fputs(", ", out);
+				rbmon_dump_resolve(sy, s, p, t, k, c, &sh);
+				dump_json_frame(out, &sh);
+			}
+			fputs("]}", out);
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+}

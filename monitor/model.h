@@ -1,0 +1,131 @@
+/* rbmon model: open, validate and snapshot a trace file, read-only. */
+#ifndef RBMON_MODEL_H
+#define RBMON_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "rbtrace/format.h"
+
+#define RBMON_SLOT_TRIES	100	/* seq retries before a frame is torn */
+#define RBMON_STACK_TRIES	10	/* whole-stack rereads */
+#define RBMON_READY_WAIT_MS	1000	/* wait for header.ready */
+
+/* An open trace file.  hdr is the one validated copy of the header. */
+struct rbmon_model {
+	char		*path;
+	int		 fd;
+	void		*base;
+	size_t		 size;
+	struct rb_header hdr;
+	struct rbmon_slot_buf {
+		char	*name;		/* slot_sz + 1 bytes of scratch */
+	}		 scratch;
+};
+
+/* One loaded object of a process image, copied out of the file. */
+struct rbmon_object {
+	uint64_t	image;
+	uint64_t	base, lo, hi;
+	uint32_t	flags;
+	uint32_t	build_id_len;
+	uint8_t		build_id[RB_BUILD_ID_MAX];
+	char		path[RB_PATH_MAX];
+};
+
+/* A slot as copied out of a ring (before validation against its level). */
+struct rbmon_slot {
+	uint32_t	seq;
+	uint32_t	depth;
+	uint64_t	fn, site, ts;
+	int32_t		line;
+	uint32_t	flags;
+	char		*name;		/* slot_sz + 1 bytes, NUL-terminated */
+};
+
+struct rbmon_frame {
+	uint32_t	level;
+	uint32_t	seq;		/* slot seq when copied */		/* stack level, 0 = outermost */
+	int		torn;
+	int		named;
+	uint64_t	fn, site, ts;
+	int32_t		line;
+	char		*function;	/* named frames only */
+	char		*file;		/* named frames only, may be "" */
+};
+
+struct rbmon_thread {
+	uint32_t	ring;
+	uint32_t	own;		/* RB_OWN_LIVE or RB_OWN_EXITED */
+	int32_t		pid, tid, ppid;
+	int32_t		state;		/* RB_STATE_* as the ring says */
+	uint64_t	pstart, image, created_ns, exited_ns;
+	char		name[RB_THREAD_NAME_MAX + 1];
+	int32_t		depth;
+	uint32_t	wrapped;
+	size_t		nframes;
+	struct rbmon_frame *frames;	/* newest first */
+};
+
+struct rbmon_process {
+	int32_t		pid;
+	uint64_t	pstart;
+	uint64_t	image;		/* of its newest thread */
+	int		alive;
+	int		creator;
+	uint64_t	first_ns;	/* earliest ring creation */
+	size_t		nthreads;
+	struct rbmon_thread *threads;	/* main thread first, then by tid */
+};
+
+struct rbmon_snapshot {
+	uint32_t	rings_total;
+	uint32_t	rings_used;	/* LIVE + CLAIMING */
+	uint64_t	untraced;
+	size_t		nprocs;
+	struct rbmon_process *procs;
+	size_t		nthreads;	/* while reading, before grouping */
+	struct rbmon_thread *threads;
+	size_t		nobjects;
+	struct rbmon_object *objects;
+};
+
+/* Wall and trace clocks sampled once per snapshot. */
+struct rbmon_clock {
+	int		valid;		/* 0: ages unknown */
+	uint64_t	now_ns;		/* CLOCK_MONOTONIC */
+	uint32_t	kind;		/* RB_CLOCK_* */
+	uint64_t	tsc0, ns0;
+	long double	hz;
+};
+
+int	rbmon_model_check_header(const struct rb_header *, uint64_t, char **);
+int	rbmon_model_open(struct rbmon_model *, const char *, int, char **);
+void	rbmon_model_close(struct rbmon_model *);
+int	rbmon_model_snapshot(struct rbmon_model *, struct rbmon_snapshot *,
+	    char **);
+void	rbmon_model_free(struct rbmon_snapshot *);
+int	rbmon_model_read_slot(const struct rb_slot *, uint32_t,
+	    struct rbmon_slot *);
+int	rbmon_model_read_stack(const struct rb_header *, struct rb_ring *,
+	    struct rbmon_thread *, struct rbmon_slot *);
+uint64_t rbmon_model_proc_start(pid_t);
+int	rbmon_model_pid_alive(pid_t, uint64_t);
+const char *rbmon_model_program(const struct rbmon_model *,
+	    const struct rbmon_snapshot *, uint64_t);
+
+void	rbmon_clock_init(struct rbmon_clock *, const struct rb_header *);
+int	rbmon_clock_age(const struct rbmon_clock *, uint64_t, uint64_t *);
+void	rbmon_age_format(char *, size_t, uint64_t);
+int	rbmon_read_boot_id(char *, size_t);
+
+void	rbmon_xasprintf(char **, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	*rbmon_xcalloc(size_t, size_t);
+void	*rbmon_xreallocarray(void *, size_t, size_t);
+char	*rbmon_xstrdup(const char *);
+const char *rbmon_basename(const char *);
+
+#endif /* RBMON_MODEL_H */

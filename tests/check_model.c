@@ -1,0 +1,814 @@
+/* check_model: rbmon's reading of trace files, built here in temp files. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "dump.h"
+#include "model.h"
+#include "symbols.h"
+
+Suite	*suite_model(void);
+
+/* A trace file laid out as librbtrace would, writable by the test. */
+struct fixture {
+	char		 path[64];
+	int		 fd;
+	void		*base;
+	size_t		 size;
+	struct rb_header *h;
+};
+
+static uint64_t
+fixture_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+fixture_make(struct fixture *fx, uint32_t rings, uint32_t slots,
+    uint32_t slot_sz)
+{
+	struct rb_geometry	g = { rings, slots, slot_sz, RB_MIN_MSG_SZ,
+				    RB_MIN_GLOBAL_SZ, 16 };
+	struct rb_layout	l;
+	struct rb_header	*h;
+
+	ck_assert_int_eq(rb_layout_compute(&g, &l), 0);
+	strcpy(fx->path, "/tmp/check-model-XXXXXX.trace");
+	fx->fd = mkstemps(fx->path, 6);
+	ck_assert_int_ge(fx->fd, 0);
+	ck_assert_int_eq(ftruncate(fx->fd, (off_t)l.total_size), 0);
+	fx->size = l.total_size;
+	fx->base = mmap(NULL, fx->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    fx->fd, 0);
+	ck_assert(fx->base != MAP_FAILED);
+	fx->h = h = fx->base;
+	memcpy(h->magic, RB_MAGIC, RB_MAGIC_LEN);
+	h->version = RB_VERSION;
+	h->header_size = sizeof *h;
+	h->total_size = l.total_size;
+	h->endian = RB_ENDIAN_MARK;
+	h->rings = g.rings;
+	h->slots = g.slots;
+	h->slot_sz = g.slot_sz;
+	h->msg_sz = g.msg_sz;
+	h->global_sz = g.global_sz;
+	h->objects = g.objects;
+	h->ring_size = l.ring_size;
+	h->slot_size = l.slot_size;
+	h->gma_off = l.gma_off;
+	h->owners_off = l.owners_off;
+	h->objects_off = l.objects_off;
+	h->rings_off = l.rings_off;
+	h->slots_off = l.slots_off;
+	h->msgarea_off = l.msgarea_off;
+	h->creator_pid = getpid();
+	h->creator_start = rbmon_model_proc_start(getpid());
+	strcpy(h->program, "fixture");
+	rbmon_read_boot_id(h->boot_id, sizeof h->boot_id);
+	h->clock = RB_CLOCK_MONO;
+	h->ready = 1;
+}
+
+static void
+fixture_done(struct fixture *fx)
+{
+	munmap(fx->base, fx->size);
+	close(fx->fd);
+	unlink(fx->path);
+}
+
+static struct rb_ring *
+fixture_ring(struct fixture *fx, uint32_t i, uint32_t own, pid_t pid,
+    pid_t tid, const char *name)
+{
+	struct rb_ring	*r = rb_ring_at(fx->base, fx->h, i);
+
+	r->pid = pid;
+	r->tid = tid;
+	r->pstart = rbmon_model_proc_start(pid);
+	r->image = 1;
+	r->created_ns = fixture_now() - 1000 * (64 - i);
+	r->state = RB_STATE_RUNNING;
+	memcpy(r->name, name, strnlen(name, sizeof r->name));
+	rb_owner_at(fx->base, fx->h, i)->ctl = RB_OWN_MAKE(own, pid);
+	return r;
+}
+
+static struct rb_slot *
+fixture_push(struct fixture *fx, struct rb_ring *r, uint64_t fn,
+    uint64_t site, int line)
+{
+	struct rb_slot	*sl;
+	uint32_t	 k = (uint32_t)r->depth;
+
+	sl = rb_slot_at(fx->h, r, k % fx->h->slots);
+	sl->seq += 2;
+	sl->depth = k;
+	sl->fn = fn;
+	sl->site = site;
+	sl->ts = fixture_now() - 5000;
+	sl->line = line;
+	sl->flags = 0;
+	r->depth = (int32_t)k + 1;
+	return sl;
+}
+
+static void
+fixture_push_named(struct fixture *fx, struct rb_ring *r, const char *name,
+    const char *file, int line)
+{
+	struct rb_slot	*sl = fixture_push(fx, r, 0, 0, line);
+	char		*p = rb_slot_name(sl);
+
+	memset(p, 0, fx->h->slot_sz);
+	memcpy(p, name, strlen(name) + 1);
+	memcpy(p + strlen(name) + 1, file, strlen(file) + 1);
+	sl->flags = RB_SLOT_NAMED;
+}
+
+static int
+fixture_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	*(uint64_t *)arg = info->dlpi_addr;
+	return 1;	/* the first entry is the main program */
+}
+
+static void
+fixture_object_self(struct fixture *fx, uint32_t i)
+{
+	struct rb_object	*o = rb_object_at(fx->base, fx->h, i);
+	char			 self[RB_PATH_MAX];
+	ssize_t			 n;
+
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	dl_iterate_phdr(fixture_phdr, &o->base);
+	o->image = 1;
+	o->flags = RB_OBJF_MAIN;
+	strcpy(o->path, self);
+	o->state = RB_OBJ_VALID;
+}
+
+/* Functions to symbolize: a leaf and a caller whose call site is known. */
+static uint64_t	fixture_site;
+static int	fixture_call_line;
+
+static __attribute__((noinline)) void
+fixture_leaf(void)
+{
+	fixture_site = (uint64_t)__builtin_return_address(0);
+	__asm__ volatile("" ::: "memory");
+}
+
+static __attribute__((noinline)) void
+fixture_caller(void)
+{
+	fixture_call_line = __LINE__; fixture_leaf();
+	__asm__ volatile("" ::: "memory");
+}
+
+static char *
+fixture_dump(struct fixture *fx, int json)
+{
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct rbmon_symbols	*sy;
+	struct rbmon_clock	 c;
+	char			*cause = NULL, *buf = NULL;
+	size_t			 len = 0;
+	FILE			*out;
+
+	ck_assert_msg(rbmon_model_open(&m, fx->path, 0, &cause) == 0, "%s",
+	    cause);
+	ck_assert_msg(rbmon_model_snapshot(&m, &s, &cause) == 0, "%s", cause);
+	rbmon_clock_init(&c, &m.hdr);
+	sy = rbmon_symbols_new(NULL);
+	out = open_memstream(&buf, &len);
+	if (json)
+		rbmon_dump_json(out, &m, &s, sy, &c);
+	else
+		rbmon_dump_text(out, &m, &s, sy, &c);
+	fclose(out);
+	rbmon_symbols_free(sy);
+	rbmon_model_free(&s);
+	rbmon_model_close(&m);
+	return buf;
+}
+
+static struct rb_header
+header_valid(void)
+{
+	struct rb_geometry	g = { 4, 8, 64, 64, 1024, 4 };
+	struct rb_layout	l;
+	struct rb_header	h;
+
+	memset(&h, 0, sizeof h);
+	rb_layout_compute(&g, &l);
+	memcpy(h.magic, RB_MAGIC, RB_MAGIC_LEN);
+	h.version = RB_VERSION;
+	h.header_size = sizeof h;
+	h.endian = RB_ENDIAN_MARK;
+	h.ready = 1;
+	h.rings = g.rings;
+	h.slots = g.slots;
+	h.slot_sz = g.slot_sz;
+	h.msg_sz = g.msg_sz;
+	h.global_sz = g.global_sz;
+	h.objects = g.objects;
+	h.gma_off = l.gma_off;
+	h.owners_off = l.owners_off;
+	h.objects_off = l.objects_off;
+	h.rings_off = l.rings_off;
+	h.slots_off = l.slots_off;
+	h.msgarea_off = l.msgarea_off;
+	h.slot_size = l.slot_size;
+	h.ring_size = l.ring_size;
+	h.total_size = l.total_size;
+	return h;
+}
+
+static void
+expect_header_error(const struct rb_header *h, uint64_t size,
+    const char *want)
+{
+	char	*cause = NULL;
+
+	ck_assert_int_eq(rbmon_model_check_header(h, size, &cause), -1);
+	ck_assert_msg(strstr(cause, want) != NULL, "'%s' lacks '%s'", cause,
+	    want);
+	free(cause);
+}
+
+START_TEST(test_header_valid)
+{
+	struct rb_header	h = header_valid();
+	char			*cause = NULL;
+
+	ck_assert_int_eq(rbmon_model_check_header(&h, h.total_size, &cause),
+	    0);
+	ck_assert_ptr_null(cause);
+}
+END_TEST
+
+START_TEST(test_header_corrupt)
+{
+	struct rb_header	h, v = header_valid();
+	uint64_t		size = v.total_size;
+
+	h = v; h.magic[0] = 'X';
+	expect_header_error(&h, size, "not an rbtrace trace file");
+	expect_header_error(&v, 100, "not an rbtrace trace file");
+	h = v; h.version = 7;
+	expect_header_error(&h, size,
+	    "trace format version 7; this rbmon reads version 1");
+	h = v; h.endian = 0x04030201u;
+	expect_header_error(&h, size, "byte order");
+	h = v; h.header_size = 12;
+	expect_header_error(&h, size, "header size");
+	h = v; h.ready = 0;
+	expect_header_error(&h, size, "not ready");
+	h = v; h.rings = 0;
+	expect_header_error(&h, size, "rings 0 outside");
+	h = v; h.slots = RB_MAX_SLOTS + 1;
+	expect_header_error(&h, size, "slots");
+	h = v; h.slot_sz = 1;
+	expect_header_error(&h, size, "slot_sz");
+	h = v; h.objects = 65537;
+	expect_header_error(&h, size, "objects");
+	h = v; h.gma_off += 64;
+	expect_header_error(&h, size, "layout does not match geometry");
+	h = v; h.ring_size -= 64;
+	expect_header_error(&h, size, "layout does not match geometry");
+	h = v; h.slots_off = 0;
+	expect_header_error(&h, size, "layout does not match geometry");
+	h = v; h.total_size += 4096;
+	expect_header_error(&h, size, "layout does not match geometry");
+	h = v; h.rings = 60000; h.slots = 60000; h.slot_sz = 4096;
+	expect_header_error(&h, ~0ull, "layout does not match geometry");
+	h = v;
+	expect_header_error(&h, size - 1, "truncated: header says");
+}
+END_TEST
+
+START_TEST(test_open_errors)
+{
+	struct rbmon_model	 m;
+	struct fixture		 fx;
+	char			*cause = NULL, path[] = "/tmp/check-model-XXXXXX";
+	int			 fd;
+
+	ck_assert_int_eq(rbmon_model_open(&m, "/nonexistent/x.trace", 0,
+	    &cause), -1);
+	ck_assert_str_eq(cause, "No such file or directory");
+	free(cause);
+
+	ck_assert_int_eq(rbmon_model_open(&m, "/tmp", 0, &cause), -1);
+	ck_assert_str_eq(cause, "not an rbtrace trace file");
+	free(cause);
+
+	fd = mkstemp(path);
+	ck_assert_int_eq(write(fd, "RBTRACE", 7), 7);
+	ck_assert_int_eq(rbmon_model_open(&m, path, 0, &cause), -1);
+	ck_assert_str_eq(cause, "not an rbtrace trace file");
+	free(cause);
+	close(fd);
+	unlink(path);
+
+	fixture_make(&fx, 4, 8, 64);
+	ck_assert_int_eq(ftruncate(fx.fd, (off_t)fx.size / 2), 0);
+	ck_assert_int_eq(rbmon_model_open(&m, fx.path, 0, &cause), -1);
+	ck_assert_msg(strncmp(cause, "truncated: header says", 22) == 0,
+	    "%s", cause);
+	free(cause);
+	fixture_done(&fx);
+
+	/* A header never made ready: the bounded wait gives up. */
+	fixture_make(&fx, 4, 8, 64);
+	fx.h->ready = 0;
+	ck_assert_int_eq(rbmon_model_open(&m, fx.path, 50, &cause), -1);
+	ck_assert_msg(strstr(cause, "not ready") != NULL, "%s", cause);
+	free(cause);
+	fixture_done(&fx);
+}
+END_TEST
+
+START_TEST(test_open_truncated_later)
+{
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct fixture		 fx;
+	char			*cause = NULL;
+
+	fixture_make(&fx, 4, 8, 64);
+	ck_assert_int_eq(rbmon_model_open(&m, fx.path, 0, &cause), 0);
+	ck_assert_int_eq(ftruncate(fx.fd, 4096), 0);
+	ck_assert_int_eq(rbmon_model_snapshot(&m, &s, &cause), -1);
+	ck_assert_msg(strstr(cause, "truncated") != NULL, "%s", cause);
+	free(cause);
+	rbmon_model_close(&m);
+	fixture_done(&fx);
+}
+END_TEST
+
+/* A writer that shrinks and regrows the file under a reader: no crash. */
+static void *
+truncator(void *arg)
+{
+	struct fixture	*fx = arg;
+	int		 i;
+
+	for (i = 0; i < 2000; i++) {
+		if (ftruncate(fx->fd, 4096) != 0 ||
+		    ftruncate(fx->fd, (off_t)fx->size) != 0)
+			break;
+	}
+	return NULL;
+}
+
+START_TEST(test_sigbus_race)
+{
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct fixture		 fx;
+	pthread_t		 th;
+	char			*cause = NULL;
+	int			 i, ok = 0, bad = 0;
+
+	fixture_make(&fx, 64, 64, 256);
+	for (i = 0; i < 64; i++)
+		fixture_ring(&fx, (uint32_t)i, RB_OWN_LIVE, getpid(),
+		    getpid() + i, "t");
+	ck_assert_int_eq(rbmon_model_open(&m, fx.path, 0, &cause), 0);
+	pthread_create(&th, NULL, truncator, &fx);
+	for (i = 0; i < 300; i++) {
+		if (rbmon_model_snapshot(&m, &s, &cause) == 0) {
+			rbmon_model_free(&s);
+			ok++;
+		} else {
+			ck_assert_ptr_nonnull(strstr(cause, "truncated"));
+			free(cause);
+			bad++;
+		}
+	}
+	pthread_join(th, NULL);
+	ck_assert_int_eq(ok + bad, 300);
+	rbmon_model_close(&m);
+	fixture_done(&fx);
+}
+END_TEST
+
+START_TEST(test_slot_read)
+{
+	char		 mem[sizeof(struct rb_slot) + 16] __attribute__((aligned(8)));
+	char		 name[17];
+	struct rb_slot	*sl = (struct rb_slot *)mem;
+	struct rbmon_slot out = { .name = name };
+
+	memset(mem, 0, sizeof mem);
+	sl->seq = 4;
+	sl->depth = 3;
+	sl->fn = 0x1234;
+	sl->line = 9;
+	memcpy(rb_slot_name(sl), "0123456789abcdefXYZ", 16);
+	ck_assert_int_eq(rbmon_model_read_slot(sl, 16, &out), 0);
+	ck_assert_uint_eq(out.depth, 3);
+	ck_assert_uint_eq(out.fn, 0x1234);
+	ck_assert_int_eq(out.line, 9);
+	ck_assert_uint_eq(out.seq, 4);
+	ck_assert_str_eq(out.name, "0123456789abcdef");	/* bounded */
+
+	sl->seq = 5;	/* a writer died mid-update: torn, not garbage */
+	ck_assert_int_eq(rbmon_model_read_slot(sl, 16, &out), -1);
+}
+END_TEST
+
+/* A seqlock writer: fn and ts always equal in a published slot. */
+static volatile int	writer_stop;
+
+static void *
+slot_writer(void *arg)
+{
+	struct rb_slot	*sl = arg;
+	uint64_t	 v = 0;
+
+	while (!writer_stop) {
+		v++;
+		__atomic_store_n(&sl->seq, sl->seq + 1, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		__atomic_store_n(&sl->fn, v, __ATOMIC_RELAXED);
+		__atomic_store_n(&sl->ts, v, __ATOMIC_RELAXED);
+		__atomic_store_n(&sl->site, v, __ATOMIC_RELAXED);
+		__atomic_store_n(&sl->seq, sl->seq + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+START_TEST(test_slot_retry)
+{
+	struct rb_slot	  *sl;
+	struct rbmon_slot  out;
+	char		   name[9];
+	pthread_t	   th;
+	uint64_t	   t0;
+	int		   i, good = 0;
+
+	sl = aligned_alloc(64, 64 + 8);
+	memset(sl, 0, 64 + 8);
+	out.name = name;
+	writer_stop = 0;
+	pthread_create(&th, NULL, slot_writer, sl);
+	t0 = fixture_now();
+	for (i = 0; i < 20000 && fixture_now() - t0 < 1000000000u; i++) {
+		if (rbmon_model_read_slot(sl, 8, &out) != 0)
+			continue;
+		ck_assert_uint_eq(out.fn, out.ts);
+		ck_assert_uint_eq(out.fn, out.site);
+		ck_assert_int_eq(out.seq & 1, 0);
+		good++;
+	}
+	writer_stop = 1;
+	pthread_join(th, NULL);
+	ck_assert_int_gt(good, 0);
+	free(sl);
+}
+END_TEST
+
+START_TEST(test_stack_wrap)
+{
+	struct fixture		 fx;
+	struct rb_ring		*r;
+	struct rbmon_thread	 t;
+	struct rbmon_slot	 scratch;
+	char			 name[65];
+	int			 k;
+
+	scratch.name = name;
+	fixture_make(&fx, 2, 4, 64);
+	r = fixture_ring(&fx, 0, RB_OWN_LIVE, getpid(), getpid(), "main");
+	for (k = 0; k < 6; k++)
+		fixture_push(&fx, r, 0x1000 + (uint64_t)k, 0, 0);
+
+	memset(&t, 0, sizeof t);
+	ck_assert_int_eq(rbmon_model_read_stack(fx.h, r, &t, &scratch), 4);
+	ck_assert_int_eq(t.depth, 6);
+	ck_assert_uint_eq(t.wrapped, 2);
+	ck_assert_uint_eq(t.frames[0].fn, 0x1005);	/* newest first */
+	ck_assert_uint_eq(t.frames[3].fn, 0x1002);
+
+	/* Unwind to 3: levels 0 and 1 were overwritten by levels 4 and 5. */
+	r->depth = 3;
+	ck_assert_int_eq(rbmon_model_read_stack(fx.h, r, &t, &scratch), 1);
+	ck_assert_uint_eq(t.frames[0].level, 2);
+	ck_assert_uint_eq(t.wrapped, 2);
+
+	/* A slot that stays odd is a torn frame, shown and counted. */
+	r->depth = 6;
+	rb_slot_at(fx.h, r, 5 % 4)->seq |= 1;
+	ck_assert_int_eq(rbmon_model_read_stack(fx.h, r, &t, &scratch), 4);
+	ck_assert_int_eq(t.frames[0].torn, 1);
+	ck_assert_uint_eq(t.wrapped, 2);
+
+	r->depth = -5;	/* never trusted */
+	ck_assert_int_eq(rbmon_model_read_stack(fx.h, r, &t, &scratch), 0);
+	ck_assert_int_eq(t.depth, 0);
+	free(t.frames);
+	fixture_done(&fx);
+}
+END_TEST
+
+START_TEST(test_snapshot_groups)
+{
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct fixture		 fx;
+	char			*cause = NULL;
+	pid_t			 dead;
+
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+
+	fixture_make(&fx, 8, 8, 64);
+	fixture_ring(&fx, 0, RB_OWN_LIVE, dead, dead + 1, "dead-worker");
+	fixture_ring(&fx, 1, RB_OWN_LIVE, getpid(), getpid() + 5, "worker");
+	fixture_ring(&fx, 2, RB_OWN_LIVE, getpid(), getpid(), "main");
+	fixture_ring(&fx, 3, RB_OWN_EXITED, getpid(), getpid() + 2, "old");
+	fixture_ring(&fx, 4, RB_OWN_CLAIMING, getpid(), 0, "");
+	rb_owner_at(fx.base, fx.h, 5)->ctl = RB_OWN_MAKE(RB_OWN_FREE, 0);
+	fx.h->untraced_threads = 3;
+
+	ck_assert_int_eq(rbmon_model_open(&m, fx.path, 0, &cause), 0);
+	ck_assert_int_eq(rbmon_model_snapshot(&m, &s, &cause), 0);
+	ck_assert_uint_eq(s.rings_total, 8);
+	ck_assert_uint_eq(s.rings_used, 4);
+	ck_assert_uint_eq(s.untraced, 3);
+	ck_assert_uint_eq(s.nprocs, 2);
+	/* The creator first even though the dead one was created earlier. */
+	ck_assert_int_eq(s.procs[0].pid, getpid());
+	ck_assert_int_eq(s.procs[0].alive, 1);
+	ck_assert_uint_eq(s.procs[0].nthreads, 3);
+	ck_assert_int_eq(s.procs[0].threads[0].tid, getpid());
+	ck_assert_int_eq(s.procs[0].threads[1].tid, getpid() + 2);
+	ck_assert_str_eq(rbmon_dump_state(&s.procs[0],
+	    &s.procs[0].threads[1]), "exited");
+	ck_assert_int_eq(s.procs[1].pid, dead);
+	ck_assert_int_eq(s.procs[1].alive, 0);
+	ck_assert_str_eq(rbmon_dump_state(&s.procs[1],
+	    &s.procs[1].threads[0]), "exited");
+	rbmon_model_free(&s);
+	rbmon_model_close(&m);
+	fixture_done(&fx);
+}
+END_TEST
+
+START_TEST(test_pid_reuse)
+{
+	uint64_t	st = rbmon_model_proc_start(getpid());
+
+	ck_assert_uint_ne(st, 0);
+	ck_assert_int_eq(rbmon_model_pid_alive(getpid(), st), 1);
+	ck_assert_int_eq(rbmon_model_pid_alive(getpid(), st + 1), 0);
+	ck_assert_int_eq(rbmon_model_pid_alive(0, 0), 0);
+}
+END_TEST
+
+START_TEST(test_age_format)
+{
+	static const struct {
+		uint64_t	 ns;
+		const char	*want;
+	} t[] = {
+		{ 0, "0ns" }, { 999, "999ns" }, { 1000, "1.0us" },
+		{ 1250, "1.2us" }, { 999999, "999.9us" }, { 1200000, "1.2ms" },
+		{ 2100000000ull, "2.10s" }, { 59999999999ull, "59.99s" },
+		{ 62000000000ull, "1m02s" }, { 3599000000000ull, "59m59s" },
+		{ 3780000000000ull, "1h03m" },
+	};
+	char	buf[32];
+	size_t	i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		rbmon_age_format(buf, sizeof buf, t[i].ns);
+		ck_assert_str_eq(buf, t[i].want);
+	}
+}
+END_TEST
+
+START_TEST(test_clock)
+{
+	struct rb_header	h = header_valid();
+	struct rbmon_clock	c;
+	uint64_t		age;
+
+	rbmon_read_boot_id(h.boot_id, sizeof h.boot_id);
+	h.clock = RB_CLOCK_MONO;
+	rbmon_clock_init(&c, &h);
+	ck_assert_int_eq(rbmon_clock_age(&c, c.now_ns - 5000, &age), 0);
+	ck_assert_uint_eq(age, 5000);
+	ck_assert_int_eq(rbmon_clock_age(&c, c.now_ns + 5000, &age), 0);
+	ck_assert_uint_eq(age, 0);	/* clamped */
+
+	strcpy(h.boot_id, "another-boot");
+	rbmon_clock_init(&c, &h);
+	ck_assert_int_eq(rbmon_clock_age(&c, 1, &age), -1);
+	h.clock = RB_CLOCK_TSC;
+	rbmon_clock_init(&c, &h);
+	ck_assert_int_eq(rbmon_clock_age(&c, 1, &age), -1);
+
+	/* Same boot, TSC: 1 GHz calibration, stamp 2 s after tsc0. */
+	rbmon_read_boot_id(h.boot_id, sizeof h.boot_id);
+	memset(&c, 0, sizeof c);
+	c.valid = 1;
+	c.kind = RB_CLOCK_TSC;
+	c.tsc0 = 1000;
+	c.ns0 = 1000000000;
+	c.hz = 1e9L;
+	c.now_ns = 5000000000ull;
+	ck_assert_int_eq(rbmon_clock_age(&c, 1000 + 2000000000ull, &age), 0);
+	ck_assert_uint_eq(age, 2000000000ull);
+	h.clock_tsc_hz = 3000000000ull;
+	h.clock_ns0 = fixture_now();	/* too fresh to calibrate */
+	rbmon_clock_init(&c, &h);
+	ck_assert_int_eq(c.valid, 1);
+}
+END_TEST
+
+static char *
+json_of(const char *s)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*f = open_memstream(&buf, &len);
+
+	rbmon_json_string(f, s);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_json_escape)
+{
+	static const struct {
+		const char	*in, *want;
+	} t[] = {
+		{ "plain", "\"plain\"" },
+		{ "a\"b\\c", "\"a\\\"b\\\\c\"" },
+		{ "\n\t\r\b\f", "\"\\n\\t\\r\\b\\f\"" },
+		{ "\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\"" },
+		{ "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
+		{ "\xe2\x82\xac\xf0\x9f\x98\x80", "\"\xe2\x82\xac\xf0\x9f\x98\x80\"" },
+		{ "a\xff" "b", "\"a\\ufffdb\"" },
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },		/* overlong */
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* surrogate */
+		{ "x\xe2\x82", "\"x\\ufffd\\ufffd\"" },		/* cut short */
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	};
+	char	*got;
+	size_t	 i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		got = json_of(t[i].in);
+		ck_assert_str_eq(got, t[i].want);
+		free(got);
+	}
+	got = json_of(NULL);
+	ck_assert_str_eq(got, "null");
+	free(got);
+}
+END_TEST
+
+START_TEST(test_dump_symbols)
+{
+	struct fixture	 fx;
+	struct rb_ring	*r;
+	char		*out, want[128];
+
+	fixture_caller();
+	fixture_make(&fx, 4, 8, 64);
+	fixture_object_self(&fx, 0);
+	r = fixture_ring(&fx, 0, RB_OWN_LIVE, getpid(), getpid(), "main");
+	fixture_push(&fx, r, (uint64_t)(uintptr_t)fixture_caller, 0, 0);
+	fixture_push(&fx, r, (uint64_t)(uintptr_t)fixture_leaf, fixture_site,
+	    0);
+	fixture_push_named(&fx, r, "interp_fn", "script.py", 17);
+	fixture_push(&fx, r, 0x10, 0, 0);	/* nowhere */
+
+	out = fixture_dump(&fx, 1);
+	ck_assert_msg(strstr(out, "\"function\": \"fixture_leaf\", "
+	    "\"file\": \"check_model.c\"") != NULL, "%s", out);
+	snprintf(want, sizeof want, "\"function\": \"fixture_caller\", "
+	    "\"file\": \"check_model.c\", \"line\": %d", fixture_call_line);
+	ck_assert_msg(strstr(out, want) != NULL, "%s\nlacks %s", out, want);
+	ck_assert_msg(strstr(out, "{\"function\": \"interp_fn\", \"file\": "
+	    "\"script.py\", \"line\": 17, \"age_ns\": ") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"address\": null}") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "{\"function\": null, \"file\": null, "
+	    "\"line\": null, \"age_ns\": ") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"address\": \"0x10\"") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"program\": \"check_monitor\"") != NULL,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "\"depth\": 4, \"wrapped\": 0") != NULL,
+	    "%s", out);
+	ck_assert(out[strlen(out) - 1] == '\n');
+	free(out);
+
+	out = fixture_dump(&fx, 0);
+	ck_assert_msg(strstr(out, "process ") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "#0 0x10 (?\?) ") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "#1 interp_fn (script.py:17) ") != NULL,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "#2 fixture_leaf (check_model.c) ") != NULL,
+	    "%s", out);
+	free(out);
+	fixture_done(&fx);
+}
+END_TEST
+
+START_TEST(test_dump_torn_gone)
+{
+	struct fixture	 fx;
+	struct rb_ring	*r;
+	char		*out;
+	pid_t		 dead;
+	int		 k;
+
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	fixture_make(&fx, 4, 4, 64);
+	fx.h->creator_pid = dead;
+	r = fixture_ring(&fx, 0, RB_OWN_LIVE, dead, dead, "app\x01\"");
+	r->pstart = 12345;
+	for (k = 0; k < 7; k++)
+		fixture_push(&fx, r, 0x400000 + (uint64_t)k, 0, 0);
+	rb_slot_at(fx.h, r, 6 % 4)->seq |= 1;
+
+	out = fixture_dump(&fx, 0);
+	ck_assert_msg(strstr(out, "gone (was running), depth 7") != NULL,
+	    "%s", out);
+	ck_assert_msg(strstr(out, "#0 <torn frame>") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "... 3 older frames overwritten") != NULL,
+	    "%s", out);
+	free(out);
+	out = fixture_dump(&fx, 1);
+	ck_assert_msg(strstr(out, "\"alive\": false") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"name\": \"app\\u0001\\\"\", \"state\": "
+	    "\"exited\", \"depth\": 7, \"wrapped\": 3") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "{\"function\": null, \"file\": null, "
+	    "\"line\": null, \"age_ns\": null, \"address\": null, "
+	    "\"torn\": true}") != NULL, "%s", out);
+	free(out);
+	fixture_done(&fx);
+}
+END_TEST
+
+Suite *
+suite_model(void)
+{
+	Suite	*s = suite_create("model");
+	TCase	*tc;
+
+	tc = tcase_create("header");
+	tcase_add_test(tc, test_header_valid);
+	tcase_add_test(tc, test_header_corrupt);
+	tcase_add_test(tc, test_open_errors);
+	tcase_add_test(tc, test_open_truncated_later);
+	tcase_add_test(tc, test_sigbus_race);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("stack");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_slot_read);
+	tcase_add_test(tc, test_slot_retry);
+	tcase_add_test(tc, test_stack_wrap);
+	tcase_add_test(tc, test_snapshot_groups);
+	tcase_add_test(tc, test_pid_reuse);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("output");
+	tcase_add_test(tc, test_age_format);
+	tcase_add_test(tc, test_clock);
+	tcase_add_test(tc, test_json_escape);
+	tcase_add_test(tc, test_dump_symbols);
+	tcase_add_test(tc, test_dump_torn_gone);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,22 @@
+/* check_monitor: runs rbmon's unit test suites. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include <check.h>
+
+Suite	*suite_model(void);
+
+int
+main(void)
+{
+	SRunner	*sr;
+	int	 failed;
+
+	sr = srunner_create(suite_model());
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
