@@ -157,7 +157,7 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
 			fprintf(out, "  thread %d \"%s\" ", t->tid, t->name);
-			if (p->alive)
+			if (p->alive || strcmp(dump_ring_state(t), "exited") == 0)
 				fputs(dump_ring_state(t), out);
 			else
 				fprintf(out, "gone (was %s)",

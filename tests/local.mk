@@ -11,3 +11,4 @@ tests_check_lib_LDADD = lib/librbtrace-test.la $(CHECK_LIBS) $(PTHREAD_LIBS)
 include $(srcdir)/tests/monitor.mk
 include $(srcdir)/tests/integration.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)
+include $(srcdir)/tests/objects.mk

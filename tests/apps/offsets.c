@@ -1,0 +1,47 @@
+/*
+ * offsets.c - print the file offsets of rb_header fields, one "name offset
+ * size" line each, so shell tests can patch or read a trace file header
+ * with dd/od without hard-coding the layout of rbtrace/format.h.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "rbtrace/format.h"
+
+#define FIELD(f) \
+	printf("%s %zu %zu\n", #f, offsetof(struct rb_header, f), \
+	       sizeof(((struct rb_header *)0)->f))
+
+int main(void)
+{
+	FIELD(magic);
+	FIELD(version);
+	FIELD(header_size);
+	FIELD(total_size);
+	FIELD(endian);
+	FIELD(ready);
+	FIELD(rings);
+	FIELD(slots);
+	FIELD(slot_sz);
+	FIELD(msg_sz);
+	FIELD(global_sz);
+	FIELD(objects);
+	FIELD(ring_size);
+	FIELD(slot_size);
+	FIELD(gma_off);
+	FIELD(owners_off);
+	FIELD(objects_off);
+	FIELD(rings_off);
+	FIELD(slots_off);
+	FIELD(msgarea_off);
+	FIELD(creator_pid);
+	FIELD(creator_uid);
+	FIELD(program);
+	FIELD(clock);
+	FIELD(single);
+	FIELD(stop_on_create);
+	FIELD(trace_on_create);
+	FIELD(untraced_threads);
+	printf("header %zu %zu\n", (size_t)0, sizeof(struct rb_header));
+	return 0;
+}

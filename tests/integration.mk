@@ -1,0 +1,69 @@
+# tests/integration.mk: integration tests, included from tests/local.mk.
+#
+# Small purpose-built programs (tests/apps/) compiled with
+# -finstrument-functions run under LD_PRELOAD of the freshly built
+# librbtrace.so; one bash + jq script per behaviour (tests/integration/)
+# checks what rbmon --json and the rbtrace launcher report.  Merge
+# INTEGRATION_TESTS_ENVIRONMENT into AM_TESTS_ENVIRONMENT.
+
+INTEGRATION_APPS = \
+	tests/apps/parked \
+	tests/apps/recurse \
+	tests/apps/threads \
+	tests/apps/forker \
+	tests/apps/execer \
+	tests/apps/execd \
+	tests/apps/simple
+
+check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
+
+# Note: automake puts the user's CFLAGS after these; the apps are written so
+# that -O2 there changes neither names nor the checked lines.
+INTEGRATION_APP_CFLAGS = $(WARN_CFLAGS) -g -O0 -finstrument-functions \
+	-fno-inline $(PTHREAD_CFLAGS)
+INTEGRATION_APP_LINKFLAGS = $(PTHREAD_LIBS)
+
+tests_apps_parked_SOURCES = tests/apps/parked.c
+tests_apps_parked_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_parked_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_recurse_SOURCES = tests/apps/recurse.c
+tests_apps_recurse_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_recurse_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_threads_SOURCES = tests/apps/threads.c
+tests_apps_threads_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_threads_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_forker_SOURCES = tests/apps/forker.c
+tests_apps_forker_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_forker_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_execer_SOURCES = tests/apps/execer.c
+tests_apps_execer_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_execer_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_execd_SOURCES = tests/apps/execd.c
+tests_apps_execd_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_execd_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_simple_SOURCES = tests/apps/simple.c
+tests_apps_simple_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_simple_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Prints rb_header field offsets for the tests that patch headers.
+tests_apps_offsets_SOURCES = tests/apps/offsets.c
+
+INTEGRATION_TESTS = \
+	tests/integration/parked.sh \
+	tests/integration/wrap.sh \
+	tests/integration/threads50.sh \
+	tests/integration/fork.sh \
+	tests/integration/exec.sh \
+	tests/integration/killed.sh \
+	tests/integration/exhaust.sh \
+	tests/integration/badenv.sh \
+	tests/integration/corrupt.sh \
+	tests/integration/launcher.sh \
+	tests/integration/list.sh \
+	tests/integration/demo.sh
+
+TESTS += $(INTEGRATION_TESTS)
+EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh
+
+INTEGRATION_TESTS_ENVIRONMENT = \
+	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
+	export top_builddir top_srcdir;

@@ -1,0 +1,24 @@
+#!/bin/bash
+# exhaust: RBTRACE_RINGS=4 with main + 10 parked threads: 4 traced, the other
+# 7 counted in rings.untraced_threads, and the program runs on and ends
+# normally.
+. "$(dirname "$0")/lib.sh"
+
+f=$T/threads.trace
+traced app RBTRACE_FILE="$f" RBTRACE_RINGS=4 "$APPS/threads" 0 10
+pid=$LAUNCHED
+wait_ready "ready $pid" "$pid"
+dump_json "$f"
+expect "rings.total" 4 "$(jqv .rings.total)"
+expect "rings.used" 4 "$(jqv .rings.used)"
+expect "rings.untraced_threads" 7 "$(jqv .rings.untraced_threads)"
+expect "traced threads" 4 "$(jqv '[.processes[].threads[] | select(.state == "running")] | length')"
+expect_jq "main is traced" ".processes[0].threads | any(.tid == $pid)"
+expect "traced parked threads" 3 "$(jqv '[.processes[].threads[] | select(.name == "parked")] | length')"
+expect_jq "traced parked threads show park_here <- parked_main" \
+	'[.processes[].threads[] | select(.name == "parked") | (.frames | map(.function)) == ["park_here", "parked_main"]] | all'
+expect "tasks of the process" 11 "$(ls "/proc/$pid/task" | wc -l)"
+stop_and_reap "$pid"
+expect "exit status" 0 "$REAPED"
+grep -q '^done$' "$RBT_READY" || fail "program did not finish its work"
+exit 0
