@@ -611,6 +611,34 @@ rbmon_model_proc_start(pid_t pid)
 	return 0;
 }
 
+/*
+ * A live thread's current name: the kernel's, which also follows
+ * prctl(PR_SET_NAME); the ring keeps the name it had when last recorded.
+ */
+static void
+model_live_name(pid_t pid, struct rbmon_thread *t)
+{
+	char	 path[64], buf[RB_THREAD_NAME_MAX + 2];
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid,
+	    (int)t->tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	if (n == 0 || n > RB_THREAD_NAME_MAX)
+		return;
+	memcpy(t->name, buf, (size_t)n);
+	t->name[n] = '\0';
+}
+
 /**
  * rbmon_model_pid_alive - whether a process is still the one that wrote
  * @pid: its pid
@@ -703,6 +731,8 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 		newest = 0;
 		for (i = 0; i < p->nthreads; i++) {
 			t = &p->threads[i];
+			if (p->alive && t->own == RB_OWN_LIVE)
+				model_live_name(p->pid, t);
 			if (i == 0 || t->created_ns >= newest) {
 				newest = t->created_ns;
 				p->image = t->image;

@@ -469,7 +469,7 @@ START_TEST(test_slot_retry)
 	uint64_t	   t0;
 	int		   i, good = 0;
 
-	sl = aligned_alloc(64, 64 + 8);
+	sl = aligned_alloc(64, 128);	/* C11: size a multiple of the alignment */
 	memset(sl, 0, 64 + 8);
 	out.name = name;
 	writer_stop = 0;

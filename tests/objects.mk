@@ -1,16 +1,22 @@
-# tests/objects.mk: objects loaded by dlopen(), and C++ names.
+# tests/objects.mk: objects loaded by dlopen(), C++ names, thread names.
 check_LTLIBRARIES += tests/apps/libplugin.la
 tests_apps_libplugin_la_SOURCES = tests/apps/plugin.c
 tests_apps_libplugin_la_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 # -rpath makes libtool build a real shared object, never installed
 tests_apps_libplugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
-check_PROGRAMS += tests/apps/dlopener tests/apps/cxx
+check_PROGRAMS += tests/apps/dlopener tests/apps/cxx tests/apps/renamer
+tests_apps_renamer_SOURCES = tests/apps/renamer.c
+tests_apps_renamer_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_renamer_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_dlopener_SOURCES = tests/apps/dlopener.c
 tests_apps_dlopener_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_dlopener_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_dlopener_LDADD = -ldl
 tests_apps_cxx_SOURCES = tests/apps/cxx.cc
 tests_apps_cxx_CXXFLAGS = -g -O0 -finstrument-functions -fno-inline
+# never the sanitizers: they refuse to run under a preloaded library
+tests_apps_cxx_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 
-TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh
-EXTRA_DIST += tests/integration/dlopen.sh tests/integration/cxx.sh
+TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh
+EXTRA_DIST += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -282,7 +283,7 @@ int main(int argc, char **argv)
 	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX];
 	struct sigaction sa;
 	pid_t child, mon = -1;
-	int c, status, r;
+	int c, status, r, err, execfd[2];
 
 	while ((c = getopt_long(argc, argv, "+o:mqhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -345,6 +346,11 @@ int main(int argc, char **argv)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 
+	/* The child reports a failed exec through this pipe; EOF means it ran. */
+	if (pipe2(execfd, O_CLOEXEC) < 0) {
+		fprintf(stderr, "rbtrace: pipe: %s\n", strerror(errno));
+		return 125;
+	}
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {
@@ -354,15 +360,27 @@ int main(int argc, char **argv)
 	if (child == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		close(execfd[0]);
 		rbtrace_trace_path(&o, argv[optind], getpid(), path, sizeof(path));
 		rbtrace_setenv(&o, lib, path);
 		execvp(argv[optind], &argv[optind]);
 		r = errno;
-		fprintf(stderr, "rbtrace: cannot run %s: %s\n", argv[optind],
-			strerror(r));
+		if (write(execfd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(125);
 		_exit(r == ENOENT ? 127 : 126);
 	}
 	rbtrace_child = child;
+	close(execfd[1]);
+	while ((r = (int)read(execfd[0], &err, sizeof(err))) < 0 && errno == EINTR)
+		;
+	close(execfd[0]);
+	if (r == sizeof(err)) {
+		fprintf(stderr, "rbtrace: cannot run %s: %s\n", argv[optind],
+			strerror(err));
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+		return rbtrace_status(status);
+	}
 	rbtrace_trace_path(&o, argv[optind], child, path, sizeof(path));
 	if (!o.quiet)
 		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s\n",

@@ -22,7 +22,9 @@
  *   +---------------------------+    (pad to 64) slots[slots], slot_size each
  *
  * A reader must check every size and offset in the header against the file
- * size before use (see rbtrace(5)); nothing in the file is trusted.
+ * size before use (see rbtrace(5)); nothing in the file is trusted.  The
+ * offsets, strides and total_size are exactly what rb_layout_compute()
+ * gives for the geometry; anything else is a corrupt file.
  */
 #ifndef RBTRACE_FORMAT_H
 #define RBTRACE_FORMAT_H
@@ -292,6 +294,8 @@ static inline int rb_layout_compute(const struct rb_geometry *g,
 	l->slot_size = (uint32_t)RB_ALIGN(sizeof(struct rb_slot) + g->slot_sz, 8);
 	ring = RB_ALIGN(l->slots_off + (uint64_t)g->slots * l->slot_size,
 			RB_CACHELINE);
+	l->ring_size = 0;
+	l->total_size = 0;
 	if (ring > UINT32_MAX)
 		return -1;
 	l->ring_size = (uint32_t)ring;
