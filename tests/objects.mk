@@ -1,11 +1,14 @@
-# tests/objects.mk: objects loaded by dlopen(), C++ names, thread names.
+# tests/objects.mk: objects loaded by dlopen(), C++ names, thread names,
+# and the explicit API in a program linked with -lrbtrace.
 check_LTLIBRARIES += tests/apps/libplugin.la
 tests_apps_libplugin_la_SOURCES = tests/apps/plugin.c
 tests_apps_libplugin_la_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 # -rpath makes libtool build a real shared object, never installed
 tests_apps_libplugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
-check_PROGRAMS += tests/apps/dlopener tests/apps/cxx tests/apps/renamer
+check_PROGRAMS += tests/apps/dlopener tests/apps/cxx tests/apps/renamer tests/apps/named
+tests_apps_named_SOURCES = tests/apps/named.c
+tests_apps_named_LDADD = lib/librbtrace.la
 tests_apps_renamer_SOURCES = tests/apps/renamer.c
 tests_apps_renamer_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_renamer_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
@@ -18,5 +21,7 @@ tests_apps_cxx_CXXFLAGS = -g -O0 -finstrument-functions -fno-inline
 # never the sanitizers: they refuse to run under a preloaded library
 tests_apps_cxx_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 
-TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh
-EXTRA_DIST += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh
+TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
+	tests/integration/api.sh
+EXTRA_DIST += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
+	tests/integration/api.sh

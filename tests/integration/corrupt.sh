@@ -91,10 +91,13 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	chmod 711 "$T"
 	x=$(damaged mine); chmod 644 "$x"
 	"${nobody[@]}" test -r "$x" || skip "nobody cannot read $x (is $top_builddir reachable?)"
-	"${nobody[@]}" test -x "$RBMON" || skip "nobody cannot run $RBMON"
-	refuse "another user's file (readable)" "$x" "${nobody[@]}"
+	# the build tree may sit where nobody cannot go (/root): use a copy
+	mkdir -m 755 "$T/bin"
+	cp "$RBMON" "$T/bin/rbmon"
+	"${nobody[@]}" test -x "$T/bin/rbmon" || skip "nobody cannot run $T/bin/rbmon"
+	RBMON=$T/bin/rbmon refuse "another user's file (readable)" "$x" "${nobody[@]}"
 	chmod 600 "$x"
-	refuse "another user's file (mode 0600)" "$x" "${nobody[@]}"
+	RBMON=$T/bin/rbmon refuse "another user's file (mode 0600)" "$x" "${nobody[@]}"
 	# root reads anyone's file
 	chown 65534:65534 "$x"
 	dump_json "$x"
