@@ -23,5 +23,5 @@ tests_apps_cxx_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 
 TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
 	tests/integration/api.sh
-EXTRA_DIST += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
+EXTRA_DIST += tests/apps/app.h tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
 	tests/integration/api.sh

@@ -225,7 +225,7 @@ struct rb_ring {
 	int32_t		signal;		/* 1: stop at the next hook */
 	uint32_t	attention;	/* RB_ATTN_*: non-zero sends hooks slow */
 	uint32_t	pad0;
-	uint64_t	hooks;		/* entries seen, for monitors' activity */
+	uint64_t	reserved0;	/* zero; for a later use */
 
 	/* commands and watches: monitor <-> owner */
 	int32_t		cmdready __attribute__((aligned(RB_CACHELINE)));

@@ -3,26 +3,14 @@
  * pthread_setname_np() from main, one with prctl(PR_SET_NAME) by itself.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdlib.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "app.h"
+
 static int fds[2];
 static pthread_barrier_t started, named;
-
-__attribute__((no_instrument_function)) static void ready(void)
-{
-	const char *path = getenv("RBT_READY");
-	int fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT, 0600) : -1;
-
-	if (fd >= 0) {
-		if (write(fd, "renamed\n", 8) != 8)
-			_exit(3);
-		close(fd);
-	}
-}
 
 static void park(void)
 {
@@ -64,7 +52,7 @@ int main(void)
 	pthread_barrier_wait(&started);	/* both have made their first call */
 	pthread_setname_np(a, "other-named");
 	pthread_barrier_wait(&named);
-	ready();
+	app_ready("renamed");
 	park();
 	return 0;
 }

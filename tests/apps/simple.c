@@ -15,30 +15,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define NOTRACE		__attribute__((no_instrument_function))
+#include "app.h"
+
 
 static int opt_park, opt_signal, opt_status;
-
-NOTRACE static void app_ready(const char *fmt, ...)
-{
-	const char *path = getenv("RBT_READY");
-	char buf[256];
-	va_list ap;
-	int fd, n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (!path || n < 0)
-		return;
-	buf[n++] = '\n';
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
-	if (fd >= 0) {
-		if (write(fd, buf, (size_t)n) != n)
-			perror("simple: ready");
-		close(fd);
-	}
-}
 
 static void simple_leaf(void)	/* LINE:simple_leaf_def */
 {

@@ -22,33 +22,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#define NOTRACE		__attribute__((no_instrument_function))
+#include "app.h"
+
 #define MAX_BATCH	64
 
 static int stop_pipe[2];
 static pthread_barrier_t parked;
 static volatile unsigned long sink;
-
-NOTRACE static void app_ready(const char *fmt, ...)
-{
-	const char *path = getenv("RBT_READY");
-	char buf[256];
-	va_list ap;
-	int fd, n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (!path || n < 0)
-		return;
-	buf[n++] = '\n';
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
-	if (fd >= 0) {
-		if (write(fd, buf, (size_t)n) != n)
-			perror("threads: ready");
-		close(fd);
-	}
-}
 
 static unsigned long churn_leaf(unsigned long x)
 {

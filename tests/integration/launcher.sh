@@ -71,6 +71,23 @@ RC=0
 wait "$rb" || RC=$?
 expect "status when the program is SIGKILLed from outside" 137 "$RC"
 
+# --no-trace-on-create: the thread gets a ring but keeps no stack;
+# --stop-on-create is recorded in the header.
+: >"$RBT_READY"
+f=$T/untraced.trace
+launch untraced "$RBTRACE" --file "$f" --no-trace-on-create --stop-on-create \
+	-- "$APPS/simple" -p
+rb=$LAUNCHED
+wait_ready "parked [0-9]+" "$rb"
+child=$(ready_field parked 2)
+dump_json "$f"
+expect "thread with a ring" "$child" "$(jqv '.processes[0].threads[0].tid')"
+expect "no stack kept" "0 0" "$(jqv '.processes[0].threads[0] | "\(.depth) \(.frames | length)"')"
+expect "trace_on_create flag" 0 "$(header_get "$f" trace_on_create)"
+expect "stop_on_create flag" 1 "$(header_get "$f" stop_on_create)"
+kill -TERM "$child"
+wait "$rb" || fail "rbtrace --no-trace-on-create exited $?"
+
 # Bad usage: status 2 and a message, the program never runs.
 for args in "--bogus -- $APPS/simple" "--rings abc -- $APPS/simple" \
 	    "--rings 0 -- $APPS/simple" "--slots 70000 -- $APPS/simple" ""; do
