@@ -48,8 +48,8 @@ static void rb_read_boot_id(char *out, size_t size)
  */
 int rb_file_validate(const struct rb_header *h, uint64_t file_size)
 {
-	struct rb_geometry g;
-	struct rb_layout l;
+	const char *what;
+	uint64_t value;
 
 	if (file_size < sizeof(*h) || memcmp(h->magic, RB_MAGIC, RB_MAGIC_LEN))
 		return -1;
@@ -58,27 +58,7 @@ int rb_file_validate(const struct rb_header *h, uint64_t file_size)
 		return -2;
 	if (h->total_size > file_size)
 		return -3;
-	g.rings = h->rings;
-	g.slots = h->slots;
-	g.slot_sz = h->slot_sz;
-	g.msg_sz = h->msg_sz;
-	g.global_sz = h->global_sz;
-	g.objects = h->objects;
-	if (g.rings < RB_MIN_RINGS || g.rings > RB_MAX_RINGS ||
-	    g.slots < RB_MIN_SLOTS || g.slots > RB_MAX_SLOTS ||
-	    g.slot_sz < RB_MIN_SLOT_SZ || g.slot_sz > RB_MAX_SLOT_SZ ||
-	    g.msg_sz < RB_MIN_MSG_SZ || g.msg_sz > RB_MAX_MSG_SZ ||
-	    g.global_sz < RB_MIN_GLOBAL_SZ || g.global_sz > RB_MAX_GLOBAL_SZ ||
-	    g.objects > 65536 || rb_layout_compute(&g, &l) < 0 ||
-	    (h->clock != RB_CLOCK_MONO && h->clock != RB_CLOCK_TSC))
-		return -4;
-	if (l.gma_off != h->gma_off || l.owners_off != h->owners_off ||
-	    l.objects_off != h->objects_off || l.rings_off != h->rings_off ||
-	    l.msgarea_off != h->msgarea_off || l.slots_off != h->slots_off ||
-	    l.slot_size != h->slot_size || l.ring_size != h->ring_size ||
-	    l.total_size != h->total_size)
-		return -4;
-	return 0;
+	return rb_header_check_layout(h, &what, &value) < 0 ? -4 : 0;
 }
 
 static const char *rb_file_reason(int code)

@@ -102,8 +102,8 @@ int
 rbmon_model_check_header(const struct rb_header *h, uint64_t file_size,
     char **cause)
 {
-	struct rb_geometry	g;
-	struct rb_layout	l;
+	const char	*what;
+	uint64_t	 value;
 
 	if (file_size < sizeof *h || memcmp(h->magic, RB_MAGIC,
 	    RB_MAGIC_LEN) != 0) {
@@ -131,40 +131,13 @@ rbmon_model_check_header(const struct rb_header *h, uint64_t file_size,
 		return -1;
 	}
 
-#define RBMON_CHECK_RANGE(field, lo, hi) do {				\
-	if (h->field < (lo) || h->field > (hi)) {			\
-		rbmon_xasprintf(cause, "corrupt header (%s %u outside "	\
-		    "%u..%u)", #field, h->field, (unsigned)(lo),	\
-		    (unsigned)(hi));					\
-		return -1;						\
-	}								\
-} while (0)
-	RBMON_CHECK_RANGE(rings, RB_MIN_RINGS, RB_MAX_RINGS);
-	RBMON_CHECK_RANGE(slots, RB_MIN_SLOTS, RB_MAX_SLOTS);
-	RBMON_CHECK_RANGE(slot_sz, RB_MIN_SLOT_SZ, RB_MAX_SLOT_SZ);
-	RBMON_CHECK_RANGE(msg_sz, RB_MIN_MSG_SZ, RB_MAX_MSG_SZ);
-	RBMON_CHECK_RANGE(global_sz, RB_MIN_GLOBAL_SZ, RB_MAX_GLOBAL_SZ);
-#undef RBMON_CHECK_RANGE
-	if (h->objects > 65536) {
-		rbmon_xasprintf(cause, "corrupt header (objects %u above "
-		    "65536)", h->objects);
-		return -1;
-	}
-
-	g.rings = h->rings;
-	g.slots = h->slots;
-	g.slot_sz = h->slot_sz;
-	g.msg_sz = h->msg_sz;
-	g.global_sz = h->global_sz;
-	g.objects = h->objects;
-	if (rb_layout_compute(&g, &l) != 0 ||
-	    h->gma_off != l.gma_off || h->owners_off != l.owners_off ||
-	    h->objects_off != l.objects_off || h->rings_off != l.rings_off ||
-	    h->slots_off != l.slots_off || h->msgarea_off != l.msgarea_off ||
-	    h->slot_size != l.slot_size || h->ring_size != l.ring_size ||
-	    h->total_size != l.total_size) {
-		rbmon_xasprintf(cause, "corrupt header (layout does not "
-		    "match geometry)");
+	if (rb_header_check_layout(h, &what, &value) < 0) {
+		if (strcmp(what, "layout") == 0)
+			rbmon_xasprintf(cause, "corrupt header (layout does not "
+			    "match geometry)");
+		else
+			rbmon_xasprintf(cause, "corrupt header (%s %llu outside "
+			    "its limits)", what, (unsigned long long)value);
 		return -1;
 	}
 	if (h->total_size > file_size) {

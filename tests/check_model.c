@@ -241,6 +241,7 @@ header_valid(void)
 	h.slot_size = l.slot_size;
 	h.ring_size = l.ring_size;
 	h.total_size = l.total_size;
+	h.clock = RB_CLOCK_MONO;
 	return h;
 }
 
@@ -292,6 +293,8 @@ START_TEST(test_header_corrupt)
 	expect_header_error(&h, size, "slot_sz");
 	h = v; h.objects = 65537;
 	expect_header_error(&h, size, "objects");
+	h = v; h.clock = 7;
+	expect_header_error(&h, size, "clock 7 outside");
 	h = v; h.gma_off += 64;
 	expect_header_error(&h, size, "layout does not match geometry");
 	h = v; h.ring_size -= 64;

@@ -64,6 +64,7 @@
 #define RB_MIN_GLOBAL_SZ	1024
 #define RB_MAX_GLOBAL_SZ	(16u << 20)
 #define RB_DEF_OBJECTS		256
+#define RB_MAX_OBJECTS		65536
 #define RB_MAX_FILE_SIZE	(1ull << 34)	/* 16 GiB: refuse anything larger */
 
 /* rb_header.clock: what slot timestamps count. */
@@ -301,6 +302,67 @@ static inline int rb_layout_compute(const struct rb_geometry *g,
 	l->ring_size = (uint32_t)ring;
 	l->total_size = RB_ALIGN(l->rings_off + (uint64_t)g->rings * ring, 4096);
 	return l->total_size > RB_MAX_FILE_SIZE ? -1 : 0;
+}
+
+/**
+ * rb_header_check_layout - is a header's geometry within its limits, its
+ * clock known, and its layout exactly what the geometry implies?
+ * @h: a private copy of the header (magic, version, sizes checked before)
+ * @what: set to the first field found wrong, or to "layout"
+ * @value: set to that field's value
+ *
+ * The one rule writers joining a file and readers share.
+ * Return: 0, or -1 with @what and @value set.
+ */
+static inline int rb_header_check_layout(const struct rb_header *h,
+					 const char **what, uint64_t *value)
+{
+	static const struct {
+		const char	*name;
+		size_t		off;
+		uint32_t	lo, hi;
+	} lim[] = {
+		{ "rings", offsetof(struct rb_header, rings), RB_MIN_RINGS, RB_MAX_RINGS },
+		{ "slots", offsetof(struct rb_header, slots), RB_MIN_SLOTS, RB_MAX_SLOTS },
+		{ "slot_sz", offsetof(struct rb_header, slot_sz), RB_MIN_SLOT_SZ, RB_MAX_SLOT_SZ },
+		{ "msg_sz", offsetof(struct rb_header, msg_sz), RB_MIN_MSG_SZ, RB_MAX_MSG_SZ },
+		{ "global_sz", offsetof(struct rb_header, global_sz), RB_MIN_GLOBAL_SZ, RB_MAX_GLOBAL_SZ },
+		{ "objects", offsetof(struct rb_header, objects), 0, RB_MAX_OBJECTS },
+	};
+	struct rb_geometry g;
+	struct rb_layout l;
+	size_t i;
+
+	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
+		uint32_t v = *(const uint32_t *)((const char *)h + lim[i].off);
+
+		if (v < lim[i].lo || v > lim[i].hi) {
+			*what = lim[i].name;
+			*value = v;
+			return -1;
+		}
+	}
+	if (h->clock != RB_CLOCK_MONO && h->clock != RB_CLOCK_TSC) {
+		*what = "clock";
+		*value = h->clock;
+		return -1;
+	}
+	g.rings = h->rings;
+	g.slots = h->slots;
+	g.slot_sz = h->slot_sz;
+	g.msg_sz = h->msg_sz;
+	g.global_sz = h->global_sz;
+	g.objects = h->objects;
+	*what = "layout";
+	*value = 0;
+	if (rb_layout_compute(&g, &l) < 0 ||
+	    l.gma_off != h->gma_off || l.owners_off != h->owners_off ||
+	    l.objects_off != h->objects_off || l.rings_off != h->rings_off ||
+	    l.msgarea_off != h->msgarea_off || l.slots_off != h->slots_off ||
+	    l.slot_size != h->slot_size || l.ring_size != h->ring_size ||
+	    l.total_size != h->total_size)
+		return -1;
+	return 0;
 }
 
 static inline struct rb_owner *rb_owner_at(void *base,
