@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "progname.h"
 #include "rbtrace/rbtrace.h"
 
 struct rb_process rb_proc;
@@ -24,23 +25,6 @@ static pthread_mutex_t rb_fork_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *rb_getenv(const char *name)
 {
 	return secure_getenv(name);
-}
-
-static void rb_program_name(char *out, size_t size)
-{
-	const char *p = program_invocation_short_name;
-	size_t i;
-
-	if (p == NULL || *p == '\0')
-		p = "prog";
-	for (i = 0; p[i] && i + 1 < size; i++) {
-		char c = p[i];
-
-		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-			 c == '-' || c == '+' ? c : '_';
-	}
-	out[i] = '\0';
 }
 
 static void rb_thread_exit_cb(void *arg)
@@ -99,7 +83,7 @@ static void rb_fork_child(void)
 	if (t->state == RB_T_TRACED || t->state == RB_T_UNTRACED)
 		t->state = RB_T_NEW;
 	if (rb_fork_traced) {
-		idx = rb_ring_claim(m, rb_proc.pid, rb_proc.image);
+		idx = rb_ring_claim(m, rb_proc.pid);
 		if (idx >= 0) {
 			rb_thread_setup(t, (uint32_t)idx, rb_fork_frames,
 					rb_fork_depth);
@@ -126,7 +110,7 @@ static bool rb_process_setup(void)
 	rb_clock_select(s->clock);
 	rb_proc.pid = getpid();
 	rb_proc.pstart = rb_proc_start_time(rb_proc.pid);
-	rb_program_name(program, sizeof(program));
+	rb_progname(program_invocation_short_name, program, sizeof(program));
 
 	path = rb_getenv("RBTRACE_FILE");
 	if (path != NULL && *path == '\0') {

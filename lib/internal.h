@@ -75,7 +75,7 @@ RB_HIDDEN int rb_file_validate(const struct rb_header *h, uint64_t file_size);
 RB_HIDDEN void rb_file_close(struct rb_map *m);
 
 /* ring.c: claiming and releasing rings */
-RB_HIDDEN int rb_ring_claim(struct rb_map *m, pid_t pid, uint64_t image);
+RB_HIDDEN int rb_ring_claim(struct rb_map *m, pid_t pid);
 RB_HIDDEN void rb_ring_release(struct rb_map *m, uint32_t i);
 RB_HIDDEN int rb_ring_release_image(struct rb_map *m, pid_t pid,
 				    uint64_t pstart, uint64_t keep_image);

@@ -1,6 +1,6 @@
 # librbtrace: loaded into the traced program.  Never built with sanitizers
 # or -finstrument-functions: it runs inside someone else's process.
-RB_LIB_SOURCES = lib/internal.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
+RB_LIB_SOURCES = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/init.c
 
 lib_LTLIBRARIES += lib/librbtrace.la

@@ -69,7 +69,7 @@ static bool rb_ring_take(struct rb_map *m, uint32_t i, uint64_t expect,
  *
  * Return: the ring number, held in CLAIMING, or -1 if every ring is in use.
  */
-int rb_ring_claim(struct rb_map *m, pid_t pid, uint64_t image)
+int rb_ring_claim(struct rb_map *m, pid_t pid)
 {
 	const struct rb_header *h = m->hdr;
 	uint32_t n = h->rings, hint, k, i, best;
@@ -77,7 +77,6 @@ int rb_ring_claim(struct rb_map *m, pid_t pid, uint64_t image)
 	uint64_t ctl, best_stamp;
 	int tries;
 
-	(void)image;
 	hint = atomic_load_explicit(&rb_free_hint, memory_order_relaxed);
 	for (k = 0; k < n; k++) {
 		i = (hint + k) % n;

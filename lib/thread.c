@@ -136,7 +136,7 @@ bool rb_thread_attach(struct rb_thread *t)
 			t->state = RB_T_UNTRACED;
 		return false;	/* still starting up elsewhere: try again later */
 	}
-	idx = rb_ring_claim(&rb_proc.map, rb_proc.pid, rb_proc.image);
+	idx = rb_ring_claim(&rb_proc.map, rb_proc.pid);
 	if (idx < 0) {
 		__atomic_fetch_add(&rb_proc.map.hdr->untraced_threads, 1,
 				   __ATOMIC_RELAXED);

@@ -472,13 +472,13 @@ START_TEST(test_ring_exhaust_and_reuse)
 
 	open_file(&m, "r.trace", &g);
 	for (i = 0; i < 4; i++) {
-		got[i] = rb_ring_claim(&m, me, 1);
+		got[i] = rb_ring_claim(&m, me);
 		ck_assert_int_ge(got[i], 0);
 		ck_assert_uint_eq(own_state(&m, (uint32_t)got[i]), RB_OWN_CLAIMING);
 		make_live(&m, got[i], me, start);
 	}
 	ck_assert_int_ne(got[0], got[1]);
-	ck_assert_int_eq(rb_ring_claim(&m, me, 1), -1);	/* all taken, all alive */
+	ck_assert_int_eq(rb_ring_claim(&m, me), -1);	/* all taken, all alive */
 
 	/* released rings come back oldest first */
 	rb_ring_release(&m, (uint32_t)got[2]);
@@ -487,9 +487,9 @@ START_TEST(test_ring_exhaust_and_reuse)
 	ck_assert_uint_eq(own_state(&m, (uint32_t)got[2]), RB_OWN_EXITED);
 	ck_assert_int_eq(rb_ring_at(m.base, m.hdr, (uint32_t)got[2])->state,
 			 RB_STATE_EXITED);
-	ck_assert_int_eq(rb_ring_claim(&m, me, 1), got[2]);
-	ck_assert_int_eq(rb_ring_claim(&m, me, 1), got[0]);
-	ck_assert_int_eq(rb_ring_claim(&m, me, 1), -1);
+	ck_assert_int_eq(rb_ring_claim(&m, me), got[2]);
+	ck_assert_int_eq(rb_ring_claim(&m, me), got[0]);
+	ck_assert_int_eq(rb_ring_claim(&m, me), -1);
 	ck_assert_uint_eq(m.hdr->rings_reclaimed, 0);
 	rb_file_close(&m);
 }
@@ -509,9 +509,9 @@ START_TEST(test_ring_reclaim_dead)
 	make_live(&m, 2, 1, start);		/* pid 1 alive, but another start: reused pid */
 	rb_ring_at(m.base, m.hdr, 2)->pstart = rb_proc_start_time(1) + 12345;
 
-	ck_assert_int_eq(rb_ring_claim(&m, me, 1), 1);
-	ck_assert_int_eq(rb_ring_claim(&m, me, 1), 2);
-	ck_assert_int_eq(rb_ring_claim(&m, me, 1), -1);
+	ck_assert_int_eq(rb_ring_claim(&m, me), 1);
+	ck_assert_int_eq(rb_ring_claim(&m, me), 2);
+	ck_assert_int_eq(rb_ring_claim(&m, me), -1);
 	ck_assert_uint_eq(m.hdr->rings_reclaimed, 2);
 	rb_file_close(&m);
 }
@@ -556,7 +556,7 @@ START_TEST(test_ring_claim_race)
 		pid_t p = getpid();
 
 		for (i = 0; i < 40; i++) {
-			int r = rb_ring_claim(&m, p, 2);
+			int r = rb_ring_claim(&m, p);
 			uint8_t b = (uint8_t)r;
 
 			if (r < 0)
@@ -569,7 +569,7 @@ START_TEST(test_ring_claim_race)
 	}
 	close(fds[1]);
 	for (i = 0; i < 40; i++) {
-		int r = rb_ring_claim(&m, getpid(), 1);
+		int r = rb_ring_claim(&m, getpid());
 
 		if (r < 0)
 			break;

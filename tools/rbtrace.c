@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rbtrace/format.h"
+#include "../lib/progname.h"
 
 struct rbtrace_opts {
 	const char	*file;
@@ -167,25 +168,6 @@ static int rbtrace_find_rbmon(char *out, size_t size)
 	return -1;
 }
 
-/* The program name as librbtrace writes it into default paths. */
-static void rbtrace_program_name(const char *prog, char *out, size_t size)
-{
-	const char *base = strrchr(prog, '/');
-	size_t i;
-
-	base = base ? base + 1 : prog;
-	if (*base == '\0')
-		base = "prog";
-	for (i = 0; base[i] && i + 1 < size && i + 1 < RB_PROGRAM_MAX; i++) {
-		char c = base[i];
-
-		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-			 c == '-' || c == '+' ? c : '_';
-	}
-	out[i] = '\0';
-}
-
 static void rbtrace_trace_path(const struct rbtrace_opts *o, const char *prog,
 			       pid_t pid, char *out, size_t size)
 {
@@ -198,7 +180,7 @@ static void rbtrace_trace_path(const struct rbtrace_opts *o, const char *prog,
 	}
 	if (tmp == NULL || *tmp != '/')
 		tmp = "/tmp";
-	rbtrace_program_name(prog, name, sizeof(name));
+	rb_progname(prog, name, sizeof(name));
 	snprintf(out, size, "%s/%s.%d.trace", tmp, name, (int)pid);
 }
 
