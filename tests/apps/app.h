@@ -1,5 +1,5 @@
 /*
- * app.h - what the test programs share: readiness lines for the tests.
+ * app.h - what the test programs share: readiness lines and waiting.
  *
  * A test waits for a line in the file named by $RBT_READY; a program
  * appends one (with a single write) once it reached the state under test.
@@ -8,6 +8,7 @@
 #define RBT_APP_H
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,21 @@ static void app_ready(const char *fmt, ...)
 			perror("app: ready");
 		close(fd);
 	}
+}
+
+/* Block until SIGTERM, SIGINT or @also (0: none), all blocked beforehand; return which. */
+NOTRACE __attribute__((unused)) static int app_wait(int also)
+{
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (also != 0)
+		sigaddset(&set, also);
+	sigwait(&set, &sig);
+	return sig;
 }
 
 #endif

@@ -29,25 +29,12 @@
 static int stop_pipe[2];
 static pthread_barrier_t started;
 
-NOTRACE static int app_wait(void)
-{
-	sigset_t set;
-	int sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGUSR1);
-	sigwait(&set, &sig);
-	return sig;
-}
-
 static void parent_park(pid_t child)
 {
 	int status;
 
 	app_ready("parent %d %d", (int)getpid(), (int)child);
-	while (app_wait() == SIGUSR1)
+	while (app_wait(SIGUSR1) == SIGUSR1)
 		;
 	kill(child, SIGTERM);
 	waitpid(child, &status, 0);
@@ -101,7 +88,7 @@ static void before_exec(char **argv)
 	}
 	pthread_barrier_wait(&started);
 	app_ready("pre-exec %d", (int)getpid());
-	if (app_wait() != SIGUSR1)
+	if (app_wait(SIGUSR1) != SIGUSR1)
 		exit(0);
 	execv(argv[0], argv);
 	perror("execer: execv");

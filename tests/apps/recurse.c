@@ -21,7 +21,7 @@
 static int depth_max, unwind_to = -1;
 
 /* Wait for a signal; SIGTERM and SIGINT end the program. */
-NOTRACE static void app_wait(void)
+NOTRACE static void recurse_wait(void)
 {
 	sigset_t set;
 	int sig;
@@ -38,14 +38,14 @@ NOTRACE static void app_wait(void)
 static void at_bottom(void)	/* LINE:at_bottom_def */
 {
 	app_ready("deep");
-	app_wait();
+	recurse_wait();
 }
 
 static void at_shallow(void)	/* LINE:at_shallow_def */
 {
 	app_ready("shallow");
 	for (;;)
-		app_wait();
+		recurse_wait();
 }
 
 static void recurse(int level)	/* LINE:recurse_def */
@@ -75,5 +75,5 @@ int main(int argc, char **argv)	/* LINE:main_def */
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	recurse(1);		/* LINE:main_call */
 	for (;;)
-		app_wait();
+		recurse_wait();
 }
