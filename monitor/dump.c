@@ -6,10 +6,16 @@
 
 #include "dump.h"
 
+static int
+dump_thread_exited(const struct rbmon_thread *t)
+{
+	return t->own == RB_OWN_EXITED || t->state == RB_STATE_EXITED;
+}
+
 static const char *
 dump_ring_state(const struct rbmon_thread *t)
 {
-	if (t->own == RB_OWN_EXITED || t->state == RB_STATE_EXITED)
+	if (dump_thread_exited(t))
 		return "exited";
 	if (t->state == RB_STATE_STOPPED)
 		return "stopped";
@@ -157,7 +163,7 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
 			fprintf(out, "  thread %d \"%s\" ", t->tid, t->name);
-			if (p->alive || strcmp(dump_ring_state(t), "exited") == 0)
+			if (p->alive || dump_thread_exited(t))
 				fputs(dump_ring_state(t), out);
 			else
 				fprintf(out, "gone (was %s)",

@@ -13,7 +13,7 @@ child=$(ready_field parent 3)
 wait_ready "child $child" "$pid"
 dump_json "$f"
 
-expect "processes" "$pid $child" "$(jqv '[.processes[].pid] | sort | map(tostring) | join(" ")')"
+expect "processes, creator first" "$pid $child" "$(jqv '[.processes[].pid] | map(tostring) | join(" ")')"
 expect "rings.used" 3 "$(jqv .rings.used)"
 
 P=".processes[] | select(.pid == $pid)"
