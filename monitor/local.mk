@@ -1,18 +1,24 @@
-# monitor: rbmon, and libmonitor.la (the model, symbols, dump and discovery)
+# monitor: rbmon, and libmonitor.la (the model, symbols, dump, discovery and
+# the curses-free view)
 # that rbmon and the unit tests link.
 noinst_LTLIBRARIES += monitor/libmonitor.la
 monitor_libmonitor_la_SOURCES = \
 	monitor/model.c monitor/model.h \
 	monitor/symbols.c monitor/symbols.h \
 	monitor/dump.c monitor/dump.h \
-	monitor/discover.c monitor/discover.h
+	monitor/discover.c monitor/discover.h \
+	monitor/view.c monitor/view.h
 monitor_libmonitor_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) \
 	$(LIBBSD_CFLAGS)
 monitor_libmonitor_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) \
 	$(DEMANGLE_LIBS)
 
 bin_PROGRAMS += rbmon
-rbmon_SOURCES = monitor/rbmon.c
+rbmon_SOURCES = monitor/rbmon.c \
+	monitor/tty.c monitor/tty.h \
+	monitor/tui.c monitor/tui.h \
+	monitor/panel.c \
+	monitor/pick.c
 rbmon_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS) $(LIBDW_CFLAGS) \
 	$(LIBELF_CFLAGS) $(LIBBSD_CFLAGS)
 rbmon_LDADD = monitor/libmonitor.la $(NCURSESW_LIBS) $(LIBDW_LIBS) \

@@ -24,6 +24,8 @@
 static sigjmp_buf		model_jmp;
 static volatile sig_atomic_t	model_guard;
 
+void				(*rbmon_model_fatal_hook)(void);
+
 void *
 rbmon_xcalloc(size_t n, size_t size)
 {
@@ -296,7 +298,12 @@ rbmon_model_read_slot(const struct rb_slot *sl, uint32_t slot_sz,
 		out->ts = __atomic_load_n(&sl->ts, __ATOMIC_RELAXED);
 		out->line = __atomic_load_n(&sl->line, __ATOMIC_RELAXED);
 		out->flags = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED);
-		memcpy(out->name, rb_slot_name((struct rb_slot *)sl), slot_sz);
+		/* Only named frames use the name; a torn flags read retries. */
+		if (out->flags & RB_SLOT_NAMED)
+			memcpy(out->name, rb_slot_name((struct rb_slot *)sl),
+			    slot_sz);
+		else
+			out->name[0] = '\0';
 		/*
 		 * Acquire fence: orders the copies above before the seq
 		 * reread; pairs with the owner's fence between its odd seq
@@ -462,10 +469,47 @@ model_objects_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 	}
 }
 
+/*
+ * The control and watch words as they are now.  They are shown, not
+ * trusted: nothing below depends on their consistency.
+ */
+static void
+model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
+{
+	struct rb_watch		*w;
+	struct rbmon_watch	*c;
+	int			 i;
+
+	/* Relaxed: display-only values (see above). */
+	t->why = __atomic_load_n(&r->why, __ATOMIC_RELAXED);
+	t->trace = __atomic_load_n(&r->trace, __ATOMIC_RELAXED);
+	t->signal = __atomic_load_n(&r->signal, __ATOMIC_RELAXED);
+	t->attention = __atomic_load_n(&r->attention, __ATOMIC_RELAXED);
+	t->cmdready = __atomic_load_n(&r->cmdready, __ATOMIC_RELAXED);
+	for (i = 0; i < RB_WATCHES; i++) {
+		w = &r->watches[i];
+		c = &t->watches[i];
+		c->inuse = __atomic_load_n(&w->inuse, __ATOMIC_RELAXED);
+		c->exprlength = __atomic_load_n(&w->exprlength,
+		    __ATOMIC_RELAXED);
+		c->resready = __atomic_load_n(&w->resready, __ATOMIC_RELAXED);
+		c->reslength = __atomic_load_n(&w->reslength,
+		    __ATOMIC_RELAXED);
+		c->expr[0] = c->result[0] = '\0';
+		if (c->inuse == 0)
+			continue;
+		memcpy(c->expr, w->expr, RB_EXPR_MAX);
+		c->expr[RB_EXPR_MAX] = '\0';
+		memcpy(c->result, w->result, RB_RESULT_MAX);
+		c->result[RB_RESULT_MAX] = '\0';
+	}
+}
+
 static void
 model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 {
 	const struct rb_header	*h = &m->hdr;
+	struct rb_header	*hl;
 	struct rb_owner		*ow;
 	struct rb_ring		*r;
 	struct rbmon_thread	*t;
@@ -510,6 +554,7 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		t->exited_ns = __atomic_load_n(&r->exited_ns, __ATOMIC_RELAXED);
 		memcpy(t->name, r->name, RB_THREAD_NAME_MAX);
 		t->name[RB_THREAD_NAME_MAX] = '\0';
+		model_ring_control(r, t);
 		/*
 		 * Orders the identity reads before the ctl reread: if the
 		 * ring changed hands meanwhile, ctl changed too.
@@ -523,9 +568,14 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		s->nthreads++;	/* before the frames: freed on SIGBUS */
 		rbmon_model_read_stack(h, r, t, &scratch);
 	}
-	/* Relaxed: a statistic, no ordering needed. */
-	s->untraced = __atomic_load_n(
-	    &((struct rb_header *)m->base)->untraced_threads, __ATOMIC_RELAXED);
+	/* Relaxed: a statistic and flags shown as they are, no ordering. */
+	hl = m->base;
+	s->untraced = __atomic_load_n(&hl->untraced_threads, __ATOMIC_RELAXED);
+	s->single = __atomic_load_n(&hl->single, __ATOMIC_RELAXED);
+	s->stop_on_create = __atomic_load_n(&hl->stop_on_create,
+	    __ATOMIC_RELAXED);
+	s->trace_on_create = __atomic_load_n(&hl->trace_on_create,
+	    __ATOMIC_RELAXED);
 }
 
 static void
@@ -533,6 +583,8 @@ model_sigbus(int sig, siginfo_t *si, void *uc)
 {
 	if (model_guard)
 		siglongjmp(model_jmp, 1);
+	if (rbmon_model_fatal_hook != NULL)
+		rbmon_model_fatal_hook();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -46,8 +46,8 @@ struct rbmon_slot {
 };
 
 struct rbmon_frame {
-	uint32_t	level;
-	uint32_t	seq;		/* slot seq when copied */		/* stack level, 0 = outermost */
+	uint32_t	level;		/* stack level, 0 = outermost */
+	uint32_t	seq;		/* slot seq when copied */
 	int		torn;
 	int		named;
 	uint64_t	fn, site, ts;
@@ -56,17 +56,33 @@ struct rbmon_frame {
 	char		*file;		/* named frames only, may be "" */
 };
 
+/* A watch entry's protocol state, as copied out of a ring. */
+struct rbmon_watch {
+	int32_t		inuse;
+	int32_t		exprlength;
+	int32_t		resready;
+	int32_t		reslength;
+	char		expr[RB_EXPR_MAX + 1];	/* only while inuse != 0 */
+	char		result[RB_RESULT_MAX + 1];
+};
+
 struct rbmon_thread {
 	uint32_t	ring;
 	uint32_t	own;		/* RB_OWN_LIVE or RB_OWN_EXITED */
 	int32_t		pid, tid, ppid;
 	int32_t		state;		/* RB_STATE_* as the ring says */
+	int32_t		why;		/* stop reason */
+	int32_t		trace;		/* 1: the stack is kept */
+	int32_t		signal;
+	uint32_t	attention;
+	int32_t		cmdready;
 	uint64_t	pstart, image, created_ns, exited_ns;
 	char		name[RB_THREAD_NAME_MAX + 1];
 	int32_t		depth;
 	uint32_t	wrapped;
 	size_t		nframes;
 	struct rbmon_frame *frames;	/* newest first */
+	struct rbmon_watch watches[RB_WATCHES];
 };
 
 struct rbmon_process {
@@ -84,6 +100,7 @@ struct rbmon_snapshot {
 	uint32_t	rings_total;
 	uint32_t	rings_used;	/* LIVE + CLAIMING */
 	uint64_t	untraced;
+	int32_t		single, stop_on_create, trace_on_create;
 	size_t		nprocs;
 	struct rbmon_process *procs;
 	size_t		nthreads;	/* while reading, before grouping */
@@ -100,6 +117,9 @@ struct rbmon_clock {
 	uint64_t	tsc0, ns0;
 	long double	hz;
 };
+
+/* Called before a SIGBUS outside a snapshot kills rbmon (terminal reset). */
+extern void (*rbmon_model_fatal_hook)(void);
 
 int	rbmon_model_check_header(const struct rb_header *, uint64_t, char **);
 int	rbmon_model_open(struct rbmon_model *, const char *, int, char **);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "dump.h"
 #include "model.h"
 #include "symbols.h"
+#include "tui.h"
 
 #define RBMON_DELAY_MAX	36000	/* tenths: an hour */
 
@@ -28,6 +30,10 @@ static const struct option rbmon_options[] = {
 	{ "pid",	required_argument,	NULL, 'p' },
 	{ "follow",	no_argument,		NULL, 'f' },
 	{ "delay",	required_argument,	NULL, 'd' },
+	{ "no-color",	no_argument,		NULL, 'C' },
+	{ "no-colour",	no_argument,		NULL, 'C' },
+	{ "ascii",	no_argument,		NULL, 'A' },
+	{ "hide-exited", no_argument,		NULL, 'E' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 }
@@ -38,17 +44,24 @@ rbmon_usage(FILE *f)
 {
 	fputs("Usage: rbmon [OPTIONS] [FILE]\n"
 	    "Show the live call stacks an rbtrace'd program keeps in FILE.\n"
+	    "On a terminal rbmon opens a full-screen live view (F1 or ? there "
+	    "lists\nthe keys); without FILE it lists your trace files to pick "
+	    "from.\n"
 	    "\n"
-	    "  --dump               print every process and thread with its "
-	    "live stack, then exit\n"
-	    "  --json               JSON output (implies --dump)\n"
-	    "  --list               list this user's trace files\n"
 	    "  -p, --pid PID        use the trace file PID writes to\n"
+	    "  -d, --delay TENTHS   refresh interval in tenths of a second "
+	    "(default 10)\n"
+	    "      --hide-exited    start with exited threads hidden\n"
+	    "      --no-color       draw without colour (also NO_COLOR=1)\n"
+	    "      --ascii          draw lines with ASCII characters\n"
+	    "      --dump           print every process and thread with its "
+	    "live stack, then exit\n"
+	    "                       (the default when not on a terminal)\n"
+	    "      --json           JSON output (implies --dump)\n"
 	    "  -f, --follow         with --dump: redraw every interval until "
 	    "every traced\n"
 	    "                       process is gone, or until interrupted\n"
-	    "  -d, --delay TENTHS   refresh interval in tenths of a second "
-	    "(default 10)\n"
+	    "      --list           list this user's trace files\n"
 	    "  -h, --help           show this help and exit\n"
 	    "  -V, --version        show the version and exit\n", f);
 }
@@ -169,14 +182,62 @@ rbmon_run(const char *path, int json, int follow, long delay)
 	return status;
 }
 
+static int
+rbmon_interactive(const char *path, const struct rbmon_tui_opts *o)
+{
+	struct rbmon_model	 m;
+	char			*cause = NULL;
+	int			 status;
+
+	if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS, &cause) != 0) {
+		fprintf(stderr, "rbmon: %s: %s\n", path, cause);
+		free(cause);
+		return 1;
+	}
+	status = rbmon_tui_run(&m, o);
+	rbmon_model_close(&m);
+	return status;
+}
+
+/* No file given on a terminal: pick one, open it, and come back on error. */
+static int
+rbmon_pick(const struct rbmon_tui_opts *o)
+{
+	struct rbmon_model	 m;
+	char			*path = NULL, *cause = NULL, *error = NULL;
+	int			 r;
+
+	for (;;) {
+		r = rbmon_pick_run(o, error, &path);
+		free(error);
+		error = NULL;
+		if (r != 0)
+			return r < 0 ? 1 : 0;
+		if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS,
+		    &cause) == 0)
+			break;
+		rbmon_xasprintf(&error, "%s: %s", path, cause);
+		free(cause);
+		cause = NULL;
+		free(path);
+	}
+	r = rbmon_tui_run(&m, o);
+	rbmon_model_close(&m);
+	free(path);
+	return r;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char	*file = NULL;
 	char		*found = NULL, *cause = NULL;
+	struct rbmon_tui_opts	 o = { 10, 1, 0, 0 };
 	long		 delay = 10, pid = 0;
 	int		 ch, dump = 0, json = 0, list = 0, follow = 0, status;
+	int		 interactive;
 
+	setlocale(LC_CTYPE, "");	/* UTF-8 line drawing, if the terminal has it */
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":p:fd:hV", rbmon_options,
 	    NULL)) != -1) {
@@ -199,6 +260,15 @@ main(int argc, char **argv)
 		case 'd':
 			delay = rbmon_number("delay", optarg, 1,
 			    RBMON_DELAY_MAX);
+			break;
+		case 'C':
+			o.color = 0;
+			break;
+		case 'A':
+			o.ascii = 1;
+			break;
+		case 'E':
+			o.hide_exited = 1;
 			break;
 		case 'h':
 			rbmon_usage(stdout);
@@ -229,13 +299,17 @@ main(int argc, char **argv)
 	}
 	if (file != NULL && pid != 0)
 		rbmon_bad_usage("give either FILE or --pid, not both");
-	if (file == NULL && pid == 0)
-		rbmon_bad_usage("no trace file given (FILE or --pid PID; see "
-		    "rbmon --list)");
-	if (!dump && !follow) {
-		dump = 1;
-		follow = isatty(STDOUT_FILENO);
+	interactive = !dump && !follow && isatty(STDIN_FILENO) &&
+	    isatty(STDOUT_FILENO);
+	o.delay = delay;
+	if (file == NULL && pid == 0) {
+		if (!interactive)
+			rbmon_bad_usage("no trace file given (FILE or --pid "
+			    "PID; see rbmon --list)");
+		return rbmon_pick(&o);
 	}
+	if (!dump && !follow && !interactive)
+		dump = 1;
 
 	if (pid != 0) {
 		found = rbmon_discover_pid((pid_t)pid, &cause);
@@ -246,7 +320,10 @@ main(int argc, char **argv)
 		}
 		file = found;
 	}
-	status = rbmon_run(file, json, follow, delay);
+	if (interactive)
+		status = rbmon_interactive(file, &o);
+	else
+		status = rbmon_run(file, json, follow, delay);
 	free(found);
 	return status;
 }

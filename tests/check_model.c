@@ -431,6 +431,9 @@ START_TEST(test_slot_read)
 	sl->line = 9;
 	memcpy(rb_slot_name(sl), "0123456789abcdefXYZ", 16);
 	ck_assert_int_eq(rbmon_model_read_slot(sl, 16, &out), 0);
+	ck_assert_str_eq(out.name, "");		/* an address frame: no name */
+	sl->flags = RB_SLOT_NAMED;
+	ck_assert_int_eq(rbmon_model_read_slot(sl, 16, &out), 0);
 	ck_assert_uint_eq(out.depth, 3);
 	ck_assert_uint_eq(out.fn, 0x1234);
 	ck_assert_int_eq(out.line, 9);

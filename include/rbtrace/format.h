@@ -192,6 +192,22 @@ struct rb_watch {
 #define RB_STATE_STOPPED	2
 #define RB_STATE_EXITED		3
 
+/*
+ * rb_ring.why, while state is RB_STATE_STOPPED: the reason in the low
+ * byte, a breakpoint's id above it (RB_WHY_BREAKPOINT | id << 8).
+ */
+#define RB_WHY_NONE		0
+#define RB_WHY_STOP		1	/* STOP command */
+#define RB_WHY_SIGNAL		2	/* the ring's signal flag */
+#define RB_WHY_STEP		3
+#define RB_WHY_NEXT		4
+#define RB_WHY_FINISH		5
+#define RB_WHY_BREAKPOINT	6
+#define RB_WHY_CREATE		7	/* stop_on_create */
+#define RB_WHY_SINGLE		8	/* global single stepping */
+#define RB_WHY_REASON(w)	((uint32_t)(w) & 0xffu)
+#define RB_WHY_ID(w)		((uint32_t)(w) >> 8)
+
 /* rb_ring.attention bits: the hot path checks the word as a whole. */
 #define RB_ATTN_UNTRACED	0x1u	/* trace is off: keep no stack */
 #define RB_ATTN_COMMAND		0x2u	/* cmdready == 1 */

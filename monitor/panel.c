@@ -1,0 +1,674 @@
+/* rbmon panel: draws the header, thread list, stack, watches, message line,
+ * function bar and help screen from the tui state; never reads the file. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "tty.h"
+#include "tui.h"
+
+#define PANEL_LINE	1024	/* widest line drawn */
+
+struct panel_bar_item {
+	const char	*key;
+	const char	*label;
+	int		 code;		/* what a click on it types */
+};
+
+/* Text at (y, x), safe for the terminal, cut to width; returns columns. */
+static int
+panel_text(int y, int x, int width, attr_t a, const char *s)
+{
+	char	buf[PANEL_LINE];
+	size_t	n;
+
+	if (width <= 0)
+		return 0;
+	n = rbmon_fit(buf, sizeof buf, s, (size_t)width);
+	attrset(a);
+	mvaddnstr(y, x, buf, (int)n);
+	return (int)n;
+}
+
+/* Fill the rest of row y from x with blanks in attribute a. */
+static void
+panel_fill(int y, int x, int cols, attr_t a)
+{
+	attrset(a);
+	for (; x < cols; x++)
+		mvaddch(y, x, ' ');
+}
+
+static const char *
+panel_program(const struct rbmon_tui *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->s.nprocs; i++) {
+		if (t->s.procs[i].creator)
+			return rbmon_model_program(t->m, &t->s,
+			    t->s.procs[i].image);
+	}
+	return t->m->hdr.program;
+}
+
+static attr_t
+panel_state_attr(enum rbmon_tstate st)
+{
+	switch (st) {
+	case RBMON_TS_RUNNING:
+		return rbmon_tty_attr(RBMON_A_RUNNING);
+	case RBMON_TS_UNTRACED:
+		return rbmon_tty_attr(RBMON_A_UNTRACED);
+	case RBMON_TS_STOPPED:
+		return rbmon_tty_attr(RBMON_A_STOPPED);
+	case RBMON_TS_EXITED:
+		return rbmon_tty_attr(RBMON_A_EXITED);
+	case RBMON_TS_GONE:
+		return rbmon_tty_attr(RBMON_A_GONE);
+	}
+	return A_NORMAL;
+}
+
+/* "label value" pairs along a header row. */
+static int
+panel_kv(int y, int x, int cols, const char *label, const char *value)
+{
+	if (x >= cols)
+		return x;
+	x += panel_text(y, x, cols - x, rbmon_tty_attr(RBMON_A_LABEL), label);
+	if (x < cols)
+		x += panel_text(y, x, cols - x, A_NORMAL, " ");
+	x += panel_text(y, x, cols - x, A_BOLD, value);
+	if (x < cols)
+		x += panel_text(y, x, cols - x, A_NORMAL, "  ");
+	return x;
+}
+
+static const char *
+panel_onoff(int32_t v)
+{
+	return v ? "on" : "off";
+}
+
+static void
+panel_header(struct rbmon_tui *t)
+{
+	const struct rb_header	*h = &t->m->hdr;
+	struct rbmon_counts	 c;
+	char			 buf[PANEL_LINE], d[32], status[96];
+	int			 cols = t->lay.cols, x, w;
+
+	rbmon_view_count(&t->s, &c);
+	rbmon_delay_format(d, sizeof d, t->o.delay);
+	snprintf(status, sizeof status, "%s%s%srefresh %s  clock %s",
+	    t->read_error != NULL ? "[read error] " : "",
+	    t->all_gone ? "[program gone] " : "",
+	    t->frozen ? "[frozen] " : "", d,
+	    h->clock == RB_CLOCK_TSC ? "tsc" : "monotonic");
+
+	move(0, 0);
+	clrtoeol();
+	x = panel_text(0, 0, cols, A_BOLD, panel_program(t));
+	x += panel_text(0, x, cols - x, A_NORMAL, "  ");
+	w = cols - x - (int)strlen(status) - 2;
+	if (w < 10)
+		w = cols - x;
+	x += panel_text(0, x, w, A_NORMAL, t->m->path);
+	if (x + (int)strlen(status) + 2 <= cols)
+		panel_text(0, cols - (int)strlen(status), (int)strlen(status),
+		    t->all_gone || t->frozen || t->read_error != NULL ?
+		    rbmon_tty_attr(RBMON_A_ERROR) : A_NORMAL, status);
+	if (t->lay.header_h < 3)
+		return;
+
+	move(1, 0);
+	clrtoeol();
+	snprintf(buf, sizeof buf, "%u alive, %u exited, %u gone",
+	    c.procs_alive, c.procs_exited, c.procs_gone);
+	x = panel_kv(1, 0, cols, "Processes", buf);
+	snprintf(buf, sizeof buf, "%u alive, %u exited, %u gone",
+	    c.threads_alive, c.threads_exited, c.threads_gone);
+	x = panel_kv(1, x, cols, "Threads", buf);
+	if (c.stopped != 0) {
+		snprintf(buf, sizeof buf, "%u", c.stopped);
+		panel_kv(1, x, cols, "Stopped", buf);
+	}
+
+	move(2, 0);
+	clrtoeol();
+	snprintf(buf, sizeof buf, "%u/%u", t->s.rings_used, t->s.rings_total);
+	x = panel_kv(2, 0, cols, "Rings", buf);
+	snprintf(buf, sizeof buf, "%" PRIu64, t->s.untraced);
+	x = panel_kv(2, x, cols, "Untraced", buf);
+	x = panel_kv(2, x, cols, "single", panel_onoff(t->s.single));
+	x = panel_kv(2, x, cols, "stop-on-create",
+	    panel_onoff(t->s.stop_on_create));
+	panel_kv(2, x, cols, "trace-on-create",
+	    panel_onoff(t->s.trace_on_create));
+}
+
+/* Thread list columns: tree, TID, NAME, STATE, DEPTH, TIME, FUNCTION. */
+#define COL_TREE	3
+#define COL_NAME	15
+
+struct panel_cols {
+	int	tid, name, state, depth, time;
+};
+
+/* Narrow terminals get narrower columns, then lose TIME, before FUNCTION. */
+static void
+panel_cols(int cols, struct panel_cols *c)
+{
+	c->tid = 7;
+	c->depth = 5;
+	c->time = 7;
+	c->name = COL_NAME;
+	c->state = 14;
+	if (cols < 80) {
+		c->name = 10;
+		c->state = 9;
+	}
+	if (cols < 64)
+		c->time = 0;
+}
+
+static void
+panel_list_title(struct rbmon_tui *t)
+{
+	struct panel_cols	c;
+	char			buf[PANEL_LINE];
+	attr_t			a;
+
+	a = rbmon_tty_attr(t->focus == RBMON_PANE_THREADS ?
+	    RBMON_A_TITLE_FOCUS : RBMON_A_TITLE);
+	panel_cols(t->lay.cols, &c);
+	snprintf(buf, sizeof buf, "%*s%*s %-*s %-*s %*s %*s%s%s", COL_TREE, "",
+	    c.tid, "TID", c.name, "NAME", c.state, "STATE", c.depth, "DEPTH",
+	    c.time, c.time != 0 ? "TIME" : "", c.time != 0 ? " " : "",
+	    "FUNCTION");
+	panel_fill(t->lay.list_y, 0, t->lay.cols, a);
+	panel_text(t->lay.list_y, 0, t->lay.cols, a, buf);
+}
+
+static void
+panel_process_row(struct rbmon_tui *t, int y, const struct rbmon_process *p)
+{
+	char		 buf[PANEL_LINE], prog[64];
+	const char	*what;
+	size_t		 j;
+	unsigned	 live = 0;
+	attr_t		 a;
+
+	for (j = 0; j < p->nthreads; j++)
+		live += rbmon_thread_state(p, &p->threads[j]) != RBMON_TS_EXITED;
+	if (p->alive)
+		what = "alive";
+	else if (rbmon_process_exited(p))
+		what = "exited";
+	else
+		what = "gone";
+	rbmon_fit(prog, sizeof prog, rbmon_model_program(t->m, &t->s,
+	    p->image), 40);
+	snprintf(buf, sizeof buf, "PID %d %s: %s, %zu thread%s%s", p->pid,
+	    prog, what, p->nthreads, p->nthreads == 1 ? "" : "s",
+	    p->creator ? "" : " (child)");
+	if (p->alive && live != p->nthreads)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    ", %zu exited", p->nthreads - live);
+	a = p->alive ? rbmon_tty_attr(RBMON_A_PROCESS) :
+	    rbmon_tty_attr(RBMON_A_GONE);
+	panel_fill(y, 0, t->lay.cols, A_NORMAL);
+	panel_text(y, 0, t->lay.cols, a, buf);
+}
+
+static void
+panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
+    int selected)
+{
+	const struct rbmon_process	*p = &t->s.procs[r->proc];
+	const struct rbmon_thread	*th = &p->threads[r->thread];
+	struct rbmon_shown		 sh;
+	struct panel_cols		 c;
+	enum rbmon_tstate		 st = rbmon_thread_state(p, th);
+	char				 name[COL_NAME + 1], state[64];
+	char				 age[32], fn[PANEL_LINE];
+	char				 buf[PANEL_LINE];
+	attr_t				 a;
+	int				 x, cols = t->lay.cols;
+
+	rbmon_fit(name, sizeof name, th->name, COL_NAME);
+	rbmon_state_text(state, sizeof state, p, th);
+	age[0] = '\0';
+	fn[0] = '\0';
+	if (th->nframes > 0) {
+		rbmon_dump_resolve(t->sy, &t->s, p, th, 0, &t->c, &sh);
+		if (sh.torn)
+			snprintf(fn, sizeof fn, "<torn frame>");
+		else if (sh.function != NULL)
+			snprintf(fn, sizeof fn, "%s", sh.function);
+		else
+			snprintf(fn, sizeof fn, "0x%" PRIx64, sh.address);
+		if (sh.have_age && st != RBMON_TS_EXITED &&
+		    st != RBMON_TS_GONE)
+			rbmon_age_format(age, sizeof age, sh.age_ns);
+	} else if (th->depth > 0)
+		snprintf(fn, sizeof fn, "<frames overwritten>");
+	else if (st == RBMON_TS_UNTRACED)
+		snprintf(fn, sizeof fn, "<trace off>");
+	else
+		snprintf(fn, sizeof fn, "-");
+
+	a = panel_state_attr(st);
+	if (selected)
+		a = rbmon_tty_attr(t->focus == RBMON_PANE_THREADS ?
+		    RBMON_A_SELECT : RBMON_A_SELECT_DIM);
+	panel_fill(y, 0, cols, selected ? a : A_NORMAL);
+	/* The glyph is ours, not file data: drawn as is (UTF-8 or ASCII). */
+	attrset(selected ? a : rbmon_tty_attr(RBMON_A_PROCESS));
+	mvaddstr(y, 0, rbmon_tty_glyph(r->last ? RBMON_G_TREE_END :
+	    RBMON_G_TREE_MID));
+	panel_cols(cols, &c);
+	name[c.name] = '\0';
+	snprintf(buf, sizeof buf, "%*d %-*s %-*.*s %*d %*s%s", c.tid, th->tid,
+	    c.name, name, c.state, c.state, state, c.depth, th->depth, c.time,
+	    c.time != 0 ? age : "", c.time != 0 ? " " : "");
+	x = COL_TREE;
+	x += panel_text(y, x, cols - x, a, buf);
+	panel_text(y, x, cols - x, a, fn);
+}
+
+static void
+panel_list(struct rbmon_tui *t)
+{
+	const struct rbmon_row	*r;
+	int			 i, y;
+	size_t			 k;
+
+	panel_list_title(t);
+	for (i = 0; i < t->lay.list_h; i++) {
+		y = t->lay.list_y + 1 + i;
+		k = t->v.top + (size_t)i;
+		if (k >= t->v.nrows) {
+			move(y, 0);
+			clrtoeol();
+			if (i == 0)
+				panel_text(y, 1, t->lay.cols - 1,
+				    rbmon_tty_attr(RBMON_A_EXITED),
+				    t->s.nprocs == 0 ? "no thread has a ring "
+				    "yet: waiting for the program's first "
+				    "traced call" : "every thread has exited "
+				    "(h shows them)");
+			continue;
+		}
+		r = &t->v.rows[k];
+		if (r->kind == RBMON_ROW_PROCESS)
+			panel_process_row(t, y, &t->s.procs[r->proc]);
+		else
+			panel_thread_row(t, y, r, t->v.have_sel &&
+			    k == t->v.sel_row);
+	}
+}
+
+static void
+panel_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
+    const struct rbmon_thread *th)
+{
+	char	buf[PANEL_LINE], name[COL_NAME + 1], state[64];
+	attr_t	a;
+
+	a = rbmon_tty_attr(t->focus == RBMON_PANE_STACK ?
+	    RBMON_A_TITLE_FOCUS : RBMON_A_TITLE);
+	panel_fill(t->lay.stack_y, 0, t->lay.cols, a);
+	if (th == NULL) {
+		panel_text(t->lay.stack_y, 1, t->lay.cols - 1, a, "Stack");
+		return;
+	}
+	rbmon_fit(name, sizeof name, th->name, COL_NAME);
+	rbmon_state_text(state, sizeof state, p, th);
+	snprintf(buf, sizeof buf, "Stack of thread %d \"%s\": %s, depth %d",
+	    th->tid, name, state, th->depth);
+	if (th->wrapped != 0)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    " (%u overwritten)", th->wrapped);
+	panel_text(t->lay.stack_y, 1, t->lay.cols - 1, a, buf);
+}
+
+static void
+panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
+    const struct rbmon_thread *th, size_t i, int selected, attr_t base)
+{
+	struct rbmon_shown	 sh;
+	char			 idx[32], loc[PANEL_LINE], age[32];
+	char			 fn[PANEL_LINE];
+	attr_t			 a = base;
+	int			 cols = t->lay.cols, locw, fnw, x;
+
+	locw = cols / 3 > 30 ? 30 : cols / 3;
+	fnw = cols - 5 - locw - 1 - 8 - 1;
+	if (selected)
+		a = rbmon_tty_attr(t->focus == RBMON_PANE_STACK ?
+		    RBMON_A_SELECT : RBMON_A_SELECT_DIM);
+	panel_fill(y, 0, cols, selected ? a : A_NORMAL);
+	if (i >= th->nframes) {
+		snprintf(loc, sizeof loc, "... %u older frame%s overwritten "
+		    "(the ring keeps %u)", th->wrapped, th->wrapped == 1 ?
+		    "" : "s", t->m->hdr.slots);
+		panel_text(y, 5, cols - 5, selected ? a :
+		    rbmon_tty_attr(RBMON_A_EXITED), loc);
+		return;
+	}
+	snprintf(idx, sizeof idx, "#%zu", i);
+	panel_text(y, 0, 5, a, idx);
+	rbmon_dump_resolve(t->sy, &t->s, p, th, i, &t->c, &sh);
+	if (sh.torn) {
+		panel_text(y, 5, cols - 5, selected ? a :
+		    rbmon_tty_attr(RBMON_A_ERROR), "<torn frame: it kept "
+		    "changing while read>");
+		return;
+	}
+	if (sh.function != NULL)
+		snprintf(fn, sizeof fn, "%s", sh.function);
+	else
+		snprintf(fn, sizeof fn, "0x%" PRIx64, sh.address);
+	if (sh.file != NULL && sh.line != 0)
+		snprintf(loc, sizeof loc, "%s:%d", sh.file, sh.line);
+	else if (sh.file != NULL)
+		snprintf(loc, sizeof loc, "%s", sh.file);
+	else if (sh.line != 0)
+		snprintf(loc, sizeof loc, "line %d", sh.line);
+	else
+		snprintf(loc, sizeof loc, "??");
+	age[0] = '\0';
+	if (sh.have_age)
+		rbmon_age_format(age, sizeof age, sh.age_ns);
+	x = 5;
+	panel_text(y, x, fnw, t->have_match && t->match_frame == i &&
+	    !selected ? rbmon_tty_attr(RBMON_A_MATCH) : a, fn);
+	x += fnw + 1;
+	panel_text(y, x, locw, a, loc);
+	x += locw + 1;
+	panel_text(y, x + 8 - (int)strlen(age), 8, a, age);
+}
+
+static void
+panel_stack(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p = NULL;
+	const struct rbmon_thread	*th;
+	enum rbmon_tstate		 st;
+	size_t				 k, n;
+	attr_t				 base;
+	int				 i, y;
+
+	th = rbmon_view_selected(&t->v, &t->s, &p);
+	panel_stack_title(t, p, th);
+	n = rbmon_view_stack_rows(th);
+	st = th != NULL ? rbmon_thread_state(p, th) : RBMON_TS_RUNNING;
+	base = st == RBMON_TS_EXITED || st == RBMON_TS_GONE ?
+	    rbmon_tty_attr(RBMON_A_EXITED) : A_NORMAL;
+	for (i = 0; i < t->lay.stack_h; i++) {
+		y = t->lay.stack_y + 1 + i;
+		k = t->v.stack_top + (size_t)i;
+		move(y, 0);
+		clrtoeol();
+		if (th == NULL)
+			continue;
+		if (n == 0 && i == 0) {
+			panel_text(y, 5, t->lay.cols - 5,
+			    rbmon_tty_attr(RBMON_A_EXITED),
+			    st == RBMON_TS_UNTRACED ? "(trace is off for "
+			    "this thread: no stack kept)" :
+			    "(no frames: the thread is outside every traced "
+			    "function)");
+			continue;
+		}
+		if (k >= n)
+			continue;
+		panel_stack_row(t, y, p, th, k, k == t->v.stack_sel &&
+		    t->focus == RBMON_PANE_STACK, base);
+	}
+}
+
+static void
+panel_watch(struct rbmon_tui *t)
+{
+	const struct rbmon_thread	*th;
+	const struct rbmon_watch	*w;
+	char				 buf[PANEL_LINE], e[80], r[120];
+	attr_t				 a;
+	int				 i, y = t->lay.watch_y + 1, used = 0;
+
+	th = rbmon_view_selected(&t->v, &t->s, NULL);
+	for (i = 0; th != NULL && i < RB_WATCHES; i++)
+		used += th->watches[i].inuse != 0;
+	a = rbmon_tty_attr(t->focus == RBMON_PANE_WATCH ?
+	    RBMON_A_TITLE_FOCUS : RBMON_A_TITLE);
+	panel_fill(t->lay.watch_y, 0, t->lay.cols, a);
+	if (th == NULL)
+		snprintf(buf, sizeof buf, "Watches");
+	else if (used == 0)
+		snprintf(buf, sizeof buf, "Watches of thread %d: none set "
+		    "(all %d entries free)", th->tid, RB_WATCHES);
+	else
+		snprintf(buf, sizeof buf, "Watches of thread %d: %d of %d "
+		    "entries in use (raw protocol state)", th->tid, used,
+		    RB_WATCHES);
+	panel_text(t->lay.watch_y, 1, t->lay.cols - 1, a, buf);
+	for (i = 0; th != NULL && i < RB_WATCHES; i++) {
+		w = &th->watches[i];
+		if (w->inuse == 0)
+			continue;
+		if (y >= t->lay.watch_y + 1 + t->lay.watch_h)
+			break;
+		rbmon_fit(e, sizeof e, w->expr, 40);
+		rbmon_fit(r, sizeof r, w->result, 100);
+		snprintf(buf, sizeof buf, "[%d] inuse=%d resready=%d "
+		    "reslength=%d expr=\"%s\" result=\"%s\"", i, w->inuse,
+		    w->resready, w->reslength, e, r);
+		move(y, 0);
+		clrtoeol();
+		panel_text(y, 1, t->lay.cols - 1, A_NORMAL, buf);
+		y++;
+	}
+	for (; y < t->lay.watch_y + 1 + t->lay.watch_h; y++) {
+		move(y, 0);
+		clrtoeol();
+	}
+}
+
+static void
+panel_message(struct rbmon_tui *t)
+{
+	int	y = t->lay.msg_y, x;
+
+	move(y, 0);
+	clrtoeol();
+	if (t->searching) {
+		x = panel_text(y, 0, t->lay.cols, A_BOLD, "Search: ");
+		x += panel_text(y, x, t->lay.cols - x - 1, A_NORMAL, t->search);
+		if (t->search[0] != '\0' && !t->have_match)
+			panel_text(y, x + 2, t->lay.cols - x - 2,
+			    rbmon_tty_attr(RBMON_A_ERROR), "(no match)");
+		move(y, x);
+		return;
+	}
+	if (t->msg_kind == RBMON_MSG_NONE)
+		return;
+	panel_text(y, 0, t->lay.cols, rbmon_tty_attr(t->msg_kind ==
+	    RBMON_MSG_ERROR ? RBMON_A_ERROR : RBMON_A_INFO), t->msg);
+}
+
+static size_t
+panel_bar_items(const struct rbmon_tui *t, struct panel_bar_item *it)
+{
+	size_t	n = 0;
+
+	it[n++] = (struct panel_bar_item){ "F1", "Help", KEY_F(1) };
+	it[n++] = (struct panel_bar_item){ "/", "Search", '/' };
+	it[n++] = (struct panel_bar_item){ "Tab", "Pane", '\t' };
+	it[n++] = (struct panel_bar_item){ "Enter", t->focus ==
+	    RBMON_PANE_THREADS ? "Stack" : "List", '\r' };
+	it[n++] = (struct panel_bar_item){ "h", t->v.hide_exited ?
+	    "ShowExited" : "HideExited", 'h' };
+	it[n++] = (struct panel_bar_item){ "Space", t->frozen ? "Resume" :
+	    "Freeze", ' ' };
+	it[n++] = (struct panel_bar_item){ "+-", "Delay", 0 };
+	it[n++] = (struct panel_bar_item){ "q", "Quit", 'q' };
+	return n;
+}
+
+/**
+ * rbmon_panel_bar_key - the key a click on the function bar stands for
+ * @t: the tui
+ * @x: the column clicked
+ *
+ * Return: the key, or 0.
+ */
+int
+rbmon_panel_bar_key(const struct rbmon_tui *t, int x)
+{
+	struct panel_bar_item	it[16];
+	size_t			n, i;
+	int			c = 0, w;
+
+	n = panel_bar_items(t, it);
+	for (i = 0; i < n; i++) {
+		w = (int)(strlen(it[i].key) + strlen(it[i].label)) + 1;
+		if (x >= c && x < c + w)
+			return it[i].code;
+		c += w;
+	}
+	return 0;
+}
+
+static void
+panel_bar(struct rbmon_tui *t)
+{
+	struct panel_bar_item	it[16];
+	size_t			n, i;
+	int			x = 0, y = t->lay.bar_y, cols = t->lay.cols;
+
+	n = panel_bar_items(t, it);
+	move(y, 0);
+	for (i = 0; i < n && x < cols; i++) {
+		x += panel_text(y, x, cols - x, rbmon_tty_attr(RBMON_A_KEY),
+		    it[i].key);
+		x += panel_text(y, x, cols - x, rbmon_tty_attr(RBMON_A_BAR),
+		    it[i].label);
+		if (x < cols)
+			x += panel_text(y, x, cols - x, A_NORMAL, " ");
+	}
+	panel_fill(y, x, cols, rbmon_tty_attr(RBMON_A_BAR));
+}
+
+/**
+ * rbmon_panel_draw - draw the whole monitor screen
+ * @t: the tui; its layout is up to date
+ */
+void
+rbmon_panel_draw(struct rbmon_tui *t)
+{
+	if (t->lay.lines != LINES || t->lay.cols != COLS)
+		rbmon_layout_compute(&t->lay, LINES, COLS, (int)t->v.nrows,
+		    t->lay.stack_want, t->lay.watch_h);
+	erase();
+	if (t->lay.too_small) {
+		panel_text(0, 0, COLS, A_BOLD, "rbmon: the terminal is too "
+		    "small");
+		panel_text(1, 0, COLS, A_NORMAL, "(40x12 at least; q quits)");
+		refresh();
+		return;
+	}
+	if (!t->have_snap) {
+		panel_text(0, 0, COLS, A_BOLD, t->m->path);
+		panel_text(1, 0, COLS, rbmon_tty_attr(RBMON_A_ERROR),
+		    t->msg);
+		panel_bar(t);
+		refresh();
+		return;
+	}
+	panel_header(t);
+	panel_list(t);
+	panel_stack(t);
+	panel_watch(t);
+	panel_bar(t);
+	panel_message(t);
+	curs_set(t->searching ? 1 : 0);
+	refresh();
+}
+
+static const char *const panel_help_text[] = {
+	"rbmon: the live call stacks of a traced program",
+	"",
+	"The top lists every traced process and its threads; the middle shows",
+	"the selected thread's call stack, innermost call (#0) first; below",
+	"it are the thread's watch entries.  The program is only read, never",
+	"stopped or slowed.",
+	"",
+	"Keys",
+	"  Up/Down, j/k      move in the focused pane",
+	"  PgUp/PgDn, ^B/^F  a page up or down",
+	"  Home/End, g/G     first or last row",
+	"  Tab, Shift-Tab    next or previous pane (threads, stack, watches)",
+	"  Enter, Right      show the selected thread's stack; Enter again,",
+	"                    Left or Esc go back to the thread list",
+	"  /                 search thread names and functions on the stacks",
+	"                    (typing jumps to the first match; Enter keeps it,",
+	"                    Esc goes back; F3 or ^N: next match)",
+	"  h                 hide or show threads that have exited",
+	"  Space             freeze or resume the display",
+	"  + / -             refresh less or more often",
+	"  ^L                redraw the screen",
+	"  F1, ?             this help",
+	"  q, F10, ^C        quit (the program keeps running)",
+	"  Mouse             click selects a row or a pane; wheel scrolls",
+	"",
+	"Thread states",
+	"  running           traced, its stack is live",
+	"  untraced          running with tracing turned off (no stack kept)",
+	"  stopped:WHY       paused at a hook by rbmon (break, step, stop, ...)",
+	"  exited            the thread ended; its last stack is kept (dimmed)",
+	"  gone              its process died without ending it, e.g. killed;",
+	"                    the last stack is kept (dimmed)",
+	"",
+	"Columns",
+	"  DEPTH             calls on the stack, counting overwritten ones",
+	"  TIME              how long the innermost call has been running",
+	"  FUNCTION          the innermost call",
+	"  Stack rows show the function, the source line it is at (for outer",
+	"  frames: the call it made), and how long ago the frame was entered.",
+	"  A ring keeps the newest frames of deep stacks; older ones are",
+	"  counted as overwritten.",
+	"",
+	"Header",
+	"  Rings: rings in use of all in the file; Untraced: threads that",
+	"  found no free ring; single, stop-on-create, trace-on-create: the",
+	"  file's global flags.",
+	"",
+	"Press any key to go back.",
+};
+
+/**
+ * rbmon_panel_help - draw the help screen
+ * @t: the tui
+ */
+void
+rbmon_panel_help(struct rbmon_tui *t)
+{
+	int	n = (int)(sizeof panel_help_text / sizeof panel_help_text[0]);
+	int	i, y;
+
+	if (t->help_top > n - 1)
+		t->help_top = n - 1;
+	erase();
+	for (y = 0, i = t->help_top; y < LINES && i < n; y++, i++)
+		panel_text(y, 0, COLS, i == 0 || (panel_help_text[i][0] !=
+		    ' ' && panel_help_text[i][0] != '\0' && i != n - 1 &&
+		    i > 6) ? A_BOLD : A_NORMAL, panel_help_text[i]);
+	curs_set(0);
+	refresh();
+}

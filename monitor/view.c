@@ -1,0 +1,671 @@
+/* rbmon view: rows, selection, search and text of the screen, no curses. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+
+static const long view_delays[] = {
+	1, 2, 3, 5, 10, 15, 20, 30, 50, 100, 200, 300, 600, 1200, 3000,
+	6000, 18000, 36000
+};
+
+void
+rbmon_view_init(struct rbmon_view *v)
+{
+	memset(v, 0, sizeof *v);
+}
+
+void
+rbmon_view_free(struct rbmon_view *v)
+{
+	free(v->rows);
+	memset(v, 0, sizeof *v);
+}
+
+/**
+ * rbmon_process_exited - whether a dead process ended every thread itself
+ * @p: the process
+ *
+ * Return: 1 if it is gone and all its rings say so (a clean exit), else 0.
+ */
+int
+rbmon_process_exited(const struct rbmon_process *p)
+{
+	size_t	i;
+
+	if (p->alive)
+		return 0;
+	for (i = 0; i < p->nthreads; i++) {
+		if (p->threads[i].own != RB_OWN_EXITED &&
+		    p->threads[i].state != RB_STATE_EXITED)
+			return 0;
+	}
+	return 1;
+}
+
+/**
+ * rbmon_thread_state - what the screen calls a thread's state
+ * @p: its process
+ * @t: the thread
+ *
+ * Return: the state.
+ */
+enum rbmon_tstate
+rbmon_thread_state(const struct rbmon_process *p, const struct rbmon_thread *t)
+{
+	if (t->own == RB_OWN_EXITED || t->state == RB_STATE_EXITED)
+		return RBMON_TS_EXITED;
+	if (!p->alive)
+		return RBMON_TS_GONE;
+	if (t->state == RB_STATE_STOPPED)
+		return RBMON_TS_STOPPED;
+	if (t->trace == 0 || (t->attention & RB_ATTN_UNTRACED))
+		return RBMON_TS_UNTRACED;
+	return RBMON_TS_RUNNING;
+}
+
+const char *
+rbmon_tstate_name(enum rbmon_tstate st)
+{
+	switch (st) {
+	case RBMON_TS_RUNNING:
+		return "running";
+	case RBMON_TS_UNTRACED:
+		return "untraced";
+	case RBMON_TS_STOPPED:
+		return "stopped";
+	case RBMON_TS_EXITED:
+		return "exited";
+	case RBMON_TS_GONE:
+		return "gone";
+	}
+	return "?";
+}
+
+/**
+ * rbmon_why_name - a stop reason in a word
+ * @why: rb_ring.why
+ *
+ * Return: a static name; "?" for a reason this rbmon does not know.
+ */
+const char *
+rbmon_why_name(int32_t why)
+{
+	switch (RB_WHY_REASON(why)) {
+	case RB_WHY_NONE:
+		return "";
+	case RB_WHY_STOP:
+		return "stop";
+	case RB_WHY_SIGNAL:
+		return "signal";
+	case RB_WHY_STEP:
+		return "step";
+	case RB_WHY_NEXT:
+		return "next";
+	case RB_WHY_FINISH:
+		return "finish";
+	case RB_WHY_BREAKPOINT:
+		return "break";
+	case RB_WHY_CREATE:
+		return "create";
+	case RB_WHY_SINGLE:
+		return "single";
+	}
+	return "?";
+}
+
+/**
+ * rbmon_state_text - a thread's state as one short word or two
+ * @buf: output
+ * @len: its size
+ * @p: the process
+ * @t: the thread
+ *
+ * "running", "untraced", "stopped", "stopped:break 2", "exited", "gone".
+ */
+void
+rbmon_state_text(char *buf, size_t len, const struct rbmon_process *p,
+    const struct rbmon_thread *t)
+{
+	enum rbmon_tstate	 st = rbmon_thread_state(p, t);
+	const char		*why;
+
+	why = rbmon_why_name(t->why);
+	if (st != RBMON_TS_STOPPED || *why == '\0')
+		snprintf(buf, len, "%s", rbmon_tstate_name(st));
+	else if (RB_WHY_REASON(t->why) == RB_WHY_BREAKPOINT)
+		snprintf(buf, len, "stopped:%s %u", why, RB_WHY_ID(t->why));
+	else
+		snprintf(buf, len, "stopped:%s", why);
+}
+
+/**
+ * rbmon_view_count - processes and threads by state, for the header
+ * @s: the snapshot
+ * @c: filled in
+ */
+void
+rbmon_view_count(const struct rbmon_snapshot *s, struct rbmon_counts *c)
+{
+	const struct rbmon_process	*p;
+	size_t				 i, j;
+
+	memset(c, 0, sizeof *c);
+	for (i = 0; i < s->nprocs; i++) {
+		p = &s->procs[i];
+		if (p->alive)
+			c->procs_alive++;
+		else if (rbmon_process_exited(p))
+			c->procs_exited++;
+		else
+			c->procs_gone++;
+		for (j = 0; j < p->nthreads; j++) {
+			switch (rbmon_thread_state(p, &p->threads[j])) {
+			case RBMON_TS_EXITED:
+				c->threads_exited++;
+				break;
+			case RBMON_TS_GONE:
+				c->threads_gone++;
+				break;
+			case RBMON_TS_STOPPED:
+				c->stopped++;
+				/* FALLTHROUGH */
+			default:
+				c->threads_alive++;
+			}
+		}
+	}
+}
+
+static int
+view_shown(const struct rbmon_view *v, const struct rbmon_process *p,
+    const struct rbmon_thread *t)
+{
+	enum rbmon_tstate	st;
+
+	if (!v->hide_exited)
+		return 1;
+	st = rbmon_thread_state(p, t);
+	return st != RBMON_TS_EXITED && st != RBMON_TS_GONE;
+}
+
+static void
+view_push(struct rbmon_view *v, enum rbmon_row_kind kind, size_t proc,
+    size_t thread)
+{
+	struct rbmon_row	*r;
+
+	if (v->nrows == v->cap) {
+		v->cap = v->cap == 0 ? 64 : v->cap * 2;
+		v->rows = rbmon_xreallocarray(v->rows, v->cap, sizeof *v->rows);
+	}
+	r = &v->rows[v->nrows++];
+	r->kind = kind;
+	r->proc = proc;
+	r->thread = thread;
+	r->last = 0;
+}
+
+static void
+view_ident(const struct rbmon_snapshot *s, const struct rbmon_row *r,
+    struct rbmon_ident *id)
+{
+	const struct rbmon_process	*p = &s->procs[r->proc];
+	const struct rbmon_thread	*t = &p->threads[r->thread];
+
+	id->ring = t->ring;
+	id->pid = t->pid;
+	id->tid = t->tid;
+	id->pstart = t->pstart;
+	id->created_ns = t->created_ns;
+}
+
+static int
+view_ident_eq(const struct rbmon_ident *a, const struct rbmon_ident *b)
+{
+	return a->ring == b->ring && a->pid == b->pid && a->tid == b->tid &&
+	    a->pstart == b->pstart && a->created_ns == b->created_ns;
+}
+
+/* The thread row nearest to row i, looking down first; nrows if none. */
+static size_t
+view_nearest_thread(const struct rbmon_view *v, size_t i)
+{
+	size_t	k;
+
+	if (v->nrows == 0)
+		return 0;
+	if (i >= v->nrows)
+		i = v->nrows - 1;
+	for (k = i; k < v->nrows; k++) {
+		if (v->rows[k].kind == RBMON_ROW_THREAD)
+			return k;
+	}
+	for (k = i + 1; k-- > 0;) {
+		if (v->rows[k].kind == RBMON_ROW_THREAD)
+			return k;
+	}
+	return v->nrows;
+}
+
+/**
+ * rbmon_view_select_row - select a row (or the thread row nearest to it)
+ * @v: the view
+ * @s: the snapshot its rows index
+ * @row: the row
+ */
+void
+rbmon_view_select_row(struct rbmon_view *v, const struct rbmon_snapshot *s,
+    size_t row)
+{
+	struct rbmon_ident	id;
+	size_t			k;
+
+	k = view_nearest_thread(v, row);
+	if (k >= v->nrows) {
+		v->have_sel = 0;
+		return;
+	}
+	view_ident(s, &v->rows[k], &id);
+	if (!v->have_sel || !view_ident_eq(&id, &v->sel))
+		v->stack_top = v->stack_sel = 0;
+	v->have_sel = 1;
+	v->sel_row = k;
+	v->sel = id;
+}
+
+/**
+ * rbmon_view_rebuild - lay out the rows of a new snapshot
+ * @v: the view; its selection follows the same thread if it is still
+ *     shown, else moves to the nearest thread row
+ * @s: the snapshot
+ */
+void
+rbmon_view_rebuild(struct rbmon_view *v, const struct rbmon_snapshot *s)
+{
+	const struct rbmon_process	*p;
+	struct rbmon_ident		 id;
+	size_t				 i, j, first, old_row = v->sel_row;
+	int				 found = 0, pass;
+
+	v->nrows = 0;
+	for (i = 0; i < s->nprocs; i++) {
+		p = &s->procs[i];
+		first = v->nrows;
+		/* Threads still running first, then those that ended. */
+		for (pass = 0; pass < 2; pass++) {
+			for (j = 0; j < p->nthreads; j++) {
+				if ((rbmon_thread_state(p, &p->threads[j]) ==
+				    RBMON_TS_EXITED) != pass ||
+				    !view_shown(v, p, &p->threads[j]))
+					continue;
+				if (v->nrows == first)
+					view_push(v, RBMON_ROW_PROCESS, i, 0);
+				view_push(v, RBMON_ROW_THREAD, i, j);
+			}
+		}
+		if (v->nrows != first)
+			v->rows[v->nrows - 1].last = 1;
+	}
+	if (v->have_sel) {
+		for (i = 0; i < v->nrows; i++) {
+			if (v->rows[i].kind != RBMON_ROW_THREAD)
+				continue;
+			view_ident(s, &v->rows[i], &id);
+			if (view_ident_eq(&id, &v->sel)) {
+				v->sel_row = i;
+				found = 1;
+				break;
+			}
+		}
+	}
+	if (!found)
+		rbmon_view_select_row(v, s, v->have_sel ? old_row : 0);
+	if (v->top >= v->nrows)
+		v->top = v->nrows == 0 ? 0 : v->nrows - 1;
+}
+
+/**
+ * rbmon_view_move - move the selection by thread rows
+ * @v: the view
+ * @s: its snapshot
+ * @delta: rows down (negative: up); clamped at the ends
+ */
+void
+rbmon_view_move(struct rbmon_view *v, const struct rbmon_snapshot *s,
+    long delta)
+{
+	size_t	k, last = v->nrows;
+
+	if (!v->have_sel)
+		return;
+	k = v->sel_row;
+	while (delta > 0 && k + 1 < v->nrows) {
+		k++;
+		if (v->rows[k].kind == RBMON_ROW_THREAD) {
+			last = k;
+			delta--;
+		}
+	}
+	while (delta < 0 && k > 0) {
+		k--;
+		if (v->rows[k].kind == RBMON_ROW_THREAD) {
+			last = k;
+			delta++;
+		}
+	}
+	if (last < v->nrows)
+		rbmon_view_select_row(v, s, last);
+}
+
+/**
+ * rbmon_view_scroll - keep the selection inside a window of rows
+ * @v: the view
+ * @height: rows the thread list shows
+ *
+ * The process row above a selected first thread is kept in sight.
+ */
+void
+rbmon_view_scroll(struct rbmon_view *v, size_t height)
+{
+	size_t	want;
+
+	if (height == 0 || v->nrows <= height) {
+		v->top = 0;
+		return;
+	}
+	if (v->top > v->nrows - height)
+		v->top = v->nrows - height;
+	if (!v->have_sel)
+		return;
+	want = v->sel_row;
+	if (want > 0 && v->rows[want - 1].kind == RBMON_ROW_PROCESS)
+		want--;
+	if (want < v->top)
+		v->top = want;
+	if (v->sel_row >= v->top + height)
+		v->top = v->sel_row - height + 1;
+}
+
+/**
+ * rbmon_view_selected - the selected thread
+ * @v: the view
+ * @s: its snapshot
+ * @p: set to its process (may be NULL)
+ *
+ * Return: the thread, or NULL if nothing is selected.
+ */
+const struct rbmon_thread *
+rbmon_view_selected(const struct rbmon_view *v, const struct rbmon_snapshot *s,
+    const struct rbmon_process **p)
+{
+	const struct rbmon_row	*r;
+
+	if (!v->have_sel || v->sel_row >= v->nrows)
+		return NULL;
+	r = &v->rows[v->sel_row];
+	if (p != NULL)
+		*p = &s->procs[r->proc];
+	return &s->procs[r->proc].threads[r->thread];
+}
+
+/**
+ * rbmon_view_stack_rows - rows of a thread's stack pane
+ * @t: the thread, or NULL
+ *
+ * Return: one per frame, plus one for the overwritten frames if any.
+ */
+size_t
+rbmon_view_stack_rows(const struct rbmon_thread *t)
+{
+	if (t == NULL)
+		return 0;
+	return t->nframes + (t->wrapped != 0);
+}
+
+/**
+ * rbmon_view_stack_move - move the stack pane's cursor
+ * @v: the view
+ * @t: the selected thread, or NULL
+ * @delta: rows (LONG_MIN / LONG_MAX: first / last)
+ * @height: rows the pane shows
+ */
+void
+rbmon_view_stack_move(struct rbmon_view *v, const struct rbmon_thread *t,
+    long delta, size_t height)
+{
+	size_t	n = rbmon_view_stack_rows(t);
+	long	k;
+
+	if (n == 0) {
+		v->stack_sel = v->stack_top = 0;
+		return;
+	}
+	k = (long)(v->stack_sel < n ? v->stack_sel : n - 1);
+	if (delta < 0 && k < -delta)
+		k = 0;
+	else if (delta > 0 && (long)n - 1 - k < delta)
+		k = (long)n - 1;
+	else
+		k += delta;
+	v->stack_sel = (size_t)k;
+	if (height == 0)
+		height = 1;
+	if (v->stack_sel < v->stack_top)
+		v->stack_top = v->stack_sel;
+	if (v->stack_sel >= v->stack_top + height)
+		v->stack_top = v->stack_sel - height + 1;
+	if (n > height && v->stack_top > n - height)
+		v->stack_top = n - height;
+	if (n <= height)
+		v->stack_top = 0;
+}
+
+/**
+ * rbmon_match - case-insensitive substring test
+ * @hay: the text, or NULL (never matches)
+ * @needle: what to find; "" matches everything
+ *
+ * Return: 1 if found.
+ */
+int
+rbmon_match(const char *hay, const char *needle)
+{
+	size_t	i, n = strlen(needle);
+
+	if (hay == NULL)
+		return 0;
+	for (; *hay != '\0'; hay++) {
+		for (i = 0; i < n; i++) {
+			if (hay[i] == '\0' ||
+			    tolower((unsigned char)hay[i]) !=
+			    tolower((unsigned char)needle[i]))
+				break;
+		}
+		if (i == n)
+			return 1;
+	}
+	return n == 0;
+}
+
+/**
+ * rbmon_view_search - select the next thread whose name or stack matches
+ * @v: the view
+ * @s: its snapshot
+ * @text: what to find
+ * @next: 0 to try the selected thread first, 1 to start after it
+ * @namer: names frame i of a thread (may return NULL)
+ * @arg: for @namer
+ * @frame: set to the matching frame, or SIZE_MAX for a name match
+ *
+ * The search wraps around once.
+ *
+ * Return: 1 and the thread selected, or 0 if nothing matches.
+ */
+int
+rbmon_view_search(struct rbmon_view *v, const struct rbmon_snapshot *s,
+    const char *text, int next, rbmon_namer namer, void *arg, size_t *frame)
+{
+	const struct rbmon_process	*p;
+	const struct rbmon_thread	*t;
+	const struct rbmon_row		*r;
+	size_t				 start, i, k, f;
+
+	if (v->nrows == 0 || *text == '\0')
+		return 0;
+	start = v->have_sel ? v->sel_row + (next != 0) : 0;
+	for (i = 0; i < v->nrows; i++) {
+		k = (start + i) % v->nrows;
+		r = &v->rows[k];
+		if (r->kind != RBMON_ROW_THREAD)
+			continue;
+		p = &s->procs[r->proc];
+		t = &p->threads[r->thread];
+		if (rbmon_match(t->name, text)) {
+			*frame = SIZE_MAX;
+			rbmon_view_select_row(v, s, k);
+			return 1;
+		}
+		for (f = 0; f < t->nframes; f++) {
+			if (rbmon_match(namer(arg, p, t, f), text)) {
+				*frame = f;
+				rbmon_view_select_row(v, s, k);
+				v->stack_sel = f;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * rbmon_layout_compute - place the panes in a terminal
+ * @l: filled in
+ * @lines: terminal rows
+ * @cols: terminal columns
+ * @list_rows: rows the thread list would like
+ * @stack_rows: rows the stack pane would like
+ * @watch_rows: rows the watch pane would like (0-4)
+ *
+ * Header, thread list, stack, watches, message line and function bar, top
+ * to bottom.  The list takes what it needs, up to what the stack leaves
+ * but at least three fifths of the room; the stack gets the rest.
+ */
+void
+rbmon_layout_compute(struct rbmon_layout *l, int lines, int cols,
+    int list_rows, int stack_rows, int watch_rows)
+{
+	int	room, cap;
+
+	memset(l, 0, sizeof *l);
+	l->lines = lines;
+	l->cols = cols;
+	if (lines < 12 || cols < 40) {
+		l->too_small = 1;
+		return;
+	}
+	l->header_h = lines >= 20 ? 3 : 1;
+	l->bar_y = lines - 1;
+	l->msg_y = lines - 2;
+	if (watch_rows > 4)
+		watch_rows = 4;
+	if (lines < 20 && watch_rows > 1)
+		watch_rows = 1;
+	l->watch_h = watch_rows;
+	l->watch_y = l->msg_y - 1 - l->watch_h;
+	l->list_y = l->header_h;
+	room = l->watch_y - l->list_y - 2;	/* two title rows */
+	if (stack_rows < 3)
+		stack_rows = 3;
+	cap = room - stack_rows;
+	if (cap < room * 3 / 5)
+		cap = room * 3 / 5;
+	l->list_h = list_rows < cap ? list_rows : cap;
+	if (l->list_h < 3)
+		l->list_h = 3;
+	l->stack_want = stack_rows;
+	l->stack_y = l->list_y + 1 + l->list_h;
+	l->stack_h = l->watch_y - l->stack_y - 1;
+}
+
+/**
+ * rbmon_delay_step - the next refresh interval up or down
+ * @tenths: the current one
+ * @dir: > 0 slower, < 0 faster
+ *
+ * Return: the new interval in tenths of a second.
+ */
+long
+rbmon_delay_step(long tenths, int dir)
+{
+	size_t	n = sizeof view_delays / sizeof view_delays[0], i;
+
+	if (dir > 0) {
+		for (i = 0; i < n; i++) {
+			if (view_delays[i] > tenths)
+				return view_delays[i];
+		}
+		return view_delays[n - 1];
+	}
+	for (i = n; i-- > 0;) {
+		if (view_delays[i] < tenths)
+			return view_delays[i];
+	}
+	return view_delays[0];
+}
+
+/**
+ * rbmon_delay_format - an interval for the header: 0.1s 1s 2.5s 5m 1h
+ * @buf: output
+ * @len: its size
+ * @tenths: the interval
+ */
+void
+rbmon_delay_format(char *buf, size_t len, long tenths)
+{
+	if (tenths < 600 && tenths % 10 != 0)
+		snprintf(buf, len, "%ld.%lds", tenths / 10, tenths % 10);
+	else if (tenths < 600)
+		snprintf(buf, len, "%lds", tenths / 10);
+	else if (tenths < 36000 || tenths % 36000 != 0)
+		snprintf(buf, len, "%ldm%s", tenths / 600,
+		    tenths % 600 != 0 ? "+" : "");
+	else
+		snprintf(buf, len, "%ldh", tenths / 36000);
+}
+
+/**
+ * rbmon_fit - a string made safe for the terminal, cut to a width
+ * @dst: output
+ * @size: its size
+ * @src: untrusted bytes (from the trace file or the symbol tables)
+ * @width: columns at most
+ *
+ * Control and non-ASCII bytes become '?'; a cut string ends in '~'.
+ *
+ * Return: the columns used.
+ */
+size_t
+rbmon_fit(char *dst, size_t size, const char *src, size_t width)
+{
+	size_t	n = 0, len;
+
+	if (size == 0)
+		return 0;
+	if (width > size - 1)
+		width = size - 1;
+	len = strlen(src);
+	for (; n < width && n < len; n++) {
+		unsigned char c = (unsigned char)src[n];
+
+		dst[n] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	}
+	if (len > width && width > 0)
+		dst[width - 1] = '~';
+	dst[n] = '\0';
+	return n;
+}

@@ -1,0 +1,104 @@
+/* rbmon view: what the screen shows, as rows and text, without curses. */
+#ifndef RBMON_VIEW_H
+#define RBMON_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+/* A thread as the screen names its state. */
+enum rbmon_tstate {
+	RBMON_TS_RUNNING,
+	RBMON_TS_UNTRACED,	/* running, stack not kept (TROF) */
+	RBMON_TS_STOPPED,
+	RBMON_TS_EXITED,	/* the thread ended; its last stack is kept */
+	RBMON_TS_GONE,		/* its process died without ending it */
+};
+
+enum rbmon_row_kind {
+	RBMON_ROW_PROCESS,
+	RBMON_ROW_THREAD,
+};
+
+struct rbmon_row {
+	enum rbmon_row_kind kind;
+	size_t		 proc;		/* index in the snapshot */
+	size_t		 thread;	/* for thread rows */
+	int		 last;		/* last thread row of its process */
+};
+
+/* Which thread is selected, across snapshots. */
+struct rbmon_ident {
+	uint32_t	 ring;
+	int32_t		 pid, tid;
+	uint64_t	 pstart, created_ns;
+};
+
+/* Counts for the header. */
+struct rbmon_counts {
+	unsigned	 procs_alive, procs_exited, procs_gone;
+	unsigned	 threads_alive, threads_exited, threads_gone;
+	unsigned	 stopped;
+};
+
+/* Rows and columns of each part of the screen, from the terminal size. */
+struct rbmon_layout {
+	int		 lines, cols;
+	int		 too_small;
+	int		 header_h;
+	int		 list_y, list_h;	/* title row, then list_h rows */
+	int		 stack_y, stack_h;
+	int		 watch_y, watch_h;
+	int		 msg_y, bar_y;
+	int		 stack_want;	/* as asked, for a relayout */
+};
+
+struct rbmon_view {
+	struct rbmon_row *rows;
+	size_t		 nrows, cap;
+	int		 hide_exited;
+	int		 have_sel;
+	struct rbmon_ident sel;
+	size_t		 sel_row;	/* valid while have_sel */
+	size_t		 top;		/* first row shown */
+	size_t		 stack_top;	/* first stack row shown */
+	size_t		 stack_sel;	/* selected stack row */
+};
+
+void	rbmon_view_init(struct rbmon_view *);
+void	rbmon_view_free(struct rbmon_view *);
+void	rbmon_view_rebuild(struct rbmon_view *, const struct rbmon_snapshot *);
+void	rbmon_view_move(struct rbmon_view *, const struct rbmon_snapshot *,
+	    long);
+void	rbmon_view_select_row(struct rbmon_view *,
+	    const struct rbmon_snapshot *, size_t);
+void	rbmon_view_scroll(struct rbmon_view *, size_t);
+const struct rbmon_thread *rbmon_view_selected(const struct rbmon_view *,
+	    const struct rbmon_snapshot *, const struct rbmon_process **);
+size_t	rbmon_view_stack_rows(const struct rbmon_thread *);
+void	rbmon_view_stack_move(struct rbmon_view *, const struct rbmon_thread *,
+	    long, size_t);
+
+enum rbmon_tstate rbmon_thread_state(const struct rbmon_process *,
+	    const struct rbmon_thread *);
+const char *rbmon_tstate_name(enum rbmon_tstate);
+const char *rbmon_why_name(int32_t);
+void	rbmon_state_text(char *, size_t, const struct rbmon_process *,
+	    const struct rbmon_thread *);
+int	rbmon_process_exited(const struct rbmon_process *);
+void	rbmon_view_count(const struct rbmon_snapshot *, struct rbmon_counts *);
+
+/* Search: a case-insensitive substring of a thread name or a function. */
+typedef const char *(*rbmon_namer)(void *, const struct rbmon_process *,
+	    const struct rbmon_thread *, size_t);
+int	rbmon_match(const char *, const char *);
+int	rbmon_view_search(struct rbmon_view *, const struct rbmon_snapshot *,
+	    const char *, int, rbmon_namer, void *, size_t *);
+
+void	rbmon_layout_compute(struct rbmon_layout *, int, int, int, int, int);
+long	rbmon_delay_step(long, int);
+void	rbmon_delay_format(char *, size_t, long);
+size_t	rbmon_fit(char *, size_t, const char *, size_t);
+
+#endif /* RBMON_VIEW_H */
