@@ -6,6 +6,7 @@
 #include <check.h>
 
 Suite	*suite_model(void);
+Suite	*suite_view(void);
 
 int
 main(void)
@@ -14,6 +15,7 @@ main(void)
 	int	 failed;
 
 	sr = srunner_create(suite_model());
+	srunner_add_suite(sr, suite_view());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

@@ -20,6 +20,7 @@
 
 struct rbtrace_opts {
 	const char	*file;
+	const char	*output;	/* --output, NULL = next to the trace */
 	const char	*env[5];	/* RBTRACE_RINGS ... values, NULL = unset */
 	int		stop_on_create;
 	int		trace_on_create;
@@ -58,7 +59,10 @@ static void rbtrace_usage(FILE *f)
 "      --stop-on-create    set the file's stop_on_create flag (recorded only;\n"
 "                          stopping threads comes with a later version)\n"
 "      --no-trace-on-create  new threads start with tracing off\n"
-"  -m, --monitor           watch the program with rbmon while it runs\n"
+"  -m, --monitor           watch the program with rbmon while it runs; its\n"
+"                          terminal output then goes to a file (below)\n"
+"      --output PATH       with --monitor: where the program's output goes\n"
+"                          (default: the trace path ending in .out)\n"
 "  -q, --quiet             do not print where the trace goes\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
@@ -184,6 +188,58 @@ static void rbtrace_trace_path(const struct rbtrace_opts *o, const char *prog,
 	snprintf(out, size, "%s/%s.%d.trace", tmp, name, (int)pid);
 }
 
+/*
+ * With --monitor, rbmon owns the terminal: the program's output would
+ * scribble over the screen and its reads would steal keys.  Output that
+ * goes to the terminal goes to a file instead; input comes from /dev/null.
+ */
+static int rbtrace_redirects(const struct rbtrace_opts *o)
+{
+	return o->monitor && (o->output != NULL || isatty(STDOUT_FILENO) ||
+			      isatty(STDERR_FILENO));
+}
+
+static void rbtrace_output_path(const struct rbtrace_opts *o,
+				const char *trace, char *out, size_t size)
+{
+	size_t n = strlen(trace);
+
+	if (o->output != NULL) {
+		snprintf(out, size, "%s", o->output);
+		return;
+	}
+	if (n > 6 && strcmp(trace + n - 6, ".trace") == 0)
+		n -= 6;
+	snprintf(out, size, "%.*s.out", (int)n, trace);
+}
+
+/* In the child, before exec: Return: 0, or an errno value. */
+static int rbtrace_redirect(const struct rbtrace_opts *o, const char *trace)
+{
+	char out[PATH_MAX];
+	int fd, all = o->output != NULL;
+
+	if (!rbtrace_redirects(o))
+		return 0;
+	rbtrace_output_path(o, trace, out, sizeof(out));
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
+		return errno;
+	if ((all || isatty(STDOUT_FILENO)) && dup2(fd, STDOUT_FILENO) < 0)
+		return errno;
+	if ((all || isatty(STDERR_FILENO)) && dup2(fd, STDERR_FILENO) < 0)
+		return errno;
+	close(fd);
+	if (isatty(STDIN_FILENO)) {
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
+			return errno;
+		close(fd);
+	}
+	return 0;
+}
+
 static void rbtrace_forward(int sig)
 {
 	if (rbtrace_child > 0)
@@ -257,13 +313,14 @@ int main(int argc, char **argv)
 		{ "stop-on-create", no_argument, NULL, 'S' },
 		{ "no-trace-on-create", no_argument, NULL, 'T' },
 		{ "monitor", no_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rbtrace_opts o = { .trace_on_create = 1 };
-	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX];
+	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX], out[PATH_MAX];
 	struct sigaction sa;
 	pid_t child, mon = -1;
 	int c, status, r, err, execfd[2];
@@ -299,6 +356,11 @@ int main(int argc, char **argv)
 		case 'm':
 			o.monitor = 1;
 			break;
+		case 'O':
+			if (*optarg == '\0')
+				rbtrace_bad_usage("--output needs a path");
+			o.output = optarg;
+			break;
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -315,6 +377,8 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		rbtrace_bad_usage("no program to run");
+	if (o.output != NULL && !o.monitor)
+		rbtrace_bad_usage("--output goes with --monitor");
 	if (rbtrace_find_lib(lib, sizeof(lib)) < 0 ||
 	    (o.monitor && rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))
 		return 125;
@@ -345,6 +409,13 @@ int main(int argc, char **argv)
 		signal(SIGQUIT, SIG_DFL);
 		close(execfd[0]);
 		rbtrace_trace_path(&o, argv[optind], getpid(), path, sizeof(path));
+		r = rbtrace_redirect(&o, path);
+		if (r != 0) {
+			r = -r;	/* negative: the output file, not the exec */
+			if (write(execfd[1], &r, sizeof(r)) != sizeof(r))
+				_exit(125);
+			_exit(125);
+		}
 		rbtrace_setenv(&o, lib, path);
 		execvp(argv[optind], &argv[optind]);
 		r = errno;
@@ -357,15 +428,24 @@ int main(int argc, char **argv)
 	while ((r = (int)read(execfd[0], &err, sizeof(err))) < 0 && errno == EINTR)
 		;
 	close(execfd[0]);
+	rbtrace_trace_path(&o, argv[optind], child, path, sizeof(path));
+	rbtrace_output_path(&o, path, out, sizeof(out));
 	if (r == sizeof(err)) {
-		fprintf(stderr, "rbtrace: cannot run %s: %s\n", argv[optind],
-			strerror(err));
+		if (err < 0)
+			fprintf(stderr, "rbtrace: cannot write the program's "
+				"output to %s: %s\n", out, strerror(-err));
+		else
+			fprintf(stderr, "rbtrace: cannot run %s: %s\n",
+				argv[optind], strerror(err));
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;
-		return rbtrace_status(status);
+		return err < 0 ? 125 : rbtrace_status(status);
 	}
-	rbtrace_trace_path(&o, argv[optind], child, path, sizeof(path));
-	if (!o.quiet)
+	if (!o.quiet && rbtrace_redirects(&o))
+		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s; its "
+			"output goes to %s\n", argv[optind], (int)child, path,
+			out);
+	else if (!o.quiet)
 		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s\n",
 			argv[optind], (int)child, path);
 
@@ -385,6 +465,12 @@ int main(int argc, char **argv)
 		if (mon > 0)
 			while (waitpid(mon, &status, 0) < 0 && errno == EINTR)
 				;
+		if (waitpid(child, &status, WNOHANG) == child)
+			goto reaped;
+		fprintf(stderr, "rbtrace: rbmon ended; %s (pid %d) still runs%s%s"
+			" (Ctrl-C ends it)\n", argv[optind], (int)child,
+			rbtrace_redirects(&o) ? ", output in " : "",
+			rbtrace_redirects(&o) ? out : "");
 	}
 	while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
 		;
@@ -392,6 +478,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
 		return 125;
 	}
+reaped:
 	if (WIFSIGNALED(status) && !o.quiet)
 		fprintf(stderr, "rbtrace: %s killed by signal %d (%s); trace kept in %s\n",
 			argv[optind], WTERMSIG(status), strsignal(WTERMSIG(status)),

@@ -1,0 +1,484 @@
+/* check_view: the rows, selection, search, layout and text under rbmon's
+ * screen, on snapshots built here. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "view.h"
+
+Suite	*suite_view(void);
+
+/* A snapshot of processes given as "pid:tid=state,tid=state;pid:..." where
+ * state is r(unning), s(topped), x (exited) or u(ntraced); a pid written
+ * as -PID is a dead process. */
+static void
+snap_make(struct rbmon_snapshot *s, const char *spec)
+{
+	struct rbmon_process	*p;
+	struct rbmon_thread	*t;
+	const char		*c = spec;
+	char			*end;
+	long			 pid;
+
+	memset(s, 0, sizeof *s);
+	while (*c != '\0') {
+		pid = strtol(c, &end, 10);
+		c = end + 1;	/* ':' */
+		s->procs = realloc(s->procs, (s->nprocs + 1) * sizeof *s->procs);
+		p = &s->procs[s->nprocs++];
+		memset(p, 0, sizeof *p);
+		p->alive = pid > 0;
+		p->pid = (int32_t)(pid > 0 ? pid : -pid);
+		p->pstart = 7;
+		while (*c != '\0' && *c != ';') {
+			p->threads = realloc(p->threads, (p->nthreads + 1) *
+			    sizeof *p->threads);
+			t = &p->threads[p->nthreads++];
+			memset(t, 0, sizeof *t);
+			t->tid = (int32_t)strtol(c, &end, 10);
+			t->pid = p->pid;
+			t->pstart = 7;
+			t->ring = (uint32_t)t->tid;
+			t->created_ns = (uint64_t)t->tid * 10;
+			t->own = RB_OWN_LIVE;
+			t->state = RB_STATE_RUNNING;
+			t->trace = 1;
+			snprintf(t->name, sizeof t->name, "t%d", t->tid);
+			c = end + 1;	/* '=' */
+			switch (*c) {
+			case 's':
+				t->state = RB_STATE_STOPPED;
+				break;
+			case 'x':
+				t->own = RB_OWN_EXITED;
+				t->state = RB_STATE_EXITED;
+				break;
+			case 'u':
+				t->trace = 0;
+				break;
+			}
+			c++;
+			if (*c == ',')
+				c++;
+		}
+		if (*c == ';')
+			c++;
+	}
+}
+
+static void
+snap_free(struct rbmon_snapshot *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nprocs; i++)
+		free(s->procs[i].threads);
+	free(s->procs);
+	memset(s, 0, sizeof *s);
+}
+
+/* The rows as text: "P100 T100 T101. ..." with '.' marking last rows. */
+static const char *
+rows_text(const struct rbmon_view *v, const struct rbmon_snapshot *s)
+{
+	static char	buf[1024];
+	size_t		i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < v->nrows; i++) {
+		const struct rbmon_row *r = &v->rows[i];
+
+		if (r->kind == RBMON_ROW_PROCESS)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%sP%d",
+			    i ? " " : "", s->procs[r->proc].pid);
+		else
+			n += (size_t)snprintf(buf + n, sizeof buf - n, " T%d%s",
+			    s->procs[r->proc].threads[r->thread].tid,
+			    r->last ? "." : "");
+	}
+	return buf;
+}
+
+static int32_t
+selected_tid(const struct rbmon_view *v, const struct rbmon_snapshot *s)
+{
+	const struct rbmon_thread	*t = rbmon_view_selected(v, s, NULL);
+
+	return t == NULL ? -1 : t->tid;
+}
+
+START_TEST(test_rows_order)
+{
+	struct rbmon_snapshot	s;
+	struct rbmon_view	v;
+
+	/* Exited threads go after the running ones of their process. */
+	snap_make(&s, "100:100=r,101=x,102=s,103=r;200:200=x,201=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s),
+	    "P100 T100 T102 T103 T101. P200 T201 T200.");
+	ck_assert_int_eq(selected_tid(&v, &s), 100);	/* first thread row */
+
+	v.hide_exited = 1;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s), "P100 T100 T102 T103. P200 T201.");
+	rbmon_view_free(&v);
+	snap_free(&s);
+
+	/* A dead process: its threads are gone, hidden with the exited. */
+	snap_make(&s, "-300:300=r,301=x;400:400=x");
+	rbmon_view_init(&v);
+	v.hide_exited = 1;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s), "");
+	ck_assert_ptr_null(rbmon_view_selected(&v, &s, NULL));
+	v.hide_exited = 0;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s), "P300 T300 T301. P400 T400.");
+	ck_assert_int_eq(selected_tid(&v, &s), 300);
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_selection_follows)
+{
+	struct rbmon_snapshot	s, s2;
+	struct rbmon_view	v;
+
+	snap_make(&s, "100:100=r,101=r,102=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	rbmon_view_move(&v, &s, 2);
+	ck_assert_int_eq(selected_tid(&v, &s), 102);
+	v.stack_sel = 3;
+
+	/* A new process before it moves the rows; the selection follows. */
+	snap_make(&s2, "50:50=r,51=r;100:100=r,101=r,102=r");
+	rbmon_view_rebuild(&v, &s2);
+	ck_assert_int_eq(selected_tid(&v, &s2), 102);
+	ck_assert_uint_eq(v.sel_row, 6);
+	ck_assert_uint_eq(v.stack_sel, 3);	/* same thread: kept */
+	snap_free(&s2);
+
+	/* The thread's ring went to another thread: nearest row instead. */
+	snap_make(&s2, "50:50=r,51=r;100:100=r,101=r,103=r");
+	rbmon_view_rebuild(&v, &s2);
+	ck_assert_int_eq(selected_tid(&v, &s2), 103);
+	ck_assert_uint_eq(v.stack_sel, 0);	/* another thread: reset */
+	snap_free(&s2);
+
+	/* Fewer rows than the old index: the last thread row. */
+	snap_make(&s2, "100:100=r");
+	rbmon_view_rebuild(&v, &s2);
+	ck_assert_int_eq(selected_tid(&v, &s2), 100);
+	snap_free(&s2);
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_move_and_scroll)
+{
+	struct rbmon_snapshot	s;
+	struct rbmon_view	v;
+
+	snap_make(&s, "1:1=r,2=r;3:3=r,4=r,5=r;6:6=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	/* P1 T1 T2 P3 T3 T4 T5 P6 T6: moves skip process rows. */
+	rbmon_view_move(&v, &s, 2);
+	ck_assert_int_eq(selected_tid(&v, &s), 3);
+	ck_assert_uint_eq(v.sel_row, 4);
+	rbmon_view_move(&v, &s, 100);
+	ck_assert_int_eq(selected_tid(&v, &s), 6);
+	rbmon_view_move(&v, &s, -1);
+	ck_assert_int_eq(selected_tid(&v, &s), 5);
+	rbmon_view_move(&v, &s, -100);
+	ck_assert_int_eq(selected_tid(&v, &s), 1);
+
+	/* A window of 3 rows keeps the selection and its process row. */
+	rbmon_view_move(&v, &s, 2);		/* T3, row 4, after P3 */
+	rbmon_view_scroll(&v, 3);
+	ck_assert_uint_eq(v.top, 2);		/* T2 P3 T3 */
+	v.top = 5;				/* scrolled past P3 */
+	rbmon_view_scroll(&v, 3);
+	ck_assert_uint_eq(v.top, 3);		/* P3 T3 T4 */
+	rbmon_view_move(&v, &s, 100);		/* T6, row 8 */
+	rbmon_view_scroll(&v, 3);
+	ck_assert_uint_eq(v.top, 6);
+	rbmon_view_move(&v, &s, -100);
+	rbmon_view_scroll(&v, 3);
+	ck_assert_uint_eq(v.top, 0);
+	rbmon_view_scroll(&v, 20);		/* all fit */
+	ck_assert_uint_eq(v.top, 0);
+
+	/* Clicking a process row selects its first thread. */
+	rbmon_view_select_row(&v, &s, 3);
+	ck_assert_int_eq(selected_tid(&v, &s), 3);
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_stack_move)
+{
+	struct rbmon_thread	t;
+	struct rbmon_view	v;
+
+	memset(&t, 0, sizeof t);
+	rbmon_view_init(&v);
+	t.nframes = 10;
+	t.wrapped = 5;
+	ck_assert_uint_eq(rbmon_view_stack_rows(&t), 11);
+	rbmon_view_stack_move(&v, &t, 4, 4);
+	ck_assert_uint_eq(v.stack_sel, 4);
+	ck_assert_uint_eq(v.stack_top, 1);
+	rbmon_view_stack_move(&v, &t, 100, 4);
+	ck_assert_uint_eq(v.stack_sel, 10);
+	ck_assert_uint_eq(v.stack_top, 7);
+	rbmon_view_stack_move(&v, &t, -100, 4);
+	ck_assert_uint_eq(v.stack_sel, 0);
+	ck_assert_uint_eq(v.stack_top, 0);
+	t.nframes = 2;		/* the stack got shorter under the cursor */
+	t.wrapped = 0;
+	v.stack_sel = 9;
+	v.stack_top = 7;
+	rbmon_view_stack_move(&v, &t, 0, 4);
+	ck_assert_uint_eq(v.stack_sel, 1);
+	ck_assert_uint_eq(v.stack_top, 0);
+	ck_assert_uint_eq(rbmon_view_stack_rows(NULL), 0);
+}
+END_TEST
+
+static const char *
+namer(void *arg, const struct rbmon_process *p, const struct rbmon_thread *t,
+    size_t i)
+{
+	static char	buf[64];
+
+	(void)arg;
+	(void)p;
+	if (t->tid == 12 && i == 2)
+		return "Deep_Function";
+	if (i == 0)
+		return NULL;	/* an unknown address */
+	snprintf(buf, sizeof buf, "fn_%d_%zu", t->tid, i);
+	return buf;
+}
+
+START_TEST(test_search)
+{
+	struct rbmon_snapshot	s;
+	struct rbmon_view	v;
+	size_t			frame, i, j;
+
+	snap_make(&s, "10:10=r,11=r,12=r;20:20=r");
+	for (i = 0; i < s.nprocs; i++) {
+		for (j = 0; j < s.procs[i].nthreads; j++)
+			s.procs[i].threads[j].nframes = 3;
+	}
+	strcpy(s.procs[1].threads[0].name, "Worker-Pool");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+
+	ck_assert(rbmon_view_search(&v, &s, "deep_f", 0, namer, NULL, &frame));
+	ck_assert_int_eq(selected_tid(&v, &s), 12);
+	ck_assert_uint_eq(frame, 2);
+	ck_assert_uint_eq(v.stack_sel, 2);
+
+	ck_assert(rbmon_view_search(&v, &s, "pool", 0, namer, NULL, &frame));
+	ck_assert_int_eq(selected_tid(&v, &s), 20);
+	ck_assert_uint_eq(frame, SIZE_MAX);
+
+	/* "fn_1" matches threads 10, 11, 12; next goes round and wraps. */
+	ck_assert(rbmon_view_search(&v, &s, "fn_1", 1, namer, NULL, &frame));
+	ck_assert_int_eq(selected_tid(&v, &s), 10);
+	ck_assert_uint_eq(frame, 1);
+	ck_assert(rbmon_view_search(&v, &s, "fn_1", 1, namer, NULL, &frame));
+	ck_assert_int_eq(selected_tid(&v, &s), 11);
+	ck_assert(rbmon_view_search(&v, &s, "fn_1", 0, namer, NULL, &frame));
+	ck_assert_int_eq(selected_tid(&v, &s), 11);	/* 0: stays */
+
+	ck_assert(!rbmon_view_search(&v, &s, "nowhere", 1, namer, NULL,
+	    &frame));
+	ck_assert_int_eq(selected_tid(&v, &s), 11);	/* unchanged */
+	ck_assert(!rbmon_view_search(&v, &s, "", 1, namer, NULL, &frame));
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_match)
+{
+	ck_assert(rbmon_match("parse_Value", "VALUE"));
+	ck_assert(rbmon_match("abc", ""));
+	ck_assert(rbmon_match("abc", "abc"));
+	ck_assert(!rbmon_match("abc", "abcd"));
+	ck_assert(!rbmon_match("abc", "x"));
+	ck_assert(!rbmon_match(NULL, "a"));
+	ck_assert(rbmon_match("aab", "ab"));
+}
+END_TEST
+
+START_TEST(test_states)
+{
+	struct rbmon_snapshot	s;
+	struct rbmon_counts	c;
+	char			buf[64];
+	struct rbmon_thread	*t;
+
+	snap_make(&s, "1:1=r,2=s,3=x,4=u;-5:5=r,6=x;-7:7=x");
+	t = s.procs[0].threads;
+	rbmon_state_text(buf, sizeof buf, &s.procs[0], &t[0]);
+	ck_assert_str_eq(buf, "running");
+	rbmon_state_text(buf, sizeof buf, &s.procs[0], &t[1]);
+	ck_assert_str_eq(buf, "stopped");
+	t[1].why = RB_WHY_BREAKPOINT | 3 << 8;
+	rbmon_state_text(buf, sizeof buf, &s.procs[0], &t[1]);
+	ck_assert_str_eq(buf, "stopped:break 3");
+	t[1].why = RB_WHY_CREATE;
+	rbmon_state_text(buf, sizeof buf, &s.procs[0], &t[1]);
+	ck_assert_str_eq(buf, "stopped:create");
+	t[1].why = 0x7f;
+	rbmon_state_text(buf, sizeof buf, &s.procs[0], &t[1]);
+	ck_assert_str_eq(buf, "stopped:?");
+	rbmon_state_text(buf, sizeof buf, &s.procs[0], &t[2]);
+	ck_assert_str_eq(buf, "exited");
+	rbmon_state_text(buf, sizeof buf, &s.procs[0], &t[3]);
+	ck_assert_str_eq(buf, "untraced");
+	/* A dead process: its running thread is gone, its exited one not. */
+	rbmon_state_text(buf, sizeof buf, &s.procs[1], &s.procs[1].threads[0]);
+	ck_assert_str_eq(buf, "gone");
+	rbmon_state_text(buf, sizeof buf, &s.procs[1], &s.procs[1].threads[1]);
+	ck_assert_str_eq(buf, "exited");
+
+	ck_assert(!rbmon_process_exited(&s.procs[0]));
+	ck_assert(!rbmon_process_exited(&s.procs[1]));
+	ck_assert(rbmon_process_exited(&s.procs[2]));
+	rbmon_view_count(&s, &c);
+	ck_assert_uint_eq(c.procs_alive, 1);
+	ck_assert_uint_eq(c.procs_gone, 1);
+	ck_assert_uint_eq(c.procs_exited, 1);
+	ck_assert_uint_eq(c.threads_alive, 3);
+	ck_assert_uint_eq(c.threads_exited, 3);
+	ck_assert_uint_eq(c.threads_gone, 1);
+	ck_assert_uint_eq(c.stopped, 1);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_fit)
+{
+	char	buf[16];
+
+	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "main", 10), 4);
+	ck_assert_str_eq(buf, "main");
+	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "parse_value", 6), 6);
+	ck_assert_str_eq(buf, "parse~");
+	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "a\033[2Jb\x80\n", 10), 8);
+	ck_assert_str_eq(buf, "a?[2Jb??");	/* no escape reaches the tty */
+	ck_assert_uint_eq(rbmon_fit(buf, 4, "abcdef", 10), 3);
+	ck_assert_str_eq(buf, "ab~");		/* bounded by the buffer */
+	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "abc", 0), 0);
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+START_TEST(test_delay)
+{
+	char	buf[32];
+
+	ck_assert_int_eq(rbmon_delay_step(10, 1), 15);
+	ck_assert_int_eq(rbmon_delay_step(10, -1), 5);
+	ck_assert_int_eq(rbmon_delay_step(1, -1), 1);
+	ck_assert_int_eq(rbmon_delay_step(36000, 1), 36000);
+	ck_assert_int_eq(rbmon_delay_step(7, 1), 10);	/* from -d 7 */
+	ck_assert_int_eq(rbmon_delay_step(7, -1), 5);
+	rbmon_delay_format(buf, sizeof buf, 1);
+	ck_assert_str_eq(buf, "0.1s");
+	rbmon_delay_format(buf, sizeof buf, 10);
+	ck_assert_str_eq(buf, "1s");
+	rbmon_delay_format(buf, sizeof buf, 25);
+	ck_assert_str_eq(buf, "2.5s");
+	rbmon_delay_format(buf, sizeof buf, 600);
+	ck_assert_str_eq(buf, "1m");
+	rbmon_delay_format(buf, sizeof buf, 36000);
+	ck_assert_str_eq(buf, "1h");
+}
+END_TEST
+
+START_TEST(test_layout)
+{
+	struct rbmon_layout	l;
+
+	/* 80x24, 5 list rows, short stack, no watches. */
+	rbmon_layout_compute(&l, 24, 80, 5, 2, 0);
+	ck_assert(!l.too_small);
+	ck_assert_int_eq(l.header_h, 3);
+	ck_assert_int_eq(l.list_y, 3);
+	ck_assert_int_eq(l.list_h, 5);
+	ck_assert_int_eq(l.stack_y, 9);
+	ck_assert_int_eq(l.bar_y, 23);
+	ck_assert_int_eq(l.msg_y, 22);
+	ck_assert_int_eq(l.watch_y, 21);
+	ck_assert_int_eq(l.watch_h, 0);
+	ck_assert_int_eq(l.stack_h, 11);	/* 10..20 */
+
+	/* A long list with a short stack: the list takes the room. */
+	rbmon_layout_compute(&l, 24, 80, 100, 2, 0);
+	ck_assert_int_eq(l.list_h, 13);
+	ck_assert_int_eq(l.stack_h, 3);
+	/* A long list and a deep stack: three fifths for the list. */
+	rbmon_layout_compute(&l, 24, 80, 100, 100, 0);
+	ck_assert_int_eq(l.list_h, 9);
+	ck_assert_int_eq(l.stack_y + 1 + l.stack_h, l.watch_y);
+	/* Watches take rows from the stack, at most four. */
+	rbmon_layout_compute(&l, 40, 80, 5, 100, 9);
+	ck_assert_int_eq(l.watch_h, 4);
+	ck_assert_int_eq(l.watch_y, 40 - 2 - 1 - 4);
+	ck_assert_int_eq(l.stack_y + 1 + l.stack_h, l.watch_y);
+
+	/* Short terminals: a one-row header. */
+	rbmon_layout_compute(&l, 14, 50, 5, 5, 3);
+	ck_assert(!l.too_small);
+	ck_assert_int_eq(l.header_h, 1);
+	ck_assert_int_eq(l.watch_h, 1);
+	ck_assert_int_ge(l.list_h, 3);
+	ck_assert_int_ge(l.stack_h, 1);
+	ck_assert_int_eq(l.stack_y + 1 + l.stack_h, l.watch_y);
+
+	rbmon_layout_compute(&l, 11, 80, 5, 5, 0);
+	ck_assert(l.too_small);
+	rbmon_layout_compute(&l, 24, 39, 5, 5, 0);
+	ck_assert(l.too_small);
+	rbmon_layout_compute(&l, 12, 40, 50, 50, 4);
+	ck_assert(!l.too_small);
+	ck_assert_int_ge(l.stack_h, 1);
+}
+END_TEST
+
+Suite *
+suite_view(void)
+{
+	Suite	*s = suite_create("view");
+	TCase	*tc = tcase_create("view");
+
+	tcase_add_test(tc, test_rows_order);
+	tcase_add_test(tc, test_selection_follows);
+	tcase_add_test(tc, test_move_and_scroll);
+	tcase_add_test(tc, test_stack_move);
+	tcase_add_test(tc, test_search);
+	tcase_add_test(tc, test_match);
+	tcase_add_test(tc, test_states);
+	tcase_add_test(tc, test_fit);
+	tcase_add_test(tc, test_delay);
+	tcase_add_test(tc, test_layout);
+	suite_add_tcase(s, tc);
+	return s;
+}
