@@ -115,10 +115,20 @@ panel_header(struct rbmon_tui *t)
 	x = panel_text(0, 0, cols, A_BOLD, panel_program(t));
 	x += panel_text(0, x, cols - x, A_NORMAL, "  ");
 	w = cols - x - (int)strlen(status) - 2;
-	if (w < 10)
-		w = cols - x;
+	if (w < 10) {
+		/* Narrow: keep the flags, drop the interval and the clock. */
+		snprintf(status, sizeof status, "%s%s%s",
+		    t->read_error != NULL ? "[read error]" : "",
+		    t->all_gone ? "[program gone]" : "",
+		    t->frozen ? "[frozen]" : "");
+		w = cols - x - (int)strlen(status) - 2;
+		if (w < 10)
+			w = cols - x - (int)strlen(status) - 1;
+	}
+	if (w < 0)
+		w = 0;
 	x += panel_text(0, x, w, A_NORMAL, t->m->path);
-	if (x + (int)strlen(status) + 2 <= cols)
+	if (x + (int)strlen(status) + 1 <= cols)
 		panel_text(0, cols - (int)strlen(status), (int)strlen(status),
 		    t->all_gone || t->frozen || t->read_error != NULL ?
 		    rbmon_tty_attr(RBMON_A_ERROR) : A_NORMAL, status);
@@ -339,14 +349,17 @@ panel_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 
 static void
 panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
-    const struct rbmon_thread *th, size_t i, int selected, attr_t base)
+    const struct rbmon_thread *th, size_t i, int selected, int dead)
 {
+	attr_t			 base = dead ? rbmon_tty_attr(RBMON_A_EXITED) :
+				    A_NORMAL;
 	struct rbmon_shown	 sh;
 	char			 idx[32], loc[PANEL_LINE], age[32];
 	char			 fn[PANEL_LINE];
-	attr_t			 a = base;
+	attr_t			 a;
 	int			 cols = t->lay.cols, locw, fnw, x;
 
+	a = base;
 	locw = cols / 3 > 30 ? 30 : cols / 3;
 	fnw = cols - 5 - locw - 1 - 8 - 1;
 	if (selected)
@@ -383,7 +396,8 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	else
 		snprintf(loc, sizeof loc, "??");
 	age[0] = '\0';
-	if (sh.have_age)
+	/* A dead thread's frames have no time in them that still counts. */
+	if (sh.have_age && !dead)
 		rbmon_age_format(age, sizeof age, sh.age_ns);
 	x = 5;
 	panel_text(y, x, fnw, t->have_match && t->match_frame == i &&
@@ -401,15 +415,13 @@ panel_stack(struct rbmon_tui *t)
 	const struct rbmon_thread	*th;
 	enum rbmon_tstate		 st;
 	size_t				 k, n;
-	attr_t				 base;
-	int				 i, y;
+	int				 i, y, dead;
 
 	th = rbmon_view_selected(&t->v, &t->s, &p);
 	panel_stack_title(t, p, th);
 	n = rbmon_view_stack_rows(th);
 	st = th != NULL ? rbmon_thread_state(p, th) : RBMON_TS_RUNNING;
-	base = st == RBMON_TS_EXITED || st == RBMON_TS_GONE ?
-	    rbmon_tty_attr(RBMON_A_EXITED) : A_NORMAL;
+	dead = st == RBMON_TS_EXITED || st == RBMON_TS_GONE;
 	for (i = 0; i < t->lay.stack_h; i++) {
 		y = t->lay.stack_y + 1 + i;
 		k = t->v.stack_top + (size_t)i;
@@ -429,7 +441,7 @@ panel_stack(struct rbmon_tui *t)
 		if (k >= n)
 			continue;
 		panel_stack_row(t, y, p, th, k, k == t->v.stack_sel &&
-		    t->focus == RBMON_PANE_STACK, base);
+		    t->focus == RBMON_PANE_STACK, dead);
 	}
 }
 
@@ -577,9 +589,8 @@ rbmon_panel_draw(struct rbmon_tui *t)
 		    t->lay.stack_want, t->lay.watch_h);
 	erase();
 	if (t->lay.too_small) {
-		panel_text(0, 0, COLS, A_BOLD, "rbmon: the terminal is too "
-		    "small");
-		panel_text(1, 0, COLS, A_NORMAL, "(40x12 at least; q quits)");
+		panel_text(0, 0, COLS, A_BOLD, "rbmon: terminal too small");
+		panel_text(1, 0, COLS, A_NORMAL, "40x12 at least; q quits");
 		refresh();
 		return;
 	}
@@ -640,7 +651,8 @@ static const char *const panel_help_text[] = {
 	"  TIME              how long the innermost call has been running",
 	"  FUNCTION          the innermost call",
 	"  Stack rows show the function, the source line it is at (for outer",
-	"  frames: the call it made), and how long ago the frame was entered.",
+	"  frames: the call it made), and how long ago the frame was entered",
+	"  (blank once the thread has ended: exited or gone).",
 	"  A ring keeps the newest frames of deep stacks; older ones are",
 	"  counted as overwritten.",
 	"",

@@ -109,6 +109,7 @@ pick_draw(const struct rbmon_found_list *l, size_t sel, size_t *top,
  * rbmon_pick_run - let the user pick one of their trace files
  * @o: options (colour, ASCII)
  * @error: why the file picked last could not be opened, or NULL
+ * @last: that file, selected again at first, or NULL
  * @path: set to the malloc'd path picked
  *
  * Return: 0 with *@path set, 1 if the user quit, -1 if the terminal could
@@ -116,7 +117,7 @@ pick_draw(const struct rbmon_found_list *l, size_t sel, size_t *top,
  */
 int
 rbmon_pick_run(const struct rbmon_tui_opts *o, const char *error,
-    char **path)
+    const char *last, char **path)
 {
 	struct rbmon_found_list	 l;
 	const char		*msg = error;
@@ -138,6 +139,11 @@ rbmon_pick_run(const struct rbmon_tui_opts *o, const char *error,
 			rbmon_discover_free(&l);
 			rbmon_discover_scan(&l, 0);
 			next = pick_now() + PICK_RESCAN_NS;
+			for (size_t i = 0; last != NULL && i < l.n; i++) {
+				if (strcmp(l.v[i].path, last) == 0)
+					sel = i;
+			}
+			last = NULL;
 			if (l.n > 0 && sel >= l.n)
 				sel = l.n - 1;
 		}

@@ -205,12 +205,14 @@ rbmon_pick(const struct rbmon_tui_opts *o)
 {
 	struct rbmon_model	 m;
 	char			*path = NULL, *cause = NULL, *error = NULL;
+	char			*last = NULL;
 	int			 r;
 
 	for (;;) {
-		r = rbmon_pick_run(o, error, &path);
+		r = rbmon_pick_run(o, error, last, &path);
 		free(error);
-		error = NULL;
+		free(last);
+		error = last = NULL;
 		if (r != 0)
 			return r < 0 ? 1 : 0;
 		if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS,
@@ -219,7 +221,7 @@ rbmon_pick(const struct rbmon_tui_opts *o)
 		rbmon_xasprintf(&error, "%s: %s", path, cause);
 		free(cause);
 		cause = NULL;
-		free(path);
+		last = path;
 	}
 	r = rbmon_tui_run(&m, o);
 	rbmon_model_close(&m);

@@ -188,11 +188,18 @@ tui_search_restore(struct rbmon_tui *t)
 	}
 }
 
+static void tui_search_again(struct rbmon_tui *);
+
 static int
 tui_search_key(struct rbmon_tui *t, int key, int is_key)
 {
 	size_t	len = strlen(t->search);
 
+	if (is_key && key == KEY_RESIZE) {
+		clear();
+		tui_relayout(t);
+		return RBMON_REDRAW;
+	}
 	if (!is_key && key == TUI_ESC) {
 		t->searching = 0;
 		t->have_match = 0;
@@ -204,6 +211,10 @@ tui_search_key(struct rbmon_tui *t, int key, int is_key)
 	if ((!is_key && (key == '\r' || key == '\n')) ||
 	    (is_key && key == KEY_ENTER)) {
 		t->searching = 0;
+		if (len == 0 && t->last_search[0] != '\0') {
+			tui_search_again(t);	/* "/" Enter: the next match */
+			return RBMON_REDRAW;
+		}
 		if (len != 0)
 			memcpy(t->last_search, t->search, len + 1);
 		if (len != 0 && !t->have_match)
@@ -222,6 +233,7 @@ tui_search_key(struct rbmon_tui *t, int key, int is_key)
 	    (!is_key && (key == 0x7f || key == TUI_CTRL('h')))) {
 		if (len > 0)
 			t->search[len - 1] = '\0';
+		t->have_match = 0;
 		tui_search_restore(t);
 		if (len > 1)
 			tui_search_step(t, 0);
@@ -234,6 +246,7 @@ tui_search_key(struct rbmon_tui *t, int key, int is_key)
 	}
 	if (!is_key && key == TUI_CTRL('u')) {
 		t->search[0] = '\0';
+		t->have_match = 0;
 		tui_search_restore(t);
 		return RBMON_REDRAW;
 	}
@@ -241,7 +254,8 @@ tui_search_key(struct rbmon_tui *t, int key, int is_key)
 		return 0;
 	t->search[len] = (char)key;
 	t->search[len + 1] = '\0';
-	tui_search_step(t, 0);
+	if (!tui_search_step(t, 0))
+		tui_search_restore(t);	/* no longer matches: back to start */
 	return RBMON_REDRAW;
 }
 
@@ -375,6 +389,7 @@ tui_help_key(struct rbmon_tui *t, int key, int is_key)
 		return RBMON_REDRAW;
 	t->help = 0;
 	clear();
+	tui_relayout(t);	/* the terminal may have changed meanwhile */
 	return RBMON_REDRAW;
 }
 

@@ -69,7 +69,8 @@ struct rbmon_tui {
 };
 
 int	rbmon_tui_run(struct rbmon_model *, const struct rbmon_tui_opts *);
-int	rbmon_pick_run(const struct rbmon_tui_opts *, const char *, char **);
+int	rbmon_pick_run(const struct rbmon_tui_opts *, const char *,
+	    const char *, char **);
 
 void	rbmon_tui_message(struct rbmon_tui *, enum rbmon_msg, const char *,
 	    ...) __attribute__((format(printf, 3, 4)));

@@ -8,6 +8,8 @@
 
 INTEGRATION_APPS = \
 	tests/apps/parked \
+	tests/apps/tuilife \
+	tests/apps/tuithreads \
 	tests/apps/recurse \
 	tests/apps/threads \
 	tests/apps/forker \
@@ -26,6 +28,9 @@ INTEGRATION_APP_LINKFLAGS = $(PTHREAD_LIBS)
 tests_apps_parked_SOURCES = tests/apps/parked.c
 tests_apps_parked_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_parked_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_tuilife_SOURCES = tests/apps/tuilife.c
+tests_apps_tuilife_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_tuilife_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_recurse_SOURCES = tests/apps/recurse.c
 tests_apps_recurse_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_recurse_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
@@ -44,11 +49,23 @@ tests_apps_execd_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_simple_SOURCES = tests/apps/simple.c
 tests_apps_simple_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_simple_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_tuithreads_SOURCES = tests/apps/tuithreads.c
+tests_apps_tuithreads_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_tuithreads_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
 INTEGRATION_TESTS = \
+	tests/integration/tui-gone.sh \
+	tests/integration/tui-quit.sh \
+	tests/integration/tui-launcher.sh \
+	tests/integration/tui-picker.sh \
 	tests/integration/parked.sh \
+	tests/integration/tui-threads.sh \
+	tests/integration/tui-search.sh \
+	tests/integration/tui-resize.sh \
+	tests/integration/tui-display.sh \
+	tests/integration/tui-keys.sh \
 	tests/integration/wrap.sh \
 	tests/integration/threads50.sh \
 	tests/integration/fork.sh \
@@ -62,7 +79,8 @@ INTEGRATION_TESTS = \
 	tests/integration/demo.sh
 
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh
+EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
+	tests/integration/tui.sh
 
 INTEGRATION_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
