@@ -1,1 +1,54 @@
-# bench
+# bench: benchmarks, run by `make bench` (never by `make` or `make check`).
+#
+# Each benchmark is a bash script in BENCHMARKS, run in order with
+# top_builddir and top_srcdir set (as the integration tests are); the
+# programs they drive are in BENCH_APPS, built only for `make bench`.
+# A script exits 0 when it measured (a missed target is reported, not
+# failed), 77 when it cannot run here (skipped), anything else when the
+# harness broke; `make bench` runs them all and fails if any broke.
+# Knobs (environment or make command line): BENCH_SECONDS, BENCH_RUNS,
+# see each script's header.
+#
+# To add a benchmark: append its script to BENCHMARKS and its programs
+# to BENCH_APPS (plus their _SOURCES / _CFLAGS below).
+
+BENCHMARKS = \
+	bench/rbmon.sh
+
+BENCH_APPS = \
+	bench/apps/many
+
+# Built on demand only: EXTRA_PROGRAMS are not part of all or check.
+EXTRA_PROGRAMS = $(BENCH_APPS)
+EXTRA_DIST += $(BENCHMARKS)
+CLEANFILES += $(BENCH_APPS:=$(EXEEXT))
+
+# Like the integration apps, but optimised as real programs are.
+BENCH_APP_CFLAGS = $(WARN_CFLAGS) -O2 -g -finstrument-functions $(PTHREAD_CFLAGS)
+BENCH_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/apps
+
+bench_apps_many_SOURCES = bench/apps/many.c
+bench_apps_many_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
+bench_apps_many_CFLAGS = $(BENCH_APP_CFLAGS)
+bench_apps_many_LDFLAGS = $(PTHREAD_LIBS)
+
+BENCH_ENVIRONMENT = \
+	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
+	export top_builddir top_srcdir;
+
+bench: $(BENCH_APPS:=$(EXEEXT)) rbmon$(EXEEXT) lib/librbtrace.la
+	@$(BENCH_ENVIRONMENT) \
+	ran=0; skipped=0; broke=; \
+	for s in $(BENCHMARKS); do \
+	  echo "=== bench: $$s"; \
+	  rc=0; $(BASH) '$(srcdir)'/$$s || rc=$$?; \
+	  case $$rc in \
+	  0) ran=$$((ran + 1));; \
+	  77) skipped=$$((skipped + 1)); echo "=== bench: $$s: SKIPPED";; \
+	  *) broke="$$broke $$s"; echo "=== bench: $$s: HARNESS FAILURE (exit $$rc)";; \
+	  esac; \
+	done; \
+	echo "=== bench: $$ran ran, $$skipped skipped$${broke:+, broken:$$broke}"; \
+	test -z "$$broke"
+
+.PHONY: bench

@@ -26,6 +26,8 @@ static volatile sig_atomic_t	model_guard;
 
 void				(*rbmon_model_fatal_hook)(void);
 
+static uint64_t	model_mono_ns(void);
+
 void *
 rbmon_xcalloc(size_t n, size_t size)
 {
@@ -252,6 +254,7 @@ rbmon_model_close(struct rbmon_model *m)
 	if (m->fd >= 0)
 		close(m->fd);
 	free(m->scratch.name);
+	free(m->names);
 	free(m->path);
 	memset(m, 0, sizeof *m);
 	m->fd = -1;
@@ -334,6 +337,14 @@ model_frames_free(struct rbmon_thread *t)
 	free(t->frames);
 	t->frames = NULL;
 	t->nframes = 0;
+}
+
+static void
+model_thread_free(struct rbmon_thread *t)
+{
+	model_frames_free(t);
+	free(t->watches);
+	t->watches = NULL;
 }
 
 static int
@@ -486,8 +497,15 @@ model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
 	t->signal = __atomic_load_n(&r->signal, __ATOMIC_RELAXED);
 	t->attention = __atomic_load_n(&r->attention, __ATOMIC_RELAXED);
 	t->cmdready = __atomic_load_n(&r->cmdready, __ATOMIC_RELAXED);
+	t->watches = NULL;
 	for (i = 0; i < RB_WATCHES; i++) {
 		w = &r->watches[i];
+		/* Relaxed: a display-only value (see above). */
+		if (__atomic_load_n(&w->inuse, __ATOMIC_RELAXED) == 0)
+			continue;
+		if (t->watches == NULL)
+			t->watches = rbmon_xcalloc(RB_WATCHES,
+			    sizeof *t->watches);
 		c = &t->watches[i];
 		c->inuse = __atomic_load_n(&w->inuse, __ATOMIC_RELAXED);
 		c->exprlength = __atomic_load_n(&w->exprlength,
@@ -495,9 +513,6 @@ model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
 		c->resready = __atomic_load_n(&w->resready, __ATOMIC_RELAXED);
 		c->reslength = __atomic_load_n(&w->reslength,
 		    __ATOMIC_RELAXED);
-		c->expr[0] = c->result[0] = '\0';
-		if (c->inuse == 0)
-			continue;
 		memcpy(c->expr, w->expr, RB_EXPR_MAX);
 		c->expr[RB_EXPR_MAX] = '\0';
 		memcpy(c->result, w->result, RB_RESULT_MAX);
@@ -554,7 +569,6 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		t->exited_ns = __atomic_load_n(&r->exited_ns, __ATOMIC_RELAXED);
 		memcpy(t->name, r->name, RB_THREAD_NAME_MAX);
 		t->name[RB_THREAD_NAME_MAX] = '\0';
-		model_ring_control(r, t);
 		/*
 		 * Orders the identity reads before the ctl reread: if the
 		 * ring changed hands meanwhile, ctl changed too.
@@ -566,6 +580,7 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		if (t->state == RB_STATE_EXITED)
 			t->own = RB_OWN_EXITED;
 		s->nthreads++;	/* before the frames: freed on SIGBUS */
+		model_ring_control(r, t);
 		rbmon_model_read_stack(h, r, t, &scratch);
 	}
 	/* Relaxed: a statistic and flags shown as they are, no ordering. */
@@ -639,14 +654,34 @@ rbmon_model_proc_start(pid_t pid)
 /*
  * A live thread's current name: the kernel's, which also follows
  * prctl(PR_SET_NAME); the ring keeps the name it had when last recorded.
+ * With m->names_every_ns set, a name read less than that long ago is
+ * taken from the cache instead (one /proc read per thread and second,
+ * not per refresh).
  */
 static void
-model_live_name(pid_t pid, struct rbmon_thread *t)
+model_live_name(struct rbmon_model *m, pid_t pid, struct rbmon_thread *t,
+    uint64_t now)
 {
-	char	 path[64], buf[RB_THREAD_NAME_MAX + 2];
-	ssize_t	 n;
-	int	 fd;
+	struct rbmon_name_cache	*c = NULL;
+	char			 path[64], buf[RB_THREAD_NAME_MAX + 2];
+	ssize_t			 n;
+	size_t			 k;
+	int			 fd;
 
+	if (m->names_every_ns != 0) {
+		if (m->names_cap == 0) {
+			m->names_cap = 1024;
+			m->names = rbmon_xcalloc(m->names_cap,
+			    sizeof *m->names);
+		}
+		k = (size_t)(uint32_t)t->tid * 2654435761u % m->names_cap;
+		c = &m->names[k];	/* one entry per bucket: a collision rereads */
+		if (c->tid == t->tid && c->pid == pid && c->read_ns != 0 &&
+		    now - c->read_ns < m->names_every_ns) {
+			memcpy(t->name, c->name, sizeof t->name);
+			return;
+		}
+	}
 	snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid,
 	    (int)t->tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -662,6 +697,12 @@ model_live_name(pid_t pid, struct rbmon_thread *t)
 		return;
 	memcpy(t->name, buf, (size_t)n);
 	t->name[n] = '\0';
+	if (c != NULL) {
+		c->pid = pid;
+		c->tid = t->tid;
+		c->read_ns = now;
+		memcpy(c->name, t->name, sizeof c->name);
+	}
 }
 
 /**
@@ -717,9 +758,11 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 {
 	struct rbmon_thread	*t;
 	struct rbmon_process	*p;
-	uint64_t		 newest;
-	size_t			 i, j;
+	uint64_t		 newest, now = 0;
+	size_t			*owner, i, j, cap = 0;
 
+	/* Assign each thread its process, then size each array once. */
+	owner = rbmon_xcalloc(s->nthreads, sizeof *owner);
 	for (i = 0; i < s->nthreads; i++) {
 		t = &s->threads[i];
 		for (j = 0; j < s->nprocs; j++) {
@@ -728,8 +771,11 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 				break;
 		}
 		if (j == s->nprocs) {
-			s->procs = rbmon_xreallocarray(s->procs, s->nprocs + 1,
-			    sizeof *s->procs);
+			if (s->nprocs == cap) {
+				cap = cap == 0 ? 4 : cap * 2;
+				s->procs = rbmon_xreallocarray(s->procs, cap,
+				    sizeof *s->procs);
+			}
 			p = &s->procs[s->nprocs++];
 			memset(p, 0, sizeof *p);
 			p->pid = t->pid;
@@ -739,16 +785,27 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 			    t->pstart == m->hdr.creator_start;
 		}
 		p = &s->procs[j];
-		p->threads = rbmon_xreallocarray(p->threads, p->nthreads + 1,
-		    sizeof *p->threads);
-		p->threads[p->nthreads++] = *t;
+		owner[i] = j;
+		p->nthreads++;
 		if (t->created_ns < p->first_ns)
 			p->first_ns = t->created_ns;
 	}
+	for (j = 0; j < s->nprocs; j++) {
+		s->procs[j].threads = rbmon_xcalloc(s->procs[j].nthreads,
+		    sizeof *s->procs[j].threads);
+		s->procs[j].nthreads = 0;
+	}
+	for (i = 0; i < s->nthreads; i++) {
+		p = &s->procs[owner[i]];
+		p->threads[p->nthreads++] = s->threads[i];
+	}
+	free(owner);
 	free(s->threads);
 	s->threads = NULL;
 	s->nthreads = 0;
 
+	if (m->names_every_ns != 0)
+		now = model_mono_ns();
 	for (j = 0; j < s->nprocs; j++) {
 		p = &s->procs[j];
 		/* One liveness check per (pid, pstart) and snapshot. */
@@ -757,7 +814,7 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 		for (i = 0; i < p->nthreads; i++) {
 			t = &p->threads[i];
 			if (p->alive && t->own == RB_OWN_LIVE)
-				model_live_name(p->pid, t);
+				model_live_name(m, p->pid, t, now);
 			if (i == 0 || t->created_ns >= newest) {
 				newest = t->created_ns;
 				p->image = t->image;
@@ -824,11 +881,11 @@ rbmon_model_free(struct rbmon_snapshot *s)
 	size_t	i, j;
 
 	for (i = 0; i < s->nthreads; i++)
-		model_frames_free(&s->threads[i]);
+		model_thread_free(&s->threads[i]);
 	free(s->threads);
 	for (i = 0; i < s->nprocs; i++) {
 		for (j = 0; j < s->procs[i].nthreads; j++)
-			model_frames_free(&s->procs[i].threads[j]);
+			model_thread_free(&s->procs[i].threads[j]);
 		free(s->procs[i].threads);
 	}
 	free(s->procs);

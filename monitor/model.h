@@ -20,6 +20,13 @@ struct rbmon_model {
 	void		*base;
 	size_t		 size;
 	struct rb_header hdr;
+	uint64_t	 names_every_ns;	/* 0: read live names each time */
+	struct rbmon_name_cache {
+		int32_t	 pid, tid;
+		uint64_t read_ns;
+		char	 name[RB_THREAD_NAME_MAX + 1];
+	}		*names;		/* open addressing by tid */
+	size_t		 names_cap;
 	struct rbmon_slot_buf {
 		char	*name;		/* slot_sz + 1 bytes of scratch */
 	}		 scratch;
@@ -82,7 +89,7 @@ struct rbmon_thread {
 	uint32_t	wrapped;
 	size_t		nframes;
 	struct rbmon_frame *frames;	/* newest first */
-	struct rbmon_watch watches[RB_WATCHES];
+	struct rbmon_watch *watches;	/* RB_WATCHES, or NULL: none in use */
 };
 
 struct rbmon_process {

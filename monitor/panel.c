@@ -455,7 +455,7 @@ panel_watch(struct rbmon_tui *t)
 	int				 i, y = t->lay.watch_y + 1, used = 0;
 
 	th = rbmon_view_selected(&t->v, &t->s, NULL);
-	for (i = 0; th != NULL && i < RB_WATCHES; i++)
+	for (i = 0; th != NULL && th->watches != NULL && i < RB_WATCHES; i++)
 		used += th->watches[i].inuse != 0;
 	a = rbmon_tty_attr(t->focus == RBMON_PANE_WATCH ?
 	    RBMON_A_TITLE_FOCUS : RBMON_A_TITLE);
@@ -470,7 +470,7 @@ panel_watch(struct rbmon_tui *t)
 		    "entries in use (raw protocol state)", th->tid, used,
 		    RB_WATCHES);
 	panel_text(t->lay.watch_y, 1, t->lay.cols - 1, a, buf);
-	for (i = 0; th != NULL && i < RB_WATCHES; i++) {
+	for (i = 0; used != 0 && i < RB_WATCHES; i++) {
 		w = &th->watches[i];
 		if (w->inuse == 0)
 			continue;

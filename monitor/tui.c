@@ -42,7 +42,7 @@ tui_watch_rows(const struct rbmon_thread *th)
 {
 	int	i, n = 0;
 
-	if (th == NULL)
+	if (th == NULL || th->watches == NULL)
 		return 0;
 	for (i = 0; i < RB_WATCHES; i++)
 		n += th->watches[i].inuse != 0;
@@ -551,6 +551,8 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 	memset(&t, 0, sizeof t);
 	t.m = m;
 	t.o = *o;
+	/* Thread names from /proc: once a second is enough for the screen. */
+	m->names_every_ns = 1000000000u;
 	rbmon_view_init(&t.v);
 	t.v.hide_exited = o->hide_exited;
 	if (rbmon_tty_start(o->color, o->ascii, &cause) != 0) {
