@@ -13,120 +13,13 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
 
-f=$T/tui.trace
-prog=tuithreads
-traced app RBTRACE_FILE="$f" "$APPS/tuithreads"
-pid=$LAUNCHED
-wait_ready "main $pid" "$pid"
-tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
+tuithreads_launch
 # The thread under main in the list (the lowest tid: normally north).
 read -r N NN < <(awk '$1 == "thread" { print $3, $2 }' "$RBT_READY" | sort -n | head -n1)
 [ -n "$N" ] || fail "no tids reported"
 # Threads, and the tid of the list's last row (main first, then by tid).
 NT=6
 LAST=$(awk '$1 == "thread" { print $3 }' "$RBT_READY" | sort -n | tail -n1)
-
-# The helpers below are the same as in tui-threads.sh.
-# poll DESCRIPTION CMD... - wait until CMD succeeds; on timeout show the
-# screen and what CMD last printed.
-poll()
-{
-	local desc=$1 deadline=$((SECONDS + WAIT_TIMEOUT))
-	shift
-	until "$@" >"$T/poll.last" 2>&1; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			echo "--- last check output:" >&2
-			cat "$T/poll.last" >&2
-			tui_fail "timed out after ${WAIT_TIMEOUT}s waiting for $desc"
-		fi
-		sleep 0.05
-	done
-}
-
-# screen_attrs - capture the screen with its attributes: $T/plain gets the
-# text, $T/rowattr the SGR state of each row's first cell, line for line:
-# "fg=N bg=N bold=B dim=D ul=U rev=R"; $T/runs "ROW<tab>STATE<tab>TEXT"
-# for each run of text drawn alike (ROW 1-based).  tmux only writes
-# changes, so the state is followed from the top of the screen.
-screen_attrs()
-{
-	tui_screen_attrs >"$T/attrs" || return 1
-	awk -v plain="$T/plain" -v rowattr="$T/rowattr" -v runs="$T/runs" '
-	function reset() { fg = 39; bg = 49; bold = 0; dim = 0; ul = 0; rev = 0 }
-	function sgr(p,    n, a, i, c) {
-		n = split(p, a, ";")
-		if (n == 0) { reset(); return }
-		for (i = 1; i <= n; i++) {
-			c = a[i] + 0
-			if (c == 0) reset()
-			else if (c == 1) bold = 1
-			else if (c == 2) dim = 1
-			else if (c == 4) ul = 1
-			else if (c == 7) rev = 1
-			else if (c == 22) { bold = 0; dim = 0 }
-			else if (c == 24) ul = 0
-			else if (c == 27) rev = 0
-			else if ((c >= 30 && c <= 37) || c == 39) fg = c
-			else if ((c >= 40 && c <= 47) || c == 49) bg = c
-			else if (c == 38 || c == 48) {
-				v = a[i + 1] == 5 ? a[i + 2] : "rgb"
-				if (c == 38) fg = "x" v; else bg = "x" v
-				i += a[i + 1] == 5 ? 2 : 4
-			}
-		}
-	}
-	function state() {
-		return sprintf("fg=%s bg=%s bold=%d dim=%d ul=%d rev=%d", fg, bg, bold, dim, ul, rev)
-	}
-	BEGIN { reset() }
-	{
-		s = $0
-		text = ""
-		first = ""
-		while (match(s, /\033\[[0-9;]*m/)) {
-			if (RSTART > 1) {
-				if (first == "")
-					first = state()
-				printf "%d\t%s\t%s\n", NR, state(), substr(s, 1, RSTART - 1) >runs
-			}
-			text = text substr(s, 1, RSTART - 1)
-			sgr(substr(s, RSTART + 2, RLENGTH - 3))
-			s = substr(s, RSTART + RLENGTH)
-		}
-		if (s != "")
-			printf "%d\t%s\t%s\n", NR, state(), s >runs
-		text = text s
-		if (first == "")
-			first = state()
-		print text >plain
-		print first >rowattr
-	}' "$T/attrs"
-}
-
-# The colours of tty.c under TERM=screen: what a row starts with.
-SEL='fg=30 bg=46'		# selected row of the focused pane
-SEL_DIM='fg=30 bg=47'		# selected thread while the stack has focus
-TITLE='fg=30 bg=47'		# title of a pane without focus
-TITLE_FOCUS='fg=30 bg=42'	# title of the focused pane
-
-# attrs_are ERE:ATTRS... - the first row matching each ERE starts with
-# ATTRS (a prefix of the state screen_attrs gives), all in one capture.
-attrs_are()
-{
-	local spec re want row got
-	screen_attrs || return 1
-	for spec in "$@"; do
-		re=${spec%%:*}
-		want=${spec#*:}
-		row=$(grep -En -m1 -- "$re" "$T/plain" | cut -d: -f1)
-		[ -n "$row" ] || { echo "no row matches /$re/"; return 1; }
-		got=$(sed -n "${row}p" "$T/rowattr")
-		case "$got" in
-		"$want"*) ;;
-		*) echo "row $((row - 1)) /$re/: '$got', want '$want'"; return 1 ;;
-		esac
-	done
-}
 
 # has_colour - the last screen_attrs capture ($T/attrs) sets a foreground
 # or background colour (SGR 30-37, 40-47, 90-97, 100-107, 38;..., 48;...).
@@ -149,16 +42,6 @@ session()
 	tui_start 80 24 "$@"
 	tui_wait "^PID $pid $prog: alive, $NT threads\$" "the process row ($name)"
 	tui_wait " $LAST [a-z]+ +running " "the last thread's row ($name)"
-}
-
-# quit NAME - q ends rbmon with status 0 and the terminal restored.
-quit()
-{
-	tui_keys q
-	tui_wait_exit
-	expect "rbmon exit status ($1)" 0 "$TUI_RC"
-	tui_restored
-	[ -s "$T/tui.err" ] && fail "rbmon wrote to stderr ($1): $(cat "$T/tui.err")"
 }
 
 # ascii_screen NAME - ASCII tree glyphs on every thread row, "`-" closing
@@ -277,7 +160,7 @@ tui_wait '^The top lists every traced process' "the help screen scrolled by two 
 tui_keys q
 tui_wait '^F1Help /Search' "the monitor after q on the help screen"
 [ -e "$T/tui.rc" ] && tui_fail "q on the help screen quit rbmon"
-quit default
+tui_quit default
 
 # ---- --ascii (in a UTF-8 locale) and --no-color.
 session "--ascii --no-color" "$RBMON" --ascii --no-color -d 1 "$f"
@@ -285,7 +168,7 @@ ascii_screen "--ascii"
 screen_attrs
 has_colour && { grep -o $'\e\\[[0-9;]*m' "$T/attrs" | sort | uniq -c >&2; tui_fail "colour with --no-color"; }
 poll "the selection in reverse (--no-color)" attrs_are "^\\|- +$pid $prog :fg=39 bg=49 bold=0 dim=0 ul=0 rev=1"
-quit "--ascii --no-color"
+tui_quit "--ascii --no-color"
 
 # ---- LANG=C and NO_COLOR=1.
 session "LANG=C NO_COLOR=1" LANG=C LC_CTYPE= NO_COLOR=1 "$RBMON" -d 1 "$f"
@@ -293,7 +176,7 @@ ascii_screen "LANG=C"
 screen_attrs
 has_colour && { grep -o $'\e\\[[0-9;]*m' "$T/attrs" | sort | uniq -c >&2; tui_fail "colour with NO_COLOR=1"; }
 poll "the selection in reverse (NO_COLOR=1)" attrs_are "^\\|- +$pid $prog :fg=39 bg=49 bold=0 dim=0 ul=0 rev=1"
-quit "LANG=C NO_COLOR=1"
+tui_quit "LANG=C NO_COLOR=1"
 
 stop_and_reap "$pid"
 expect "program exit status" 0 "$REAPED"

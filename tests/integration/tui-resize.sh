@@ -14,145 +14,22 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
 
-f=$T/tui.trace
-prog=tuithreads
-traced app RBTRACE_FILE="$f" "$APPS/tuithreads"
-pid=$LAUNCHED
-wait_ready "main $pid" "$pid"
+tuithreads_launch
 # The list: the process row ("0"), main ("1"), then the threads by tid;
 # End selects the last one (normally brief, the newest).
 mapfile -t ORDER < <(awk '$1 == "thread" { print $3, $2 }' "$RBT_READY" | sort -n | cut -d' ' -f2)
 expect "threads reported" 5 "${#ORDER[@]}"
 FULL="0 1 ${ORDER[*]}"
 SEL_NAME=${ORDER[4]}
-B=$(awk -v n="$SEL_NAME" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY")
+B=$(tid_of "$SEL_NAME")
 # Its depth, its innermost function and the one that called it.
 declare -A DEPTH=([north]=2 [south]=3 [east]=4 [west]=5 [brief]=2)
 declare -A LEAF=([north]=walk_leaf [south]=swim_leaf [east]=fly_leaf [west]=dig_bottom [brief]=nap_leaf)
 declare -A CALLER=([north]=walk_main [south]=swim_step [east]=fly_high [west]=dig_deepest [brief]=nap_main)
 D=${DEPTH[$SEL_NAME]} LF=${LEAF[$SEL_NAME]} CL=${CALLER[$SEL_NAME]}
 
-# The helpers below are the same as in tui-threads.sh.
-# poll DESCRIPTION CMD... - wait until CMD succeeds; on timeout show the
-# screen and what CMD last printed.
-poll()
-{
-	local desc=$1 deadline=$((SECONDS + WAIT_TIMEOUT))
-	shift
-	until "$@" >"$T/poll.last" 2>&1; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			echo "--- last check output:" >&2
-			cat "$T/poll.last" >&2
-			tui_fail "timed out after ${WAIT_TIMEOUT}s waiting for $desc"
-		fi
-		sleep 0.05
-	done
-}
-
-# screen_attrs - capture the screen with its attributes: $T/plain gets the
-# text, $T/rowattr the SGR state of each row's first cell, line for line:
-# "fg=N bg=N bold=B dim=D ul=U rev=R"; $T/runs "ROW<tab>STATE<tab>TEXT"
-# for each run of text drawn alike (ROW 1-based).  tmux only writes
-# changes, so the state is followed from the top of the screen.
-screen_attrs()
-{
-	tui_screen_attrs >"$T/attrs" || return 1
-	awk -v plain="$T/plain" -v rowattr="$T/rowattr" -v runs="$T/runs" '
-	function reset() { fg = 39; bg = 49; bold = 0; dim = 0; ul = 0; rev = 0 }
-	function sgr(p,    n, a, i, c) {
-		n = split(p, a, ";")
-		if (n == 0) { reset(); return }
-		for (i = 1; i <= n; i++) {
-			c = a[i] + 0
-			if (c == 0) reset()
-			else if (c == 1) bold = 1
-			else if (c == 2) dim = 1
-			else if (c == 4) ul = 1
-			else if (c == 7) rev = 1
-			else if (c == 22) { bold = 0; dim = 0 }
-			else if (c == 24) ul = 0
-			else if (c == 27) rev = 0
-			else if ((c >= 30 && c <= 37) || c == 39) fg = c
-			else if ((c >= 40 && c <= 47) || c == 49) bg = c
-			else if (c == 38 || c == 48) {
-				v = a[i + 1] == 5 ? a[i + 2] : "rgb"
-				if (c == 38) fg = "x" v; else bg = "x" v
-				i += a[i + 1] == 5 ? 2 : 4
-			}
-		}
-	}
-	function state() {
-		return sprintf("fg=%s bg=%s bold=%d dim=%d ul=%d rev=%d", fg, bg, bold, dim, ul, rev)
-	}
-	BEGIN { reset() }
-	{
-		s = $0
-		text = ""
-		first = ""
-		while (match(s, /\033\[[0-9;]*m/)) {
-			if (RSTART > 1) {
-				if (first == "")
-					first = state()
-				printf "%d\t%s\t%s\n", NR, state(), substr(s, 1, RSTART - 1) >runs
-			}
-			text = text substr(s, 1, RSTART - 1)
-			sgr(substr(s, RSTART + 2, RLENGTH - 3))
-			s = substr(s, RSTART + RLENGTH)
-		}
-		if (s != "")
-			printf "%d\t%s\t%s\n", NR, state(), s >runs
-		text = text s
-		if (first == "")
-			first = state()
-		print text >plain
-		print first >rowattr
-	}' "$T/attrs"
-}
-
-# The colours of tty.c under TERM=screen: what a row starts with.
-SEL='fg=30 bg=46'		# selected row of the focused pane
-SEL_DIM='fg=30 bg=47'		# selected thread while the stack has focus
-TITLE='fg=30 bg=47'		# title of a pane without focus
-TITLE_FOCUS='fg=30 bg=42'	# title of the focused pane
-
-# attrs_are ERE:ATTRS... - the first row matching each ERE starts with
-# ATTRS (a prefix of the state screen_attrs gives), all in one capture.
-attrs_are()
-{
-	local spec re want row got
-	screen_attrs || return 1
-	for spec in "$@"; do
-		re=${spec%%:*}
-		want=${spec#*:}
-		row=$(grep -En -m1 -- "$re" "$T/plain" | cut -d: -f1)
-		[ -n "$row" ] || { echo "no row matches /$re/"; return 1; }
-		got=$(sed -n "${row}p" "$T/rowattr")
-		case "$got" in
-		"$want"*) ;;
-		*) echo "row $((row - 1)) /$re/: '$got', want '$want'"; return 1 ;;
-		esac
-	done
-}
-
-# Known problems are collected and reported after the rest ran.
-BUGS=()
-bug() { note "BUG: $*"; BUGS+=("$*"); }
-
-# soon DESCRIPTION CMD... - like poll, but a timeout (2 s) is recorded as a
-# bug and the test goes on.
-soon()
-{
-	local desc=$1 deadline=$((SECONDS + 2))
-	shift
-	until "$@" >"$T/poll.last" 2>&1; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			bug "$desc: $(tr '\n' ' ' <"$T/poll.last")"
-			{ echo "--- screen:"; cat "$T/plain"; } >&2
-			return 1
-		fi
-		sleep 0.05
-	done
-}
+# soon shows the last capture when it gives up.
+SOON_SHOW=$T/plain
 
 # load - read the last capture ($T/plain) into SCR, a row each.
 load() { mapfile -t SCR <"$T/plain"; }
@@ -318,10 +195,6 @@ tui_keys Space
 tui_wait '^display live$' "the display live again"
 poll "the 50x14 layout, live" layout_ok 50 14 tail
 
-tui_keys q
-tui_wait_exit
-expect "rbmon exit status" 0 "$TUI_RC"
-tui_restored
-[ -s "$T/tui.err" ] && fail "rbmon wrote to stderr: $(cat "$T/tui.err")"
+tui_quit
 [ "${#BUGS[@]}" -eq 0 ] || fail "${#BUGS[@]} wrong behaviour(s): $(printf '%s; ' "${BUGS[@]}")"
 exit 0

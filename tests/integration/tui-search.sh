@@ -13,188 +13,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
 
-src=$APPS_SRC/tuithreads.c
-f=$T/tui.trace
-prog=tuithreads
-traced app RBTRACE_FILE="$f" "$APPS/tuithreads"
-pid=$LAUNCHED
-wait_ready "main $pid" "$pid"
-
-# The helpers below are the same as in tui-threads.sh.
-tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
-
-# poll DESCRIPTION CMD... - wait until CMD succeeds; on timeout show the
-# screen and what CMD last printed.
-poll()
-{
-	local desc=$1 deadline=$((SECONDS + WAIT_TIMEOUT))
-	shift
-	until "$@" >"$T/poll.last" 2>&1; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			echo "--- last check output:" >&2
-			cat "$T/poll.last" >&2
-			tui_fail "timed out after ${WAIT_TIMEOUT}s waiting for $desc"
-		fi
-		sleep 0.05
-	done
-}
-
-# screen_attrs - capture the screen with its attributes: $T/plain gets the
-# text, $T/rowattr the SGR state of each row's first cell, line for line:
-# "fg=N bg=N bold=B dim=D ul=U rev=R"; $T/runs "ROW<tab>STATE<tab>TEXT"
-# for each run of text drawn alike (ROW 1-based).  tmux only writes
-# changes, so the state is followed from the top of the screen.
-screen_attrs()
-{
-	tui_screen_attrs >"$T/attrs" || return 1
-	awk -v plain="$T/plain" -v rowattr="$T/rowattr" -v runs="$T/runs" '
-	function reset() { fg = 39; bg = 49; bold = 0; dim = 0; ul = 0; rev = 0 }
-	function sgr(p,    n, a, i, c) {
-		n = split(p, a, ";")
-		if (n == 0) { reset(); return }
-		for (i = 1; i <= n; i++) {
-			c = a[i] + 0
-			if (c == 0) reset()
-			else if (c == 1) bold = 1
-			else if (c == 2) dim = 1
-			else if (c == 4) ul = 1
-			else if (c == 7) rev = 1
-			else if (c == 22) { bold = 0; dim = 0 }
-			else if (c == 24) ul = 0
-			else if (c == 27) rev = 0
-			else if ((c >= 30 && c <= 37) || c == 39) fg = c
-			else if ((c >= 40 && c <= 47) || c == 49) bg = c
-			else if (c == 38 || c == 48) {
-				v = a[i + 1] == 5 ? a[i + 2] : "rgb"
-				if (c == 38) fg = "x" v; else bg = "x" v
-				i += a[i + 1] == 5 ? 2 : 4
-			}
-		}
-	}
-	function state() {
-		return sprintf("fg=%s bg=%s bold=%d dim=%d ul=%d rev=%d", fg, bg, bold, dim, ul, rev)
-	}
-	BEGIN { reset() }
-	{
-		s = $0
-		text = ""
-		first = ""
-		while (match(s, /\033\[[0-9;]*m/)) {
-			if (RSTART > 1) {
-				if (first == "")
-					first = state()
-				printf "%d\t%s\t%s\n", NR, state(), substr(s, 1, RSTART - 1) >runs
-			}
-			text = text substr(s, 1, RSTART - 1)
-			sgr(substr(s, RSTART + 2, RLENGTH - 3))
-			s = substr(s, RSTART + RLENGTH)
-		}
-		if (s != "")
-			printf "%d\t%s\t%s\n", NR, state(), s >runs
-		text = text s
-		if (first == "")
-			first = state()
-		print text >plain
-		print first >rowattr
-	}' "$T/attrs"
-}
-
-# The colours of tty.c under TERM=screen: what a row starts with.
-SEL='fg=30 bg=46'		# selected row of the focused pane
-SEL_DIM='fg=30 bg=47'		# selected thread while the stack has focus
-TITLE='fg=30 bg=47'		# title of a pane without focus
-TITLE_FOCUS='fg=30 bg=42'	# title of the focused pane
-
-# attrs_are ERE:ATTRS... - the first row matching each ERE starts with
-# ATTRS (a prefix of the state screen_attrs gives), all in one capture.
-attrs_are()
-{
-	local spec re want row got
-	screen_attrs || return 1
-	for spec in "$@"; do
-		re=${spec%%:*}
-		want=${spec#*:}
-		row=$(grep -En -m1 -- "$re" "$T/plain" | cut -d: -f1)
-		[ -n "$row" ] || { echo "no row matches /$re/"; return 1; }
-		got=$(sed -n "${row}p" "$T/rowattr")
-		case "$got" in
-		"$want"*) ;;
-		*) echo "row $((row - 1)) /$re/: '$got', want '$want'"; return 1 ;;
-		esac
-	done
-}
-
-# The thread rows of the last capture ($T/screen), "TID NAME STATE" each.
-thread_rows() { sed -n 's/^\(├─\|└─\) *\([0-9]*\) \+\([^ ]*\) \+\([^ ]*\) .*/\2 \3 \4/p' "$T/screen"; }
-
-# rows_are WANT - the thread rows, top to bottom, are WANT.
-rows_are() { tui_screen >"$T/screen" && [ "$(thread_rows)" == "$1" ] || { thread_rows; false; }; }
-
-# The stack pane's frames in $T/screen: "function file:line", innermost first.
-stack_rows() { awk '/^ Stack of thread/ { on = 1; next } /^ Watches/ { on = 0 } on && /^#[0-9]+ / { print $2, $3 }' "$T/screen"; }
-
-# stack_is TID NAME STATE DEPTH FRAMES - the stack pane shows that thread
-# and exactly FRAMES ("fn file:line" lines).
-stack_is()
-{
-	tui_has "^ Stack of thread $1 \"$2\": $3, depth $4\$" ||
-		{ echo "title: $(grep -E '^ Stack' "$T/screen")"; return 1; }
-	[ "$(stack_rows)" == "$5" ] || { echo "frames:"; stack_rows; echo "want:"; echo "$5"; return 1; }
-}
-
-# Every LINE: marker of the source, checked to be there once.
-declare -A LN=()
-eval "$(awk '{ while (match($0, /LINE:[a-z_]+ \*\//)) { m = substr($0, RSTART + 5, RLENGTH - 8); printf "LN[%s]+=\"%d \"\n", m, NR; $0 = substr($0, RSTART + RLENGTH) } }' "$src")"
-L()
-{
-	[[ "${LN[$1]:-}" =~ ^[0-9]+\ $ ]] || fail "marker LINE:$1 not found exactly once in $src"
-	echo "${LN[$1]% }"
-}
-frames() { local a; for a in "$@"; do echo "$a"; done; }
-F=$prog.c
-STACK_main=$(frames "main_wait $F:$(L main_wait_def)" "main $F:$(L call_main_wait)")
-STACK_north=$(frames "walk_leaf $F:$(L walk_leaf_def)" "walk_main $F:$(L walk_call_leaf)")
-STACK_south=$(frames "swim_leaf $F:$(L swim_leaf_def)" "swim_step $F:$(L swim_call_leaf)" \
-	"swim_main $F:$(L swim_call_step)")
-STACK_east=$(frames "fly_leaf $F:$(L fly_leaf_def)" "fly_high $F:$(L fly_call_leaf)" \
-	"fly_up $F:$(L fly_call_high)" "fly_main $F:$(L fly_call_up)")
-STACK_west=$(frames "dig_bottom $F:$(L dig_bottom_def)" "dig_deepest $F:$(L dig_call_bottom)" \
-	"dig_deeper $F:$(L dig_call_deepest)" "dig_down $F:$(L dig_call_deeper)" \
-	"dig_main $F:$(L dig_call_down)")
-STACK_brief=$(frames "nap_leaf $F:$(L nap_leaf_def)" "nap_main $F:$(L nap_call_leaf)")
-STACK_latecomer=$(frames "jog_leaf $F:$(L jog_leaf_def)" "jog_main $F:$(L jog_call_leaf)")
-declare -A DEPTH=([main]=2 [north]=2 [south]=3 [east]=4 [west]=5 [brief]=2 [latecomer]=2)
-declare -A LEAF=([main]=main_wait [north]=walk_leaf [south]=swim_leaf [east]=fly_leaf
-	[west]=dig_bottom [brief]=nap_leaf [latecomer]=jog_leaf)
-declare -A TID=([main]=$pid)
-names="north south east west brief"
-for n in $names; do
-	TID[$n]=$(tid_of $n)
-	[ -n "${TID[$n]}" ] || fail "no tid reported for thread $n"
-done
-
-# see NAME [STATE] - the stack pane shows thread NAME's known stack, and its
-# row is the selected one.
-see()
-{
-	local n=$1 st=${2:-running} sn=$1 var=STACK_$1
-	[ "$n" == main ] && sn=$prog
-	poll "the stack of $n" stack_is "${TID[$n]}" "$sn" "$st" "${DEPTH[$n]}" "${!var}"
-}
-
-# The list: main first, then by tid (ascending numerically).
-order()	# NAME... - "TID NAME STATE" rows in the expected order
-{
-	local n
-	for n in "$@"; do
-		if [ "$n" == main ]; then
-			echo "$pid $prog running"
-		else
-			echo "${TID[$n]} $n ${ST[$n]:-running}"
-		fi
-	done | { read -r first; echo "$first"; sort -n; }
-}
-declare -A ST=()
+tuithreads_launch
+tuithreads_known
 
 # run_attr ROW-ERE TEXT - (after screen_attrs) the state of the first run
 # of the first row matching ROW-ERE that contains TEXT.
@@ -230,25 +50,6 @@ unmarked()
 
 # msg_is TEXT - the message line (second last row) is exactly TEXT.
 msg_is() { [ "$(tui_row 22 | sed 's/ *$//')" == "$1" ] || { tui_row 22; false; }; }
-
-# Known problems are collected and reported after the rest ran.
-BUGS=()
-bug() { note "BUG: $*"; BUGS+=("$*"); }
-
-# soon DESCRIPTION CMD... - like poll, but a timeout (2 s) is recorded as a
-# bug and the test goes on.
-soon()
-{
-	local desc=$1 deadline=$((SECONDS + 2))
-	shift
-	until "$@" >"$T/poll.last" 2>&1; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			bug "$desc: $(tr '\n' ' ' <"$T/poll.last")"
-			return 1
-		fi
-		sleep 0.05
-	done
-}
 
 tui_start 80 24 "$RBMON" -d 3 "$f"
 want=$(order main $names)
@@ -416,10 +217,6 @@ else
 	note "the found message does not offer \"/ then Enter\": not checked"
 fi
 
-tui_keys q
-tui_wait_exit
-expect "rbmon exit status" 0 "$TUI_RC"
-tui_restored
-[ -s "$T/tui.err" ] && fail "rbmon wrote to stderr: $(cat "$T/tui.err")"
+tui_quit
 [ "${#BUGS[@]}" -eq 0 ] || fail "${#BUGS[@]} wrong behaviour(s): $(printf '%s; ' "${BUGS[@]}")"
 exit 0
