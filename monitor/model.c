@@ -26,7 +26,6 @@ static volatile sig_atomic_t	model_guard;
 
 void				(*rbmon_model_fatal_hook)(void);
 
-static uint64_t	model_mono_ns(void);
 
 void *
 rbmon_xcalloc(size_t n, size_t size)
@@ -805,7 +804,7 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 	s->nthreads = 0;
 
 	if (m->names_every_ns != 0)
-		now = model_mono_ns();
+		now = rbmon_mono_ns();
 	for (j = 0; j < s->nprocs; j++) {
 		p = &s->procs[j];
 		/* One liveness check per (pid, pstart) and snapshot. */
@@ -938,8 +937,9 @@ fail:
 	return -1;
 }
 
-static uint64_t
-model_mono_ns(void)
+/* CLOCK_MONOTONIC in nanoseconds, as the library's created_ns stamps. */
+uint64_t
+rbmon_mono_ns(void)
 {
 	struct timespec	ts;
 
@@ -971,7 +971,7 @@ rbmon_clock_init(struct rbmon_clock *c, const struct rb_header *h)
 
 	switch (h->clock) {
 	case RB_CLOCK_MONO:
-		c->now_ns = model_mono_ns();
+		c->now_ns = rbmon_mono_ns();
 		/* An empty boot id cannot tell: assume this boot. */
 		c->valid = same || h->boot_id[0] == '\0';
 		break;
@@ -980,7 +980,7 @@ rbmon_clock_init(struct rbmon_clock *c, const struct rb_header *h)
 		if (!same)
 			break;
 		tsc_now = __rdtsc();
-		c->now_ns = model_mono_ns();
+		c->now_ns = rbmon_mono_ns();
 		if (c->now_ns > c->ns0 && c->now_ns - c->ns0 >= 1000000 &&
 		    tsc_now > c->tsc0)
 			c->hz = (long double)(tsc_now - c->tsc0) * 1e9L /

@@ -139,6 +139,7 @@ int	rbmon_model_read_slot(const struct rb_slot *, uint32_t,
 int	rbmon_model_read_stack(const struct rb_header *, struct rb_ring *,
 	    struct rbmon_thread *, struct rbmon_slot *);
 uint64_t rbmon_model_proc_start(pid_t);
+uint64_t rbmon_mono_ns(void);
 int	rbmon_model_pid_alive(pid_t, uint64_t);
 const char *rbmon_model_program(const struct rbmon_model *,
 	    const struct rbmon_snapshot *, uint64_t);

@@ -12,15 +12,6 @@
 
 #define PICK_RESCAN_NS	1000000000ull	/* the list refreshes every second */
 
-static uint64_t
-pick_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void
 pick_draw(const struct rbmon_found_list *l, size_t sel, size_t *top,
     const char *msg, int msg_error)
@@ -135,10 +126,10 @@ rbmon_pick_run(const struct rbmon_tui_opts *o, const char *error,
 	}
 	memset(&l, 0, sizeof l);
 	while (!rbmon_tty_quit) {
-		if (pick_now() >= next) {
+		if (rbmon_mono_ns() >= next) {
 			rbmon_discover_free(&l);
 			rbmon_discover_scan(&l, 0);
-			next = pick_now() + PICK_RESCAN_NS;
+			next = rbmon_mono_ns() + PICK_RESCAN_NS;
 			for (size_t i = 0; last != NULL && i < l.n; i++) {
 				if (strcmp(l.v[i].path, last) == 0)
 					sel = i;

@@ -14,22 +14,17 @@ volatile sig_atomic_t	 rbmon_tty_quit;
 
 static SCREEN		*tty_screen;
 static int		 tty_on;
-static int		 tty_colors;
 static int		 tty_utf8;
 static attr_t		 tty_attrs[RBMON_A_COUNT];
 
 static const char *const tty_glyphs_utf8[RBMON_G_COUNT] = {
 	"\xe2\x94\x9c\xe2\x94\x80",	/* ├─ */
 	"\xe2\x94\x94\xe2\x94\x80",	/* └─ */
-	"\xe2\x94\x80",			/* ─ */
-	"\xe2\x80\xa6",			/* … */
 };
 
 static const char *const tty_glyphs_ascii[RBMON_G_COUNT] = {
 	"|-",
 	"`-",
-	"-",
-	"~",
 };
 
 enum {
@@ -167,6 +162,7 @@ rbmon_tty_start(int color, int ascii, char **cause)
 {
 	static int	 registered;
 	const char	*term = getenv("TERM"), *no_color;
+	int		 colors;
 
 	if (tty_on)
 		return 0;
@@ -209,9 +205,9 @@ rbmon_tty_start(int color, int ascii, char **cause)
 	tty_utf8 = !ascii && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	tty_mono_attrs();
 	no_color = getenv("NO_COLOR");
-	tty_colors = color && has_colors() &&
+	colors = color && has_colors() &&
 	    (no_color == NULL || *no_color == '\0');
-	if (tty_colors) {
+	if (colors) {
 		start_color();
 		if (use_default_colors() != OK)
 			assume_default_colors(COLOR_WHITE, COLOR_BLACK);
@@ -233,18 +229,6 @@ rbmon_tty_end(void)
 	curs_set(1);
 	endwin();
 	fflush(stdout);
-}
-
-int
-rbmon_tty_active(void)
-{
-	return tty_on;
-}
-
-int
-rbmon_tty_color(void)
-{
-	return tty_colors;
 }
 
 attr_t

@@ -33,8 +33,6 @@ enum rbmon_attr {
 enum rbmon_glyph {
 	RBMON_G_TREE_MID,	/* thread row, more below */
 	RBMON_G_TREE_END,	/* last thread row of a process */
-	RBMON_G_HLINE,
-	RBMON_G_CUT,		/* text cut at the right edge */
 	RBMON_G_COUNT
 };
 
@@ -42,8 +40,6 @@ extern volatile sig_atomic_t rbmon_tty_quit;	/* SIGINT, SIGTERM, SIGHUP */
 
 int	rbmon_tty_start(int, int, char **);
 void	rbmon_tty_end(void);
-int	rbmon_tty_active(void);
-int	rbmon_tty_color(void);
 attr_t	rbmon_tty_attr(enum rbmon_attr);
 const char *rbmon_tty_glyph(enum rbmon_glyph);
 void	rbmon_tty_suspend(void);

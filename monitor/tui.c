@@ -16,15 +16,6 @@
 #define TUI_CTRL(c)	((c) & 0x1f)
 #define TUI_ESC		0x1b
 
-static uint64_t
-tui_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void
 rbmon_tui_message(struct rbmon_tui *t, enum rbmon_msg kind, const char *fmt,
     ...)
@@ -65,8 +56,8 @@ tui_relayout(struct rbmon_tui *t)
 }
 
 /* The function a frame runs, for search: resolved through the cache. */
-const char *
-rbmon_tui_frame_name(void *arg, const struct rbmon_process *p,
+static const char *
+tui_frame_name(void *arg, const struct rbmon_process *p,
     const struct rbmon_thread *th, size_t i)
 {
 	struct rbmon_tui	*t = arg;
@@ -124,7 +115,7 @@ tui_rescan(struct rbmon_tui *t)
 		rbmon_model_free(&t->s);
 	t->s = s;
 	t->have_snap = 1;
-	t->snap_ns = tui_now();
+	t->snap_ns = rbmon_mono_ns();
 	rbmon_clock_init(&t->c, &t->m->hdr);
 	rbmon_view_rebuild(&t->v, &t->s);
 
@@ -154,7 +145,7 @@ tui_search_step(struct rbmon_tui *t, int next)
 	if (!t->have_snap)
 		return 0;
 	if (rbmon_view_search(&t->v, &t->s, t->search, next,
-	    rbmon_tui_frame_name, t, &frame)) {
+	    tui_frame_name, t, &frame)) {
 		t->have_match = 1;
 		t->match_frame = frame;
 		tui_relayout(t);
@@ -170,22 +161,8 @@ tui_search_step(struct rbmon_tui *t, int next)
 static void
 tui_search_restore(struct rbmon_tui *t)
 {
-	size_t	i;
-
-	if (!t->search_had_sel)
-		return;
-	for (i = 0; i < t->v.nrows; i++) {
-		if (t->v.rows[i].kind != RBMON_ROW_THREAD)
-			continue;
-		const struct rbmon_thread *th =
-		    &t->s.procs[t->v.rows[i].proc].threads[t->v.rows[i].thread];
-		if (th->ring == t->search_from.ring &&
-		    th->tid == t->search_from.tid &&
-		    th->created_ns == t->search_from.created_ns) {
-			rbmon_view_select_row(&t->v, &t->s, i);
-			return;
-		}
-	}
+	if (t->search_had_sel)
+		rbmon_view_select_ident(&t->v, &t->s, &t->search_from);
 }
 
 static void tui_search_again(struct rbmon_tui *);
@@ -564,7 +541,7 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 	t.sy = rbmon_symbols_new(t.notes);
 	flags = RBMON_RESCAN | RBMON_REDRAW;
 	while (!(flags & RBMON_QUIT) && !rbmon_tty_quit) {
-		now = tui_now();
+		now = rbmon_mono_ns();
 		if ((flags & RBMON_RESCAN) || (!t.frozen && now >= t.next_ns)) {
 			tui_rescan(&t);
 			t.next_ns = t.snap_ns + (uint64_t)t.o.delay * 100000000u;
@@ -577,7 +554,7 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 				rbmon_panel_draw(&t);
 		}
 		flags = 0;
-		now = tui_now();
+		now = rbmon_mono_ns();
 		wait_ms = TUI_KEY_WAIT_MS;
 		if (!t.frozen && t.next_ns > now &&
 		    (t.next_ns - now) / 1000000u < (uint64_t)wait_ms)

@@ -74,8 +74,6 @@ int	rbmon_pick_run(const struct rbmon_tui_opts *, const char *,
 
 void	rbmon_tui_message(struct rbmon_tui *, enum rbmon_msg, const char *,
 	    ...) __attribute__((format(printf, 3, 4)));
-const char *rbmon_tui_frame_name(void *, const struct rbmon_process *,
-	    const struct rbmon_thread *, size_t);
 
 void	rbmon_panel_draw(struct rbmon_tui *);
 void	rbmon_panel_help(struct rbmon_tui *);

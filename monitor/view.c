@@ -278,6 +278,44 @@ rbmon_view_select_row(struct rbmon_view *v, const struct rbmon_snapshot *s,
 	v->sel = id;
 }
 
+/* The thread row showing @id; v->nrows if none. */
+static size_t
+view_find(const struct rbmon_view *v, const struct rbmon_snapshot *s,
+    const struct rbmon_ident *id)
+{
+	struct rbmon_ident	cur;
+	size_t			i;
+
+	for (i = 0; i < v->nrows; i++) {
+		if (v->rows[i].kind != RBMON_ROW_THREAD)
+			continue;
+		view_ident(s, &v->rows[i], &cur);
+		if (view_ident_eq(&cur, id))
+			return i;
+	}
+	return v->nrows;
+}
+
+/**
+ * rbmon_view_select_ident - select a thread again by its identity
+ * @v: the view
+ * @s: its snapshot
+ * @id: as kept in v->sel earlier
+ *
+ * Return: 1 if the thread is shown and now selected, else 0 (unchanged).
+ */
+int
+rbmon_view_select_ident(struct rbmon_view *v, const struct rbmon_snapshot *s,
+    const struct rbmon_ident *id)
+{
+	size_t	k = view_find(v, s, id);
+
+	if (k == v->nrows)
+		return 0;
+	rbmon_view_select_row(v, s, k);
+	return 1;
+}
+
 /**
  * rbmon_view_rebuild - lay out the rows of a new snapshot
  * @v: the view; its selection follows the same thread if it is still
@@ -288,7 +326,6 @@ void
 rbmon_view_rebuild(struct rbmon_view *v, const struct rbmon_snapshot *s)
 {
 	const struct rbmon_process	*p;
-	struct rbmon_ident		 id;
 	size_t				 i, j, first, old_row = v->sel_row;
 	int				 found = 0, pass;
 
@@ -312,16 +349,10 @@ rbmon_view_rebuild(struct rbmon_view *v, const struct rbmon_snapshot *s)
 			v->rows[v->nrows - 1].last = 1;
 	}
 	if (v->have_sel) {
-		for (i = 0; i < v->nrows; i++) {
-			if (v->rows[i].kind != RBMON_ROW_THREAD)
-				continue;
-			view_ident(s, &v->rows[i], &id);
-			if (view_ident_eq(&id, &v->sel)) {
-				v->sel_row = i;
-				found = 1;
-				break;
-			}
-		}
+		i = view_find(v, s, &v->sel);
+		found = i < v->nrows;
+		if (found)
+			v->sel_row = i;
 	}
 	if (!found)
 		rbmon_view_select_row(v, s, v->have_sel ? old_row : 0);

@@ -73,6 +73,8 @@ void	rbmon_view_move(struct rbmon_view *, const struct rbmon_snapshot *,
 	    long);
 void	rbmon_view_select_row(struct rbmon_view *,
 	    const struct rbmon_snapshot *, size_t);
+int	rbmon_view_select_ident(struct rbmon_view *,
+	    const struct rbmon_snapshot *, const struct rbmon_ident *);
 void	rbmon_view_scroll(struct rbmon_view *, size_t);
 const struct rbmon_thread *rbmon_view_selected(const struct rbmon_view *,
 	    const struct rbmon_snapshot *, const struct rbmon_process **);

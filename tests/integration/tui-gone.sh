@@ -22,17 +22,6 @@ MAIN_STACK="life_main_wait tuilife.c:$L_MAIN_WAIT|main tuilife.c:$L_CALL_MAIN_WA
 WORKER_STACK="life_inner tuilife.c:$L_INNER|life_outer tuilife.c:$L_CALL_INNER|life_worker_main tuilife.c:$L_CALL_OUTER|"
 LEAVE_STACK="life_leave tuilife.c:$L_LEAVE|main tuilife.c:$L_CALL_LEAVE|"
 
-# rbmon_pid - the pid of the rbmon the pane runs (bash -> env -> rbmon).
-rbmon_pid()
-{
-	local c exe
-	exe=$(readlink -f "$RBMON")
-	for c in $(pgrep -P "$(tui_pane '#{pane_pid}')"); do
-		[ "$(readlink "/proc/$c/exe")" == "$exe" ] && { echo "$c"; return 0; }
-	done
-	return 1
-}
-
 # stack_pane - the stack pane's frames in $T/screen: "FUNCTION FILE:LINE|"
 # each, innermost first.
 stack_pane()

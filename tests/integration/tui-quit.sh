@@ -11,17 +11,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
 
-# rbmon_pid - the pid of the rbmon the pane runs (bash -> env -> rbmon).
-rbmon_pid()
-{
-	local c exe
-	exe=$(readlink -f "$RBMON")
-	for c in $(pgrep -P "$(tui_pane '#{pane_pid}')"); do
-		[ "$(readlink "/proc/$c/exe")" == "$exe" ] && { echo "$c"; return 0; }
-	done
-	return 1
-}
-
 # alive PID - the process exists and is not a zombie.
 alive()
 {

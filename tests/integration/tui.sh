@@ -121,6 +121,17 @@ tui_restored()
 	expect "keypad mode off" 0 "$(tui_pane '#{keypad_flag}')"
 }
 
+# rbmon_pid - the pid of the rbmon the pane runs (bash -> env -> rbmon).
+rbmon_pid()
+{
+	local c exe
+	exe=$(readlink -f "$RBMON")
+	for c in $(pgrep -P "$(tui_pane '#{pane_pid}')"); do
+		[ "$(readlink "/proc/$c/exe")" == "$exe" ] && { echo "$c"; return 0; }
+	done
+	return 1
+}
+
 # tui_resize COLS ROWS
 tui_resize() { tmx resize-window -t rbt -x "$1" -y "$2"; }
 
