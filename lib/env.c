@@ -19,6 +19,7 @@ void rb_settings_defaults(struct rb_settings *s)
 	s->stop_on_create = 0;
 	s->trace_on_create = 1;
 	s->clock = 0;
+	s->orphan_timeout = RB_DEF_ORPHAN_TIMEOUT;
 }
 
 /**
@@ -118,6 +119,19 @@ int rb_settings_from_env(struct rb_settings *s,
 			   &s->stop_on_create, warn);
 	bad -= rb_env_flag("RBTRACE_TOC", get("RBTRACE_TOC"),
 			   &s->trace_on_create, warn);
+
+	val = get("RBTRACE_ORPHAN_TIMEOUT");
+	if (val != NULL && rb_parse_uint(val, 0, RB_MAX_ORPHAN_TIMEOUT,
+					 &s->orphan_timeout) != 0) {
+		char what[64], dflt[16];
+
+		snprintf(what, sizeof(what),
+			 "not a number of seconds from 0 to %u",
+			 RB_MAX_ORPHAN_TIMEOUT);
+		snprintf(dflt, sizeof(dflt), "%u", s->orphan_timeout);
+		rb_env_bad(warn, "RBTRACE_ORPHAN_TIMEOUT", val, what, dflt);
+		bad++;
+	}
 
 	val = get("RBTRACE_CLOCK");
 	if (val != NULL) {

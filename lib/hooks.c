@@ -124,20 +124,31 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
 	rb_set_depth(t, d - 1);
 }
 
-/* The ring asks for attention (for now only "trace off"), or the clock is not the TSC. */
+/*
+ * The ring asks for attention (a request, a stop, stepping, breakpoints,
+ * trace off), or the clock is not the TSC: keep the stack as usual, then let
+ * control.c see to the rest, after the push and after the pop so that a stop
+ * shows the function entered, or the caller returned to, on top.
+ */
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct rb_thread *t, void *fn,
 					  void *site)
 {
-	if (RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED)
-		return;
-	rb_push(t, (uintptr_t)fn, (uintptr_t)site, rb_clock_raw_slow(), 0);
+	uint32_t a = RB_LOAD(&t->ring->attention);
+
+	if (!(a & RB_ATTN_UNTRACED))
+		rb_push(t, (uintptr_t)fn, (uintptr_t)site, rb_clock_raw_slow(), 0);
+	if (a & ~RB_ATTN_UNTRACED)
+		rb_control(t, false, (uintptr_t)fn);
 }
 
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct rb_thread *t, void *fn)
 {
-	if (RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED)
-		return;
-	rb_pop(t, (uintptr_t)fn);
+	uint32_t a = RB_LOAD(&t->ring->attention);
+
+	if (!(a & RB_ATTN_UNTRACED))
+		rb_pop(t, (uintptr_t)fn);
+	if (a & ~RB_ATTN_UNTRACED)
+		rb_control(t, true, (uintptr_t)fn);
 }
 
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_thread *t, void *fn, void *site)

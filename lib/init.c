@@ -40,6 +40,7 @@ static void rb_fork_prepare(void)
 	/* Every process-private lock, so that the child finds none held by a thread it lacks. */
 	pthread_mutex_lock(&rb_fork_lock);
 	pthread_mutex_lock(&rb_objects_lock);
+	pthread_mutex_lock(&rb_bp_lock);
 	pthread_mutex_lock(&rb_thread_lock);
 	rb_fork_traced = t->state == RB_T_TRACED && rb_fork_frames != NULL;
 	if (!rb_fork_traced)
@@ -52,6 +53,7 @@ static void rb_fork_prepare(void)
 static void rb_fork_unlock(void)
 {
 	pthread_mutex_unlock(&rb_thread_lock);
+	pthread_mutex_unlock(&rb_bp_lock);
 	pthread_mutex_unlock(&rb_objects_lock);
 	pthread_mutex_unlock(&rb_fork_lock);
 }
@@ -73,7 +75,9 @@ static void rb_fork_child(void)
 	rb_proc.image = __atomic_add_fetch(&m->hdr->next_image, 1,
 					   __ATOMIC_RELAXED);
 	rb_thread_table_reset();
-	pthread_mutex_unlock(&rb_thread_lock);	/* rb_thread_setup() takes it */
+	/* rb_thread_setup() takes these; the breakpoint table is the parent's copy. */
+	pthread_mutex_unlock(&rb_thread_lock);
+	pthread_mutex_unlock(&rb_bp_lock);
 	pthread_mutex_unlock(&rb_objects_lock);
 	rb_objects_copy(m, parent_image, rb_proc.pid, rb_proc.pstart,
 			rb_proc.image);

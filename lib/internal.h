@@ -29,7 +29,11 @@ struct rb_settings {
 	int		stop_on_create;
 	int		trace_on_create;
 	int		clock;		/* RB_CLOCK_*, 0 = choose */
+	uint32_t	orphan_timeout;	/* seconds; 0 = stopped threads wait forever */
 };
+
+#define RB_DEF_ORPHAN_TIMEOUT	10
+#define RB_MAX_ORPHAN_TIMEOUT	86400
 
 typedef void (*rb_warn_fn)(const char *line);
 
@@ -122,6 +126,12 @@ struct rb_thread {
 	uint32_t	index;		/* ring number */
 	uint32_t	slot_sz;
 	uint32_t	slowclock;	/* 1: timestamps not from the TSC */
+	int32_t		tid;
+	/* control.c's private state, see RB_ATTN_SELF */
+	uint32_t	step;		/* RB_STEP_*: a step in progress */
+	int32_t		level;		/* hooks' net depth since it began */
+	uint32_t	pending;	/* RB_WHY_* to stop with at the next hook */
+	uint32_t	resume;		/* a command ended the stop */
 };
 
 RB_HIDDEN extern __thread struct rb_thread rb_self
@@ -139,6 +149,21 @@ RB_HIDDEN void rb_thread_setup(struct rb_thread *t, uint32_t idx,
 RB_HIDDEN bool rb_thread_attach(struct rb_thread *t);
 RB_HIDDEN void rb_thread_detach(struct rb_thread *t);
 RB_HIDDEN void rb_thread_refresh_name(struct rb_thread *t);
+RB_HIDDEN void rb_thread_each_ring(void (*fn)(struct rb_ring *, void *),
+				   void *arg);
+
+/* control.c: commands, stops, steps, breakpoints (the cold path) */
+#define RB_BP_MAX	64	/* breakpoints per process */
+#define RB_BP_LOCS	8	/* addresses one function name may have */
+#define RB_BP_NAME	128
+RB_HIDDEN extern pthread_mutex_t rb_bp_lock;
+RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);
+RB_HIDDEN void rb_control_thread_start(struct rb_thread *t);
+RB_HIDDEN void rb_control_thread_exit(struct rb_thread *t);
+
+/* elfsym.c: function names to addresses */
+RB_HIDDEN int rb_sym_lookup(const char *name, uint64_t *addrs, int max,
+			    int *more);
 
 /* hooks.c */
 RB_HIDDEN void rb_push_named(struct rb_thread *t, const char *name,

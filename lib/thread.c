@@ -59,11 +59,17 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	struct rb_ring *r = rb_ring_at(m->base, h, idx);
 	struct rb_owner *o = rb_owner_at(m->base, h, idx);
 	int trace = RB_LOAD(&h->trace_on_create) != 0;
+	int soc = RB_LOAD(&h->stop_on_create) != 0;
 	uint32_t i;
 
 	RB_STORE(&r->depth, 0);
+	t->tid = rb_gettid();
+	t->step = 0;
+	t->level = 0;
+	t->resume = 0;
+	t->pending = soc ? RB_WHY_CREATE : RB_WHY_NONE;
 	r->pid = rb_proc.pid;
-	r->tid = rb_gettid();
+	r->tid = t->tid;
 	r->pstart = rb_proc.pstart;
 	r->image = rb_proc.image;
 	r->gen = RB_LOAD(&o->gen);
@@ -71,11 +77,17 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	r->exited_ns = 0;
 	r->ppid = getppid();
 	r->why = 0;
+	r->stop_ns = 0;
+	r->stopfn = 0;
+	r->stops = 0;
+	r->orphaned = 0;
 	r->state = RB_STATE_RUNNING;
 	r->trace = trace;
 	r->signal = 0;
-	r->attention = trace ? 0 : RB_ATTN_UNTRACED;
+	/* Single and breakpoints are added by rb_control_thread_start(). */
+	r->attention = (trace ? 0 : RB_ATTN_UNTRACED) | (soc ? RB_ATTN_SELF : 0);
 	r->cmdready = RB_CMD_EMPTY;
+	r->cmdpid = 0;
 	r->msglen = 0;
 	for (i = 0; i < RB_WATCHES; i++) {
 		r->watches[i].inuse = 0;
@@ -117,6 +129,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	if (rb_ring_owner != NULL)
 		rb_ring_owner[idx] = pthread_self();
 	pthread_mutex_unlock(&rb_thread_lock);
+	rb_control_thread_start(t);
 	rb_clock_calibrate(h);
 }
 
@@ -158,6 +171,7 @@ void rb_thread_detach(struct rb_thread *t)
 
 	t->busy = 1;
 	if (t->state == RB_T_TRACED && t->ring != NULL) {
+		rb_control_thread_exit(t);
 		pthread_mutex_lock(&rb_thread_lock);
 		if (rb_ring_owner != NULL)
 			memset(&rb_ring_owner[idx], 0, sizeof(pthread_t));
@@ -166,6 +180,25 @@ void rb_thread_detach(struct rb_thread *t)
 	}
 	t->ring = NULL;
 	t->state = RB_T_DONE;
+}
+
+/**
+ * rb_thread_each_ring - call @fn for the ring of every traced thread of
+ * this process, under rb_thread_lock
+ */
+void rb_thread_each_ring(void (*fn)(struct rb_ring *, void *), void *arg)
+{
+	static const pthread_t none;
+	uint32_t i, n;
+
+	if (rb_proc.map.hdr == NULL)
+		return;
+	n = rb_proc.map.hdr->rings;
+	pthread_mutex_lock(&rb_thread_lock);
+	for (i = 0; rb_ring_owner != NULL && i < n; i++)
+		if (memcmp(&rb_ring_owner[i], &none, sizeof(none)) != 0)
+			fn(rb_ring_at(rb_proc.map.base, rb_proc.map.hdr, i), arg);
+	pthread_mutex_unlock(&rb_thread_lock);
 }
 
 /* A thread renamed by itself or by another: show the new name. */

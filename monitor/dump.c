@@ -38,6 +38,28 @@ rbmon_dump_state(const struct rbmon_process *p, const struct rbmon_thread *t)
 	return dump_ring_state(t);
 }
 
+/* " (breakpoint 2 at f)", " (step: returned from f)" after "stopped". */
+static void
+dump_text_stop(FILE *out, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const struct rbmon_thread *t)
+{
+	struct rbmon_sym	sym;
+
+	memset(&sym, 0, sizeof sym);
+	if (t->stopfn != 0)
+		rbmon_symbols_lookup(sy, s, p, t->stopfn, &sym);
+	fprintf(out, " (%s", rbmon_dump_stop_reason(t->why));
+	if (RB_WHY_REASON(t->why) == RB_WHY_BREAKPOINT)
+		fprintf(out, " %u", RB_WHY_ID(t->why));
+	fprintf(out, "%s ", (t->why & RB_WHY_EXIT) ? ": returned from" : " at");
+	if (sym.function != NULL)
+		fputs(sym.function, out);
+	else
+		fprintf(out, "0x%" PRIx64, t->stopfn);
+	fputc(')', out);
+}
+
 /**
  * rbmon_dump_resolve - name, locate and age frame @i of a thread
  * @sy: symbol cache
@@ -168,6 +190,9 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 			else
 				fprintf(out, "gone (was %s)",
 				    dump_ring_state(t));
+			if (p->alive && t->state == RB_STATE_STOPPED &&
+			    !dump_thread_exited(t))
+				dump_text_stop(out, sy, s, p, t);
 			fprintf(out, ", depth %d\n", t->depth);
 			for (k = 0; k < t->nframes; k++) {
 				rbmon_dump_resolve(sy, s, p, t, k, c, &sh);
@@ -298,6 +323,64 @@ dump_json_frame(FILE *out, const struct rbmon_shown *sh)
 }
 
 /**
+ * rbmon_dump_stop_reason - a stop reason as the JSON output names it
+ * @why: rb_ring.why
+ */
+const char *
+rbmon_dump_stop_reason(int32_t why)
+{
+	switch (RB_WHY_REASON(why)) {
+	case RB_WHY_STOP:
+		return "stop";
+	case RB_WHY_SIGNAL:
+		return "signal";
+	case RB_WHY_STEP:
+		return "step";
+	case RB_WHY_NEXT:
+		return "next";
+	case RB_WHY_FINISH:
+		return "finish";
+	case RB_WHY_BREAKPOINT:
+		return "breakpoint";
+	case RB_WHY_CREATE:
+		return "stop_on_create";
+	case RB_WHY_SINGLE:
+		return "single";
+	}
+	return "unknown";
+}
+
+/*
+ * The control fields of a thread: "trace", "stops", "orphan_resumes" and,
+ * while it is stopped, "stop": {"reason", "breakpoint" (id, breakpoints
+ * only), "at" ("entry" of function, or "exit": function returned),
+ * "function", "address"}.
+ */
+static void
+dump_json_control(FILE *out, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const struct rbmon_thread *t)
+{
+	struct rbmon_sym	sym;
+
+	fprintf(out, "\"trace\": %s, \"stops\": %u, \"orphan_resumes\": %u, ",
+	    t->trace ? "true" : "false", t->stops, t->orphaned);
+	if (strcmp(rbmon_dump_state(p, t), "stopped") != 0)
+		return;
+	fprintf(out, "\"stop\": {\"reason\": \"%s\", ",
+	    rbmon_dump_stop_reason(t->why));
+	if (RB_WHY_REASON(t->why) == RB_WHY_BREAKPOINT)
+		fprintf(out, "\"breakpoint\": %u, ", RB_WHY_ID(t->why));
+	fprintf(out, "\"at\": \"%s\", \"function\": ",
+	    (t->why & RB_WHY_EXIT) ? "exit" : "entry");
+	memset(&sym, 0, sizeof sym);
+	if (t->stopfn != 0)
+		rbmon_symbols_lookup(sy, s, p, t->stopfn, &sym);
+	rbmon_json_string(out, sym.function);
+	fprintf(out, ", \"address\": \"0x%" PRIx64 "\"}, ", t->stopfn);
+}
+
+/**
  * rbmon_dump_json - print a snapshot as the one JSON object of DESIGN.md
  * @out: stream
  * @m: the model
@@ -332,8 +415,10 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 			    j == 0 ? "" : ", ", t->tid);
 			rbmon_json_string(out, t->name);
 			fprintf(out, ", \"state\": \"%s\", \"depth\": %d, "
-			    "\"wrapped\": %u, \"frames\": [",
+			    "\"wrapped\": %u, ",
 			    rbmon_dump_state(p, t), t->depth, t->wrapped);
+			dump_json_control(out, sy, s, p, t);
+			fputs("\"frames\": [", out);
 			for (k = 0; k < t->nframes; k++) {
 				if (k != 0)
 					fputs(", ", out);

@@ -23,6 +23,7 @@
 
 static sigjmp_buf		model_jmp;
 static volatile sig_atomic_t	model_guard;
+static int			model_sigbus_installed;
 
 void				(*rbmon_model_fatal_hook)(void);
 
@@ -492,6 +493,10 @@ model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
 
 	/* Relaxed: display-only values (see above). */
 	t->why = __atomic_load_n(&r->why, __ATOMIC_RELAXED);
+	t->stop_ns = __atomic_load_n(&r->stop_ns, __ATOMIC_RELAXED);
+	t->stopfn = __atomic_load_n(&r->stopfn, __ATOMIC_RELAXED);
+	t->stops = __atomic_load_n(&r->stops, __ATOMIC_RELAXED);
+	t->orphaned = __atomic_load_n(&r->orphaned, __ATOMIC_RELAXED);
 	t->trace = __atomic_load_n(&r->trace, __ATOMIC_RELAXED);
 	t->signal = __atomic_load_n(&r->signal, __ATOMIC_RELAXED);
 	t->attention = __atomic_load_n(&r->attention, __ATOMIC_RELAXED);
@@ -837,7 +842,6 @@ int
 rbmon_model_snapshot(struct rbmon_model *m, struct rbmon_snapshot *s,
     char **cause)
 {
-	static int		 installed;
 	struct sigaction	 sa;
 	struct stat		 st;
 
@@ -848,13 +852,13 @@ rbmon_model_snapshot(struct rbmon_model *m, struct rbmon_snapshot *s,
 		    (unsigned long long)st.st_size);
 		return -1;
 	}
-	if (!installed) {
+	if (!model_sigbus_installed) {
 		memset(&sa, 0, sizeof sa);
 		sa.sa_sigaction = model_sigbus;
 		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGBUS, &sa, NULL);
-		installed = 1;
+		model_sigbus_installed = 1;
 	}
 	s->rings_total = m->hdr.rings;
 	if (sigsetjmp(model_jmp, 1) != 0) {
@@ -867,6 +871,40 @@ rbmon_model_snapshot(struct rbmon_model *m, struct rbmon_snapshot *s,
 	model_read_all(m, s);
 	model_guard = 0;
 	model_group(m, s);
+	return 0;
+}
+
+/**
+ * rbmon_model_guarded - run @fn(@arg) on the mapping, surviving a file
+ * truncated under it
+ * @m: an open model
+ *
+ * Return: 0, or -1 if the file is (or became) shorter than its header says.
+ */
+int
+rbmon_model_guarded(struct rbmon_model *m, void (*fn)(void *), void *arg)
+{
+	struct rbmon_snapshot	 s;
+	struct stat		 st;
+	char			*cause = NULL;
+
+	if (fstat(m->fd, &st) != 0 || (uint64_t)st.st_size < m->size)
+		return -1;
+	if (model_sigbus_installed == 0) {
+		/* Installs the handler through an empty snapshot's path. */
+		if (rbmon_model_snapshot(m, &s, &cause) != 0) {
+			free(cause);
+			return -1;
+		}
+		rbmon_model_free(&s);
+	}
+	if (sigsetjmp(model_jmp, 1) != 0) {
+		model_guard = 0;
+		return -1;
+	}
+	model_guard = 1;
+	fn(arg);
+	model_guard = 0;
 	return 0;
 }
 

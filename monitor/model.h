@@ -79,6 +79,8 @@ struct rbmon_thread {
 	int32_t		pid, tid, ppid;
 	int32_t		state;		/* RB_STATE_* as the ring says */
 	int32_t		why;		/* stop reason */
+	uint64_t	stop_ns, stopfn;	/* last stop: when, which function */
+	uint32_t	stops, orphaned;
 	int32_t		trace;		/* 1: the stack is kept */
 	int32_t		signal;
 	uint32_t	attention;
@@ -134,6 +136,7 @@ void	rbmon_model_close(struct rbmon_model *);
 int	rbmon_model_snapshot(struct rbmon_model *, struct rbmon_snapshot *,
 	    char **);
 void	rbmon_model_free(struct rbmon_snapshot *);
+int	rbmon_model_guarded(struct rbmon_model *, void (*)(void *), void *);
 int	rbmon_model_read_slot(const struct rb_slot *, uint32_t,
 	    struct rbmon_slot *);
 int	rbmon_model_read_stack(const struct rb_header *, struct rb_ring *,

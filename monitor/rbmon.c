@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "discover.h"
 #include "dump.h"
 #include "model.h"
@@ -34,6 +35,10 @@ static const struct option rbmon_options[] = {
 	{ "no-colour",	no_argument,		NULL, 'C' },
 	{ "ascii",	no_argument,		NULL, 'A' },
 	{ "hide-exited", no_argument,		NULL, 'E' },
+	{ "thread",	required_argument,	NULL, 't' },
+	{ "send",	required_argument,	NULL, 's' },
+	{ "set",	required_argument,	NULL, 'S' },
+	{ "timeout",	required_argument,	NULL, 'T' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 }
@@ -62,6 +67,23 @@ rbmon_usage(FILE *f)
 	    "every traced\n"
 	    "                       process is gone, or until interrupted\n"
 	    "      --list           list this user's trace files\n"
+	    "\n"
+	    "Control (scriptable):\n"
+	    "  -t, --thread TID     the thread --send and thread flags act on\n"
+	    "      --send 'CMD [ARG]'  post one command to --thread, wait for "
+	    "its answer and\n"
+	    "                       print it: STOP CONT STEP NEXT FINI, BRKP "
+	    "FUNCTION [COUNT]\n"
+	    "                       [thread], BCLR ID|*, BLST, TRON TROF PING; "
+	    "exit status 0 for\n"
+	    "                       OK, 1 for ERR, 2 when the thread did not "
+	    "answer\n"
+	    "      --timeout SEC    how long --send waits (default 5)\n"
+	    "      --set FLAG=0|1   set a flag: single, stop_on_create, "
+	    "trace_on_create;\n"
+	    "                       with --thread also signal (stop at the "
+	    "next hook) and\n"
+	    "                       trace; may be repeated\n"
 	    "  -h, --help           show this help and exit\n"
 	    "  -V, --version        show the version and exit\n", f);
 }
@@ -182,6 +204,125 @@ rbmon_run(const char *path, int json, int follow, long delay)
 	return status;
 }
 
+/* --set NAME=VALUE: a global flag, or with @k a thread's. */
+static int
+rbmon_set_one(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *spec,
+    double timeout)
+{
+	const char	*eq = strchr(spec, '=');
+	char		*name, *cause = NULL;
+	int		 value, r;
+
+	if (eq == NULL || (strcmp(eq + 1, "0") != 0 && strcmp(eq + 1, "1") != 0))
+		rbmon_bad_usage("--set wants FLAG=0 or FLAG=1, not '%s'", spec);
+	value = eq[1] - '0';
+	name = rbmon_xstrdup(spec);
+	name[eq - spec] = '\0';
+	if (strcmp(name, "signal") == 0 || strcmp(name, "trace") == 0) {
+		if (k == NULL)
+			rbmon_bad_usage("--set %s needs --thread TID", name);
+		if (strcmp(name, "signal") == 0) {
+			r = value ? rbmon_ctl_signal(c, k, &cause) : 0;
+		} else {
+			r = rbmon_ctl_post(c, k, value ? "TRON" : "TROF", "",
+			    &cause);
+			if (r == 0 && rbmon_ctl_wait(c, k,
+			    (uint64_t)(timeout * 1e9), &cause) != 1) {
+				if (cause == NULL)
+					rbmon_xasprintf(&cause, "thread %d did "
+					    "not answer", k->tid);
+				rbmon_ctl_withdraw(c, k);
+				r = -1;
+			}
+		}
+	} else {
+		r = rbmon_ctl_set_flag(c, name, value, &cause);
+	}
+	if (r != 0) {
+		fprintf(stderr, "rbmon: --set %s: %s\n", spec, cause);
+		free(cause);
+	}
+	free(name);
+	return r;
+}
+
+/* --thread/--send/--set: one round of control, for scripts. */
+static int
+rbmon_control(const char *path, long tid, const char *send, char **sets,
+    int nsets, double timeout)
+{
+	struct rbmon_model	 m;
+	struct rbmon_ctl	 c;
+	struct rbmon_cmd	 k;
+	char			*cause = NULL, *args, cmd[5];
+	int			 i, r, status = 0;
+
+	memset(&k, 0, sizeof k);
+	if (send != NULL && rbmon_ctl_parse(send, cmd, &args, &cause) != 0)
+		rbmon_bad_usage("--send: %s", cause);
+	if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS, &cause) != 0) {
+		fprintf(stderr, "rbmon: %s: %s\n", path, cause);
+		free(cause);
+		return 2;
+	}
+	if (rbmon_ctl_open(&c, &m, &cause) != 0) {
+		fprintf(stderr, "rbmon: %s: %s\n", path, cause);
+		free(cause);
+		rbmon_model_close(&m);
+		return 2;
+	}
+	if (tid != 0 && rbmon_ctl_target(&c, (int32_t)tid, &k, &cause) != 0) {
+		fprintf(stderr, "rbmon: %s\n", cause);
+		free(cause);
+		status = 2;
+		goto out;
+	}
+	for (i = 0; i < nsets; i++)
+		if (rbmon_set_one(&c, tid != 0 ? &k : NULL, sets[i],
+		    timeout) != 0)
+			status = 2;
+	if (send == NULL || status != 0)
+		goto out;
+	if (rbmon_ctl_post(&c, &k, cmd, args, &cause) != 0) {
+		fprintf(stderr, "rbmon: %s\n", cause);
+		free(cause);
+		status = 2;
+		goto out;
+	}
+	r = rbmon_ctl_wait(&c, &k, (uint64_t)(timeout * 1e9), &cause);
+	if (r == 0 && rbmon_ctl_withdraw(&c, &k)) {
+		fprintf(stderr, "rbmon: thread %ld did not answer within %g s: "
+		    "it passed no hook since (blocked in a system call, or "
+		    "running code built without -finstrument-functions); the "
+		    "command was withdrawn, nothing was done\n", tid, timeout);
+		status = 2;
+	} else if (r == 0 &&
+	    (r = rbmon_ctl_wait(&c, &k, 5 * 1000000000ull, &cause)) == 0) {
+		fprintf(stderr, "rbmon: thread %ld took the command but did "
+		    "not finish its answer\n", tid);
+		status = 2;
+	}
+	if (r < 0) {
+		fprintf(stderr, "rbmon: %s\n", cause);
+		free(cause);
+		status = 2;
+	} else if (r == 1 && k.ok) {
+		printf("%s\n", k.text);
+	} else if (r == 1) {
+		fprintf(stderr, "rbmon: thread %ld: %s\n", tid, k.text);
+		status = 1;
+	}
+out:
+	rbmon_cmd_free(&k);
+	rbmon_ctl_close(&c);
+	rbmon_model_close(&m);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "rbmon: write error: %s\n", strerror(errno));
+		status = 2;
+	}
+	return status;
+}
+
 static int
 rbmon_interactive(const char *path, const struct rbmon_tui_opts *o)
 {
@@ -235,13 +376,17 @@ main(int argc, char **argv)
 	const char	*file = NULL;
 	char		*found = NULL, *cause = NULL;
 	struct rbmon_tui_opts	 o = { 10, 1, 0, 0 };
-	long		 delay = 10, pid = 0;
+	long		 delay = 10, pid = 0, tid = 0;
 	int		 ch, dump = 0, json = 0, list = 0, follow = 0, status;
+	const char	*send = NULL;
+	char		**sets = NULL, *end;
+	int		 nsets = 0;
+	double		 timeout = 5;
 	int		 interactive;
 
 	setlocale(LC_CTYPE, "");	/* UTF-8 line drawing, if the terminal has it */
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":p:fd:hV", rbmon_options,
+	while ((ch = getopt_long(argc, argv, ":p:fd:t:hV", rbmon_options,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'D':
@@ -272,6 +417,25 @@ main(int argc, char **argv)
 		case 'E':
 			o.hide_exited = 1;
 			break;
+		case 't':
+			tid = rbmon_number("thread id", optarg, 1, INT_MAX);
+			break;
+		case 's':
+			send = optarg;
+			break;
+		case 'S':
+			sets = rbmon_xreallocarray(sets, (size_t)nsets + 1,
+			    sizeof *sets);
+			sets[nsets++] = optarg;
+			break;
+		case 'T':
+			errno = 0;
+			timeout = strtod(optarg, &end);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    !(timeout >= 0.1 && timeout <= 3600))
+				rbmon_bad_usage("invalid timeout '%s' (expected "
+				    "0.1..3600 seconds)", optarg);
+			break;
 		case 'h':
 			rbmon_usage(stdout);
 			return 0;
@@ -301,6 +465,16 @@ main(int argc, char **argv)
 	}
 	if (file != NULL && pid != 0)
 		rbmon_bad_usage("give either FILE or --pid, not both");
+	if (send != NULL && tid == 0)
+		rbmon_bad_usage("--send needs --thread TID");
+	if ((send != NULL || nsets > 0 || tid != 0) &&
+	    (dump || follow || list))
+		rbmon_bad_usage("--thread, --send and --set do not go with "
+		    "--dump, --json, --follow or --list");
+	if (tid != 0 && send == NULL && nsets == 0)
+		rbmon_bad_usage("--thread needs --send or --set");
+	if ((send != NULL || nsets > 0) && file == NULL && pid == 0)
+		rbmon_bad_usage("no trace file given (FILE or --pid PID)");
 	interactive = !dump && !follow && isatty(STDIN_FILENO) &&
 	    isatty(STDOUT_FILENO);
 	o.delay = delay;
@@ -322,10 +496,13 @@ main(int argc, char **argv)
 		}
 		file = found;
 	}
-	if (interactive)
+	if (send != NULL || nsets > 0)
+		status = rbmon_control(file, tid, send, sets, nsets, timeout);
+	else if (interactive)
 		status = rbmon_interactive(file, &o);
 	else
 		status = rbmon_run(file, json, follow, delay);
 	free(found);
+	free(sets);
 	return status;
 }

@@ -7,6 +7,7 @@
 # INTEGRATION_TESTS_ENVIRONMENT into AM_TESTS_ENVIRONMENT.
 
 INTEGRATION_APPS = \
+	tests/apps/ctl \
 	tests/apps/parked \
 	tests/apps/tuilife \
 	tests/apps/tuithreads \
@@ -25,6 +26,9 @@ INTEGRATION_APP_CFLAGS = $(WARN_CFLAGS) -g -O0 -finstrument-functions \
 	-fno-inline $(PTHREAD_CFLAGS)
 INTEGRATION_APP_LINKFLAGS = $(PTHREAD_LIBS)
 
+tests_apps_ctl_SOURCES = tests/apps/ctl.c tests/apps/app.h
+tests_apps_ctl_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_ctl_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_parked_SOURCES = tests/apps/parked.c
 tests_apps_parked_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_parked_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)

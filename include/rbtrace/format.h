@@ -128,11 +128,17 @@ struct rb_header {
 	uint64_t	next_image;		/* process image ids handed out */
 	uint64_t	monitor_heartbeat_ns;	/* CLOCK_MONOTONIC, 0 = never */
 
-	/* global message area bookkeeping */
+	/*
+	 * Global message area: the continuation of one long response at a
+	 * time.  gma_owner is the ring (index + 1) whose response it holds,
+	 * 0 when free; gma_pos is where in that response the GMA's gma_len
+	 * bytes start.  See rbtrace(5), "Long responses".
+	 */
 	uint32_t	gma_len;
-	uint32_t	pad2;
+	uint32_t	gma_owner;
+	uint64_t	gma_pos;
 
-	uint64_t	reserved[8];
+	uint64_t	reserved[7];
 };
 
 /* rb_owner.ctl: state in the low 32 bits, the claiming pid in the high 32. */
@@ -194,7 +200,9 @@ struct rb_watch {
 
 /*
  * rb_ring.why, while state is RB_STATE_STOPPED: the reason in the low
- * byte, a breakpoint's id above it (RB_WHY_BREAKPOINT | id << 8).
+ * seven bits, RB_WHY_EXIT when the thread stopped in a function's exit
+ * (stopfn returned) rather than its entry (stopfn entered), and a
+ * breakpoint's id above the low byte (RB_WHY_BREAKPOINT | id << 8).
  */
 #define RB_WHY_NONE		0
 #define RB_WHY_STOP		1	/* STOP command */
@@ -205,20 +213,38 @@ struct rb_watch {
 #define RB_WHY_BREAKPOINT	6
 #define RB_WHY_CREATE		7	/* stop_on_create */
 #define RB_WHY_SINGLE		8	/* global single stepping */
-#define RB_WHY_REASON(w)	((uint32_t)(w) & 0xffu)
+#define RB_WHY_EXIT		0x80	/* stopped as stopfn returned */
+#define RB_WHY_REASON(w)	((uint32_t)(w) & 0x7fu)
 #define RB_WHY_ID(w)		((uint32_t)(w) >> 8)
 
-/* rb_ring.attention bits: the hot path checks the word as a whole. */
+/*
+ * rb_ring.attention bits: the hot path checks the word as a whole; any bit
+ * sends the hook to the cold path.  Both sides change it only with atomic
+ * or/and.  A monitor sets a bit after the request it announces (cmdready,
+ * signal, header.single); the owner clears a bit before it looks at the
+ * request, so a request made meanwhile is never lost.
+ */
 #define RB_ATTN_UNTRACED	0x1u	/* trace is off: keep no stack */
 #define RB_ATTN_COMMAND		0x2u	/* cmdready == 1 */
 #define RB_ATTN_WATCH		0x4u	/* a watch wants a value */
 #define RB_ATTN_SIGNAL		0x8u	/* signal set: stop at the next hook */
 #define RB_ATTN_SINGLE		0x10u	/* global single stepping */
+#define RB_ATTN_BREAK		0x20u	/* breakpoints apply: check entries */
+#define RB_ATTN_SELF		0x40u	/* owner's own: step, finish, create */
 
-/* rb_ring.cmdready */
+/*
+ * rb_ring.cmdready.  DESIGN's three states, plus two transient ones that
+ * make the handshake safe between several monitors and against a timeout:
+ * a monitor claims an empty area by compare-and-swap 0 -> WRITING, and the
+ * owner takes a posted command by compare-and-swap POSTED -> TAKEN, so a
+ * monitor that gives up can withdraw a command (POSTED -> EMPTY) that was
+ * never started.
+ */
 #define RB_CMD_EMPTY		0
 #define RB_CMD_POSTED		1
 #define RB_CMD_RESPONSE		(-2)
+#define RB_CMD_WRITING		2	/* a monitor is writing a command */
+#define RB_CMD_TAKEN		3	/* the owner is executing it */
 
 struct rb_ring {
 	/* identity: written by the owner before it publishes the claim */
@@ -234,6 +260,10 @@ struct rb_ring {
 	int32_t		why;		/* stop reason, see control commands */
 	int32_t		ppid;
 	int32_t		inherited;	/* frames copied from the parent at fork */
+	uint64_t	stop_ns;	/* CLOCK_MONOTONIC of the last stop */
+	uint64_t	stopfn;		/* function of the last stop, see why */
+	uint32_t	stops;		/* times the thread stopped */
+	uint32_t	orphaned;	/* times it resumed itself: no monitor */
 
 	/* the stack: written only by the owning thread */
 	int32_t		currSlot __attribute__((aligned(RB_CACHELINE)));
@@ -241,14 +271,14 @@ struct rb_ring {
 	int32_t		trace;		/* 1: keep the stack */
 	int32_t		signal;		/* 1: stop at the next hook */
 	uint32_t	attention;	/* RB_ATTN_*: non-zero sends hooks slow */
-	uint32_t	pad0;
+	uint32_t	wake;		/* futex: bumped after every request */
 	uint64_t	reserved0;	/* zero; for a later use */
 
 	/* commands and watches: monitor <-> owner */
 	int32_t		cmdready __attribute__((aligned(RB_CACHELINE)));
 	char		command[4];
 	int32_t		msglen;
-	int32_t		pad1;
+	int32_t		cmdpid;		/* the monitor that posted */
 	struct rb_watch	watches[RB_WATCHES];
 	/* msgarea[msg_sz] at msgarea_off, slots at slots_off */
 };

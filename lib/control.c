@@ -1,0 +1,918 @@
+/*
+ * control.c - the cold path: commands, stops, steps and breakpoints.
+ *
+ * The hot path loads one word, rb_ring.attention; any bit in it sends the
+ * hook here (see format.h for the bits and who sets them).  Everything in
+ * this file runs inside a hook of the calling thread, with its recursion
+ * guard set, and touches only its own ring, the header's global flags, the
+ * global message area under its ownership rule, and the process's private
+ * breakpoint table.
+ *
+ * The handshake (DESIGN.md, rbtrace(5)):
+ *
+ *   monitor                                 owner thread (a hook)
+ *   CAS cmdready 0 -> WRITING
+ *   command, msglen, msgarea, cmdpid
+ *   cmdready = POSTED          (release)    attention &= ~COMMAND  (seq_cst)
+ *   attention |= COMMAND       (seq_cst)    CAS cmdready POSTED -> TAKEN
+ *   wake++, FUTEX_WAKE(wake)                 (acquire: sees the command)
+ *                                           execute; command = "OK  "/"ERR "
+ *                                           msgarea, msglen, GMA
+ *   sees RESPONSE (acquire), reads     <-   cmdready = RESPONSE    (release)
+ *   cmdready = 0                            FUTEX_WAKE(cmdready)
+ *
+ * The owner clears the attention bit before it looks at cmdready and the
+ * monitor sets it after cmdready, so a command is never left unseen.
+ *
+ * A stopped thread sleeps in FUTEX_WAIT on its ring's wake word (the file
+ * is MAP_SHARED, so the futex is shared with other processes): the monitor
+ * bumps the word after every request.  It wakes at least once a second to
+ * check the monitor's heartbeat, and resumes by itself once no monitor has
+ * shown one for RBTRACE_ORPHAN_TIMEOUT seconds.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define RB_ARGS_MAX	1024	/* longest argument text a command takes */
+#define RB_SEC		1000000000ull
+
+/* The AND and OR of the attention protocol; see format.h. */
+#define RB_ATTN_OR(r, bits)	__atomic_fetch_or(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
+#define RB_ATTN_AND(r, bits)	__atomic_fetch_and(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
+
+/* -------------------------------------------------------------------------
+ * Breakpoints: the process's private table.
+ *
+ * Changed under rb_bp_lock (commands, thread start and exit); read without
+ * a lock by every entry hook of an armed thread.  Each entry is a seqlock:
+ * seq is odd while it changes, so a reader skips an entry caught changing.
+ */
+
+struct rb_bp {
+	uint32_t	seq;
+	uint32_t	id;		/* 0: free */
+	int32_t		tid;		/* 0: every thread of the process */
+	uint32_t	from;		/* stop from this hit on */
+	uint32_t	nlocs;
+	uint32_t	pad;
+	uint64_t	hits;
+	uint64_t	fn[RB_BP_LOCS];
+	char		name[RB_BP_NAME];
+};
+
+static struct rb_bp rb_bps[RB_BP_MAX];
+static uint32_t rb_bp_used;		/* entries [0, used) may be in use */
+static uint32_t rb_bp_next_id = 1;
+pthread_mutex_t rb_bp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void rb_bp_begin(struct rb_bp *b)
+{
+	RB_STORE(&b->seq, b->seq + 1);
+	/* The odd seq before the changes; pairs with the reader's acquire fence before its second seq load. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void rb_bp_end(struct rb_bp *b)
+{
+	/* The changes before the even seq; pairs with the reader's acquire load of seq. */
+	RB_STORE_REL(&b->seq, b->seq + 1);
+}
+
+/* Does ring @r's thread need its entries checked?  Under rb_bp_lock. */
+static bool rb_bp_applies(int32_t tid)
+{
+	uint32_t i;
+
+	for (i = 0; i < rb_bp_used; i++)
+		if (rb_bps[i].id != 0 &&
+		    (rb_bps[i].tid == 0 || rb_bps[i].tid == tid))
+			return true;
+	return false;
+}
+
+static void rb_bp_arm_ring(struct rb_ring *r, void *arg)
+{
+	(void)arg;
+	if (rb_bp_applies(RB_LOAD(&r->tid)))
+		RB_ATTN_OR(r, RB_ATTN_BREAK);
+	else
+		RB_ATTN_AND(r, ~RB_ATTN_BREAK);
+}
+
+/* After the table changed: arm exactly the rings that need it.  Under rb_bp_lock. */
+static void rb_bp_rearm(void)
+{
+	rb_thread_each_ring(rb_bp_arm_ring, NULL);
+}
+
+/*
+ * The calling thread enters @fn: count the hits of every breakpoint on it.
+ * Return: the id of one whose hit count is reached, or 0.
+ */
+static uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn)
+{
+	uint32_t n = RB_LOAD_ACQ(&rb_bp_used), i, k, stop = 0;
+
+	for (i = 0; i < n && i < RB_BP_MAX; i++) {
+		struct rb_bp *b = &rb_bps[i];
+		uint32_t s1, id, nl, from;
+		int32_t tid;
+		bool hit = false;
+		uint64_t hits;
+
+		s1 = RB_LOAD_ACQ(&b->seq);
+		if (s1 & 1)
+			continue;
+		id = RB_LOAD(&b->id);
+		tid = RB_LOAD(&b->tid);
+		nl = RB_LOAD(&b->nlocs);
+		from = RB_LOAD(&b->from);
+		for (k = 0; k < nl && k < RB_BP_LOCS; k++)
+			if (RB_LOAD(&b->fn[k]) == fn)
+				hit = true;
+		/* The fields before the second seq load; pairs with rb_bp_begin()'s release fence. */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (RB_LOAD(&b->seq) != s1 || id == 0 || !hit ||
+		    (tid != 0 && tid != t->tid))
+			continue;
+		hits = __atomic_add_fetch(&b->hits, 1, __ATOMIC_RELAXED);
+		if (hits >= from && stop == 0)
+			stop = id;
+	}
+	return stop;
+}
+
+/**
+ * rb_control_thread_start - arm a new thread for what is in force
+ * @t: the calling thread, its ring just published LIVE
+ *
+ * A monitor that sets header.single meanwhile ORs the bit into every ring;
+ * setup's plain store of attention may have overwritten it, so look again
+ * after a full fence (the monitor stores single before it ORs: one of the
+ * two sees the other).
+ */
+void rb_control_thread_start(struct rb_thread *t)
+{
+	/* Orders the setup's attention store before the load of single; pairs with the monitor's seq_cst store of single before its OR. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (RB_LOAD(&rb_proc.map.hdr->single))
+		RB_ATTN_OR(t->ring, RB_ATTN_SINGLE);
+	pthread_mutex_lock(&rb_bp_lock);
+	if (rb_bp_applies(t->tid))
+		RB_ATTN_OR(t->ring, RB_ATTN_BREAK);
+	pthread_mutex_unlock(&rb_bp_lock);
+}
+
+/**
+ * rb_control_thread_exit - drop the calling thread's thread-only breakpoints
+ */
+void rb_control_thread_exit(struct rb_thread *t)
+{
+	uint32_t i;
+	bool any = false;
+
+	pthread_mutex_lock(&rb_bp_lock);
+	for (i = 0; i < rb_bp_used; i++) {
+		struct rb_bp *b = &rb_bps[i];
+
+		if (b->id == 0 || b->tid != t->tid)
+			continue;
+		rb_bp_begin(b);
+		RB_STORE(&b->id, 0);
+		rb_bp_end(b);
+		any = true;
+	}
+	(void)any;	/* the exiting thread's own ring needs no disarming */
+	pthread_mutex_unlock(&rb_bp_lock);
+}
+
+/* -------------------------------------------------------------------------
+ * Responses: a window of the full text goes to the ring's msgarea, the part
+ * after it to the global message area when that can be had.
+ */
+
+struct rb_resp {
+	struct rb_thread *t;
+	char		*area;
+	uint32_t	 area_sz;
+	uint64_t	 off;		/* the window's start in the full text */
+	uint64_t	 total;		/* bytes of the full text so far */
+	int		 gma;		/* 1 owned, 0 not tried, -1 not to be had */
+	uint32_t	 gma_len;
+	int		 ok;
+};
+
+/*
+ * Take the GMA for this ring.  Its owner's claim lapses once the owner ring
+ * has no response pending (the monitor read it, or died and its successor
+ * cleared the ring), so no claim outlives the transfer it served.
+ */
+static bool rb_gma_claim(struct rb_resp *o, uint64_t pos)
+{
+	struct rb_header *h = rb_proc.map.hdr;
+	uint32_t me = o->t->index + 1, cur;
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		cur = RB_LOAD_ACQ(&h->gma_owner);
+		if (cur != 0 && cur != me && cur <= h->rings) {
+			struct rb_ring *r = rb_ring_at(rb_proc.map.base, h,
+						       cur - 1);
+			int32_t c = RB_LOAD(&r->cmdready);
+
+			if (c == RB_CMD_RESPONSE || c == RB_CMD_TAKEN)
+				return false;	/* in use */
+		}
+		if (RB_CAS(&h->gma_owner, &cur, me)) {
+			RB_STORE(&h->gma_pos, pos);
+			RB_STORE(&h->gma_len, 0);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void rb_resp_put(struct rb_resp *o, const char *s, size_t n)
+{
+	struct rb_header *h = rb_proc.map.hdr;
+	char *gma = (char *)rb_proc.map.base + h->gma_off;
+	uint64_t end = o->off + o->area_sz;
+	size_t i;
+
+	for (i = 0; i < n; i++, o->total++) {
+		uint64_t p = o->total;
+
+		if (p < o->off)
+			continue;
+		if (p < end) {
+			o->area[p - o->off] = s[i];
+			continue;
+		}
+		if (o->gma == 0)
+			o->gma = rb_gma_claim(o, end) ? 1 : -1;
+		if (o->gma == 1 && p - end < h->global_sz) {
+			gma[p - end] = s[i];
+			o->gma_len = (uint32_t)(p - end + 1);
+		}
+	}
+}
+
+static __attribute__((format(printf, 2, 3)))
+void rb_resp_printf(struct rb_resp *o, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	rb_resp_put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static void rb_futex_wake(void *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+static void rb_resp_publish(struct rb_resp *o)
+{
+	struct rb_ring *r = o->t->ring;
+	struct rb_header *h = rb_proc.map.hdr;
+
+	if (o->gma == 1)
+		RB_STORE(&h->gma_len, o->gma_len);
+	memcpy(r->command, o->ok ? "OK  " : "ERR ", 4);
+	RB_STORE(&r->msglen, (int32_t)(o->total > INT32_MAX ? INT32_MAX : o->total));
+	/* The response (command, msgarea, msglen, GMA) before RESPONSE; pairs with the monitor's acquire load of cmdready. */
+	RB_STORE_REL(&r->cmdready, RB_CMD_RESPONSE);
+	rb_futex_wake(&r->cmdready);
+}
+
+/* -------------------------------------------------------------------------
+ * Commands.
+ */
+
+#define RB_STEP_NONE	0
+#define RB_STEP_STEP	1
+#define RB_STEP_NEXT	2
+#define RB_STEP_FINISH	3
+
+struct rb_ctx {
+	struct rb_thread *t;
+	char		*args;
+	bool		 stopped;	/* executing while stopped */
+	uint32_t	*why;		/* running: set to stop at this hook */
+	struct rb_resp	*out;
+};
+
+static int rb_cmd_err(struct rb_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int rb_cmd_err(struct rb_ctx *c, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	c->out->total = 0;
+	c->out->gma_len = 0;
+	c->out->ok = 0;
+	rb_resp_put(c->out, buf, strlen(buf));
+	return 0;
+}
+
+static int rb_cmd_noargs(struct rb_ctx *c, const char *cmd)
+{
+	if (c->args[0] != '\0')
+		return rb_cmd_err(c, "%s takes no argument", cmd);
+	return 1;
+}
+
+static void rb_step_arm(struct rb_thread *t, uint32_t mode)
+{
+	t->step = mode;
+	t->level = 0;
+	RB_ATTN_OR(t->ring, RB_ATTN_SELF);
+}
+
+static int rb_cmd_stop(struct rb_ctx *c)
+{
+	if (!rb_cmd_noargs(c, "STOP"))
+		return 0;
+	if (c->stopped) {
+		rb_resp_printf(c->out, "already stopped");
+		return 1;
+	}
+	*c->why = RB_WHY_STOP;
+	rb_resp_printf(c->out, "stopped at depth %u", c->t->depth);
+	return 1;
+}
+
+static int rb_cmd_cont(struct rb_ctx *c)
+{
+	if (!rb_cmd_noargs(c, "CONT"))
+		return 0;
+	c->t->step = RB_STEP_NONE;
+	if (!c->stopped) {
+		rb_resp_printf(c->out, "not stopped");
+		return 1;
+	}
+	c->t->resume = 1;
+	rb_resp_printf(c->out, "continuing");
+	return 1;
+}
+
+static int rb_cmd_step_common(struct rb_ctx *c, const char *cmd, uint32_t mode,
+			      uint32_t why)
+{
+	if (!rb_cmd_noargs(c, cmd))
+		return 0;
+	if (c->stopped) {
+		rb_step_arm(c->t, mode);
+		c->t->resume = 1;
+		rb_resp_printf(c->out, mode == RB_STEP_FINISH ? "finishing" :
+			       mode == RB_STEP_NEXT ? "stepping over" :
+			       "stepping");
+		return 1;
+	}
+	if (mode == RB_STEP_FINISH) {
+		/* Running: finish the function this hook is in. */
+		rb_step_arm(c->t, mode);
+		rb_resp_printf(c->out, "finishing");
+		return 1;
+	}
+	/* Running: this hook is the next one. */
+	*c->why = why;
+	rb_resp_printf(c->out, "stopped at depth %u", c->t->depth);
+	return 1;
+}
+
+static int rb_cmd_step(struct rb_ctx *c)
+{
+	return rb_cmd_step_common(c, "STEP", RB_STEP_STEP, RB_WHY_STEP);
+}
+
+static int rb_cmd_next(struct rb_ctx *c)
+{
+	return rb_cmd_step_common(c, "NEXT", RB_STEP_NEXT, RB_WHY_NEXT);
+}
+
+static int rb_cmd_fini(struct rb_ctx *c)
+{
+	return rb_cmd_step_common(c, "FINI", RB_STEP_FINISH, RB_WHY_FINISH);
+}
+
+static int rb_cmd_trace(struct rb_ctx *c, bool on)
+{
+	struct rb_thread *t = c->t;
+	struct rb_ring *r = t->ring;
+
+	if (!rb_cmd_noargs(c, on ? "TRON" : "TROF"))
+		return 0;
+	if (on) {
+		RB_STORE(&r->trace, 1);
+		RB_ATTN_AND(r, ~RB_ATTN_UNTRACED);
+	} else if (RB_LOAD(&r->trace)) {
+		RB_STORE(&r->trace, 0);
+		RB_ATTN_OR(r, RB_ATTN_UNTRACED);
+		/* A stack that is no longer kept would only mislead. */
+		t->depth = 0;
+		t->cur = 0;
+		RB_STORE(&r->depth, 0);
+		RB_STORE(&r->currSlot, 0);
+	}
+	rb_resp_printf(c->out, "trace %s", on ? "on" : "off");
+	return 1;
+}
+
+static int rb_cmd_tron(struct rb_ctx *c)
+{
+	return rb_cmd_trace(c, true);
+}
+
+static int rb_cmd_trof(struct rb_ctx *c)
+{
+	return rb_cmd_trace(c, false);
+}
+
+static int rb_cmd_ping(struct rb_ctx *c)
+{
+	struct rb_thread *t = c->t;
+
+	if (!rb_cmd_noargs(c, "PING"))
+		return 0;
+	rb_resp_printf(c->out, "pong pid %d tid %d depth %u %s trace %s",
+		       (int)rb_proc.pid, (int)t->tid, t->depth,
+		       c->stopped ? "stopped" : "running",
+		       RB_LOAD(&t->ring->trace) ? "on" : "off");
+	return 1;
+}
+
+/* Split off the next space-separated word of *@s. */
+static char *rb_word(char **s)
+{
+	char *p = *s, *w;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '\0') {
+		*s = p;
+		return NULL;
+	}
+	w = p;
+	while (*p && *p != ' ' && *p != '\t')
+		p++;
+	if (*p)
+		*p++ = '\0';
+	*s = p;
+	return w;
+}
+
+static int rb_hexaddr(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s[2] == '\0')
+		return -1;
+	for (p = s + 2; *p; p++) {
+		int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			return -1;
+		if (p - s > 17)
+			return -1;
+		v = v << 4 | (uint64_t)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * BRKP FUNCTION [COUNT] [thread]: the arguments end with the optional
+ * words, so a C++ name may contain spaces ("ns::f(int, char)").
+ */
+static int rb_cmd_brkp(struct rb_ctx *c)
+{
+	uint64_t addrs[RB_BP_LOCS];
+	char *a = c->args, *end, *name;
+	uint32_t from = 1, i, slot;
+	int32_t tid = 0;
+	int n = 0, more = 0;
+	struct rb_bp *b;
+
+	end = a + strlen(a);
+	while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	for (;;) {
+		char *sp = strrchr(a, ' ');
+		char *w = sp ? sp + 1 : NULL;
+
+		if (w == NULL)
+			break;
+		if (strcmp(w, "thread") == 0 && tid == 0) {
+			tid = c->t->tid;
+		} else if (from == 1 && rb_parse_uint(w, 1, UINT32_MAX, &from) == 0) {
+			/* the hit count */
+		} else {
+			break;
+		}
+		*sp = '\0';
+		while (sp > a && (sp[-1] == ' ' || sp[-1] == '\t'))
+			*--sp = '\0';
+	}
+	while (*a == ' ' || *a == '\t')
+		a++;
+	name = a;
+	if (*name == '\0')
+		return rb_cmd_err(c, "usage: BRKP FUNCTION [COUNT] [thread]");
+	if (strlen(name) >= RB_BP_NAME)
+		return rb_cmd_err(c, "function name longer than %d bytes",
+				  RB_BP_NAME - 1);
+	if (rb_hexaddr(name, &addrs[0]) == 0) {
+		n = 1;
+	} else {
+		n = rb_sym_lookup(name, addrs, RB_BP_LOCS, &more);
+		if (n == 0)
+			return rb_cmd_err(c, "no function '%s' in the program's symbols",
+					  name);
+	}
+
+	pthread_mutex_lock(&rb_bp_lock);
+	for (slot = 0; slot < RB_BP_MAX; slot++)
+		if (rb_bps[slot].id == 0)
+			break;
+	if (slot == RB_BP_MAX) {
+		pthread_mutex_unlock(&rb_bp_lock);
+		return rb_cmd_err(c, "too many breakpoints (%d); clear some with BCLR",
+				  RB_BP_MAX);
+	}
+	b = &rb_bps[slot];
+	rb_bp_begin(b);
+	RB_STORE(&b->id, rb_bp_next_id++);
+	RB_STORE(&b->tid, tid);
+	RB_STORE(&b->from, from);
+	RB_STORE(&b->hits, 0);
+	for (i = 0; i < RB_BP_LOCS; i++)
+		RB_STORE(&b->fn[i], i < (uint32_t)n ? addrs[i] : 0);
+	RB_STORE(&b->nlocs, (uint32_t)n);
+	rb_strlcpy(b->name, name, sizeof(b->name));
+	rb_bp_end(b);
+	if (slot >= rb_bp_used)
+		/* The entry before the bound that exposes it; pairs with rb_bp_check()'s acquire load. */
+		RB_STORE_REL(&rb_bp_used, slot + 1);
+	rb_bp_rearm();
+	rb_resp_printf(c->out, "breakpoint %u at %s", b->id, name);
+	if (n > 1)
+		rb_resp_printf(c->out, " (%d%s locations)", n, more ? "+" : "");
+	if (from > 1)
+		rb_resp_printf(c->out, ", stops from hit %u", from);
+	if (tid != 0)
+		rb_resp_printf(c->out, ", thread %d only", (int)tid);
+	pthread_mutex_unlock(&rb_bp_lock);
+	return 1;
+}
+
+static int rb_cmd_bclr(struct rb_ctx *c)
+{
+	char *a = c->args, *w = rb_word(&a);
+	uint32_t id = 0, i, n = 0;
+
+	if (w == NULL || rb_word(&a) != NULL ||
+	    (strcmp(w, "*") != 0 && rb_parse_uint(w, 1, UINT32_MAX, &id) != 0))
+		return rb_cmd_err(c, "usage: BCLR ID|*");
+	pthread_mutex_lock(&rb_bp_lock);
+	for (i = 0; i < rb_bp_used; i++) {
+		struct rb_bp *b = &rb_bps[i];
+
+		if (b->id == 0 || (id != 0 && b->id != id))
+			continue;
+		rb_bp_begin(b);
+		RB_STORE(&b->id, 0);
+		rb_bp_end(b);
+		n++;
+	}
+	if (n > 0)
+		rb_bp_rearm();
+	pthread_mutex_unlock(&rb_bp_lock);
+	if (id != 0 && n == 0)
+		return rb_cmd_err(c, "no breakpoint %u", id);
+	if (id != 0)
+		rb_resp_printf(c->out, "cleared breakpoint %u", id);
+	else
+		rb_resp_printf(c->out, "cleared %u breakpoint%s", n,
+			       n == 1 ? "" : "s");
+	return 1;
+}
+
+/* One line per breakpoint: ID hits=N from=N thread=all|TID at=ADDR[,...] NAME */
+static int rb_cmd_blst(struct rb_ctx *c)
+{
+	uint32_t i, k, n = 0;
+
+	if (!rb_cmd_noargs(c, "BLST"))
+		return 0;
+	pthread_mutex_lock(&rb_bp_lock);
+	for (i = 0; i < rb_bp_used; i++) {
+		struct rb_bp *b = &rb_bps[i];
+
+		if (b->id == 0)
+			continue;
+		rb_resp_printf(c->out, "%s%u hits=%llu from=%u thread=", n ? "\n" : "",
+			       b->id, (unsigned long long)RB_LOAD(&b->hits),
+			       b->from);
+		if (b->tid)
+			rb_resp_printf(c->out, "%d", (int)b->tid);
+		else
+			rb_resp_printf(c->out, "all");
+		for (k = 0; k < b->nlocs; k++)
+			rb_resp_printf(c->out, "%s%#llx", k ? "," : " at=",
+				       (unsigned long long)b->fn[k]);
+		rb_resp_printf(c->out, " %s", b->name);
+		n++;
+	}
+	pthread_mutex_unlock(&rb_bp_lock);
+	if (n == 0)
+		rb_resp_printf(c->out, "no breakpoints");
+	return 1;
+}
+
+struct rb_cmd {
+	char	name[5];
+	bool	more;		/* may be continued with MORE (no side effect) */
+	int	(*run)(struct rb_ctx *);
+};
+
+static int rb_cmd_more(struct rb_ctx *c);
+
+static const struct rb_cmd rb_cmds[] = {
+	{ "STOP", false, rb_cmd_stop },
+	{ "CONT", false, rb_cmd_cont },
+	{ "STEP", false, rb_cmd_step },
+	{ "NEXT", false, rb_cmd_next },
+	{ "FINI", false, rb_cmd_fini },
+	{ "BRKP", false, rb_cmd_brkp },
+	{ "BCLR", false, rb_cmd_bclr },
+	{ "BLST", true, rb_cmd_blst },
+	{ "TRON", false, rb_cmd_tron },
+	{ "TROF", false, rb_cmd_trof },
+	{ "PING", true, rb_cmd_ping },
+	{ "MORE", false, rb_cmd_more },
+};
+
+static const struct rb_cmd *rb_cmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rb_cmds) / sizeof(rb_cmds[0]); i++)
+		if (memcmp(rb_cmds[i].name, name, 4) == 0)
+			return &rb_cmds[i];
+	return NULL;
+}
+
+/* MORE OFFSET CMD [ARGS]: the text of CMD from byte OFFSET on. */
+static int rb_cmd_more(struct rb_ctx *c)
+{
+	char *a = c->args, *w = rb_word(&a), *cmd = rb_word(&a);
+	const struct rb_cmd *k;
+	uint32_t off;
+
+	if (w == NULL || cmd == NULL || rb_parse_uint(w, 0, INT32_MAX, &off) != 0)
+		return rb_cmd_err(c, "usage: MORE OFFSET COMMAND [ARGUMENTS]");
+	k = strlen(cmd) == 4 ? rb_cmd_find(cmd) : NULL;
+	if (k == NULL || !k->more)
+		return rb_cmd_err(c, "MORE cannot continue '%.8s'", cmd);
+	while (*a == ' ')
+		a++;
+	c->args = a;
+	c->out->off = off;
+	return k->run(c);
+}
+
+/* A command name for a message: printable, at most 4 bytes. */
+static void rb_cmd_show(const char *cmd, char *buf)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		buf[i] = cmd[i] >= 0x20 && cmd[i] < 0x7f ? cmd[i] : '?';
+	buf[4] = '\0';
+}
+
+/*
+ * Execute a posted command, if there is one.  @why is NULL while stopped;
+ * running, a command that stops the thread sets it.
+ */
+static void rb_command(struct rb_thread *t, uint32_t *why)
+{
+	struct rb_ring *r = t->ring;
+	struct rb_header *h = rb_proc.map.hdr;
+	int32_t expect = RB_CMD_POSTED, len;
+	char cmd[5], args[RB_ARGS_MAX + 1];
+	struct rb_resp out;
+	struct rb_ctx c;
+	const struct rb_cmd *k;
+	uint32_t dummy = 0;
+
+	/* Clear before looking: a command posted after this load sets the bit again. */
+	RB_ATTN_AND(r, ~RB_ATTN_COMMAND);
+	/* Acquire: the command and its arguments; pairs with the monitor's release store of POSTED. */
+	if (!RB_CAS(&r->cmdready, &expect, RB_CMD_TAKEN))
+		return;
+	memcpy(cmd, r->command, 4);
+	cmd[4] = '\0';
+	len = RB_LOAD(&r->msglen);
+
+	memset(&out, 0, sizeof(out));
+	out.t = t;
+	out.area = rb_ring_msgarea(h, r);
+	out.area_sz = h->msg_sz;
+	out.ok = 1;
+	c.t = t;
+	c.args = args;
+	c.stopped = why == NULL;
+	c.why = why ? why : &dummy;
+	c.out = &out;
+
+	if (len < 0 || (uint32_t)len > h->msg_sz) {
+		rb_cmd_err(&c, "bad argument length %d (0..%u)", (int)len,
+			   h->msg_sz);
+	} else if (len > RB_ARGS_MAX) {
+		rb_cmd_err(&c, "arguments longer than %d bytes", RB_ARGS_MAX);
+	} else {
+		memcpy(args, out.area, (size_t)len);
+		args[len] = '\0';
+		k = rb_cmd_find(cmd);
+		if (strlen(args) != (size_t)len) {
+			rb_cmd_err(&c, "NUL byte in the arguments");
+		} else if (k == NULL) {
+			char shown[5];
+
+			rb_cmd_show(cmd, shown);
+			rb_cmd_err(&c, "unknown command '%s' (known: STOP CONT STEP NEXT FINI BRKP BCLR BLST TRON TROF PING MORE)",
+				   shown);
+		} else {
+			k->run(&c);
+		}
+	}
+	rb_resp_publish(&out);
+}
+
+/* -------------------------------------------------------------------------
+ * Stopping.
+ */
+
+static void rb_futex_wait(uint32_t *addr, uint32_t val, uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / RB_SEC),
+		.tv_nsec = (long)(ns % RB_SEC),
+	};
+
+	syscall(SYS_futex, addr, FUTEX_WAIT, val, &ts, NULL, 0);
+}
+
+/*
+ * Stop here for @why until a command resumes the thread, global single
+ * stepping ends (for a single-step stop), or no monitor shows a heartbeat
+ * for the orphan timeout.  Commands and later watches are served meanwhile.
+ */
+static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
+{
+	struct rb_ring *r = t->ring;
+	struct rb_header *h = rb_proc.map.hdr;
+	uint64_t timeout = (uint64_t)rb_proc.set.orphan_timeout * RB_SEC;
+	uint64_t since, hb, now, wait;
+
+	t->step = RB_STEP_NONE;
+	t->resume = 0;
+	now = rb_clock_mono_ns();
+	RB_STORE(&r->why, (int32_t)why);
+	RB_STORE(&r->stopfn, fn);
+	RB_STORE(&r->stop_ns, now);
+	RB_STORE(&r->stops, r->stops + 1);
+	RB_STORE(&r->signal, 0);
+	/* The reason before the state that announces it; pairs with the monitor's acquire load of state. */
+	RB_STORE_REL(&r->state, RB_STATE_STOPPED);
+	for (;;) {
+		/* Acquire: requests made before the bump are seen below; pairs with the monitor's bump. */
+		uint32_t w = RB_LOAD_ACQ(&r->wake);
+
+		if (RB_LOAD(&r->attention) & RB_ATTN_COMMAND)
+			rb_command(t, NULL);
+		if (RB_LOAD(&r->attention) & RB_ATTN_SIGNAL) {
+			/* A stop asked of a stopped thread is done. */
+			RB_ATTN_AND(r, ~RB_ATTN_SIGNAL);
+			RB_STORE(&r->signal, 0);
+		}
+		if (t->resume)
+			break;
+		if (RB_WHY_REASON(why) == RB_WHY_SINGLE && !RB_LOAD(&h->single))
+			break;
+		now = rb_clock_mono_ns();
+		wait = RB_SEC;
+		if (timeout != 0) {
+			hb = RB_LOAD(&h->monitor_heartbeat_ns);
+			since = hb > r->stop_ns ? hb : r->stop_ns;
+			if (now >= since + timeout) {
+				RB_STORE(&r->orphaned, r->orphaned + 1);
+				rb_warnf("rbtrace: thread %d resumed by itself: no monitor for %u s (RBTRACE_ORPHAN_TIMEOUT)",
+					 (int)t->tid, rb_proc.set.orphan_timeout);
+				break;
+			}
+			if (since + timeout - now < wait)
+				wait = since + timeout - now;
+		}
+		rb_futex_wait(&r->wake, w, wait);
+	}
+	RB_STORE(&r->why, RB_WHY_NONE);
+	/* Release: whatever the stop changed (stepping, trace) before RUNNING is seen; pairs with the monitor's acquire load of state. */
+	RB_STORE_REL(&r->state, RB_STATE_RUNNING);
+}
+
+/**
+ * rb_control - a hook found attention bits set
+ * @t: the calling thread, traced, inside a hook
+ * @exiting: true in the exit hook (after the pop), false in the entry
+ *           hook (after the push)
+ * @fn: the function entered or left
+ */
+void rb_control(struct rb_thread *t, bool exiting, uint64_t fn)
+{
+	struct rb_ring *r = t->ring;
+	struct rb_header *h = rb_proc.map.hdr;
+	uint32_t a = RB_LOAD(&r->attention), why = 0, id;
+	int saved = errno;
+
+	if (a & RB_ATTN_COMMAND)
+		rb_command(t, &why);
+	if (a & RB_ATTN_SIGNAL) {
+		RB_ATTN_AND(r, ~RB_ATTN_SIGNAL);
+		if (__atomic_exchange_n(&r->signal, 0, __ATOMIC_SEQ_CST) && !why)
+			why = RB_WHY_SIGNAL;
+	}
+	if (a & RB_ATTN_SELF) {
+		if (t->pending) {
+			if (!why)
+				why = t->pending;
+			t->pending = 0;
+		}
+		if (t->step != RB_STEP_NONE) {
+			t->level += exiting ? -1 : 1;
+			if (!why &&
+			    (t->step == RB_STEP_STEP ||
+			     (t->step == RB_STEP_NEXT && t->level <= 0) ||
+			     (t->step == RB_STEP_FINISH && t->level < 0)))
+				why = t->step == RB_STEP_STEP ? RB_WHY_STEP :
+				      t->step == RB_STEP_NEXT ? RB_WHY_NEXT :
+				      RB_WHY_FINISH;
+		}
+		/* Only the owner sets SELF: no request can be lost here. */
+		if (!t->pending && (t->step == RB_STEP_NONE || why))
+			RB_ATTN_AND(r, ~RB_ATTN_SELF);
+	}
+	if (a & RB_ATTN_SINGLE) {
+		if (RB_LOAD(&h->single)) {
+			if (!why)
+				why = RB_WHY_SINGLE;
+		} else {
+			RB_ATTN_AND(r, ~RB_ATTN_SINGLE);
+			/* Clear, then look again: pairs with the monitor's store of single before its OR. */
+			if (RB_LOAD(&h->single)) {
+				RB_ATTN_OR(r, RB_ATTN_SINGLE);
+				if (!why)
+					why = RB_WHY_SINGLE;
+			}
+		}
+	}
+	if (!exiting && (a & RB_ATTN_BREAK)) {
+		id = rb_bp_check(t, fn);
+		if (id != 0)
+			why = RB_WHY_BREAKPOINT | id << 8;
+	}
+	if (why)
+		rb_stop(t, why | (exiting ? RB_WHY_EXIT : 0), fn);
+	errno = saved;
+}
