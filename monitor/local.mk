@@ -18,6 +18,7 @@ bin_PROGRAMS += rbmon
 rbmon_SOURCES = monitor/rbmon.c \
 	monitor/tty.c monitor/tty.h \
 	monitor/tui.c monitor/tui.h \
+	monitor/tuictl.c \
 	monitor/panel.c \
 	monitor/pick.c
 rbmon_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS) $(LIBDW_CFLAGS) \

@@ -164,6 +164,7 @@ panel_header(struct rbmon_tui *t)
 /* Thread list columns: tree, TID, NAME, STATE, DEPTH, TIME, FUNCTION. */
 #define COL_TREE	3
 #define COL_NAME	15
+#define PANEL_FN_MAX	48	/* a function named in a title */
 
 struct panel_cols {
 	int	tid, name, state, depth, time;
@@ -177,7 +178,7 @@ panel_cols(int cols, struct panel_cols *c)
 	c->depth = 5;
 	c->time = 7;
 	c->name = COL_NAME;
-	c->state = 14;
+	c->state = 16;
 	if (cols < 80) {
 		c->name = 10;
 		c->state = 9;
@@ -341,6 +342,16 @@ panel_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 	rbmon_state_text(state, sizeof state, p, th);
 	snprintf(buf, sizeof buf, "Stack of thread %d \"%s\": %s, depth %d",
 	    th->tid, name, state, th->depth);
+	if (rbmon_thread_state(p, th) == RBMON_TS_STOPPED && th->stopfn != 0) {
+		struct rbmon_sym	sym;
+		char			fn[PANEL_FN_MAX + 1];
+
+		rbmon_symbols_lookup(t->sy, &t->s, p, th->stopfn, &sym);
+		rbmon_fit(fn, sizeof fn, sym.function ? sym.function : "?",
+		    PANEL_FN_MAX);
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (%s %s)",
+		    (th->why & RB_WHY_EXIT) ? "returned from" : "at", fn);
+	}
 	if (th->wrapped != 0)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		    " (%u overwritten)", th->wrapped);
@@ -499,6 +510,12 @@ panel_message(struct rbmon_tui *t)
 
 	move(y, 0);
 	clrtoeol();
+	if (t->prompting) {
+		x = panel_text(y, 0, t->lay.cols, A_BOLD, "Break at: ");
+		x += panel_text(y, x, t->lay.cols - x - 1, A_NORMAL, t->prompt);
+		move(y, x);
+		return;
+	}
 	if (t->searching) {
 		x = panel_text(y, 0, t->lay.cols, A_BOLD, "Search: ");
 		x += panel_text(y, x, t->lay.cols - x - 1, A_NORMAL, t->search);
@@ -519,6 +536,8 @@ panel_bar_items(const struct rbmon_tui *t, struct panel_bar_item *it)
 {
 	size_t	n = 0;
 
+	int	wide = t->lay.cols >= 110;
+
 	it[n++] = (struct panel_bar_item){ "F1", "Help", KEY_F(1) };
 	it[n++] = (struct panel_bar_item){ "/", "Search", '/' };
 	it[n++] = (struct panel_bar_item){ "Tab", "Pane", '\t' };
@@ -529,6 +548,12 @@ panel_bar_items(const struct rbmon_tui *t, struct panel_bar_item *it)
 	it[n++] = (struct panel_bar_item){ "Space", t->frozen ? "Resume" :
 	    "Freeze", ' ' };
 	it[n++] = (struct panel_bar_item){ "+-", "Delay", 0 };
+	it[n++] = (struct panel_bar_item){ "b", "Break", 'b' };
+	if (wide) {
+		it[n++] = (struct panel_bar_item){ "p", "Pause", 'p' };
+		it[n++] = (struct panel_bar_item){ "c", "Cont", 'c' };
+		it[n++] = (struct panel_bar_item){ "s", "Step", 's' };
+	}
 	it[n++] = (struct panel_bar_item){ "q", "Quit", 'q' };
 	return n;
 }
@@ -564,6 +589,14 @@ panel_bar(struct rbmon_tui *t)
 	size_t			n, i;
 	int			x = 0, y = t->lay.bar_y, cols = t->lay.cols;
 
+	if (t->prompting) {
+		panel_fill(y, 0, cols, rbmon_tty_attr(RBMON_A_BAR));
+		panel_text(y, 0, cols, rbmon_tty_attr(RBMON_A_BAR),
+		    t->complete[0] ? t->complete : "FUNCTION [COUNT] [thread]"
+		    "  Tab completes, Up/Down history, Enter sets, Esc "
+		    "cancels");
+		return;
+	}
 	n = panel_bar_items(t, it);
 	move(y, 0);
 	for (i = 0; i < n && x < cols; i++) {
@@ -608,7 +641,47 @@ rbmon_panel_draw(struct rbmon_tui *t)
 	panel_watch(t);
 	panel_bar(t);
 	panel_message(t);
-	curs_set(t->searching ? 1 : 0);
+	curs_set(t->searching || t->prompting ? 1 : 0);
+	refresh();
+}
+
+/**
+ * rbmon_panel_breaks - draw the breakpoint list of one process
+ * @t: the tui; t->bl_lines holds BLST's lines
+ */
+void
+rbmon_panel_breaks(struct rbmon_tui *t)
+{
+	char	buf[PANEL_LINE];
+	int	y, top = 0, rows = LINES - 4;
+	size_t	i;
+
+	erase();
+	snprintf(buf, sizeof buf, "Breakpoints of process %d (asked thread "
+	    "%d)", t->bl_pid, t->bl_tid);
+	panel_fill(0, 0, COLS, rbmon_tty_attr(RBMON_A_TITLE_FOCUS));
+	panel_text(0, 1, COLS - 1, rbmon_tty_attr(RBMON_A_TITLE_FOCUS), buf);
+	if (rows < 1)
+		rows = 1;
+	if ((int)t->bl_sel >= rows)
+		top = (int)t->bl_sel - rows + 1;
+	if (t->bl_n == 0)
+		panel_text(2, 2, COLS - 2, A_NORMAL, "no breakpoints (b sets "
+		    "one)");
+	for (i = (size_t)top, y = 1; i < t->bl_n && y <= rows; i++, y++) {
+		attr_t a = i == t->bl_sel ? rbmon_tty_attr(RBMON_A_SELECT) :
+		    A_NORMAL;
+
+		if (i == t->bl_sel)
+			panel_fill(y, 0, COLS, a);
+		panel_text(y, 1, COLS - 1, a, t->bl_lines[i]);
+	}
+	panel_message(t);
+	panel_fill(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR));
+	panel_text(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR),
+	    "d delete  D delete all  b add  r refresh  Up/Down move  "
+	    "other keys: back");
+	curs_set(0);
 	refresh();
 }
 
@@ -617,13 +690,14 @@ static const char *const panel_help_text[] = {
 	"",
 	"The top lists every traced process and its threads; the middle shows",
 	"the selected thread's call stack, innermost call (#0) first; below",
-	"it are the thread's watch entries.  The program is only read, never",
-	"stopped or slowed.",
+	"it are the thread's watch entries.  Viewing only reads the program;",
+	"the control keys below pause and step single threads while the",
+	"others keep running.",
 	"",
 	"Keys",
 	"  Up/Down, j/k      move in the focused pane",
 	"  PgUp/PgDn, ^B/^F  a page up or down",
-	"  Home/End, g/G     first or last row",
+	"  Home/End, G       first or last row",
 	"  Tab, Shift-Tab    next or previous pane (threads, stack, watches)",
 	"  Enter, Right      show the selected thread's stack; Enter again,",
 	"                    Left or Esc go back to the thread list",
@@ -635,13 +709,34 @@ static const char *const panel_help_text[] = {
 	"  + / -             refresh less or more often",
 	"  ^L                redraw the screen",
 	"  F1, ?             this help",
-	"  q, F10, ^C        quit (the program keeps running)",
+	"  q, F10, ^C        quit (the program keeps running; if threads are",
+	"                    stopped from here, or breakpoints set, rbmon",
+	"                    asks whether to resume and clear them first)",
 	"  Mouse             click selects a row or a pane; wheel scrolls",
+	"",
+	"Control (the selected thread; the answer shows on the bottom line)",
+	"  b                 set a breakpoint: FUNCTION [COUNT] [thread]; Tab",
+	"                    completes names; COUNT: stop from that hit on;",
+	"                    thread: this thread only, else the whole process",
+	"  B                 list breakpoints (d deletes one, D all)",
+	"  p                 pause the thread at its next call or return",
+	"  c                 continue a stopped thread",
+	"  s                 step: stop at the next call or return",
+	"  n                 next: step over calls, stop at this depth or out",
+	"  f                 finish: stop when the current function returns",
+	"  t                 trace on or off (off: no stack is kept)",
+	"  g                 single stepping: every thread stops at each call",
+	"                    and return (c steps one); g again ends it",
+	"  C, T              stop-on-create, trace-on-create for new threads",
+	"  A thread blocked in a system call passes no hook and cannot",
+	"  answer: after 5 s the command is withdrawn, nothing done.",
 	"",
 	"Thread states",
 	"  running           traced, its stack is live",
 	"  untraced          running with tracing turned off (no stack kept)",
-	"  stopped:WHY       paused at a hook by rbmon (break, step, stop, ...)",
+	"  stopped:WHY       paused at a hook (break N, step, next, finish,",
+	"                    stop, signal, single, create); the stack title",
+	"                    says the function it stopped at or returned from",
 	"  exited            the thread ended; its last stack is kept (dimmed)",
 	"  gone              its process died without ending it, e.g. killed;",
 	"                    the last stack is kept (dimmed)",

@@ -29,6 +29,9 @@ struct symbols_image {
 	Dwfl		*dwfl;		/* NULL: nothing to symbolize with */
 	Dwfl_Module	**bad;		/* changed on disk since loaded */
 	size_t		 nbad;
+	char		**funcs;	/* function names, sorted, unique */
+	size_t		 nfuncs;
+	int		 have_funcs;
 	struct symbols_addr *tab;	/* open addressing, power of two */
 	size_t		 cap, used;
 	struct symbols_image *next;
@@ -80,6 +83,9 @@ symbols_image_free(struct symbols_image *im)
 		free(im->tab[i].file);
 	}
 	free(im->tab);
+	for (i = 0; i < im->nfuncs; i++)
+		free(im->funcs[i]);
+	free(im->funcs);
 	free(im->bad);
 	if (im->dwfl != NULL)
 		dwfl_end(im->dwfl);
@@ -367,4 +373,102 @@ rbmon_symbols_lookup(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 	out->function = e->function;
 	out->file = e->file;
 	out->line = e->line;
+}
+
+/* C++: "ns::f(int)" is typed as "ns::f"; the parameter list goes. */
+static char *
+symbols_short_name(const char *raw)
+{
+	char	*d = rbmon_symbols_demangle(raw), *p;
+	int	 depth = 0;
+
+	for (p = d; *p; p++) {
+		if (*p == '<')
+			depth++;
+		else if (*p == '>' && depth > 0)
+			depth--;
+		else if (*p == '(' && depth == 0 && p != d) {
+			*p = '\0';
+			break;
+		}
+	}
+	return d;
+}
+
+static int
+symbols_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct symbols_funcs {
+	char	**v;
+	size_t	  n, cap;
+};
+
+static int
+symbols_module_funcs(Dwfl_Module *mod, void **ud, const char *name,
+    Dwarf_Addr base, void *arg)
+{
+	struct symbols_funcs	*f = arg;
+	GElf_Sym		 sym;
+	GElf_Addr		 addr;
+	const char		*nm;
+	int			 i, n;
+
+	(void)ud;
+	(void)name;
+	(void)base;
+	n = dwfl_module_getsymtab(mod);
+	for (i = 1; i < n; i++) {
+		nm = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL,
+		    NULL);
+		if (nm == NULL || *nm == '\0' || sym.st_shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+			continue;
+		if (f->n == f->cap) {
+			f->cap = f->cap ? f->cap * 2 : 1024;
+			f->v = rbmon_xreallocarray(f->v, f->cap, sizeof *f->v);
+		}
+		f->v[f->n++] = symbols_short_name(nm);
+	}
+	return DWARF_CB_OK;
+}
+
+/**
+ * rbmon_symbols_functions - the names of the functions a process has
+ * @sy: the cache
+ * @s: the snapshot the process comes from
+ * @p: the process
+ * @n: set to how many
+ *
+ * Names are as BRKP takes them (C++ demangled, without parameters),
+ * sorted and unique; the array belongs to the cache.
+ * Return: the names, or NULL when none are known.
+ */
+char *const *
+rbmon_symbols_functions(struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p, size_t *n)
+{
+	struct symbols_image	*im = symbols_image_get(sy, s, p);
+	struct symbols_funcs	 f = { NULL, 0, 0 };
+	size_t			 i, j;
+
+	if (!im->have_funcs && im->dwfl != NULL) {
+		dwfl_getmodules(im->dwfl, symbols_module_funcs, &f, 0);
+		if (f.n > 0)
+			qsort(f.v, f.n, sizeof *f.v, symbols_strcmp);
+		for (i = j = 0; i < f.n; i++) {
+			if (j > 0 && strcmp(f.v[j - 1], f.v[i]) == 0)
+				free(f.v[i]);
+			else
+				f.v[j++] = f.v[i];
+		}
+		im->funcs = f.v;
+		im->nfuncs = j;
+		im->have_funcs = 1;
+	}
+	*n = im->nfuncs;
+	return im->funcs;
 }

@@ -22,5 +22,8 @@ void	rbmon_symbols_lookup(struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
 	    uint64_t, struct rbmon_sym *);
 char	*rbmon_symbols_demangle(const char *);
+char *const *rbmon_symbols_functions(struct rbmon_symbols *,
+	    const struct rbmon_snapshot *, const struct rbmon_process *,
+	    size_t *);
 
 #endif /* RBMON_SYMBOLS_H */

@@ -373,10 +373,15 @@ tui_help_key(struct rbmon_tui *t, int key, int is_key)
 static int
 tui_key(struct rbmon_tui *t, int key, int is_key)
 {
+	int	r;
+
 	if (t->help)
 		return tui_help_key(t, key, is_key);
 	if (t->searching)
 		return tui_search_key(t, key, is_key);
+	r = rbmon_tuictl_key(t, key, is_key);
+	if (r >= 0)
+		return r;
 	if (is_key) {
 		switch (key) {
 		case KEY_RESIZE:
@@ -420,7 +425,7 @@ tui_key(struct rbmon_tui *t, int key, int is_key)
 			tui_search_again(t);
 			return RBMON_REDRAW;
 		case KEY_F(10):
-			return RBMON_QUIT;
+			return rbmon_tuictl_quit(t);
 		case KEY_MOUSE:
 			return tui_mouse(t);
 		}
@@ -430,7 +435,7 @@ tui_key(struct rbmon_tui *t, int key, int is_key)
 	case 'q':
 	case 'Q':
 	case TUI_CTRL('c'):
-		return RBMON_QUIT;
+		return rbmon_tuictl_quit(t);
 	case TUI_CTRL('z'):
 		rbmon_tty_suspend();
 		return RBMON_REDRAW;
@@ -442,9 +447,6 @@ tui_key(struct rbmon_tui *t, int key, int is_key)
 		return RBMON_REDRAW;
 	case 'j':
 		tui_move(t, 1);
-		return RBMON_REDRAW;
-	case 'g':
-		tui_move(t, LONG_MIN / 2);
 		return RBMON_REDRAW;
 	case 'G':
 		tui_move(t, LONG_MAX / 2);
@@ -537,10 +539,13 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 		free(cause);
 		return 1;
 	}
+	rbmon_tuictl_init(&t);
 	t.notes = open_memstream(&t.notes_buf, &t.notes_len);
 	t.sy = rbmon_symbols_new(t.notes);
 	flags = RBMON_RESCAN | RBMON_REDRAW;
 	while (!(flags & RBMON_QUIT) && !rbmon_tty_quit) {
+		flags |= rbmon_tuictl_tick(&t);
+		rbmon_tuictl_after(&t);
 		now = rbmon_mono_ns();
 		if ((flags & RBMON_RESCAN) || (!t.frozen && now >= t.next_ns)) {
 			tui_rescan(&t);
@@ -550,6 +555,8 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 		if (flags & RBMON_REDRAW) {
 			if (t.help)
 				rbmon_panel_help(&t);
+			else if (t.blist)
+				rbmon_panel_breaks(&t);
 			else
 				rbmon_panel_draw(&t);
 		}
@@ -576,6 +583,8 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 		}
 	}
 	rbmon_tty_end();
+	/* A signal (terminal closed, kill) cannot ask: undo, to be safe. */
+	rbmon_tuictl_end(&t, t.quit_undo || rbmon_tty_quit);
 	rbmon_symbols_free(t.sy);
 	if (t.notes != NULL)
 		fclose(t.notes);

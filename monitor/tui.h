@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "control.h"
 #include "model.h"
 #include "symbols.h"
 #include "view.h"
@@ -26,6 +27,14 @@ enum rbmon_msg {
 	RBMON_MSG_INFO,
 	RBMON_MSG_ERROR,
 };
+
+/* What an answer is for (tuictl.c). */
+#define TUICTL_PLAIN	0
+#define TUICTL_STOPPER	1	/* STOP, STEP, NEXT, FINI: the thread is ours */
+#define TUICTL_BREAK	2	/* BRKP: remember the breakpoint */
+#define TUICTL_CLEAR	3	/* BCLR: forget it */
+#define TUICTL_LIST	4	/* BLST: show the list */
+#define TUICTL_HIST	16
 
 struct rbmon_tui_opts {
 	long		 delay;		/* tenths of a second */
@@ -66,6 +75,33 @@ struct rbmon_tui {
 
 	char			 msg[256];
 	enum rbmon_msg		 msg_kind;
+
+	/* control, see tuictl.c */
+	struct rbmon_ctl	 ctl;
+	int			 ctl_ok;
+	char			*ctl_error;	/* why the file is not writable */
+	uint64_t		 beat_ns;	/* last heartbeat */
+	struct rbmon_cmd	 cmd;		/* the command in flight */
+	int			 cmd_busy, cmd_kind;
+	uint64_t		 cmd_deadline;
+	struct rbmon_ident	*mine;		/* threads stopped from here */
+	size_t			 nmine;
+	struct rbmon_tui_bp {
+		int32_t		 pid, tid;
+		uint32_t	 id;
+	}			*bps;		/* breakpoints set from here */
+	size_t			 nbps;
+	int			 set_single, set_soc;	/* turned on from here */
+	int			 prompting;	/* TUICTL_BREAK: editing */
+	char			 prompt[200];
+	char			 complete[512];	/* what Tab found */
+	char			 hist[TUICTL_HIST][200];
+	size_t			 nhist, hist_pos;
+	int			 blist, bl_refresh;	/* breakpoint list */
+	char			**bl_lines;
+	size_t			 bl_n, bl_sel;
+	int32_t			 bl_pid, bl_tid;
+	int			 asking_quit, quit_undo;
 };
 
 int	rbmon_tui_run(struct rbmon_model *, const struct rbmon_tui_opts *);
@@ -75,7 +111,15 @@ int	rbmon_pick_run(const struct rbmon_tui_opts *, const char *,
 void	rbmon_tui_message(struct rbmon_tui *, enum rbmon_msg, const char *,
 	    ...) __attribute__((format(printf, 3, 4)));
 
+void	rbmon_tuictl_init(struct rbmon_tui *);
+int	rbmon_tuictl_tick(struct rbmon_tui *);
+int	rbmon_tuictl_key(struct rbmon_tui *, int, int);
+int	rbmon_tuictl_quit(struct rbmon_tui *);
+void	rbmon_tuictl_after(struct rbmon_tui *);
+void	rbmon_tuictl_end(struct rbmon_tui *, int);
+
 void	rbmon_panel_draw(struct rbmon_tui *);
+void	rbmon_panel_breaks(struct rbmon_tui *);
 void	rbmon_panel_help(struct rbmon_tui *);
 int	rbmon_panel_bar_key(const struct rbmon_tui *, int);
 

@@ -2,8 +2,10 @@
 # tui-keys: a few hundred keys picked at random (fixed seed), with resizes
 # down to tiny terminals, on a program with exited and parked threads, and
 # the program is killed half-way: rbmon neither crashes nor hangs, still draws a sane
-# screen, and quits with the terminal restored.  (Keys that quit are left
-# out of the draw; tui-quit tests them.)
+# screen, and quits with the terminal restored.  The control keys are in
+# the draw too (their commands go to parked threads that cannot answer, then
+# to a dead program); quitting may then ask whether to undo them.  (Keys
+# that quit are left out of the draw; tui-quit tests them.)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
 
@@ -17,7 +19,8 @@ tui_wait "PID $pid threads" "the process row"
 
 RANDOM=4242
 keys=(Up Down PgUp PgDn Home End Tab BTab Enter Left Right Escape / p a r
-	k e d BSpace C-u C-n F3 j k g G h Space + - = F1 '?' C-l C-b C-f)
+	k e d BSpace C-u C-n F3 j k g G h Space + - = F1 '?' C-l C-b C-f
+	b B s n f c t C T x D Tab y)
 for round in $(seq 1 60); do
 	for i in 1 2 3 4 5; do
 		tui_keys "${keys[$((RANDOM % ${#keys[@]}))]}"
@@ -32,12 +35,20 @@ done
 tui_resize 80 24
 tui_keys Escape
 tui_keys Escape
+tui_keys Escape
 tui_wait '^F1Help' "the function bar after the key storm"
 tui_wait '\[program gone\]' "the killed program marked gone"
 tui_has 'hShowExited' && tui_keys h	# the storm may have hidden them
 tui_wait "PID $pid threads: gone" "the process row marked gone"
 [ -s "$T/tui.rc" ] && tui_fail "rbmon ended"
 tui_keys q
+# Quitting asks first if the storm stopped something or turned a flag on.
+tui_wait_soon_either()
+{
+	[ -s "$T/tui.rc" ] || tui_has '^Quit: .* y yes, n no'
+}
+wait_for "rbmon to exit or ask" tui_wait_soon_either
+[ -s "$T/tui.rc" ] || tui_keys y
 tui_wait_exit
 expect "rbmon exit status" 0 "$TUI_RC"
 tui_restored

@@ -3,7 +3,7 @@
 # tuithreads: six threads).  At 80x24, 50x14, 120x40 and 40x12 (the
 # smallest it draws in): the header (3 rows from 20 rows up, else 1) with
 # the program name, the thread list title with the columns of that width
-# (NAME 15/STATE 14 from 80 columns, 10/9 below, no TIME below 64), the
+# (NAME 15/STATE 16 from 80 columns, 10/9 below, no TIME below 64), the
 # selected thread's row visible and highlighted (the list scrolls to keep
 # it), its stack under the list, the watch title, and the function bar on
 # the last row; no row the layout fills is blank.  Below 40x12 (39x12,
@@ -38,7 +38,7 @@ load() { mapfile -t SCR <"$T/plain"; }
 # STATE, DEPTH, TIME (64 columns and up), FUNCTION; cut with "~".
 title_for()
 {
-	local cols=$1 name=15 state=14 t
+	local cols=$1 name=15 state=16 t
 	if [ "$cols" -lt 80 ]; then name=10; state=9; fi
 	if [ "$cols" -ge 64 ]; then
 		t=$(printf '%3s%7s %-*s %-*s %5s %7s FUNCTION' "" TID $name NAME $state STATE DEPTH TIME)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tui-threads: rbmon's screen lists every thread of a program with five
 # named threads parked at known call chains (tests/apps/tuithreads), main
-# first then by tid; moving the selection (Down, j, k, Up, End, Home, G, g,
+# first then by tid; moving the selection (Down, j, k, Up, End, Home, G,
 # PgDn, PgUp, ^F, ^B) shows exactly the selected thread's stack, innermost
 # first, with the file:line of the LINE: markers; Enter focuses the stack
 # pane (bar label, title colours, the cursor row) where Down/j/End/Up move
@@ -56,7 +56,7 @@ tui_keys Home
 see main
 tui_keys G
 see "${sorted[5]}"
-tui_keys g
+tui_keys Home
 see main
 # A page (the list's 7 rows less one) down and up, with PgDn/PgUp and ^F/^B.
 tui_keys NPage
