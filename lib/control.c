@@ -198,6 +198,27 @@ void rb_control_thread_exit(struct rb_thread *t)
 	pthread_mutex_unlock(&rb_bp_lock);
 }
 
+/**
+ * rb_control_fork_child - in a fork child: the parent's threads are not
+ * here, so their thread-only breakpoints go
+ */
+void rb_control_fork_child(void)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&rb_bp_lock);
+	for (i = 0; i < rb_bp_used; i++) {
+		struct rb_bp *b = &rb_bps[i];
+
+		if (b->id == 0 || b->tid == 0)
+			continue;
+		rb_bp_begin(b);
+		RB_STORE(&b->id, 0);
+		rb_bp_end(b);
+	}
+	pthread_mutex_unlock(&rb_bp_lock);
+}
+
 /* -------------------------------------------------------------------------
  * Responses: a window of the full text goes to the ring's msgarea, the part
  * after it to the global message area when that can be had.
@@ -331,6 +352,7 @@ static int rb_cmd_err(struct rb_ctx *c, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	c->out->total = 0;
+	c->out->off = 0;	/* an error is never continued: all of it */
 	c->out->gma_len = 0;
 	c->out->ok = 0;
 	rb_resp_put(c->out, buf, strlen(buf));
@@ -392,8 +414,9 @@ static int rb_cmd_step_common(struct rb_ctx *c, const char *cmd, uint32_t mode,
 		return 1;
 	}
 	if (mode == RB_STEP_FINISH) {
-		/* Running: finish the function this hook is in. */
+		/* Running: finish the function this hook is in; this hook does not count. */
 		rb_step_arm(c->t, mode);
+		c->t->fresh = 1;
 		rb_resp_printf(c->out, "finishing");
 		return 1;
 	}
@@ -523,26 +546,34 @@ static int rb_cmd_brkp(struct rb_ctx *c)
 	int n = 0, more = 0;
 	struct rb_bp *b;
 
-	end = a + strlen(a);
-	while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
-		*--end = '\0';
-	for (;;) {
-		char *sp = strrchr(a, ' ');
-		char *w = sp ? sp + 1 : NULL;
+	/* The optional words from the end: "thread", then COUNT before it. */
+	for (i = 0; i < 2; i++) {
+		char *sp, *w;
 
-		if (w == NULL)
+		end = a + strlen(a);
+		while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		sp = strrchr(a, ' ');
+		if (sp == NULL)
+			sp = strrchr(a, '\t');
+		if (sp == NULL)
 			break;
-		if (strcmp(w, "thread") == 0 && tid == 0) {
+		w = sp + 1;
+		if (i == 0 && strcmp(w, "thread") == 0) {
 			tid = c->t->tid;
-		} else if (from == 1 && rb_parse_uint(w, 1, UINT32_MAX, &from) == 0) {
-			/* the hit count */
+		} else if (w[strspn(w, "0123456789")] == '\0') {
+			if (rb_parse_uint(w, 1, UINT32_MAX, &from) != 0)
+				return rb_cmd_err(c, "hit count '%.20s' is not a number from 1 to %u",
+						  w, UINT32_MAX);
+			i = 2;	/* nothing comes before the count */
 		} else {
 			break;
 		}
 		*sp = '\0';
-		while (sp > a && (sp[-1] == ' ' || sp[-1] == '\t'))
-			*--sp = '\0';
 	}
+	end = a + strlen(a);
+	while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
 	while (*a == ' ' || *a == '\t')
 		a++;
 	name = a;
@@ -879,7 +910,7 @@ void rb_control(struct rb_thread *t, bool exiting, uint64_t fn)
 				why = t->pending;
 			t->pending = 0;
 		}
-		if (t->step != RB_STEP_NONE) {
+		if (t->step != RB_STEP_NONE && !t->fresh) {
 			t->level += exiting ? -1 : 1;
 			if (!why &&
 			    (t->step == RB_STEP_STEP ||
@@ -907,6 +938,7 @@ void rb_control(struct rb_thread *t, bool exiting, uint64_t fn)
 			}
 		}
 	}
+	t->fresh = 0;
 	if (!exiting && (a & RB_ATTN_BREAK)) {
 		id = rb_bp_check(t, fn);
 		if (id != 0)

@@ -81,6 +81,7 @@ static void rb_fork_child(void)
 	pthread_mutex_unlock(&rb_objects_lock);
 	rb_objects_copy(m, parent_image, rb_proc.pid, rb_proc.pstart,
 			rb_proc.image);
+	rb_control_fork_child();
 
 	/* The parent's ring stays the parent's; this thread needs its own. */
 	t->ring = NULL;

@@ -132,6 +132,7 @@ struct rb_thread {
 	int32_t		level;		/* hooks' net depth since it began */
 	uint32_t	pending;	/* RB_WHY_* to stop with at the next hook */
 	uint32_t	resume;		/* a command ended the stop */
+	uint32_t	fresh;		/* a step armed at this very hook */
 };
 
 RB_HIDDEN extern __thread struct rb_thread rb_self
@@ -160,6 +161,7 @@ RB_HIDDEN extern pthread_mutex_t rb_bp_lock;
 RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);
 RB_HIDDEN void rb_control_thread_start(struct rb_thread *t);
 RB_HIDDEN void rb_control_thread_exit(struct rb_thread *t);
+RB_HIDDEN void rb_control_fork_child(void);
 
 /* elfsym.c: function names to addresses */
 RB_HIDDEN int rb_sym_lookup(const char *name, uint64_t *addrs, int max,

@@ -67,6 +67,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	t->step = 0;
 	t->level = 0;
 	t->resume = 0;
+	t->fresh = 0;
 	t->pending = soc ? RB_WHY_CREATE : RB_WHY_NONE;
 	r->pid = rb_proc.pid;
 	r->tid = t->tid;

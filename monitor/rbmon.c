@@ -260,6 +260,9 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 	memset(&k, 0, sizeof k);
 	if (send != NULL && rbmon_ctl_parse(send, cmd, &args, &cause) != 0)
 		rbmon_bad_usage("--send: %s", cause);
+	if (send != NULL && strcmp(cmd, "MORE") == 0)
+		rbmon_bad_usage("--send: MORE is what rbmon itself sends to "
+		    "continue a long answer");
 	if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS, &cause) != 0) {
 		fprintf(stderr, "rbmon: %s: %s\n", path, cause);
 		free(cause);
@@ -271,6 +274,8 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 		rbmon_model_close(&m);
 		return 2;
 	}
+	/* Stopped threads count their orphan timeout from here. */
+	rbmon_ctl_heartbeat(&c);
 	if (tid != 0 && rbmon_ctl_target(&c, (int32_t)tid, &k, &cause) != 0) {
 		fprintf(stderr, "rbmon: %s\n", cause);
 		free(cause);
@@ -492,7 +497,8 @@ main(int argc, char **argv)
 		if (found == NULL) {
 			fprintf(stderr, "rbmon: %s\n", cause);
 			free(cause);
-			return 1;
+			/* --send: 2 whenever no answer was had */
+			return send != NULL || nsets > 0 ? 2 : 1;
 		}
 		file = found;
 	}

@@ -489,9 +489,12 @@ tuictl_stopped_mine(struct rbmon_tui *t, struct rbmon_ident *out)
 
 			if (rbmon_thread_state(p, th) != RBMON_TS_STOPPED)
 				continue;
+			/* Stopped by a command from here, not by another monitor's breakpoint. */
 			for (k = 0; k < t->nmine; k++)
 				if (t->mine[k].tid == th->tid &&
-				    t->mine[k].pid == th->pid)
+				    t->mine[k].pid == th->pid &&
+				    (why == RB_WHY_STOP || why == RB_WHY_STEP ||
+				    why == RB_WHY_NEXT || why == RB_WHY_FINISH))
 					mine = 1;
 			if (why == RB_WHY_BREAKPOINT &&
 			    tuictl_is_mine_bp(t, th->pid, RB_WHY_ID(th->why)))

@@ -80,7 +80,13 @@ INTEGRATION_TESTS = \
 	tests/integration/corrupt.sh \
 	tests/integration/launcher.sh \
 	tests/integration/list.sh \
-	tests/integration/demo.sh
+	tests/integration/demo.sh \
+	tests/integration/tui-control.sh \
+	tests/integration/control-break.sh \
+	tests/integration/control-step.sh \
+	tests/integration/control-create.sh \
+	tests/integration/control-blocked.sh \
+	tests/integration/control-errors.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \

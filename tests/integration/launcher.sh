@@ -72,12 +72,18 @@ wait "$rb" || RC=$?
 expect "status when the program is SIGKILLed from outside" 137 "$RC"
 
 # --no-trace-on-create: the thread gets a ring but keeps no stack;
-# --stop-on-create is recorded in the header.
+# --stop-on-create is in the header and stops the main thread at its first
+# hook, untraced or not, until a monitor continues it.
 : >"$RBT_READY"
 f=$T/untraced.trace
 launch untraced "$RBTRACE" --file "$f" --no-trace-on-create --stop-on-create \
 	-- "$APPS/simple" -p
 rb=$LAUNCHED
+wait_json "$f" '.processes[0].threads[0] | .state == "stopped" and .stop.reason == "stop_on_create"' \
+	"the main thread stopped on creation"
+ready "parked [0-9]+" && fail "the program ran on while stopped on creation"
+"$RBMON" --thread "$(jqv '.processes[0].threads[0].tid')" --send CONT "$f" >/dev/null ||
+	fail "CONT to the stopped main thread"
 wait_ready "parked [0-9]+" "$rb"
 child=$(ready_field parked 2)
 dump_json "$f"
