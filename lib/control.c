@@ -181,8 +181,8 @@ void rb_control_thread_start(struct rb_thread *t)
 void rb_control_thread_exit(struct rb_thread *t)
 {
 	uint32_t i;
-	bool any = false;
 
+	/* The exiting thread's own ring needs no disarming. */
 	pthread_mutex_lock(&rb_bp_lock);
 	for (i = 0; i < rb_bp_used; i++) {
 		struct rb_bp *b = &rb_bps[i];
@@ -192,9 +192,7 @@ void rb_control_thread_exit(struct rb_thread *t)
 		rb_bp_begin(b);
 		RB_STORE(&b->id, 0);
 		rb_bp_end(b);
-		any = true;
 	}
-	(void)any;	/* the exiting thread's own ring needs no disarming */
 	pthread_mutex_unlock(&rb_bp_lock);
 }
 

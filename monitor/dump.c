@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "view.h"
 
 static int
 dump_thread_exited(const struct rbmon_thread *t)
@@ -49,7 +50,7 @@ dump_text_stop(FILE *out, struct rbmon_symbols *sy,
 	memset(&sym, 0, sizeof sym);
 	if (t->stopfn != 0)
 		rbmon_symbols_lookup(sy, s, p, t->stopfn, &sym);
-	fprintf(out, " (%s", rbmon_dump_stop_reason(t->why));
+	fprintf(out, " (%s", rbmon_why_json(t->why));
 	if (RB_WHY_REASON(t->why) == RB_WHY_BREAKPOINT)
 		fprintf(out, " %u", RB_WHY_ID(t->why));
 	fprintf(out, "%s ", (t->why & RB_WHY_EXIT) ? ": returned from" : " at");
@@ -322,34 +323,6 @@ dump_json_frame(FILE *out, const struct rbmon_shown *sh)
 	fputc('}', out);
 }
 
-/**
- * rbmon_dump_stop_reason - a stop reason as the JSON output names it
- * @why: rb_ring.why
- */
-const char *
-rbmon_dump_stop_reason(int32_t why)
-{
-	switch (RB_WHY_REASON(why)) {
-	case RB_WHY_STOP:
-		return "stop";
-	case RB_WHY_SIGNAL:
-		return "signal";
-	case RB_WHY_STEP:
-		return "step";
-	case RB_WHY_NEXT:
-		return "next";
-	case RB_WHY_FINISH:
-		return "finish";
-	case RB_WHY_BREAKPOINT:
-		return "breakpoint";
-	case RB_WHY_CREATE:
-		return "stop_on_create";
-	case RB_WHY_SINGLE:
-		return "single";
-	}
-	return "unknown";
-}
-
 /*
  * The control fields of a thread: "trace", "stops", "orphan_resumes" and,
  * while it is stopped, "stop": {"reason", "breakpoint" (id, breakpoints
@@ -368,7 +341,7 @@ dump_json_control(FILE *out, struct rbmon_symbols *sy,
 	if (strcmp(rbmon_dump_state(p, t), "stopped") != 0)
 		return;
 	fprintf(out, "\"stop\": {\"reason\": \"%s\", ",
-	    rbmon_dump_stop_reason(t->why));
+	    rbmon_why_json(t->why));
 	if (RB_WHY_REASON(t->why) == RB_WHY_BREAKPOINT)
 		fprintf(out, "\"breakpoint\": %u, ", RB_WHY_ID(t->why));
 	fprintf(out, "\"at\": \"%s\", \"function\": ",

@@ -22,7 +22,6 @@ struct rbmon_shown {
 void	rbmon_dump_resolve(struct rbmon_symbols *, const struct rbmon_snapshot *,
 	    const struct rbmon_process *, const struct rbmon_thread *, size_t,
 	    const struct rbmon_clock *, struct rbmon_shown *);
-const char *rbmon_dump_stop_reason(int32_t);
 const char *rbmon_dump_state(const struct rbmon_process *,
 	    const struct rbmon_thread *);
 void	rbmon_json_string(FILE *, const char *);

@@ -240,7 +240,7 @@ rbmon_tuictl_tick(struct rbmon_tui *t)
 {
 	uint64_t	 now = rbmon_mono_ns();
 	char		*cause = NULL;
-	int		 r, flags = 0;
+	int		 r;
 
 	if (!t->ctl_ok)
 		return 0;
@@ -263,7 +263,7 @@ rbmon_tuictl_tick(struct rbmon_tui *t)
 		return RBMON_REDRAW | RBMON_RESCAN;
 	}
 	if (now < t->cmd_deadline)
-		return flags;
+		return 0;
 	if (rbmon_ctl_withdraw(&t->ctl, &t->cmd)) {
 		t->cmd_busy = 0;
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d did not answer "
@@ -273,7 +273,7 @@ rbmon_tuictl_tick(struct rbmon_tui *t)
 	}
 	/* Taken: its answer is on the way; give it a while longer. */
 	t->cmd_deadline = now + TUICTL_TIMEOUT_NS;
-	return flags;
+	return 0;
 }
 
 /* ------------------------------------------------------------------
@@ -296,7 +296,6 @@ tuictl_complete(struct rbmon_tui *t)
 	const struct rbmon_process	*p = NULL;
 	char *const			*fn;
 	size_t				 n, len = strlen(t->prompt), lo, hi, i, c;
-	size_t				 shown;
 	int				 w;
 
 	if (strchr(t->prompt, ' ') != NULL || !t->have_snap ||
@@ -336,8 +335,8 @@ tuictl_complete(struct rbmon_tui *t)
 	}
 	w = snprintf(t->complete, sizeof t->complete, "%zu matches:",
 	    hi - lo);
-	for (i = lo, shown = 0; i < hi && w > 0 &&
-	    (size_t)w < sizeof t->complete - 1; i++, shown++)
+	for (i = lo; i < hi && w > 0 && (size_t)w < sizeof t->complete - 1;
+	    i++)
 		w += snprintf(t->complete + w, sizeof t->complete - (size_t)w,
 		    " %s", fn[i]);
 }

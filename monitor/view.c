@@ -86,8 +86,23 @@ rbmon_tstate_name(enum rbmon_tstate st)
 	return "?";
 }
 
+/* Stop reasons: the screen's word and the JSON output's name. */
+static const struct {
+	const char	*word, *json;
+} view_whys[] = {
+	[RB_WHY_NONE] = { "", "none" },
+	[RB_WHY_STOP] = { "stop", "stop" },
+	[RB_WHY_SIGNAL] = { "signal", "signal" },
+	[RB_WHY_STEP] = { "step", "step" },
+	[RB_WHY_NEXT] = { "next", "next" },
+	[RB_WHY_FINISH] = { "finish", "finish" },
+	[RB_WHY_BREAKPOINT] = { "break", "breakpoint" },
+	[RB_WHY_CREATE] = { "create", "stop_on_create" },
+	[RB_WHY_SINGLE] = { "single", "single" },
+};
+
 /**
- * rbmon_why_name - a stop reason in a word
+ * rbmon_why_name - a stop reason in a word, as the screen shows it
  * @why: rb_ring.why
  *
  * Return: a static name; "?" for a reason this rbmon does not know.
@@ -95,27 +110,25 @@ rbmon_tstate_name(enum rbmon_tstate st)
 const char *
 rbmon_why_name(int32_t why)
 {
-	switch (RB_WHY_REASON(why)) {
-	case RB_WHY_NONE:
-		return "";
-	case RB_WHY_STOP:
-		return "stop";
-	case RB_WHY_SIGNAL:
-		return "signal";
-	case RB_WHY_STEP:
-		return "step";
-	case RB_WHY_NEXT:
-		return "next";
-	case RB_WHY_FINISH:
-		return "finish";
-	case RB_WHY_BREAKPOINT:
-		return "break";
-	case RB_WHY_CREATE:
-		return "create";
-	case RB_WHY_SINGLE:
-		return "single";
-	}
-	return "?";
+	uint32_t	r = RB_WHY_REASON(why);
+
+	return r < sizeof view_whys / sizeof view_whys[0] ? view_whys[r].word :
+	    "?";
+}
+
+/**
+ * rbmon_why_json - a stop reason as the JSON and text dumps name it
+ * @why: rb_ring.why
+ *
+ * Return: a static name; "unknown" for a reason this rbmon does not know.
+ */
+const char *
+rbmon_why_json(int32_t why)
+{
+	uint32_t	r = RB_WHY_REASON(why);
+
+	return r < sizeof view_whys / sizeof view_whys[0] ? view_whys[r].json :
+	    "unknown";
 }
 
 /**

@@ -86,6 +86,7 @@ enum rbmon_tstate rbmon_thread_state(const struct rbmon_process *,
 	    const struct rbmon_thread *);
 const char *rbmon_tstate_name(enum rbmon_tstate);
 const char *rbmon_why_name(int32_t);
+const char *rbmon_why_json(int32_t);
 void	rbmon_state_text(char *, size_t, const struct rbmon_process *,
 	    const struct rbmon_thread *);
 int	rbmon_process_exited(const struct rbmon_process *);

@@ -90,7 +90,8 @@ INTEGRATION_TESTS = \
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
-	tests/integration/tui.sh
+	tests/integration/tui.sh \
+	tests/integration/control.sh
 
 INTEGRATION_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \

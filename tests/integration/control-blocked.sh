@@ -14,29 +14,9 @@
 #    runs, and the default (10 s) applies: a stopped thread resumes by
 #    itself after 10 s, not 2.  That second program runs alongside the rest.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/control.sh"
 
-th() { echo ".processes[0].threads[] | select(.tid == $1)"; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-
-# send FILE TID CMD [OPTIONS] - reply in $T/send.out, stderr in
-# $T/send.err, exit status in SENT.
-send()
-{
-	local file=$1 tid=$2 cmd=$3
-	shift 3
-	SENT=0
-	"$RBMON" --thread "$tid" --send "$cmd" --timeout 10 "$@" "$file" \
-		>"$T/send.out" 2>"$T/send.err" || SENT=$?
-}
-
-# send_ok FILE TID CMD REPLY - CMD must succeed with exactly REPLY.
-send_ok()
-{
-	send "$1" "$2" "$3"
-	[ "$SENT" -eq 0 ] ||
-		fail "'$3' to thread $2 exited $SENT, expected 0 (stderr: $(cat "$T/send.err"))"
-	expect "reply to '$3' (thread $2)" "$4" "$(cat "$T/send.out")"
-}
 
 # --- The program with the bad RBTRACE_ORPHAN_TIMEOUT, started first; its
 # own ready file.
@@ -66,7 +46,6 @@ wait_ready "main $pid" "$pid"
 for n in alpha beta seq blocked; do
 	wait_ready "thread $n [0-9]+" "$pid"
 done
-tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
 A=$(tid_of alpha)
 K=$(tid_of blocked)
 

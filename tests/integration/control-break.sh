@@ -15,6 +15,7 @@
 # Stops are awaited through their "stops" counter, never by sleeping: right
 # after a CONT the thread may still show its previous stop for a moment.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/control.sh"
 
 f=$T/ctl.trace
 # A stopped thread resumes by itself after RBTRACE_ORPHAN_TIMEOUT seconds
@@ -25,31 +26,9 @@ wait_ready "main $pid" "$pid"
 for n in alpha beta seq blocked; do
 	wait_ready "thread $n [0-9]+" "$pid"
 done
-tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
 A=$(tid_of alpha)
 B=$(tid_of beta)
 S=$(tid_of seq)
-
-# th TID - jq path of thread TID in a dump.
-th() { echo ".processes[0].threads[] | select(.tid == $1)"; }
-
-# send TID CMD - rbmon --send; reply in $T/send.out, stderr in $T/send.err,
-# exit status in SENT.
-send()
-{
-	SENT=0
-	"$RBMON" --thread "$1" --send "$2" --timeout 10 "$f" \
-		>"$T/send.out" 2>"$T/send.err" || SENT=$?
-}
-
-# send_ok TID CMD REPLY - CMD must succeed with exactly REPLY.
-send_ok()
-{
-	send "$1" "$2"
-	[ "$SENT" -eq 0 ] ||
-		fail "'$2' to thread $1 exited $SENT, expected 0 (stderr: $(cat "$T/send.err"))"
-	expect "reply to '$2' (thread $1)" "$3" "$(cat "$T/send.out")"
-}
 
 # hits ID - breakpoint ID's hits from BLST (posted to alpha, which answers
 # stopped or running); empty on any trouble (wait_for calls it: no fail).
@@ -74,19 +53,10 @@ hits_reach()
 # blst_line ID - breakpoint ID's BLST line.
 blst_line()
 {
-	send "$A" BLST
+	send "$f" "$A" BLST
 	[ "$SENT" -eq 0 ] || fail "BLST exited $SENT: $(cat "$T/send.err")"
 	awk -v id="$1" '$1 == id' "$T/send.out"
 }
-
-# wait_stopped TID STOPS DESC - wait until TID is stopped with STOPS stops.
-wait_stopped()
-{
-	wait_json "$f" "$(th "$1") | .state == \"stopped\" and .stops == $2" "$3"
-}
-
-# wait_running TID DESC
-wait_running() { wait_json "$f" "$(th "$1") | .state == \"running\"" "$2"; }
 
 # expect_stop DESC TID REASON AT FUNCTION FRAMES [BREAKPOINT] - in the
 # last dump TID is stopped for REASON at the AT (entry/exit) of FUNCTION
@@ -105,7 +75,7 @@ expect_stop()
 
 # --- A process-wide breakpoint on a static function.  (Posted to seq: main
 # sits in sigwait() and passes no hook, so it never takes a command.)
-send_ok "$S" "BRKP alpha_leaf" "breakpoint 1 at alpha_leaf"
+send_ok "$f" "$S" "BRKP alpha_leaf" "breakpoint 1 at alpha_leaf"
 wait_stopped "$A" 1 "alpha stopped at breakpoint 1"
 expect_stop "alpha at alpha_leaf" "$A" breakpoint entry alpha_leaf \
 	"alpha_leaf alpha_work alpha_main" 1
@@ -114,9 +84,9 @@ expect "stop.address is frames[0]'s" "$leaf" "$(jqv "$(th "$A") | .frames[0].add
 
 # Meanwhile beta and seq run: their functions keep being entered.  Count
 # them with breakpoints that would stop only from hit 10^9 on.
-send_ok "$S" "BRKP beta_even 1000000000" "breakpoint 2 at beta_even, stops from hit 1000000000"
-send_ok "$S" "BRKP beta_odd 1000000000" "breakpoint 3 at beta_odd, stops from hit 1000000000"
-send_ok "$S" "BRKP seq_inner 1000000000" "breakpoint 4 at seq_inner, stops from hit 1000000000"
+send_ok "$f" "$S" "BRKP beta_even 1000000000" "breakpoint 2 at beta_even, stops from hit 1000000000"
+send_ok "$f" "$S" "BRKP beta_odd 1000000000" "breakpoint 3 at beta_odd, stops from hit 1000000000"
+send_ok "$f" "$S" "BRKP seq_inner 1000000000" "breakpoint 4 at seq_inner, stops from hit 1000000000"
 wait_for "beta_even, beta_odd and seq_inner entered 20 times each while alpha is stopped" \
 	hits_reach 2 20 3 20 4 20
 dump_json "$f"
@@ -131,11 +101,11 @@ done
 expect "BLST line of breakpoint 1 while alpha is stopped" \
 	"1 hits=1 from=1 thread=all at=$leaf alpha_leaf" "$(blst_line 1)"
 for id in 2 3 4; do
-	send_ok "$A" "BCLR $id" "cleared breakpoint $id"
+	send_ok "$f" "$A" "BCLR $id" "cleared breakpoint $id"
 done
 
 # CONT: alpha runs to the next hit and stops there again.
-send_ok "$A" CONT continuing
+send_ok "$f" "$A" CONT continuing
 wait_stopped "$A" 2 "alpha stopped at breakpoint 1 again after CONT"
 expect_stop "alpha after CONT" "$A" breakpoint entry alpha_leaf \
 	"alpha_leaf alpha_work alpha_main" 1
@@ -144,37 +114,37 @@ expect "BLST line of breakpoint 1 after the second hit" \
 
 # BCLR, then CONT: alpha runs for good (alpha_work keeps being entered,
 # no new stop).
-send_ok "$A" "BCLR 1" "cleared breakpoint 1"
-send_ok "$A" CONT continuing
+send_ok "$f" "$A" "BCLR 1" "cleared breakpoint 1"
+send_ok "$f" "$A" CONT continuing
 wait_running "$A" "alpha running after BCLR 1 and CONT"
-send_ok "$A" "BRKP alpha_work 1000000000" "breakpoint 5 at alpha_work, stops from hit 1000000000"
+send_ok "$f" "$A" "BRKP alpha_work 1000000000" "breakpoint 5 at alpha_work, stops from hit 1000000000"
 wait_for "alpha_work entered 20 times after BCLR" hits_reach 5 20
 dump_json "$f"
 expect "alpha state after BCLR" running "$(jqv "$(th "$A") | .state")"
 expect "alpha stops after BCLR" 2 "$(jqv "$(th "$A") | .stops")"
-send_ok "$A" "BCLR 5" "cleared breakpoint 5"
+send_ok "$f" "$A" "BCLR 5" "cleared breakpoint 5"
 
 # --- A hit count: stop from the 3rd hit on.
-send_ok "$B" "BRKP beta_odd 3" "breakpoint 6 at beta_odd, stops from hit 3"
+send_ok "$f" "$B" "BRKP beta_odd 3" "breakpoint 6 at beta_odd, stops from hit 3"
 wait_stopped "$B" 1 "beta stopped at breakpoint 6"
 expect_stop "beta at beta_odd" "$B" breakpoint entry beta_odd "beta_odd beta_main" 6
 odd=$(jqv "$(th "$B") | .stop.address")
 expect "BLST line of breakpoint 6" "6 hits=3 from=3 thread=all at=$odd beta_odd" \
 	"$(blst_line 6)"
-send_ok "$B" "BCLR 6" "cleared breakpoint 6"
-send_ok "$B" CONT continuing
+send_ok "$f" "$B" "BCLR 6" "cleared breakpoint 6"
+send_ok "$f" "$B" CONT continuing
 wait_running "$B" "beta running after BCLR 6 and CONT"
 
 # --- Thread-only breakpoints.
-send_ok "$S" "BRKP seq_third thread" "breakpoint 7 at seq_third, thread $S only"
+send_ok "$f" "$S" "BRKP seq_third thread" "breakpoint 7 at seq_third, thread $S only"
 wait_stopped "$S" 1 "seq stopped at breakpoint 7"
 expect_stop "seq at seq_third" "$S" breakpoint entry seq_third \
 	"seq_third seq_outer seq_main" 7
 third=$(jqv "$(th "$S") | .stop.address")
 
 # beta_even for alpha only: beta enters it all the time and never stops.
-send_ok "$A" "BRKP beta_even thread" "breakpoint 8 at beta_even, thread $A only"
-send_ok "$A" "BRKP beta_even 1000000000" "breakpoint 9 at beta_even, stops from hit 1000000000"
+send_ok "$f" "$A" "BRKP beta_even thread" "breakpoint 8 at beta_even, thread $A only"
+send_ok "$f" "$A" "BRKP beta_even 1000000000" "breakpoint 9 at beta_even, stops from hit 1000000000"
 wait_for "beta_even entered 20 times with breakpoint 8 (alpha only) set" hits_reach 9 20
 dump_json "$f"
 expect "beta state with breakpoint 8 set" running "$(jqv "$(th "$B") | .state")"
@@ -185,13 +155,13 @@ expect "BLST line of breakpoint 8 (counts alpha's entries only)" \
 	"8 hits=0 from=1 thread=$A at=$even beta_even" "$(blst_line 8)"
 expect "BLST line of breakpoint 7" "7 hits=1 from=1 thread=$S at=$third seq_third" \
 	"$(blst_line 7)"
-send_ok "$A" "BCLR *" "cleared 3 breakpoints"
-send_ok "$A" BLST "no breakpoints"
-send_ok "$S" CONT continuing
+send_ok "$f" "$A" "BCLR *" "cleared 3 breakpoints"
+send_ok "$f" "$A" BLST "no breakpoints"
+send_ok "$f" "$S" CONT continuing
 wait_running "$S" "seq running after BCLR * and CONT"
 
 # --- A process-wide breakpoint holds for a thread created afterwards.
-send_ok "$A" "BRKP late_work" "breakpoint 10 at late_work"
+send_ok "$f" "$A" "BRKP late_work" "breakpoint 10 at late_work"
 kill -USR1 "$pid"
 wait_ready "late running" "$pid"
 wait_ready "thread late [0-9]+" "$pid"

@@ -16,25 +16,7 @@
 #    a breakpoint still stops it (with no frames); TRON: frames come back.
 #    --set trace=0|1 with --thread does the same as TROF/TRON.
 . "$(dirname "$0")/lib.sh"
-
-th() { echo ".processes[0].threads[] | select(.tid == $1)"; }
-
-# send TID CMD - on $f; reply in $T/send.out, stderr in $T/send.err, status SENT.
-send()
-{
-	SENT=0
-	"$RBMON" --thread "$1" --send "$2" --timeout 10 "$f" \
-		>"$T/send.out" 2>"$T/send.err" || SENT=$?
-}
-
-# send_ok TID CMD REPLY - CMD must succeed with exactly REPLY.
-send_ok()
-{
-	send "$1" "$2"
-	[ "$SENT" -eq 0 ] ||
-		fail "'$2' to thread $1 exited $SENT, expected 0 (stderr: $(cat "$T/send.err"))"
-	expect "reply to '$2' (thread $1)" "$3" "$(cat "$T/send.out")"
-}
+. "$(dirname "$0")/control.sh"
 
 # set_flag [--thread TID] FLAG=V - rbmon --set on $f, must succeed silently.
 set_flag()
@@ -43,11 +25,6 @@ set_flag()
 	"$RBMON" "$@" "$f" >"$T/set.out" 2>"$T/set.err" || rc=$?
 	expect "rbmon $* exit status (stderr: $(cat "$T/set.err"))" 0 "$rc"
 	expect "rbmon $* output" "" "$(cat "$T/set.out")"
-}
-
-wait_stopped()
-{
-	wait_json "$f" "$(th "$1") | .state == \"stopped\" and .stops == $2" "$3"
 }
 
 # expect_stop DESC TID REASON AT FUNCTION FRAMES - on the last dump.
@@ -69,9 +46,9 @@ pid=$LAUNCHED
 wait_stopped "$pid" 1 "the main thread stopped at creation (RBTRACE_SOC=1)"
 expect_stop "main thread with RBTRACE_SOC=1" "$pid" stop_on_create entry main main
 ready "main body" && fail "'main body' reported while main is stopped at creation"
-send_ok "$pid" PING "pong pid $pid tid $pid depth 1 stopped trace on"
+send_ok "$f" "$pid" PING "pong pid $pid tid $pid depth 1 stopped trace on"
 ready "main body" && fail "'main body' reported while main is stopped at creation"
-send_ok "$pid" CONT continuing
+send_ok "$f" "$pid" CONT continuing
 wait_ready "main body"
 rc=0
 wait "$pid" || rc=$?
@@ -87,7 +64,6 @@ wait_ready "main $pid" "$pid"
 for n in alpha beta seq blocked; do
 	wait_ready "thread $n [0-9]+" "$pid"
 done
-tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
 A=$(tid_of alpha)
 B=$(tid_of beta)
 S=$(tid_of seq)
@@ -105,9 +81,9 @@ for t in "$pid" "$A" "$B" "$S" "$K"; do
 	expect "thread $t state with stop_on_create=1" running "$(jqv "$(th "$t") | .state")"
 	expect "thread $t stops with stop_on_create=1" 0 "$(jqv "$(th "$t") | .stops")"
 done
-send_ok "$L" PING "pong pid $pid tid $L depth 1 stopped trace on"
+send_ok "$f" "$L" PING "pong pid $pid tid $L depth 1 stopped trace on"
 ready "late running" && fail "'late running' reported while the thread is stopped at creation"
-send_ok "$L" CONT continuing
+send_ok "$f" "$L" CONT continuing
 wait_ready "late running" "$pid"
 wait_ready "thread late $L" "$pid"
 set_flag --set stop_on_create=0
@@ -146,7 +122,7 @@ for round in 1 2 3; do
 	n=$(jqv "$(th "$A") | .stops")
 	was="$(jqv "$(th "$A") | .stop.at") $(jqv "$(th "$A") | .stop.function")"
 	want=$(next_hook "$was")
-	send_ok "$A" CONT continuing
+	send_ok "$f" "$A" CONT continuing
 	wait_stopped "$A" $((n + 1)) "alpha stopped again after CONT under single (round $round)"
 	expect "alpha's reason after CONT under single (round $round)" single \
 		"$(jqv "$(th "$A") | .stop.reason")"
@@ -161,39 +137,39 @@ set_flag --set single=0
 wait_json "$f" "$(all_single running)" "alpha, beta, seq and late running after single=0"
 
 # --- Trace off and on (beta, stopped once by single).
-send_ok "$B" TROF "trace off"
+send_ok "$f" "$B" TROF "trace off"
 dump_json "$f"
 n=$(jqv "$(th "$B") | .stops")
 expect "beta's trace after TROF" false "$(jqv "$(th "$B") | .trace")"
 expect "beta's depth after TROF" 0 "$(jqv "$(th "$B") | .depth")"
 expect "beta's frames after TROF" 0 "$(jqv "$(th "$B") | .frames | length")"
-send_ok "$B" PING "pong pid $pid tid $B depth 0 running trace off"
+send_ok "$f" "$B" PING "pong pid $pid tid $B depth 0 running trace off"
 # A breakpoint still stops it, with nothing on the stack.
-send_ok "$B" "BRKP beta_odd thread" "breakpoint 1 at beta_odd, thread $B only"
+send_ok "$f" "$B" "BRKP beta_odd thread" "breakpoint 1 at beta_odd, thread $B only"
 wait_stopped "$B" $((n + 1)) "beta stopped at breakpoint 1 with trace off"
 expect_stop "beta at beta_odd with trace off" "$B" breakpoint entry beta_odd ""
 expect "beta's trace at the stop" false "$(jqv "$(th "$B") | .trace")"
 expect "beta's depth at the stop" 0 "$(jqv "$(th "$B") | .depth")"
-send_ok "$B" TRON "trace on"
-send_ok "$B" CONT continuing
+send_ok "$f" "$B" TRON "trace on"
+send_ok "$f" "$B" CONT continuing
 # The stack restarts empty at TRON: the next beta_odd is its only frame.
 wait_stopped "$B" $((n + 2)) "beta stopped at breakpoint 1 with trace on"
 expect_stop "beta at beta_odd with trace on" "$B" breakpoint entry beta_odd beta_odd
 expect "beta's trace after TRON" true "$(jqv "$(th "$B") | .trace")"
 expect "beta's depth after TRON" 1 "$(jqv "$(th "$B") | .depth")"
-send_ok "$B" "BCLR *" "cleared 1 breakpoint"
-send_ok "$B" CONT continuing
+send_ok "$f" "$B" "BCLR *" "cleared 1 breakpoint"
+send_ok "$f" "$B" CONT continuing
 
 # The same through --set trace=0|1 (seq).
 set_flag --thread "$S" --set trace=0
 dump_json "$f"
 expect "seq's trace after --set trace=0" false "$(jqv "$(th "$S") | .trace")"
 expect "seq's depth after --set trace=0" 0 "$(jqv "$(th "$S") | .depth")"
-send_ok "$S" PING "pong pid $pid tid $S depth 0 running trace off"
+send_ok "$f" "$S" PING "pong pid $pid tid $S depth 0 running trace off"
 set_flag --thread "$S" --set trace=1
 dump_json "$f"
 expect "seq's trace after --set trace=1" true "$(jqv "$(th "$S") | .trace")"
-send "$S" PING
+send "$f" "$S" PING
 [[ $(cat "$T/send.out") =~ ^pong\ pid\ $pid\ tid\ $S\ depth\ [0-9]+\ running\ trace\ on$ ]] ||
 	fail "PING to seq after --set trace=1: exit $SENT, '$(cat "$T/send.out")' $(cat "$T/send.err")"
 

@@ -14,34 +14,7 @@
 #    message area, with the default sizes it needs none; BCLR * then clears
 #    all 60.
 . "$(dirname "$0")/lib.sh"
-
-th() { echo ".processes[0].threads[] | select(.tid == $1)"; }
-
-# send FILE TID CMD - reply in $T/send.out, stderr in $T/send.err, status SENT.
-send()
-{
-	SENT=0
-	"$RBMON" --thread "$2" --send "$3" --timeout 10 "$1" \
-		>"$T/send.out" 2>"$T/send.err" || SENT=$?
-}
-
-# send_ok FILE TID CMD REPLY - CMD must succeed with exactly REPLY.
-send_ok()
-{
-	send "$1" "$2" "$3"
-	[ "$SENT" -eq 0 ] ||
-		fail "'$3' to thread $2 exited $SENT, expected 0 (stderr: $(cat "$T/send.err"))"
-	expect "reply to '$3' (thread $2)" "$4" "$(cat "$T/send.out")"
-}
-
-# send_err FILE TID CMD MESSAGE - CMD must get ERR MESSAGE.
-send_err()
-{
-	send "$1" "$2" "$3"
-	expect "exit status of '$3' (stderr: $(cat "$T/send.err"))" 1 "$SENT"
-	expect "stdout of '$3'" "" "$(cat "$T/send.out")"
-	expect "stderr of '$3'" "rbmon: thread $2: $4" "$(cat "$T/send.err")"
-}
+. "$(dirname "$0")/control.sh"
 
 # usage_err MESSAGE RBMON-ARGS... - rbmon must exit 2, MESSAGE first on stderr.
 usage_err()

@@ -16,6 +16,7 @@
 # Every stop is awaited through the thread's "stops" counter: right after a
 # command that resumes it the thread may still show its previous stop.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/control.sh"
 
 f=$T/ctl.trace
 # 0: no stop of this test ends by itself, however loaded the machine.
@@ -25,36 +26,9 @@ wait_ready "main $pid" "$pid"
 for n in alpha beta seq blocked; do
 	wait_ready "thread $n [0-9]+" "$pid"
 done
-tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
 A=$(tid_of alpha)
 B=$(tid_of beta)
 S=$(tid_of seq)
-
-th() { echo ".processes[0].threads[] | select(.tid == $1)"; }
-
-# send TID CMD - reply in $T/send.out, stderr in $T/send.err, status SENT.
-send()
-{
-	SENT=0
-	"$RBMON" --thread "$1" --send "$2" --timeout 10 "$f" \
-		>"$T/send.out" 2>"$T/send.err" || SENT=$?
-}
-
-# send_ok TID CMD REPLY - CMD must succeed with exactly REPLY.
-send_ok()
-{
-	send "$1" "$2"
-	[ "$SENT" -eq 0 ] ||
-		fail "'$2' to thread $1 exited $SENT, expected 0 (stderr: $(cat "$T/send.err"))"
-	expect "reply to '$2' (thread $1)" "$3" "$(cat "$T/send.out")"
-}
-
-wait_stopped()
-{
-	wait_json "$f" "$(th "$1") | .state == \"stopped\" and .stops == $2" "$3"
-}
-
-wait_running() { wait_json "$f" "$(th "$1") | .state == \"running\"" "$2"; }
 
 # expect_stop DESC TID REASON AT FUNCTION FRAMES [BREAKPOINT] - on the last dump.
 expect_stop()
@@ -74,17 +48,17 @@ expect_stop()
 # seq and wait for its next stop (number STOPS), which must be this one.
 step()
 {
-	send_ok "$S" "$1" "$2"
+	send_ok "$f" "$S" "$1" "$2"
 	wait_stopped "$S" "$3" "seq's stop $3 after $1"
 	expect_stop "after $1 (stop $3)" "$S" "${@:4}"
 }
 
 # --- Stepping through seq_outer from the entry of seq_second.
-send_ok "$S" "BRKP seq_second" "breakpoint 1 at seq_second"
+send_ok "$f" "$S" "BRKP seq_second" "breakpoint 1 at seq_second"
 wait_stopped "$S" 1 "seq stopped at breakpoint 1"
 expect_stop "at breakpoint 1" "$S" breakpoint entry seq_second \
 	"seq_second seq_outer seq_main" 1
-send_ok "$S" "BCLR *" "cleared 1 breakpoint"
+send_ok "$f" "$S" "BCLR *" "cleared 1 breakpoint"
 step STEP stepping 2 step entry seq_inner "seq_inner seq_second seq_outer seq_main"
 step STEP stepping 3 step exit seq_inner "seq_second seq_outer seq_main"
 step NEXT "stepping over" 4 next exit seq_second "seq_outer seq_main"
@@ -92,14 +66,14 @@ step NEXT "stepping over" 5 next exit seq_third "seq_outer seq_main"
 step FINI finishing 6 finish exit seq_outer "seq_main"
 
 # FINI from the entry of seq_second: over seq_inner, to seq_second's exit.
-send_ok "$S" "BRKP seq_second" "breakpoint 2 at seq_second"
-send_ok "$S" CONT continuing
+send_ok "$f" "$S" "BRKP seq_second" "breakpoint 2 at seq_second"
+send_ok "$f" "$S" CONT continuing
 wait_stopped "$S" 7 "seq stopped at breakpoint 2"
 expect_stop "at breakpoint 2" "$S" breakpoint entry seq_second \
 	"seq_second seq_outer seq_main" 2
-send_ok "$S" "BCLR 2" "cleared breakpoint 2"
+send_ok "$f" "$S" "BCLR 2" "cleared breakpoint 2"
 step FINI finishing 8 finish exit seq_second "seq_outer seq_main"
-send_ok "$S" CONT continuing
+send_ok "$f" "$S" CONT continuing
 wait_running "$S" "seq running after CONT"
 
 # --- STOP and CONT on beta.  Its hooks are the entries and exits of
@@ -128,7 +102,7 @@ expect_beta_stop()
 	[ -z "${3:-}" ] || expect "$1: depth (as the reply said)" "$3" "$(jqv "$p | .depth")"
 }
 
-send "$B" STOP
+send "$f" "$B" STOP
 [ "$SENT" -eq 0 ] || fail "STOP to beta exited $SENT: $(cat "$T/send.err")"
 reply=$(cat "$T/send.out")
 [[ $reply =~ ^stopped\ at\ depth\ ([12])$ ]] ||
@@ -136,23 +110,23 @@ reply=$(cat "$T/send.out")
 depth=${BASH_REMATCH[1]}
 wait_stopped "$B" 1 "beta stopped by STOP"
 expect_beta_stop "after STOP" stop "$depth"
-send_ok "$B" STOP "already stopped"
+send_ok "$f" "$B" STOP "already stopped"
 dump_json "$f"
 expect "beta's stops after a second STOP" 1 "$(jqv "$(th "$B") | .stops")"
 expect_beta_stop "after the second STOP" stop "$depth"
-send_ok "$B" CONT continuing
+send_ok "$f" "$B" CONT continuing
 wait_running "$B" "beta running after CONT"
-send_ok "$B" CONT "not stopped"
+send_ok "$f" "$B" CONT "not stopped"
 
 # STEP on a running thread: it stops at the hook that takes the command.
-send "$B" STEP
+send "$f" "$B" STEP
 [ "$SENT" -eq 0 ] || fail "STEP to beta exited $SENT: $(cat "$T/send.err")"
 reply=$(cat "$T/send.out")
 [[ $reply =~ ^stopped\ at\ depth\ ([12])$ ]] ||
 	fail "reply to STEP on the running beta: expected 'stopped at depth 1|2', got '$reply'"
 wait_stopped "$B" 2 "beta stopped by STEP"
 expect_beta_stop "after STEP on the running beta" step "${BASH_REMATCH[1]}"
-send_ok "$B" CONT continuing
+send_ok "$f" "$B" CONT continuing
 wait_running "$B" "beta running after the STEP stop"
 
 # --set signal=1: no reply to wait for, beta stops at its next hook.
@@ -162,7 +136,7 @@ expect "rbmon --set signal=1 exit status (stderr: $(cat "$T/set.err"))" 0 "$rc"
 expect "rbmon --set signal=1 output" "" "$(cat "$T/set.out")"
 wait_stopped "$B" 3 "beta stopped by --set signal=1"
 expect_beta_stop "after --set signal=1" signal
-send_ok "$B" CONT continuing
+send_ok "$f" "$B" CONT continuing
 wait_running "$B" "beta running after the signal stop"
 
 dump_json "$f"

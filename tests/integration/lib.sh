@@ -121,6 +121,9 @@ wait_ready()
 	done
 }
 
+# tid_of NAME - the tid a program reported with "thread NAME TID".
+tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
+
 # ready_field LINE-PREFIX N - field N (1-based) of the ready line starting
 # with the prefix word.
 ready_field() { awk -v w="$1" -v n="$2" '$1 == w { print $n; exit }' "$RBT_READY"; }

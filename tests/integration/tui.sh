@@ -304,8 +304,6 @@ tuithreads_launch()
 	wait_ready "main $pid" "$pid"
 }
 
-# tid_of NAME - the tid the program reported for its thread NAME.
-tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
 
 # frames FRAME... - the frames, a line each.
 frames() { local a; for a in "$@"; do echo "$a"; done; }
