@@ -234,26 +234,49 @@ struct rb_resp {
 };
 
 /*
- * Take the GMA for this ring.  Its owner's claim lapses once the owner ring
- * has no response pending (the monitor read it, or died and its successor
- * cleared the ring), so no claim outlives the transfer it served.
+ * Whether the GMA's current owner still needs it: a command's response
+ * until the monitor read it (or died and its successor cleared the ring),
+ * a watch value while it is being written and until the monitor asks for
+ * a fresh one.  A writer whose process died keeps nothing.
  */
-static bool rb_gma_claim(struct rb_resp *o, uint64_t pos)
+static bool rb_gma_held(uint32_t cur)
 {
 	struct rb_header *h = rb_proc.map.hdr;
-	uint32_t me = o->t->index + 1, cur;
+	uint32_t ring = RB_GMA_RING(cur), entry = RB_GMA_ENTRY(cur);
+	struct rb_ring *r;
+
+	if (ring == 0 || ring > h->rings)
+		return false;
+	r = rb_ring_at(rb_proc.map.base, h, ring - 1);
+	if (entry == 0) {
+		int32_t c = RB_LOAD(&r->cmdready);
+
+		return c == RB_CMD_RESPONSE || c == RB_CMD_TAKEN;
+	}
+	if (entry > RB_WATCHES)
+		return false;
+	if (cur & RB_GMA_BUSY)
+		return rb_proc_alive_pid(RB_LOAD(&r->pid));
+	return RB_LOAD(&r->watches[entry - 1].inuse) == 1 &&
+	       RB_LOAD(&r->watches[entry - 1].resready) == 1;
+}
+
+/*
+ * rb_gma_claim - take the GMA as @me (RB_GMA_MAKE) for text from @pos on
+ *
+ * Return: true when the caller owns it now.
+ */
+bool rb_gma_claim(uint32_t me, uint64_t pos)
+{
+	struct rb_header *h = rb_proc.map.hdr;
+	uint32_t cur;
 	int tries;
 
 	for (tries = 0; tries < 8; tries++) {
 		cur = RB_LOAD_ACQ(&h->gma_owner);
-		if (cur != 0 && cur != me && cur <= h->rings) {
-			struct rb_ring *r = rb_ring_at(rb_proc.map.base, h,
-						       cur - 1);
-			int32_t c = RB_LOAD(&r->cmdready);
-
-			if (c == RB_CMD_RESPONSE || c == RB_CMD_TAKEN)
-				return false;	/* in use */
-		}
+		if (cur != 0 && (cur & ~RB_GMA_BUSY) != (me & ~RB_GMA_BUSY) &&
+		    rb_gma_held(cur))
+			return false;	/* in use */
 		if (RB_CAS(&h->gma_owner, &cur, me)) {
 			RB_STORE(&h->gma_pos, pos);
 			RB_STORE(&h->gma_len, 0);
@@ -280,7 +303,7 @@ static void rb_resp_put(struct rb_resp *o, const char *s, size_t n)
 			continue;
 		}
 		if (o->gma == 0)
-			o->gma = rb_gma_claim(o, end) ? 1 : -1;
+			o->gma = rb_gma_claim(RB_GMA_MAKE(o->t->index, 0), end) ? 1 : -1;
 		if (o->gma == 1 && p - end < h->global_sz) {
 			gma[p - end] = s[i];
 			o->gma_len = (uint32_t)(p - end + 1);
@@ -303,7 +326,7 @@ void rb_resp_printf(struct rb_resp *o, const char *fmt, ...)
 	rb_resp_put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
-static void rb_futex_wake(void *addr)
+void rb_futex_wake(void *addr)
 {
 	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
@@ -851,6 +874,8 @@ static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 
 		if (RB_LOAD(&r->attention) & RB_ATTN_COMMAND)
 			rb_command(t, NULL);
+		if (RB_LOAD(&r->attention) & RB_ATTN_WATCH)
+			rb_watch_serve(t);
 		if (RB_LOAD(&r->attention) & RB_ATTN_SIGNAL) {
 			/* A stop asked of a stopped thread is done. */
 			RB_ATTN_AND(r, ~RB_ATTN_SIGNAL);
@@ -897,6 +922,8 @@ void rb_control(struct rb_thread *t, bool exiting, uint64_t fn)
 
 	if (a & RB_ATTN_COMMAND)
 		rb_command(t, &why);
+	if (a & RB_ATTN_WATCH)
+		rb_watch_serve(t);
 	if (a & RB_ATTN_SIGNAL) {
 		RB_ATTN_AND(r, ~RB_ATTN_SIGNAL);
 		if (__atomic_exchange_n(&r->signal, 0, __ATOMIC_SEQ_CST) && !why)

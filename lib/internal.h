@@ -133,6 +133,8 @@ struct rb_thread {
 	uint32_t	pending;	/* RB_WHY_* to stop with at the next hook */
 	uint32_t	resume;		/* a command ended the stop */
 	uint32_t	fresh;		/* a step armed at this very hook */
+	/* watch.c: each watch entry's compiled expression, or NULL */
+	void		*wprog[RB_WATCHES];
 };
 
 RB_HIDDEN extern __thread struct rb_thread rb_self
@@ -162,6 +164,12 @@ RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);
 RB_HIDDEN void rb_control_thread_start(struct rb_thread *t);
 RB_HIDDEN void rb_control_thread_exit(struct rb_thread *t);
 RB_HIDDEN void rb_control_fork_child(void);
+RB_HIDDEN bool rb_gma_claim(uint32_t me, uint64_t pos);
+RB_HIDDEN void rb_futex_wake(void *addr);
+
+/* watch.c: watch expressions, evaluated by rbtrace-watch.so */
+RB_HIDDEN void rb_watch_serve(struct rb_thread *t);
+RB_HIDDEN void rb_watch_thread_exit(struct rb_thread *t);
 
 /* elfsym.c: function names to addresses */
 RB_HIDDEN int rb_sym_lookup(const char *name, uint64_t *addrs, int max,

@@ -2,7 +2,7 @@
 # or -finstrument-functions: it runs inside someone else's process.
 RB_LIB_SOURCES = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/init.c \
-	lib/control.c lib/elfsym.c
+	lib/control.c lib/elfsym.c lib/watch.c lib/watch.h
 
 lib_LTLIBRARIES += lib/librbtrace.la
 lib_librbtrace_la_SOURCES = $(RB_LIB_SOURCES)
@@ -16,3 +16,12 @@ check_LTLIBRARIES += lib/librbtrace-test.la
 lib_librbtrace_test_la_SOURCES = $(RB_LIB_SOURCES)
 lib_librbtrace_test_la_CFLAGS = $(AM_CFLAGS) -fno-instrument-functions $(PTHREAD_CFLAGS)
 lib_librbtrace_test_la_LIBADD = $(PTHREAD_LIBS) -ldl
+
+# The expression module, dlopen()ed by librbtrace on a process's first
+# watch (lib/watch.c): only watched programs load it and libdw.
+pkglib_LTLIBRARIES += lib/rbtrace-watch.la
+lib_rbtrace_watch_la_SOURCES = lib/expr.c lib/watch.h
+lib_rbtrace_watch_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fvisibility=hidden \
+	-fno-instrument-functions $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS)
+lib_rbtrace_watch_la_LDFLAGS = -module -avoid-version -shared -no-undefined
+lib_rbtrace_watch_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)

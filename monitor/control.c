@@ -688,3 +688,263 @@ rbmon_ctl_parse(const char *line, char *cmd, char **args, char **cause)
 	*args = (char *)line;
 	return 0;
 }
+
+/*
+ * Watches (rbtrace(5), "Watch protocol").  An entry is claimed by
+ * compare-and-swap 0 -> RBMON_WATCH_WRITING, so two monitors never fill
+ * the same one; the owner ignores that value.
+ */
+#define RBMON_WATCH_WRITING	2
+
+struct ctl_wcall {
+	struct ctl_call		 x;
+	const struct rbmon_cmd	*k;
+	int			 entry;
+	const char		*expr;
+	struct rbmon_wval	*val;
+};
+
+static int
+ctl_watch_add(struct ctl_call *x)
+{
+	struct ctl_wcall *w = (struct ctl_wcall *)x;
+	struct rb_ring	*r = ctl_ring(x->c, w->k->ring);
+	size_t		 len = strlen(w->expr);
+	int		 i;
+
+	if (!ctl_same_thread(x->c, w->k)) {
+		rbmon_xasprintf(x->cause, "thread %d has exited", w->k->tid);
+		return -1;
+	}
+	for (i = 0; i < RB_WATCHES; i++) {
+		struct rb_watch	*e = &r->watches[i];
+		int32_t		 free_ = 0;
+
+		/* Acquire: the owner's release of the entry (inuse = 0). */
+		if (!__atomic_compare_exchange_n(&e->inuse, &free_,
+		    RBMON_WATCH_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			continue;
+		memset(e->expr, 0, sizeof e->expr);
+		memcpy(e->expr, w->expr, len);
+		__atomic_store_n(&e->exprlength, (int32_t)len,
+		    __ATOMIC_RELAXED);
+		__atomic_store_n(&e->reslength, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->resready, 0, __ATOMIC_RELAXED);
+		/* The expression before inuse; pairs with the owner's acquire load of inuse. */
+		__atomic_store_n(&e->inuse, 1, __ATOMIC_RELEASE);
+		/* After inuse: the owner clears the bit before it looks. */
+		__atomic_fetch_or(&r->attention, RB_ATTN_WATCH,
+		    __ATOMIC_SEQ_CST);
+		ctl_wake(r);
+		w->entry = i;
+		return 0;
+	}
+	rbmon_xasprintf(x->cause, "all %d watch entries of thread %d are in "
+	    "use", RB_WATCHES, w->k->tid);
+	return -1;
+}
+
+/**
+ * rbmon_ctl_watch_add - give @k's thread the watch @expr
+ * @entry: set to the entry used
+ *
+ * Return: 0, or -1 with *@cause set (no free entry, thread gone, too long).
+ */
+int
+rbmon_ctl_watch_add(struct rbmon_ctl *c, const struct rbmon_cmd *k,
+    const char *expr, int *entry, char **cause)
+{
+	struct ctl_wcall w = { .x = { .c = c, .cause = cause,
+				      .fn = ctl_watch_add },
+			       .k = k, .expr = expr };
+	size_t		 len = strlen(expr);
+
+	if (c->base == NULL) {
+		rbmon_xasprintf(cause, "the trace file is not open for "
+		    "writing");
+		return -1;
+	}
+	if (len == 0 || len >= RB_EXPR_MAX) {
+		rbmon_xasprintf(cause, len == 0 ? "empty expression" :
+		    "expression longer than %d bytes", RB_EXPR_MAX - 1);
+		return -1;
+	}
+	if (ctl_guarded(&w.x) != 0)
+		return -1;
+	*entry = w.entry;
+	return 0;
+}
+
+static int
+ctl_watch_ask(struct ctl_call *x)
+{
+	struct ctl_wcall *w = (struct ctl_wcall *)x;
+	struct rb_ring	*r = ctl_ring(x->c, w->k->ring);
+	struct rb_watch	*e = &r->watches[w->entry];
+
+	if (!ctl_same_thread(x->c, w->k) ||
+	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != 1)
+		return -1;
+	/* Release: our reads of the last value are done before the owner writes the next. */
+	__atomic_store_n(&e->resready, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&r->attention, RB_ATTN_WATCH, __ATOMIC_SEQ_CST);
+	ctl_wake(r);
+	return 0;
+}
+
+/**
+ * rbmon_ctl_watch_ask - ask for a fresh value of @entry
+ *
+ * Return: 0, or -1 when the entry or the thread is gone.
+ */
+int
+rbmon_ctl_watch_ask(struct rbmon_ctl *c, const struct rbmon_cmd *k, int entry)
+{
+	struct ctl_wcall w = { .x = { .c = c, .fn = ctl_watch_ask },
+			       .k = k, .entry = entry };
+
+	if (c->base == NULL || entry < 0 || entry >= RB_WATCHES)
+		return -1;
+	return ctl_guarded(&w.x);
+}
+
+static int
+ctl_watch_read(struct ctl_call *x)
+{
+	struct ctl_wcall *w = (struct ctl_wcall *)x;
+	struct rb_header *h = ctl_hdr(x->c);
+	struct rb_ring	*r = ctl_ring(x->c, w->k->ring);
+	struct rb_watch	*e = &r->watches[w->entry];
+	struct rbmon_wval *v = w->val;
+	const char	*gma = (const char *)x->c->base + x->c->m->hdr.gma_off;
+	uint32_t	 tag = RB_GMA_MAKE(w->k->ring, w->entry + 1);
+	uint32_t	 gsz = x->c->m->hdr.global_sz, glen;
+	int32_t		 len;
+	size_t		 n, more = 0;
+
+	if (!ctl_same_thread(x->c, w->k) ||
+	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != 1) {
+		rbmon_xasprintf(x->cause, "the watch is gone");
+		return -1;
+	}
+	/* Acquire: the value the owner wrote before resready. */
+	if (__atomic_load_n(&e->resready, __ATOMIC_ACQUIRE) != 1)
+		return 0;
+	len = __atomic_load_n(&e->reslength, __ATOMIC_RELAXED);
+	memset(v, 0, sizeof *v);
+	v->reslength = len;
+	v->error = len < 0;
+	n = len < 0 ? (len < -RB_RESULT_MAX ? RB_RESULT_MAX : (size_t)-len) :
+	    (len > RB_RESULT_MAX ? RB_RESULT_MAX : (size_t)len);
+	v->text = rbmon_xcalloc(1, (len > RB_RESULT_MAX ? (size_t)len : n) + 1);
+	memcpy(v->text, e->result, n);
+	if (len > RB_RESULT_MAX &&
+	    __atomic_load_n(&h->gma_owner, __ATOMIC_ACQUIRE) == tag &&
+	    __atomic_load_n(&h->gma_pos, __ATOMIC_RELAXED) == RB_RESULT_MAX) {
+		glen = __atomic_load_n(&h->gma_len, __ATOMIC_RELAXED);
+		if (glen > gsz)
+			glen = gsz;
+		more = (size_t)len - n < glen ? (size_t)len - n : glen;
+		memcpy(v->text + n, gma, more);
+		/* The copy before the owner check: a thief changes the owner first. */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&h->gma_owner, __ATOMIC_RELAXED) != tag)
+			more = 0;
+	}
+	v->text[n + more] = '\0';
+	v->truncated = len > 0 && n + more < (size_t)len;
+	return 1;
+}
+
+/**
+ * rbmon_ctl_watch_read - the value of @entry, if the thread gave one
+ * @v: filled in when 1 is returned (free with rbmon_wval_free)
+ *
+ * The full text when it is longer than an entry holds and the global
+ * message area still has the rest; v->truncated says when not.
+ *
+ * Return: 1 a value, 0 none yet, -1 the entry or the thread is gone.
+ */
+int
+rbmon_ctl_watch_read(struct rbmon_ctl *c, const struct rbmon_cmd *k,
+    int entry, struct rbmon_wval *v, char **cause)
+{
+	struct ctl_wcall w = { .x = { .c = c, .cause = cause,
+				      .fn = ctl_watch_read },
+			       .k = k, .entry = entry, .val = v };
+
+	if (c->base == NULL || entry < 0 || entry >= RB_WATCHES)
+		return -1;
+	return ctl_guarded(&w.x);
+}
+
+void
+rbmon_wval_free(struct rbmon_wval *v)
+{
+	free(v->text);
+	v->text = NULL;
+}
+
+static int
+ctl_watch_remove(struct ctl_call *x)
+{
+	struct ctl_wcall *w = (struct ctl_wcall *)x;
+	struct rb_ring	*r = ctl_ring(x->c, w->k->ring);
+	struct rb_watch	*e = &r->watches[w->entry];
+	int32_t		 one = 1;
+
+	if (!ctl_same_thread(x->c, w->k))
+		return -1;
+	if (!__atomic_compare_exchange_n(&e->inuse, &one, -2, 0,
+	    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return one == -2 ? 0 : -1;
+	__atomic_fetch_or(&r->attention, RB_ATTN_WATCH, __ATOMIC_SEQ_CST);
+	ctl_wake(r);
+	return 0;
+}
+
+/**
+ * rbmon_ctl_watch_remove - ask @k's thread to free @entry (inuse = -2)
+ *
+ * The thread frees it at its next hook.  Return: 0, or -1 when the entry
+ * was not in use or the thread is gone.
+ */
+int
+rbmon_ctl_watch_remove(struct rbmon_ctl *c, const struct rbmon_cmd *k,
+    int entry)
+{
+	struct ctl_wcall w = { .x = { .c = c, .fn = ctl_watch_remove },
+			       .k = k, .entry = entry };
+
+	if (c->base == NULL || entry < 0 || entry >= RB_WATCHES)
+		return -1;
+	return ctl_guarded(&w.x);
+}
+
+static int
+ctl_watch_inuse(struct ctl_call *x)
+{
+	struct ctl_wcall *w = (struct ctl_wcall *)x;
+
+	if (!ctl_same_thread(x->c, w->k))
+		return 0;
+	return __atomic_load_n(&ctl_ring(x->c, w->k->ring)->watches[w->entry].inuse,
+	    __ATOMIC_ACQUIRE);
+}
+
+/**
+ * rbmon_ctl_watch_inuse - @entry's inuse word (0 also when the thread is gone)
+ */
+int
+rbmon_ctl_watch_inuse(struct rbmon_ctl *c, const struct rbmon_cmd *k,
+    int entry)
+{
+	struct ctl_wcall w = { .x = { .c = c, .fn = ctl_watch_inuse },
+			       .k = k, .entry = entry };
+
+	if (c->base == NULL || entry < 0 || entry >= RB_WATCHES)
+		return 0;
+	int		 r = ctl_guarded(&w.x);
+
+	return r == -1 ? 0 : r;	/* -1: the guard; inuse is never -1 */
+}

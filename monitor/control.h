@@ -47,6 +47,24 @@ int	rbmon_ctl_wait(struct rbmon_ctl *, struct rbmon_cmd *, uint64_t,
 void	rbmon_cmd_free(struct rbmon_cmd *);
 int	rbmon_ctl_set_flag(struct rbmon_ctl *, const char *, int, char **);
 int	rbmon_ctl_signal(struct rbmon_ctl *, const struct rbmon_cmd *, char **);
+/* A watch's value as a thread gave it. */
+struct rbmon_wval {
+	int		 error;		/* text is an error message */
+	int		 truncated;	/* longer than the text kept */
+	int32_t		 reslength;
+	char		*text;		/* NUL-terminated */
+};
+
+int	rbmon_ctl_watch_add(struct rbmon_ctl *, const struct rbmon_cmd *,
+	    const char *, int *, char **);
+int	rbmon_ctl_watch_ask(struct rbmon_ctl *, const struct rbmon_cmd *, int);
+int	rbmon_ctl_watch_read(struct rbmon_ctl *, const struct rbmon_cmd *, int,
+	    struct rbmon_wval *, char **);
+int	rbmon_ctl_watch_remove(struct rbmon_ctl *, const struct rbmon_cmd *,
+	    int);
+int	rbmon_ctl_watch_inuse(struct rbmon_ctl *, const struct rbmon_cmd *,
+	    int);
+void	rbmon_wval_free(struct rbmon_wval *);
 int	rbmon_ctl_parse(const char *, char *, char **, char **);
 
 #endif /* RBMON_CONTROL_H */

@@ -324,6 +324,37 @@ dump_json_frame(FILE *out, const struct rbmon_shown *sh)
 }
 
 /*
+ * "watches": the entries in use, each {"entry", "inuse", "expr",
+ * "resready", "reslength"} and, once evaluated, "value" (the first
+ * RB_RESULT_MAX bytes; reslength is the full length) or "error".
+ */
+static void
+dump_json_watches(FILE *out, const struct rbmon_thread *t)
+{
+	const struct rbmon_watch	*w;
+	int				 i, n = 0;
+
+	fputs("\"watches\": [", out);
+	for (i = 0; t->watches != NULL && i < RB_WATCHES; i++) {
+		w = &t->watches[i];
+		if (w->inuse == 0)
+			continue;
+		fprintf(out, "%s{\"entry\": %d, \"inuse\": %d, \"expr\": ",
+		    n++ ? ", " : "", i, (int)w->inuse);
+		rbmon_json_string(out, w->expr);
+		fprintf(out, ", \"resready\": %d, \"reslength\": %d",
+		    (int)w->resready, (int)w->reslength);
+		if (w->inuse == 1 && w->resready == 1) {
+			fputs(w->reslength < 0 ? ", \"error\": " :
+			    ", \"value\": ", out);
+			rbmon_json_string(out, w->result);
+		}
+		fputc('}', out);
+	}
+	fputs("], ", out);
+}
+
+/*
  * The control fields of a thread: "trace", "stops", "orphan_resumes" and,
  * while it is stopped, "stop": {"reason", "breakpoint" (id, breakpoints
  * only), "at" ("entry" of function, or "exit": function returned),
@@ -338,6 +369,7 @@ dump_json_control(FILE *out, struct rbmon_symbols *sy,
 
 	fprintf(out, "\"trace\": %s, \"stops\": %u, \"orphan_resumes\": %u, ",
 	    t->trace ? "true" : "false", t->stops, t->orphaned);
+	dump_json_watches(out, t);
 	if (strcmp(rbmon_dump_state(p, t), "stopped") != 0)
 		return;
 	fprintf(out, "\"stop\": {\"reason\": \"%s\", ",

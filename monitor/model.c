@@ -518,9 +518,13 @@ model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
 		c->reslength = __atomic_load_n(&w->reslength,
 		    __ATOMIC_RELAXED);
 		memcpy(c->expr, w->expr, RB_EXPR_MAX);
-		c->expr[RB_EXPR_MAX] = '\0';
+		c->expr[c->exprlength >= 0 && c->exprlength < RB_EXPR_MAX ?
+		    c->exprlength : RB_EXPR_MAX] = '\0';
 		memcpy(c->result, w->result, RB_RESULT_MAX);
-		c->result[RB_RESULT_MAX] = '\0';
+		c->result[c->reslength >= 0 ?
+		    (c->reslength < RB_RESULT_MAX ? c->reslength : RB_RESULT_MAX) :
+		    (c->reslength > -RB_RESULT_MAX ? -c->reslength :
+		    RB_RESULT_MAX)] = '\0';
 	}
 }
 

@@ -39,6 +39,7 @@ static const struct option rbmon_options[] = {
 	{ "send",	required_argument,	NULL, 's' },
 	{ "set",	required_argument,	NULL, 'S' },
 	{ "timeout",	required_argument,	NULL, 'T' },
+	{ "watch",	required_argument,	NULL, 'w' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL,		0,			NULL, 0 }
@@ -78,7 +79,15 @@ rbmon_usage(FILE *f)
 	    "exit status 0 for\n"
 	    "                       OK, 1 for ERR, 2 when the thread did not "
 	    "answer\n"
-	    "      --timeout SEC    how long --send waits (default 5)\n"
+	    "  -w, --watch EXPR     evaluate a C expression over the program's "
+	    "globals in\n"
+	    "                       --thread and print its value (up to 4 "
+	    "--watch, printed\n"
+	    "                       as EXPR = VALUE); exit status 0, 1 for an "
+	    "error, 2 when\n"
+	    "                       the thread did not answer\n"
+	    "      --timeout SEC    how long --send and --watch wait (default "
+	    "5)\n"
 	    "      --set FLAG=0|1   set a flag: single, stop_on_create, "
 	    "trace_on_create;\n"
 	    "                       with --thread also signal (stop at the "
@@ -246,10 +255,115 @@ rbmon_set_one(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *spec,
 	return r;
 }
 
-/* --thread/--send/--set: one round of control, for scripts. */
+static void
+rbmon_sleep_ms(long ms)
+{
+	struct timespec	ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* --watch: each expression evaluated once by thread @k, then removed. */
+static int
+rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
+    int n, double timeout)
+{
+	struct rbmon_wval	 v[RB_WATCHES];
+	int			 entry[RB_WATCHES], got[RB_WATCHES];
+	uint64_t		 deadline;
+	char			*cause = NULL;
+	int			 i, r, pending = 0, status = 0, answered = 0;
+
+	memset(v, 0, sizeof v);
+	for (i = 0; i < n; i++) {
+		got[i] = 0;
+		entry[i] = -1;
+		if (rbmon_ctl_watch_add(c, k, exprs[i], &entry[i], &cause) !=
+		    0) {
+			fprintf(stderr, "rbmon: thread %d: %s: %s\n", k->tid,
+			    exprs[i], cause);
+			free(cause);
+			cause = NULL;
+			got[i] = -1;
+			status = 1;
+			continue;
+		}
+		pending++;
+	}
+	deadline = rbmon_mono_ns() + (uint64_t)(timeout * 1e9);
+	while (pending > 0 && rbmon_mono_ns() < deadline) {
+		for (i = 0; i < n; i++) {
+			if (got[i] != 0)
+				continue;
+			r = rbmon_ctl_watch_read(c, k, entry[i], &v[i], &cause);
+			if (r == 0)
+				continue;
+			pending--;
+			got[i] = r;
+			if (r < 0) {
+				fprintf(stderr, "rbmon: thread %d: %s: %s\n",
+				    k->tid, exprs[i], cause != NULL ? cause :
+				    "the thread exited");
+				free(cause);
+				cause = NULL;
+				status = 1;
+			} else
+				answered++;
+		}
+		if (pending > 0)
+			rbmon_sleep_ms(2);
+	}
+	for (i = 0; i < n; i++) {
+		if (got[i] != 1)
+			continue;
+		if (v[i].error) {
+			fprintf(stderr, "rbmon: thread %d: %s: %s\n", k->tid,
+			    exprs[i], v[i].text);
+			status = 1;
+			continue;
+		}
+		if (n == 1)
+			printf("%s%s\n", v[i].text, v[i].truncated ? "..." : "");
+		else
+			printf("%s = %s%s\n", exprs[i], v[i].text,
+			    v[i].truncated ? "..." : "");
+		if (v[i].truncated)
+			fprintf(stderr, "rbmon: thread %d: %s: only %zu of %d "
+			    "bytes: the global message area was in use\n",
+			    k->tid, exprs[i], strlen(v[i].text),
+			    (int)v[i].reslength);
+	}
+	if (pending > 0) {
+		fprintf(stderr, "rbmon: thread %d did not evaluate the watch "
+		    "within %g s: it passed no hook since (blocked in a system "
+		    "call, or running code built without "
+		    "-finstrument-functions); the watch entry is freed when it "
+		    "next passes one\n", k->tid, timeout);
+		status = 2;
+	}
+	for (i = 0; i < n; i++)
+		if (entry[i] >= 0)
+			rbmon_ctl_watch_remove(c, k, entry[i]);
+	/* A thread that answered acknowledges the removal at its next hook. */
+	deadline = rbmon_mono_ns() + 2000000000ull;
+	while (pending == 0 && answered > 0 && rbmon_mono_ns() < deadline) {
+		for (i = 0; i < n; i++)
+			if (entry[i] >= 0 &&
+			    rbmon_ctl_watch_inuse(c, k, entry[i]) != 0)
+				break;
+		if (i == n)
+			break;
+		rbmon_sleep_ms(2);
+	}
+	for (i = 0; i < n; i++)
+		rbmon_wval_free(&v[i]);
+	return status;
+}
+
+/* --thread/--send/--set/--watch: one round of control, for scripts. */
 static int
 rbmon_control(const char *path, long tid, const char *send, char **sets,
-    int nsets, double timeout)
+    int nsets, char **watches, int nwatches, double timeout)
 {
 	struct rbmon_model	 m;
 	struct rbmon_ctl	 c;
@@ -286,6 +400,10 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 		if (rbmon_set_one(&c, tid != 0 ? &k : NULL, sets[i],
 		    timeout) != 0)
 			status = 2;
+	if (nwatches > 0 && status == 0) {
+		status = rbmon_watch_once(&c, &k, watches, nwatches, timeout);
+		goto out;
+	}
 	if (send == NULL || status != 0)
 		goto out;
 	if (rbmon_ctl_post(&c, &k, cmd, args, &cause) != 0) {
@@ -384,14 +502,14 @@ main(int argc, char **argv)
 	long		 delay = 10, pid = 0, tid = 0;
 	int		 ch, dump = 0, json = 0, list = 0, follow = 0, status;
 	const char	*send = NULL;
-	char		**sets = NULL, *end;
-	int		 nsets = 0;
+	char		**sets = NULL, *end, **watches = NULL;
+	int		 nsets = 0, nwatches = 0;
 	double		 timeout = 5;
 	int		 interactive;
 
 	setlocale(LC_CTYPE, "");	/* UTF-8 line drawing, if the terminal has it */
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":p:fd:t:hV", rbmon_options,
+	while ((ch = getopt_long(argc, argv, ":p:fd:t:w:hV", rbmon_options,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'D':
@@ -433,6 +551,13 @@ main(int argc, char **argv)
 			    sizeof *sets);
 			sets[nsets++] = optarg;
 			break;
+		case 'w':
+			if (nwatches == RB_WATCHES)
+				rbmon_bad_usage("at most %d --watch", RB_WATCHES);
+			watches = rbmon_xreallocarray(watches,
+			    (size_t)nwatches + 1, sizeof *watches);
+			watches[nwatches++] = optarg;
+			break;
 		case 'T':
 			errno = 0;
 			timeout = strtod(optarg, &end);
@@ -472,13 +597,18 @@ main(int argc, char **argv)
 		rbmon_bad_usage("give either FILE or --pid, not both");
 	if (send != NULL && tid == 0)
 		rbmon_bad_usage("--send needs --thread TID");
-	if ((send != NULL || nsets > 0 || tid != 0) &&
+	if (nwatches > 0 && tid == 0)
+		rbmon_bad_usage("--watch needs --thread TID");
+	if (nwatches > 0 && send != NULL)
+		rbmon_bad_usage("give either --send or --watch, not both");
+	if ((send != NULL || nsets > 0 || tid != 0 || nwatches > 0) &&
 	    (dump || follow || list))
-		rbmon_bad_usage("--thread, --send and --set do not go with "
-		    "--dump, --json, --follow or --list");
-	if (tid != 0 && send == NULL && nsets == 0)
-		rbmon_bad_usage("--thread needs --send or --set");
-	if ((send != NULL || nsets > 0) && file == NULL && pid == 0)
+		rbmon_bad_usage("--thread, --send, --set and --watch do not go "
+		    "with --dump, --json, --follow or --list");
+	if (tid != 0 && send == NULL && nsets == 0 && nwatches == 0)
+		rbmon_bad_usage("--thread needs --send, --watch or --set");
+	if ((send != NULL || nsets > 0 || nwatches > 0) && file == NULL &&
+	    pid == 0)
 		rbmon_bad_usage("no trace file given (FILE or --pid PID)");
 	interactive = !dump && !follow && isatty(STDIN_FILENO) &&
 	    isatty(STDOUT_FILENO);
@@ -498,17 +628,20 @@ main(int argc, char **argv)
 			fprintf(stderr, "rbmon: %s\n", cause);
 			free(cause);
 			/* --send: 2 whenever no answer was had */
-			return send != NULL || nsets > 0 ? 2 : 1;
+			return send != NULL || nsets > 0 || nwatches > 0 ?
+			    2 : 1;
 		}
 		file = found;
 	}
-	if (send != NULL || nsets > 0)
-		status = rbmon_control(file, tid, send, sets, nsets, timeout);
+	if (send != NULL || nsets > 0 || nwatches > 0)
+		status = rbmon_control(file, tid, send, sets, nsets, watches,
+		    nwatches, timeout);
 	else if (interactive)
 		status = rbmon_interactive(file, &o);
 	else
 		status = rbmon_run(file, json, follow, delay);
 	free(found);
 	free(sets);
+	free(watches);
 	return status;
 }

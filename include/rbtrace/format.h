@@ -129,10 +129,10 @@ struct rb_header {
 	uint64_t	monitor_heartbeat_ns;	/* CLOCK_MONOTONIC, 0 = never */
 
 	/*
-	 * Global message area: the continuation of one long response at a
-	 * time.  gma_owner is the ring (index + 1) whose response it holds,
-	 * 0 when free; gma_pos is where in that response the GMA's gma_len
-	 * bytes start.  See rbtrace(5), "Long responses".
+	 * Global message area: the continuation of one long response or
+	 * watch value at a time.  gma_owner says whose (RB_GMA_*), 0 when
+	 * free; gma_pos is where in that text the GMA's gma_len bytes start.
+	 * See rbtrace(5), "Long responses".
 	 */
 	uint32_t	gma_len;
 	uint32_t	gma_owner;
@@ -140,6 +140,16 @@ struct rb_header {
 
 	uint64_t	reserved[7];
 };
+
+/*
+ * rb_header.gma_owner: the ring (index + 1) in the low 24 bits; for a watch
+ * value, the watch entry + 1 in the next three (0: a command's response);
+ * RB_GMA_BUSY while a watch value is being written.
+ */
+#define RB_GMA_RING(o)		((o) & 0xffffffu)
+#define RB_GMA_ENTRY(o)		(((o) >> 24) & 0x7u)
+#define RB_GMA_BUSY		0x80000000u
+#define RB_GMA_MAKE(ring, entry)	(((uint32_t)(ring) + 1u) | ((uint32_t)(entry) << 24))
 
 /* rb_owner.ctl: state in the low 32 bits, the claiming pid in the high 32. */
 #define RB_OWN_FREE		0	/* never used */

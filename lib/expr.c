@@ -1,0 +1,2483 @@
+/*
+ * expr.c - rbtrace-watch.so: watch expressions, compiled and evaluated
+ * inside the traced program.
+ *
+ * librbtrace dlopen()s this module the first time a thread has a watch to
+ * evaluate (see watch.c), so libdw and the DWARF index cost nothing until
+ * then.  compile() parses C expression text into a small typed tree; the
+ * variables and types come from DWARF (libdwfl on the process's own
+ * mappings), or, for objects without debug information, from the symbol
+ * tables, where a variable has an address but no type and must be cast.
+ * All of that runs under one mutex and allocates.  eval() then runs in the
+ * watched thread at its hooks without locks or allocation: it walks the
+ * tree, reads the program's memory with process_vm_readv() on itself (a
+ * bad address is an error, never a fault), and formats the value as gdb
+ * prints it.
+ *
+ * Grammar (C, without sizeof, calls or assignment):
+ *
+ *   expr     := additive [ "/" ("x" | "d") ]       output format suffix
+ *   additive := mult { ("+" | "-") mult }
+ *   mult     := unary { ("*" | "/") unary }
+ *   unary    := ("*" | "&" | "-" | "+") unary | "(" typename ")" unary
+ *             | postfix
+ *   postfix  := primary { "." name | "->" name | "[" expr "]" }
+ *   primary  := name | integer | 'c' | "(" expr ")"
+ *   typename := [const] base-or-tag-or-typedef [const] { "*" [const] }
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <ctype.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "watch.h"
+
+#define EXPORT		__attribute__((visibility("default")))
+
+#define X_ELEMENTS	200		/* gdb's "print elements" */
+#define X_REPEATS	10		/* gdb's "print repeats" */
+#define X_OUT_MAX	(256u << 10)	/* longest text made */
+#define X_DEPTH		16		/* aggregates nested deeper: {...} */
+#define X_WINDOW	4096		/* memory read at once */
+#define X_ERR		256
+
+/* -------------------------------------------------------------------------
+ * Types.
+ */
+
+enum xkind {
+	XK_VOID, XK_INT, XK_CHAR, XK_BOOL, XK_FLOAT, XK_PTR, XK_ARRAY,
+	XK_STRUCT, XK_UNION, XK_ENUM, XK_FUNC, XK_TYPEDEF, XK_QUAL
+};
+
+struct xmember;
+struct xenum;
+
+struct xtype {
+	enum xkind	 kind;
+	bool		 sign;
+	bool		 complete;	/* struct/union: members known */
+	bool		 sized;		/* array: count known */
+	uint64_t	 size;
+	const char	*name;		/* base, tag, typedef name; qualifier */
+	struct xtype	*target;	/* PTR, ARRAY element, TYPEDEF, QUAL */
+	uint64_t	 count;		/* ARRAY */
+	struct xmember	*mem;		/* STRUCT, UNION */
+	size_t		 nmem;
+	struct xenum	*en;		/* ENUM */
+	size_t		 nen;
+};
+
+struct xmember {
+	const char	*name;		/* NULL: anonymous */
+	uint64_t	 off;
+	uint32_t	 bitoff, bitsize;	/* bitsize 0: not a bit-field */
+	struct xtype	*type;
+};
+
+struct xenum {
+	const char	*name;
+	int64_t		 val;
+};
+
+#define BASE(n, k, s, sz) { .kind = (k), .sign = (s), .size = (sz), .name = (n) }
+static struct xtype x_void = BASE("void", XK_VOID, false, 1);
+static struct xtype x_char = BASE("char", XK_CHAR, true, 1);
+static struct xtype x_schar = BASE("signed char", XK_CHAR, true, 1);
+static struct xtype x_uchar = BASE("unsigned char", XK_CHAR, false, 1);
+static struct xtype x_short = BASE("short", XK_INT, true, 2);
+static struct xtype x_ushort = BASE("unsigned short", XK_INT, false, 2);
+static struct xtype x_int = BASE("int", XK_INT, true, 4);
+static struct xtype x_uint = BASE("unsigned int", XK_INT, false, 4);
+static struct xtype x_long = BASE("long", XK_INT, true, 8);
+static struct xtype x_ulong = BASE("unsigned long", XK_INT, false, 8);
+static struct xtype x_llong = BASE("long long", XK_INT, true, 8);
+static struct xtype x_ullong = BASE("unsigned long long", XK_INT, false, 8);
+static struct xtype x_bool = BASE("_Bool", XK_BOOL, false, 1);
+static struct xtype x_float = BASE("float", XK_FLOAT, true, 4);
+static struct xtype x_double = BASE("double", XK_FLOAT, true, 8);
+static struct xtype x_ldouble = BASE("long double", XK_FLOAT, true, 16);
+static struct xtype x_int8 = BASE("int8_t", XK_INT, true, 1);
+static struct xtype x_uint8 = BASE("uint8_t", XK_INT, false, 1);
+static struct xtype x_int16 = BASE("int16_t", XK_INT, true, 2);
+static struct xtype x_uint16 = BASE("uint16_t", XK_INT, false, 2);
+static struct xtype x_int32 = BASE("int32_t", XK_INT, true, 4);
+static struct xtype x_uint32 = BASE("uint32_t", XK_INT, false, 4);
+static struct xtype x_int64 = BASE("int64_t", XK_INT, true, 8);
+static struct xtype x_uint64 = BASE("uint64_t", XK_INT, false, 8);
+static struct xtype x_size = BASE("size_t", XK_INT, false, 8);
+static struct xtype x_ssize = BASE("ssize_t", XK_INT, true, 8);
+static struct xtype x_intptr = BASE("intptr_t", XK_INT, true, 8);
+static struct xtype x_uintptr = BASE("uintptr_t", XK_INT, false, 8);
+static struct xtype x_boolname = BASE("bool", XK_BOOL, false, 1);
+#undef BASE
+
+/* Names a cast may use without debug information. */
+static struct xtype *const x_named[] = {
+	&x_int8, &x_uint8, &x_int16, &x_uint16, &x_int32, &x_uint32,
+	&x_int64, &x_uint64, &x_size, &x_ssize, &x_intptr, &x_uintptr,
+	&x_boolname,
+};
+
+static struct xtype *x_strip(struct xtype *t)
+{
+	while (t != NULL && (t->kind == XK_TYPEDEF || t->kind == XK_QUAL))
+		t = t->target;
+	return t != NULL ? t : &x_void;
+}
+
+static bool x_scalar(const struct xtype *t)
+{
+	return t->kind == XK_INT || t->kind == XK_CHAR || t->kind == XK_BOOL ||
+	       t->kind == XK_ENUM || t->kind == XK_FLOAT || t->kind == XK_PTR;
+}
+
+static bool x_integer(const struct xtype *t)
+{
+	return t->kind == XK_INT || t->kind == XK_CHAR || t->kind == XK_BOOL ||
+	       t->kind == XK_ENUM;
+}
+
+static uint64_t x_sizeof(struct xtype *t)
+{
+	t = x_strip(t);
+	if (t->kind == XK_ARRAY)
+		return t->sized ? t->count * x_sizeof(t->target) : 0;
+	return t->size;
+}
+
+/* -------------------------------------------------------------------------
+ * Allocation: everything compile() makes lives until the process ends
+ * (types are shared between programs) or in its program's arena.
+ */
+
+static pthread_mutex_t x_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *x_alloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	return p;
+}
+
+static char *x_strdup(const char *s)
+{
+	return s != NULL ? strdup(s) : NULL;
+}
+
+static void x_fmtname(char *buf, size_t n, struct xtype *t, const char *inner);
+
+/* Type names and messages are cut to their buffers on purpose. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+/* The C spelling of a type, as gdb puts it in "(type) 0x..." */
+static void x_typename(char *buf, size_t n, struct xtype *t)
+{
+	x_fmtname(buf, n, t, "");
+}
+
+static void x_fmtname(char *buf, size_t n, struct xtype *t, const char *inner)
+{
+	char in[256];
+
+	if (t == NULL)
+		t = &x_void;
+	switch (t->kind) {
+	case XK_PTR:
+		if (t->target != NULL && (x_strip(t->target)->kind == XK_ARRAY ||
+					  x_strip(t->target)->kind == XK_FUNC) &&
+		    t->target->kind != XK_TYPEDEF)
+			snprintf(in, sizeof(in), "(*%s)", inner);
+		else
+			snprintf(in, sizeof(in), "*%s", inner);
+		x_fmtname(buf, n, t->target, in);
+		return;
+	case XK_ARRAY:
+		if (t->sized)
+			snprintf(in, sizeof(in), "%s[%" PRIu64 "]", inner, t->count);
+		else
+			snprintf(in, sizeof(in), "%s[]", inner);
+		x_fmtname(buf, n, t->target, in);
+		return;
+	case XK_FUNC:
+		snprintf(in, sizeof(in), "%s(...)", inner);
+		x_fmtname(buf, n, t->target, in);
+		return;
+	case XK_QUAL:
+		if (x_strip(t->target)->kind == XK_PTR) {
+			snprintf(in, sizeof(in), " %s%s", t->name, inner);
+			x_fmtname(buf, n, t->target, in);
+		} else {
+			char sub[256];
+
+			x_fmtname(sub, sizeof(sub), t->target, "");
+			snprintf(buf, n, "%s %s%s%s", t->name, sub,
+				 inner[0] != '\0' ? " " : "", inner);
+		}
+		return;
+	case XK_STRUCT:
+	case XK_UNION:
+	case XK_ENUM:
+		snprintf(buf, n, "%s %s%s%s",
+			 t->kind == XK_STRUCT ? "struct" :
+			 t->kind == XK_UNION ? "union" : "enum",
+			 t->name != NULL ? t->name : "{...}",
+			 inner[0] != '\0' ? " " : "", inner);
+		return;
+	default:
+		snprintf(buf, n, "%s%s%s", t->name != NULL ? t->name : "?",
+			 inner[0] != '\0' ? " " : "", inner);
+		return;
+	}
+}
+
+static struct xtype *x_pointer_to(struct xtype *t)
+{
+	struct xtype *p = x_alloc(sizeof(*p));
+
+	if (p == NULL)
+		return NULL;
+	p->kind = XK_PTR;
+	p->size = 8;
+	p->target = t;
+	return p;
+}
+
+/* -------------------------------------------------------------------------
+ * DWARF: the process's own modules, an index of global variables and
+ * named types, and types converted to struct xtype (cached per DIE).
+ */
+
+struct xsym {
+	const char	*name;
+	Dwfl_Module	*mod;
+	Dwarf		*dw;
+	Dwarf_Off	 off;		/* DIE; 0 for a symbol-table entry */
+	Dwarf_Addr	 bias;
+	uint64_t	 addr;		/* symbol-table entries */
+	bool		 tls;
+	bool		 defined;	/* has a location (variables) */
+	int		 rank;		/* lower wins, see x_rank() */
+	int		 tag;		/* DW_TAG_variable, _structure_type, ... */
+	struct xsym	*next;
+};
+
+struct xtcache {
+	Dwarf		*dw;
+	Dwarf_Off	 off;
+	struct xtype	*t;
+	struct xtcache	*next;
+};
+
+#define X_HASH	4096
+static char *x_debuginfo_path;
+static const Dwfl_Callbacks x_cb = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &x_debuginfo_path,
+};
+static Dwfl *x_dwfl;
+static struct xsym *x_vars[X_HASH];	/* variables */
+static struct xsym *x_tags[X_HASH];	/* struct/union/enum tags, typedefs */
+static struct xsym *x_elfsyms[X_HASH];	/* symbol tables: no type */
+static struct xtcache *x_tcache[X_HASH];
+static Dwfl_Module *x_main;		/* the executable */
+static unsigned long long x_adds, x_subs;	/* dl_phdr_info at indexing */
+
+/*
+ * Which of several variables of one name an expression means, as gdb
+ * chooses: a definition before a declaration, a global before a static,
+ * the executable's before a library's.
+ */
+static int x_rank(Dwfl_Module *mod, bool defined, bool global)
+{
+	return (defined ? 0 : 4) + (global ? 0 : 2) + (mod == x_main ? 0 : 1);
+}
+
+static unsigned x_hash(const char *s)
+{
+	unsigned h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h & (X_HASH - 1);
+}
+
+static void x_add(struct xsym **tab, const struct xsym *s)
+{
+	struct xsym *n = x_alloc(sizeof(*n));
+	unsigned h;
+
+	if (n == NULL)
+		return;
+	*n = *s;
+	n->name = x_strdup(s->name);
+	if (n->name == NULL) {
+		free(n);
+		return;
+	}
+	h = x_hash(n->name);
+	n->next = tab[h];
+	tab[h] = n;
+}
+
+/* The location of a variable DIE: an address, or a TLS offset. */
+static int x_location(Dwarf_Die *die, Dwarf_Addr bias, uint64_t *addr,
+		      bool *tls)
+{
+	Dwarf_Attribute at;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (dwarf_attr(die, DW_AT_location, &at) == NULL ||
+	    dwarf_getlocation(&at, &ops, &nops) != 0 || nops == 0)
+		return -1;
+	if (nops == 1 && ops[0].atom == DW_OP_addr) {
+		*addr = ops[0].number + bias;
+		*tls = false;
+		return 0;
+	}
+	if (nops == 1 && (ops[0].atom == DW_OP_addrx ||
+			  ops[0].atom == DW_OP_GNU_addr_index)) {
+		Dwarf_Attribute res;
+		Dwarf_Addr a;
+
+		if (dwarf_getlocation_attr(&at, &ops[0], &res) != 0 ||
+		    dwarf_formaddr(&res, &a) != 0)
+			return -1;
+		*addr = a + bias;
+		*tls = false;
+		return 0;
+	}
+	if (nops == 2 && (ops[1].atom == DW_OP_form_tls_address ||
+			  ops[1].atom == DW_OP_GNU_push_tls_address) &&
+	    (ops[0].atom == DW_OP_const8u || ops[0].atom == DW_OP_const4u ||
+	     ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_const1u ||
+	     ops[0].atom == DW_OP_const2u)) {
+		*addr = ops[0].number;
+		*tls = true;
+		return 0;
+	}
+	return -1;
+}
+
+static void x_index_die(Dwfl_Module *mod, Dwarf *dw, Dwarf_Addr bias,
+			Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	struct xsym s;
+	const char *name;
+	int tag = dwarf_tag(die);
+
+	switch (tag) {
+	case DW_TAG_variable:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_typedef:
+	case DW_TAG_base_type:
+		break;
+	default:
+		return;
+	}
+	if (dwarf_attr_integrate(die, DW_AT_name, &at) == NULL ||
+	    (name = dwarf_formstring(&at)) == NULL)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.name = name;
+	s.mod = mod;
+	s.dw = dw;
+	s.off = dwarf_dieoffset(die);
+	s.bias = bias;
+	s.tag = tag;
+	if (tag == DW_TAG_variable) {
+		Dwarf_Attribute ext;
+		bool global = dwarf_attr_integrate(die, DW_AT_external, &ext) != NULL;
+
+		s.defined = x_location(die, bias, &s.addr, &s.tls) == 0;
+		if (!s.defined && !dwarf_hasattr_integrate(die, DW_AT_declaration))
+			return;
+		s.rank = x_rank(mod, s.defined, global);
+		x_add(x_vars, &s);
+		return;
+	}
+	s.rank = mod == x_main ? 0 : 1;
+	if (dwarf_hasattr(die, DW_AT_declaration))
+		return;
+	x_add(x_tags, &s);
+}
+
+static void x_index_symtab(Dwfl_Module *mod)
+{
+	int i, n = dwfl_module_getsymtab(mod);
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name;
+		struct xsym s;
+		int type;
+
+		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
+					       NULL, NULL);
+		if (name == NULL || name[0] == '\0' || sym.st_shndx == SHN_UNDEF)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_OBJECT && type != STT_TLS && type != STT_COMMON)
+			continue;
+		memset(&s, 0, sizeof(s));
+		s.name = name;
+		s.mod = mod;
+		s.tls = type == STT_TLS;
+		s.addr = s.tls ? sym.st_value : addr;
+		s.defined = true;
+		s.rank = x_rank(mod, true, GELF_ST_BIND(sym.st_info) != STB_LOCAL);
+		if (s.tls)
+			dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
+						NULL, &s.bias);
+		x_add(x_elfsyms, &s);
+	}
+}
+
+static int x_index_module(Dwfl_Module *mod, void **user, const char *name,
+			  Dwarf_Addr start, void *arg)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	(void)start, (void)arg, (void)user;
+	/* Our own objects: their statics are not the program's. */
+	if (name != NULL) {
+		const char *b = strrchr(name, '/');
+
+		b = b != NULL ? b + 1 : name;
+		if (strncmp(b, "librbtrace.so", 13) == 0 ||
+		    strcmp(b, RB_WATCH_MODULE) == 0)
+			return DWARF_CB_OK;
+	}
+	x_index_symtab(mod);
+	dw = dwfl_module_getdwarf(mod, &bias);
+	if (dw == NULL)
+		return DWARF_CB_OK;
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) != NULL &&
+		    dwarf_child(&cu, &child) == 0) {
+			do
+				x_index_die(mod, dw, bias, &child);
+			while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return DWARF_CB_OK;
+}
+
+static int x_phdr_count(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size, (void)arg;
+	x_adds = info->dlpi_adds;
+	x_subs = info->dlpi_subs;
+	return 1;
+}
+
+static void x_forget(struct xsym **tab)
+{
+	size_t i;
+
+	for (i = 0; i < X_HASH; i++)
+		while (tab[i] != NULL) {
+			struct xsym *n = tab[i]->next;
+
+			free((char *)tab[i]->name);
+			free(tab[i]);
+			tab[i] = n;
+		}
+}
+
+/*
+ * Index the process's objects: at the first compile, and again when an
+ * expression names something unknown and objects were loaded or unloaded
+ * since.  Types already made stay valid: they point into nothing of the
+ * Dwfl.
+ */
+static int x_index(bool again)
+{
+	unsigned long long adds = x_adds, subs = x_subs;
+	size_t i;
+
+	dl_iterate_phdr(x_phdr_count, NULL);
+	if (x_dwfl != NULL && (!again || (adds == x_adds && subs == x_subs)))
+		return 0;
+	if (x_dwfl != NULL) {
+		dwfl_end(x_dwfl);
+		x_dwfl = NULL;
+		x_forget(x_vars);
+		x_forget(x_tags);
+		x_forget(x_elfsyms);
+		for (i = 0; i < X_HASH; i++)
+			while (x_tcache[i] != NULL) {
+				struct xtcache *n = x_tcache[i]->next;
+
+				free(x_tcache[i]);
+				x_tcache[i] = n;
+			}
+	}
+	x_dwfl = dwfl_begin(&x_cb);
+	if (x_dwfl == NULL)
+		return -1;
+	dwfl_report_begin(x_dwfl);
+	if (dwfl_linux_proc_report(x_dwfl, getpid()) != 0) {
+		dwfl_report_end(x_dwfl, NULL, NULL);
+		dwfl_end(x_dwfl);
+		x_dwfl = NULL;
+		return -1;
+	}
+	dwfl_report_end(x_dwfl, NULL, NULL);
+	x_main = dwfl_addrmodule(x_dwfl, (Dwarf_Addr)getauxval(AT_ENTRY));
+	dwfl_getmodules(x_dwfl, x_index_module, NULL, 0);
+	return 0;
+}
+
+static struct xsym *x_find(struct xsym **tab, const char *name, int tag)
+{
+	struct xsym *s, *best = NULL;
+
+	for (s = tab[x_hash(name)]; s != NULL; s = s->next) {
+		if (strcmp(s->name, name) != 0 || (tag != 0 && s->tag != tag))
+			continue;
+		if (best == NULL || s->rank < best->rank)
+			best = s;
+	}
+	return best;
+}
+
+static struct xtype *x_dwtype(Dwarf *dw, Dwarf_Die *die);
+
+static struct xtype *x_dwtype_of(Dwarf *dw, Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die t;
+
+	if (dwarf_attr_integrate(die, DW_AT_type, &at) == NULL ||
+	    dwarf_formref_die(&at, &t) == NULL)
+		return &x_void;
+	return x_dwtype(dw, &t);
+}
+
+static uint64_t x_udata(Dwarf_Die *die, int name, uint64_t dflt)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word w;
+
+	if (dwarf_attr_integrate(die, name, &at) == NULL ||
+	    dwarf_formudata(&at, &w) != 0)
+		return dflt;
+	return w;
+}
+
+static void x_dw_members(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
+{
+	Dwarf_Die c;
+	size_t n = 0, i = 0;
+
+	if (dwarf_child(die, &c) != 0)
+		return;
+	do
+		n += dwarf_tag(&c) == DW_TAG_member;
+	while (dwarf_siblingof(&c, &c) == 0);
+	t->mem = x_alloc(n * sizeof(*t->mem));
+	if (t->mem == NULL || dwarf_child(die, &c) != 0)
+		return;
+	do {
+		struct xmember *m;
+		Dwarf_Attribute at;
+
+		if (dwarf_tag(&c) != DW_TAG_member || i >= n)
+			continue;
+		m = &t->mem[i++];
+		m->name = x_strdup(dwarf_diename(&c));
+		m->off = 0;
+		if (dwarf_attr(&c, DW_AT_data_member_location, &at) != NULL) {
+			Dwarf_Word w;
+			Dwarf_Op *ops;
+			size_t nops;
+
+			if (dwarf_formudata(&at, &w) == 0)
+				m->off = w;
+			else if (dwarf_getlocation(&at, &ops, &nops) == 0 &&
+				 nops == 1 && ops[0].atom == DW_OP_plus_uconst)
+				m->off = ops[0].number;
+		}
+		m->type = x_dwtype_of(dw, &c);
+		m->bitsize = (uint32_t)x_udata(&c, DW_AT_bit_size, 0);
+		if (m->bitsize != 0) {
+			uint64_t bo = x_udata(&c, DW_AT_data_bit_offset, UINT64_MAX);
+
+			if (bo != UINT64_MAX) {
+				m->off = bo / 8;
+				m->bitoff = (uint32_t)(bo % 8);
+			} else {
+				/* DWARF 2 style: from the storage unit's high end */
+				uint64_t bsz = x_udata(&c, DW_AT_byte_size,
+						       x_sizeof(m->type));
+				uint64_t o = x_udata(&c, DW_AT_bit_offset, 0);
+
+				m->bitoff = (uint32_t)(bsz * 8 - o - m->bitsize);
+			}
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	t->nmem = i;
+}
+
+static void x_dw_enums(Dwarf_Die *die, struct xtype *t)
+{
+	Dwarf_Die c;
+	size_t n = 0, i = 0;
+
+	if (dwarf_child(die, &c) != 0)
+		return;
+	do
+		n += dwarf_tag(&c) == DW_TAG_enumerator;
+	while (dwarf_siblingof(&c, &c) == 0);
+	t->en = x_alloc(n * sizeof(*t->en));
+	if (t->en == NULL || dwarf_child(die, &c) != 0)
+		return;
+	do {
+		Dwarf_Attribute at;
+		Dwarf_Sword sv;
+		Dwarf_Word uv;
+
+		if (dwarf_tag(&c) != DW_TAG_enumerator || i >= n ||
+		    dwarf_attr(&c, DW_AT_const_value, &at) == NULL)
+			continue;
+		t->en[i].name = x_strdup(dwarf_diename(&c));
+		if (dwarf_formsdata(&at, &sv) == 0)
+			t->en[i].val = sv;
+		else if (dwarf_formudata(&at, &uv) == 0)
+			t->en[i].val = (int64_t)uv;
+		i++;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	t->nen = i;
+}
+
+static struct xtype *x_dw_array(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
+{
+	struct xtype *elem = x_dwtype_of(dw, die), *cur = t;
+	Dwarf_Die c;
+	int dims = 0;
+
+	/* t is the outermost dimension; inner ones become nested arrays */
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			struct xtype *a;
+			Dwarf_Attribute at;
+			Dwarf_Word w;
+			Dwarf_Sword sw;
+
+			if (dwarf_tag(&c) != DW_TAG_subrange_type)
+				continue;
+			a = dims == 0 ? t : x_alloc(sizeof(*a));
+			if (a == NULL)
+				break;
+			a->kind = XK_ARRAY;
+			if (dwarf_attr(&c, DW_AT_count, &at) != NULL &&
+			    dwarf_formudata(&at, &w) == 0) {
+				a->count = w;
+				a->sized = true;
+			} else if (dwarf_attr(&c, DW_AT_upper_bound, &at) != NULL &&
+				   dwarf_formsdata(&at, &sw) == 0) {
+				a->count = (uint64_t)(sw + 1);
+				a->sized = sw >= -1;
+			}
+			if (cur != a)
+				cur->target = a;
+			cur = a;
+			dims++;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	if (dims == 0)
+		t->kind = XK_ARRAY;
+	cur->target = elem;
+	for (cur = t; cur != NULL && cur->kind == XK_ARRAY; cur = cur->target)
+		if (cur->target == elem || x_strip(cur->target)->kind != XK_ARRAY)
+			break;
+	return t;
+}
+
+/* A struct declared here but defined elsewhere: find the definition. */
+static struct xtype *x_dw_complete(int tag, const char *name)
+{
+	struct xsym *s;
+	Dwarf_Die d;
+
+	if (name == NULL)
+		return NULL;
+	for (s = x_tags[x_hash(name)]; s != NULL; s = s->next)
+		if (s->tag == tag && strcmp(s->name, name) == 0 &&
+		    dwarf_offdie(s->dw, s->off, &d) != NULL)
+			return x_dwtype(s->dw, &d);
+	return NULL;
+}
+
+static struct xtype *x_dwtype(Dwarf *dw, Dwarf_Die *die)
+{
+	Dwarf_Off off = dwarf_dieoffset(die);
+	unsigned h = (unsigned)((off ^ (uintptr_t)dw) & (X_HASH - 1));
+	struct xtcache *c;
+	struct xtype *t;
+	int tag = dwarf_tag(die);
+
+	for (c = x_tcache[h]; c != NULL; c = c->next)
+		if (c->dw == dw && c->off == off)
+			return c->t;
+	t = x_alloc(sizeof(*t));
+	c = x_alloc(sizeof(*c));
+	if (t == NULL || c == NULL) {
+		free(t);
+		free(c);
+		return &x_void;
+	}
+	/* cached before its parts, so a type that refers to itself ends */
+	c->dw = dw;
+	c->off = off;
+	c->t = t;
+	c->next = x_tcache[h];
+	x_tcache[h] = c;
+	t->name = x_strdup(dwarf_diename(die));
+	t->size = x_udata(die, DW_AT_byte_size, 0);
+	switch (tag) {
+	case DW_TAG_base_type:
+		switch (x_udata(die, DW_AT_encoding, 0)) {
+		case DW_ATE_boolean:
+			t->kind = XK_BOOL;
+			break;
+		case DW_ATE_float:
+			t->kind = XK_FLOAT;
+			t->sign = true;
+			break;
+		case DW_ATE_signed_char:
+			t->kind = t->size == 1 ? XK_CHAR : XK_INT;
+			t->sign = true;
+			break;
+		case DW_ATE_unsigned_char:
+			t->kind = t->size == 1 ? XK_CHAR : XK_INT;
+			break;
+		case DW_ATE_signed:
+			t->kind = XK_INT;
+			t->sign = true;
+			break;
+		default:
+			t->kind = XK_INT;
+			break;
+		}
+		break;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		t->kind = XK_PTR;
+		t->size = 8;
+		t->target = x_dwtype_of(dw, die);
+		break;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+		t->kind = XK_QUAL;
+		t->name = tag == DW_TAG_const_type ? "const" :
+			  tag == DW_TAG_volatile_type ? "volatile" :
+			  tag == DW_TAG_restrict_type ? "restrict" : "_Atomic";
+		t->target = x_dwtype_of(dw, die);
+		break;
+	case DW_TAG_typedef:
+		t->kind = XK_TYPEDEF;
+		t->target = x_dwtype_of(dw, die);
+		break;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		t->kind = tag == DW_TAG_union_type ? XK_UNION : XK_STRUCT;
+		if (dwarf_hasattr(die, DW_AT_declaration)) {
+			struct xtype *full = x_dw_complete(
+				tag == DW_TAG_class_type ? DW_TAG_structure_type : tag,
+				t->name);
+
+			if (full != NULL && full != t) {
+				c->t = full;
+				return full;
+			}
+			break;
+		}
+		t->complete = true;
+		x_dw_members(dw, die, t);
+		break;
+	case DW_TAG_enumeration_type:
+		t->kind = XK_ENUM;
+		{
+			struct xtype *u = x_strip(x_dwtype_of(dw, die));
+
+			t->sign = u->kind != XK_VOID ? u->sign : true;
+			if (t->size == 0)
+				t->size = u->size ? u->size : 4;
+		}
+		x_dw_enums(die, t);
+		break;
+	case DW_TAG_array_type:
+		x_dw_array(dw, die, t);
+		break;
+	case DW_TAG_subroutine_type:
+		t->kind = XK_FUNC;
+		t->size = 1;
+		t->target = x_dwtype_of(dw, die);
+		break;
+	default:
+		t->kind = XK_VOID;
+		t->size = 1;
+		break;
+	}
+	return t;
+}
+
+/* -------------------------------------------------------------------------
+ * The tree.
+ */
+
+enum xop {
+	XO_VAR, XO_INT, XO_FLOAT, XO_MEMBER, XO_INDEX, XO_DEREF, XO_ADDR,
+	XO_NEG, XO_ADD, XO_SUB, XO_MUL, XO_DIV, XO_CAST
+};
+
+struct xnode {
+	enum xop	 op;
+	struct xtype	*type;		/* static type of the result */
+	bool		 lval;
+	bool		 untyped;	/* a symbol without debug information */
+	struct xnode	*a, *b;
+	/* XO_VAR */
+	uint64_t	 addr;		/* or TLS offset */
+	bool		 tls;
+	uint64_t	 bias;		/* TLS: the module's load bias */
+	const char	*name;
+	/* XO_INT, XO_FLOAT */
+	uint64_t	 ival;
+	double		 fval;
+	/* XO_MEMBER */
+	const struct xmember *mem;
+	struct xnode	*next;		/* arena */
+};
+
+struct xprog {
+	char		*text;
+	size_t		 len;
+	struct xnode	*root;
+	struct xnode	*nodes;
+	char		 fmt;		/* 0, 'x', 'd' */
+	char		 err[X_ERR];	/* compile error, "" if none */
+	/* eval state: one thread at a time */
+	uint64_t	 wbase;
+	size_t		 wlen;
+	uint8_t		 window[X_WINDOW];
+	rb_watch_sink	 put;
+	void		*ctx;
+	size_t		 out;
+	bool		 full;
+	char		*eerr;
+	size_t		 eerrsz;
+};
+
+/* -------------------------------------------------------------------------
+ * Parsing.
+ */
+
+enum xtok { T_END, T_NAME, T_INT, T_CHARLIT, T_PUNCT, T_BAD };
+
+struct xparse {
+	struct xprog	*p;
+	const char	*s, *end;
+	enum xtok	 tok;
+	char		 name[128];
+	uint64_t	 ival;
+	char		 punct[3];
+	const char	*at;		/* where the token started */
+	bool		 failed;
+};
+
+static void x_fail(struct xparse *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void x_fail(struct xparse *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->failed)
+		return;
+	ps->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(ps->p->err, sizeof(ps->p->err), fmt, ap);
+	va_end(ap);
+}
+
+static void x_syntax(struct xparse *ps)
+{
+	if (ps->tok == T_END)
+		x_fail(ps, "syntax error at end of expression");
+	else
+		x_fail(ps, "syntax error at \"%.*s\"",
+		       (int)(ps->end - ps->at > 20 ? 20 : ps->end - ps->at),
+		       ps->at);
+}
+
+static int x_escape(const char **sp, const char *end, uint64_t *v)
+{
+	const char *s = *sp;
+
+	if (s >= end)
+		return -1;
+	if (*s != '\\') {
+		*v = (unsigned char)*s;
+		*sp = s + 1;
+		return 0;
+	}
+	if (++s >= end)
+		return -1;
+	switch (*s) {
+	case 'n': *v = '\n'; break;
+	case 't': *v = '\t'; break;
+	case 'r': *v = '\r'; break;
+	case '0': *v = 0; break;
+	case '\\': *v = '\\'; break;
+	case '\'': *v = '\''; break;
+	case '"': *v = '"'; break;
+	case 'a': *v = '\a'; break;
+	case 'b': *v = '\b'; break;
+	case 'f': *v = '\f'; break;
+	case 'v': *v = '\v'; break;
+	case 'e': *v = 27; break;
+	default: return -1;
+	}
+	*sp = s + 1;
+	return 0;
+}
+
+static void x_next(struct xparse *ps)
+{
+	const char *s = ps->s;
+
+	while (s < ps->end && isspace((unsigned char)*s))
+		s++;
+	ps->at = s;
+	if (s >= ps->end) {
+		ps->tok = T_END;
+		ps->s = s;
+		return;
+	}
+	if (isalpha((unsigned char)*s) || *s == '_') {
+		size_t n = 0;
+
+		while (s < ps->end && (isalnum((unsigned char)*s) || *s == '_')) {
+			if (n + 1 < sizeof(ps->name))
+				ps->name[n++] = *s;
+			s++;
+		}
+		ps->name[n] = '\0';
+		ps->tok = T_NAME;
+	} else if (isdigit((unsigned char)*s)) {
+		char buf[64], *e;
+		size_t n = 0;
+
+		while (s < ps->end && isalnum((unsigned char)*s) && n + 1 < sizeof(buf))
+			buf[n++] = *s++;
+		buf[n] = '\0';
+		errno = 0;
+		ps->ival = strtoull(buf, &e, 0);
+		while (*e == 'u' || *e == 'U' || *e == 'l' || *e == 'L')
+			e++;
+		ps->tok = errno != 0 || *e != '\0' ? T_BAD : T_INT;
+	} else if (*s == '\'') {
+		s++;
+		if (x_escape(&s, ps->end, &ps->ival) != 0 || s >= ps->end ||
+		    *s != '\'')
+			ps->tok = T_BAD;
+		else {
+			ps->tok = T_CHARLIT;
+			s++;
+		}
+	} else {
+		ps->tok = T_PUNCT;
+		ps->punct[0] = *s++;
+		ps->punct[1] = '\0';
+		if (ps->punct[0] == '-' && s < ps->end && *s == '>') {
+			ps->punct[1] = '>';
+			ps->punct[2] = '\0';
+			s++;
+		}
+		if (strchr("+-*/&().[]", ps->punct[0]) == NULL)
+			ps->tok = T_BAD;
+	}
+	ps->s = s;
+}
+
+static bool x_is(struct xparse *ps, const char *p)
+{
+	return ps->tok == T_PUNCT && strcmp(ps->punct, p) == 0;
+}
+
+static struct xnode *x_node(struct xparse *ps, enum xop op)
+{
+	struct xnode *n;
+
+	if (ps->failed)
+		return NULL;
+	n = x_alloc(sizeof(*n));
+	if (n == NULL) {
+		x_fail(ps, "out of memory");
+		return NULL;
+	}
+	n->op = op;
+	n->next = ps->p->nodes;
+	ps->p->nodes = n;
+	return n;
+}
+
+/* Type names. */
+
+static bool x_keyword_type(const char *w)
+{
+	static const char *const kw[] = {
+		"void", "char", "short", "int", "long", "signed", "unsigned",
+		"float", "double", "_Bool", "struct", "union", "enum", "const",
+		"volatile",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (strcmp(w, kw[i]) == 0)
+			return true;
+	return false;
+}
+
+static struct xtype *x_named_type(const char *w)
+{
+	struct xsym *s;
+	Dwarf_Die d;
+	size_t i;
+
+	if (x_find(x_vars, w, 0) != NULL || x_find(x_elfsyms, w, 0) != NULL)
+		return NULL;	/* a variable: not a type name */
+	s = x_find(x_tags, w, DW_TAG_typedef);
+	if (s == NULL)
+		s = x_find(x_tags, w, DW_TAG_base_type);
+	if (s != NULL && dwarf_offdie(s->dw, s->off, &d) != NULL)
+		return x_dwtype(s->dw, &d);
+	for (i = 0; i < sizeof(x_named) / sizeof(x_named[0]); i++)
+		if (strcmp(w, x_named[i]->name) == 0)
+			return x_named[i];
+	return NULL;
+}
+
+static bool x_type_start(struct xparse *ps)
+{
+	return ps->tok == T_NAME &&
+	       (x_keyword_type(ps->name) || x_named_type(ps->name) != NULL);
+}
+
+static struct xtype *x_parse_type(struct xparse *ps)
+{
+	int nsigned = 0, nunsigned = 0, nshort = 0, nlong = 0, nint = 0,
+	    nchar = 0;
+	struct xtype *t = NULL;
+	bool any = false;
+
+	while (ps->tok == T_NAME) {
+		const char *w = ps->name;
+
+		if (strcmp(w, "const") == 0 || strcmp(w, "volatile") == 0) {
+			x_next(ps);
+			continue;
+		}
+		if (strcmp(w, "signed") == 0)
+			nsigned++;
+		else if (strcmp(w, "unsigned") == 0)
+			nunsigned++;
+		else if (strcmp(w, "short") == 0)
+			nshort++;
+		else if (strcmp(w, "long") == 0)
+			nlong++;
+		else if (strcmp(w, "int") == 0)
+			nint++;
+		else if (strcmp(w, "char") == 0)
+			nchar++;
+		else if (t == NULL && !any && (strcmp(w, "void") == 0 ||
+					       strcmp(w, "float") == 0 ||
+					       strcmp(w, "double") == 0 ||
+					       strcmp(w, "_Bool") == 0)) {
+			t = w[0] == 'v' ? &x_void : w[0] == 'f' ? &x_float :
+			    w[0] == 'd' ? &x_double : &x_bool;
+		} else if (t == NULL && !any &&
+			   (strcmp(w, "struct") == 0 || strcmp(w, "union") == 0 ||
+			    strcmp(w, "enum") == 0)) {
+			int tag = w[0] == 's' ? DW_TAG_structure_type :
+				  w[0] == 'u' ? DW_TAG_union_type :
+				  DW_TAG_enumeration_type;
+			const char *kw = w[0] == 's' ? "struct" :
+					 w[0] == 'u' ? "union" : "enum";
+			struct xsym *s;
+			Dwarf_Die d;
+
+			x_next(ps);
+			if (ps->tok != T_NAME) {
+				x_syntax(ps);
+				return NULL;
+			}
+			s = x_find(x_tags, ps->name, tag);
+			if (s == NULL || dwarf_offdie(s->dw, s->off, &d) == NULL) {
+				x_fail(ps, "no %s \"%s\" in the program's debug information",
+				       kw, ps->name);
+				return NULL;
+			}
+			t = x_dwtype(s->dw, &d);
+		} else if (t == NULL && !any && x_named_type(w) != NULL) {
+			t = x_named_type(w);
+		} else
+			break;
+		any = true;
+		x_next(ps);
+	}
+	if (t == NULL) {
+		if (nchar)
+			t = nunsigned ? &x_uchar : nsigned ? &x_schar : &x_char;
+		else if (nshort)
+			t = nunsigned ? &x_ushort : &x_short;
+		else if (nlong >= 2)
+			t = nunsigned ? &x_ullong : &x_llong;
+		else if (nlong == 1 && t == NULL)
+			t = nunsigned ? &x_ulong : &x_long;
+		else if (nint || nsigned || nunsigned)
+			t = nunsigned ? &x_uint : &x_int;
+		else if (nlong == 1 && t == &x_double)
+			t = &x_ldouble;
+	} else if (t == &x_double && nlong == 1) {
+		t = &x_ldouble;
+	} else if (nsigned + nunsigned + nshort + nlong + nint + nchar != 0) {
+		x_fail(ps, "bad type name");
+		return NULL;
+	}
+	if (t == NULL) {
+		x_syntax(ps);
+		return NULL;
+	}
+	for (;;) {
+		if (x_is(ps, "*")) {
+			t = x_pointer_to(t);
+			if (t == NULL) {
+				x_fail(ps, "out of memory");
+				return NULL;
+			}
+			x_next(ps);
+		} else if (ps->tok == T_NAME && (strcmp(ps->name, "const") == 0 ||
+						 strcmp(ps->name, "volatile") == 0)) {
+			x_next(ps);
+		} else
+			break;
+	}
+	return t;
+}
+
+/* Type checking. */
+
+static const char *x_tn(struct xtype *t, char *buf, size_t n)
+{
+	x_typename(buf, n, t);
+	return buf;
+}
+
+static bool x_need_typed(struct xparse *ps, struct xnode *n)
+{
+	if (n == NULL || ps->failed)
+		return false;
+	if (n->untyped) {
+		x_fail(ps, "\"%s\" has no debug info; cast it to its type, e.g. (int)%s",
+		       n->name, n->name);
+		return false;
+	}
+	return true;
+}
+
+static struct xnode *x_parse_expr(struct xparse *ps);
+static struct xnode *x_parse_unary(struct xparse *ps);
+
+static struct xnode *x_var(struct xparse *ps, const char *name)
+{
+	struct xsym *s = x_find(x_vars, name, 0);
+	struct xnode *n = x_node(ps, XO_VAR);
+	Dwarf_Die d;
+
+	if (n == NULL)
+		return NULL;
+	n->name = x_strdup(name);
+	n->lval = true;
+	if (s != NULL && !s->defined) {
+		/* declared here, defined in an object without DWARF */
+		struct xsym *e = x_find(x_elfsyms, name, 0);
+
+		if (e != NULL && dwarf_offdie(s->dw, s->off, &d) != NULL) {
+			n->type = x_dwtype_of(s->dw, &d);
+			n->addr = e->addr;
+			n->tls = e->tls;
+			n->bias = e->bias;
+			return n;
+		}
+		s = NULL;
+	}
+	if (s != NULL && dwarf_offdie(s->dw, s->off, &d) != NULL) {
+		n->type = x_dwtype_of(s->dw, &d);
+		n->addr = s->addr;
+		n->tls = s->tls;
+		n->bias = s->bias;
+		return n;
+	}
+	s = x_find(x_elfsyms, name, 0);
+	if (s == NULL) {
+		x_fail(ps, "no symbol \"%s\"", name);
+		return NULL;
+	}
+	n->untyped = true;
+	n->type = &x_int;
+	n->addr = s->addr;
+	n->tls = s->tls;
+	n->bias = s->bias;
+	return n;
+}
+
+static struct xnode *x_parse_primary(struct xparse *ps)
+{
+	struct xnode *n;
+
+	switch (ps->tok) {
+	case T_NAME:
+		if (x_keyword_type(ps->name)) {
+			x_syntax(ps);
+			return NULL;
+		}
+		n = x_var(ps, ps->name);
+		x_next(ps);
+		return n;
+	case T_INT:
+	case T_CHARLIT:
+		n = x_node(ps, XO_INT);
+		if (n == NULL)
+			return NULL;
+		n->ival = ps->ival;
+		n->type = ps->tok == T_CHARLIT ? &x_char :
+			  ps->ival <= INT32_MAX ? &x_int :
+			  ps->ival <= INT64_MAX ? &x_long : &x_ulong;
+		x_next(ps);
+		return n;
+	case T_PUNCT:
+		if (x_is(ps, "(")) {
+			x_next(ps);
+			n = x_parse_expr(ps);
+			if (!ps->failed && !x_is(ps, ")"))
+				x_syntax(ps);
+			x_next(ps);
+			return ps->failed ? NULL : n;
+		}
+		/* fall through */
+	default:
+		if (ps->tok == T_BAD)
+			x_fail(ps, "bad token at \"%.*s\"",
+			       (int)(ps->end - ps->at > 20 ? 20 : ps->end - ps->at),
+			       ps->at);
+		else
+			x_syntax(ps);
+		return NULL;
+	}
+}
+
+static const struct xmember *x_member(struct xtype *st, const char *name,
+				      uint64_t *extra)
+{
+	size_t i;
+
+	for (i = 0; i < st->nmem; i++) {
+		const struct xmember *m = &st->mem[i];
+		struct xtype *mt = x_strip(m->type);
+
+		if (m->name != NULL && strcmp(m->name, name) == 0) {
+			*extra = 0;
+			return m;
+		}
+		if (m->name == NULL &&
+		    (mt->kind == XK_STRUCT || mt->kind == XK_UNION)) {
+			const struct xmember *in = x_member(mt, name, extra);
+
+			if (in != NULL) {
+				*extra += m->off;
+				return in;
+			}
+		}
+	}
+	return NULL;
+}
+
+static struct xnode *x_parse_postfix(struct xparse *ps)
+{
+	struct xnode *n = x_parse_primary(ps);
+	char tn[256];
+
+	while (!ps->failed && (x_is(ps, ".") || x_is(ps, "->") || x_is(ps, "["))) {
+		struct xnode *m;
+
+		if (!x_need_typed(ps, n))
+			return NULL;
+		if (x_is(ps, "[")) {
+			struct xtype *t = x_strip(n->type);
+
+			x_next(ps);
+			m = x_node(ps, XO_INDEX);
+			if (m == NULL)
+				return NULL;
+			m->a = n;
+			m->b = x_parse_expr(ps);
+			if (ps->failed)
+				return NULL;
+			if (!x_is(ps, "]")) {
+				x_syntax(ps);
+				return NULL;
+			}
+			x_next(ps);
+			if (!x_need_typed(ps, m->b))
+				return NULL;
+			if (t->kind != XK_ARRAY && t->kind != XK_PTR) {
+				x_fail(ps, "cannot index %s", x_tn(n->type, tn, sizeof(tn)));
+				return NULL;
+			}
+			if (!x_integer(x_strip(m->b->type))) {
+				x_fail(ps, "array index is not an integer");
+				return NULL;
+			}
+			if (x_strip(t->target)->kind == XK_VOID) {
+				x_fail(ps, "cannot index %s", x_tn(n->type, tn, sizeof(tn)));
+				return NULL;
+			}
+			m->type = t->target;
+			m->lval = true;
+			n = m;
+			continue;
+		}
+		{
+			bool arrow = x_is(ps, "->");
+			struct xtype *t = x_strip(n->type);
+			uint64_t extra;
+			const struct xmember *mem;
+			struct xnode *base = n;
+
+			x_next(ps);
+			if (ps->tok != T_NAME) {
+				x_syntax(ps);
+				return NULL;
+			}
+			if (arrow) {
+				if (t->kind != XK_PTR ||
+				    (x_strip(t->target)->kind != XK_STRUCT &&
+				     x_strip(t->target)->kind != XK_UNION)) {
+					x_fail(ps, "\"->\" needs a pointer to a struct or union, not %s",
+					       x_tn(n->type, tn, sizeof(tn)));
+					return NULL;
+				}
+				base = x_node(ps, XO_DEREF);
+				if (base == NULL)
+					return NULL;
+				base->a = n;
+				base->type = t->target;
+				base->lval = true;
+				t = x_strip(t->target);
+			} else if (t->kind != XK_STRUCT && t->kind != XK_UNION) {
+				x_fail(ps, "\".\" needs a struct or union, not %s",
+				       x_tn(n->type, tn, sizeof(tn)));
+				return NULL;
+			}
+			if (!t->complete) {
+				x_fail(ps, "%s is incomplete (no definition in the debug information)",
+				       x_tn(t, tn, sizeof(tn)));
+				return NULL;
+			}
+			mem = x_member(t, ps->name, &extra);
+			if (mem == NULL) {
+				x_fail(ps, "no member \"%s\" in %s", ps->name,
+				       x_tn(t, tn, sizeof(tn)));
+				return NULL;
+			}
+			m = x_node(ps, XO_MEMBER);
+			if (m == NULL)
+				return NULL;
+			m->a = base;
+			m->mem = mem;
+			m->ival = extra;
+			m->type = mem->type;
+			m->lval = base->lval;
+			n = m;
+			x_next(ps);
+		}
+	}
+	return n;
+}
+
+static struct xnode *x_parse_unary(struct xparse *ps)
+{
+	struct xnode *n, *a;
+	char tn[256];
+
+	if (ps->failed)
+		return NULL;
+	if (x_is(ps, "(")) {
+		/* a cast, if a type name follows */
+		struct xparse save = *ps;
+
+		x_next(ps);
+		if (x_type_start(ps)) {
+			struct xtype *t = x_parse_type(ps), *ts;
+
+			if (ps->failed)
+				return NULL;
+			if (!x_is(ps, ")")) {
+				x_syntax(ps);
+				return NULL;
+			}
+			x_next(ps);
+			a = x_parse_unary(ps);
+			if (ps->failed || a == NULL)
+				return NULL;
+			ts = x_strip(t);
+			n = x_node(ps, XO_CAST);
+			if (n == NULL)
+				return NULL;
+			n->a = a;
+			n->type = t;
+			if (a->untyped) {
+				/* gdb: a cast says what the symbol's memory holds */
+				n->lval = true;
+				n->untyped = false;
+				return n;
+			}
+			if (!x_scalar(ts)) {
+				if (ts == x_strip(a->type)) {
+					n->lval = a->lval;
+					return n;
+				}
+				x_fail(ps, "cannot cast %s to %s",
+				       x_tn(a->type, tn, sizeof(tn)),
+				       x_tn(t, tn + 128, sizeof(tn) - 128));
+				return NULL;
+			}
+			if (!x_scalar(x_strip(a->type)) &&
+			    !(ts->kind == XK_PTR && x_strip(a->type)->kind == XK_ARRAY)) {
+				x_fail(ps, "cannot cast %s to %s",
+				       x_tn(a->type, tn, sizeof(tn)),
+				       x_tn(t, tn + 128, sizeof(tn) - 128));
+				return NULL;
+			}
+			return n;
+		}
+		*ps = save;
+		return x_parse_postfix(ps);
+	}
+	if (x_is(ps, "*") || x_is(ps, "&") || x_is(ps, "-") || x_is(ps, "+")) {
+		char op = ps->punct[0];
+		struct xtype *t;
+
+		x_next(ps);
+		a = x_parse_unary(ps);
+		if (a == NULL || ps->failed)
+			return NULL;
+		if (op == '&') {
+			if (!a->lval) {
+				x_fail(ps, "cannot take the address of a value that is not in memory");
+				return NULL;
+			}
+			n = x_node(ps, XO_ADDR);
+			if (n == NULL)
+				return NULL;
+			n->a = a;
+			n->type = x_pointer_to(a->untyped ? &x_void : a->type);
+			if (n->type == NULL) {
+				x_fail(ps, "out of memory");
+				return NULL;
+			}
+			return n;
+		}
+		if (!x_need_typed(ps, a))
+			return NULL;
+		t = x_strip(a->type);
+		if (op == '+')
+			return a;
+		if (op == '-') {
+			if (!x_integer(t) && t->kind != XK_FLOAT) {
+				x_fail(ps, "cannot negate %s", x_tn(a->type, tn, sizeof(tn)));
+				return NULL;
+			}
+			n = x_node(ps, XO_NEG);
+			if (n == NULL)
+				return NULL;
+			n->a = a;
+			n->type = t->kind == XK_FLOAT ? &x_double :
+				  t->size == 8 ? (t->sign ? &x_long : &x_ulong) : &x_int;
+			return n;
+		}
+		if ((t->kind != XK_PTR && t->kind != XK_ARRAY) ||
+		    x_strip(t->target)->kind == XK_VOID) {
+			x_fail(ps, "cannot dereference %s", x_tn(a->type, tn, sizeof(tn)));
+			return NULL;
+		}
+		n = x_node(ps, XO_DEREF);
+		if (n == NULL)
+			return NULL;
+		n->a = a;
+		n->type = t->target;
+		n->lval = true;
+		return n;
+	}
+	return x_parse_postfix(ps);
+}
+
+static struct xtype *x_arith(struct xtype *a, struct xtype *b)
+{
+	if (a->kind == XK_FLOAT || b->kind == XK_FLOAT)
+		return &x_double;
+	if (a->size == 8 || b->size == 8)
+		return ((a->size == 8 && !a->sign) || (b->size == 8 && !b->sign)) ?
+		       &x_ulong : &x_long;
+	if ((a->size == 4 && !a->sign && a->kind == XK_INT) ||
+	    (b->size == 4 && !b->sign && b->kind == XK_INT))
+		return &x_uint;
+	return &x_int;
+}
+
+static struct xnode *x_binary(struct xparse *ps, char op, struct xnode *a,
+			      struct xnode *b)
+{
+	struct xtype *ta, *tb;
+	struct xnode *n;
+	char tn[256];
+
+	if (!x_need_typed(ps, a) || !x_need_typed(ps, b))
+		return NULL;
+	ta = x_strip(a->type);
+	tb = x_strip(b->type);
+	n = x_node(ps, op == '+' ? XO_ADD : op == '-' ? XO_SUB :
+		       op == '*' ? XO_MUL : XO_DIV);
+	if (n == NULL)
+		return NULL;
+	n->a = a;
+	n->b = b;
+	if (ta->kind == XK_ARRAY)
+		ta = x_pointer_to(ta->target);
+	if (tb->kind == XK_ARRAY)
+		tb = x_pointer_to(tb->target);
+	if (ta == NULL || tb == NULL) {
+		x_fail(ps, "out of memory");
+		return NULL;
+	}
+	if ((op == '+' || op == '-') && ta->kind == XK_PTR && x_integer(tb)) {
+		n->type = ta;
+		return n;
+	}
+	if (op == '+' && tb->kind == XK_PTR && x_integer(ta)) {
+		n->a = b;
+		n->b = a;
+		n->type = tb;
+		return n;
+	}
+	if (op == '-' && ta->kind == XK_PTR && tb->kind == XK_PTR) {
+		n->type = &x_long;
+		return n;
+	}
+	if ((x_integer(ta) || ta->kind == XK_FLOAT) &&
+	    (x_integer(tb) || tb->kind == XK_FLOAT)) {
+		n->type = x_arith(ta, tb);
+		return n;
+	}
+	{
+		char tn2[256];
+
+		x_fail(ps, "cannot apply \"%c\" to %s and %s", op,
+		       x_tn(a->type, tn, sizeof(tn)), x_tn(b->type, tn2, sizeof(tn2)));
+	}
+	return NULL;
+}
+
+static struct xnode *x_parse_mult(struct xparse *ps)
+{
+	struct xnode *n = x_parse_unary(ps);
+
+	while (!ps->failed && (x_is(ps, "*") || x_is(ps, "/"))) {
+		char op = ps->punct[0];
+
+		if (op == '/') {
+			/* a trailing "/x" or "/d" is the output format */
+			struct xparse save = *ps;
+
+			x_next(ps);
+			if (ps->tok == T_NAME && (strcmp(ps->name, "x") == 0 ||
+						  strcmp(ps->name, "d") == 0)) {
+				char f = ps->name[0];
+
+				x_next(ps);
+				if (ps->tok == T_END) {
+					ps->p->fmt = f;
+					return n;
+				}
+			}
+			*ps = save;
+		}
+		x_next(ps);
+		n = x_binary(ps, op, n, x_parse_unary(ps));
+	}
+	return n;
+}
+
+static struct xnode *x_parse_expr(struct xparse *ps)
+{
+	struct xnode *n = x_parse_mult(ps);
+
+	while (!ps->failed && (x_is(ps, "+") || x_is(ps, "-"))) {
+		char op = ps->punct[0];
+
+		x_next(ps);
+		n = x_binary(ps, op, n, x_parse_mult(ps));
+	}
+	return n;
+}
+
+/* -------------------------------------------------------------------------
+ * Reading the program's memory.
+ */
+
+static int x_memfd = -1;
+static bool x_use_memfd;
+
+static size_t x_readmem(uint64_t addr, void *buf, size_t n)
+{
+	struct iovec l = { buf, n }, r = { (void *)(uintptr_t)addr, n };
+	ssize_t got;
+
+	if (n == 0)
+		return 0;
+	if (!x_use_memfd) {
+		got = process_vm_readv(getpid(), &l, 1, &r, 1, 0);
+		if (got >= 0)
+			return (size_t)got;
+		if (errno != EPERM && errno != ENOSYS)
+			return 0;
+		x_use_memfd = true;
+	}
+	if (x_memfd < 0)
+		return 0;
+	got = pread(x_memfd, buf, n, (off_t)addr);
+	return got > 0 ? (size_t)got : 0;
+}
+
+/* n bytes at addr, through the program's window; false: unreadable. */
+static bool x_read(struct xprog *p, uint64_t addr, void *buf, size_t n)
+{
+	if (n > X_WINDOW)
+		return x_readmem(addr, buf, n) == n;
+	if (!(p->wlen != 0 && addr >= p->wbase && addr - p->wbase <= p->wlen &&
+	      p->wlen - (addr - p->wbase) >= n)) {
+		p->wbase = addr;
+		p->wlen = x_readmem(addr, p->window, X_WINDOW);
+		if (p->wlen < n)
+			p->wlen = x_readmem(addr, p->window, n);
+		if (p->wlen < n) {
+			p->wlen = 0;
+			return false;
+		}
+	}
+	memcpy(buf, p->window + (addr - p->wbase), n);
+	return true;
+}
+
+/* -------------------------------------------------------------------------
+ * Evaluation.
+ */
+
+struct xval {
+	struct xtype	*type;
+	bool		 lval;
+	uint64_t	 addr;		/* lval */
+	uint64_t	 u;		/* scalar rvalue: integer or pointer */
+	double		 d;		/* float rvalue */
+};
+
+static int x_eerr(struct xprog *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int x_eerr(struct xprog *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->eerr, p->eerrsz, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+struct x_tls_find {
+	uint64_t	 bias;
+	void		*data;
+	bool		 found;
+};
+
+static int x_tls_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct x_tls_find *f = arg;
+
+	(void)size;
+	if ((uint64_t)info->dlpi_addr != f->bias)
+		return 0;
+	f->found = true;
+	f->data = info->dlpi_tls_data;
+	return 1;
+}
+
+static uint64_t x_sext(uint64_t v, uint64_t size)
+{
+	if (size >= 8 || size == 0)
+		return v;
+	if (v & (1ull << (size * 8 - 1)))
+		v |= ~0ull << (size * 8);
+	return v;
+}
+
+static uint64_t x_zext(uint64_t v, uint64_t size)
+{
+	return size >= 8 ? v : v & ((1ull << (size * 8)) - 1);
+}
+
+/* Load a scalar lvalue's bits. */
+static int x_load(struct xprog *p, struct xval *v)
+{
+	struct xtype *t = x_strip(v->type);
+	uint8_t buf[16] = { 0 };
+	uint64_t size = t->size;
+
+	if (!v->lval)
+		return 0;
+	if (t->kind == XK_ARRAY) {
+		/* an array used as a value is its address */
+		v->u = v->addr;
+		v->lval = false;
+		return 0;
+	}
+	if (size == 0 || size > 16)
+		return x_eerr(p, "cannot use a value of %" PRIu64 " bytes here", size);
+	if (!x_read(p, v->addr, buf, size))
+		return x_eerr(p, "cannot read 0x%" PRIx64, v->addr);
+	if (t->kind == XK_FLOAT) {
+		if (size == 4) {
+			float f;
+
+			memcpy(&f, buf, 4);
+			v->d = f;
+		} else if (size == 8) {
+			memcpy(&v->d, buf, 8);
+		} else {
+			long double ld;
+
+			memcpy(&ld, buf, sizeof(ld) < 16 ? sizeof(ld) : 16);
+			v->d = (double)ld;
+		}
+	} else {
+		uint64_t u = 0;
+
+		memcpy(&u, buf, size > 8 ? 8 : size);
+		v->u = t->sign ? x_sext(u, size) : x_zext(u, size);
+	}
+	v->lval = false;
+	return 0;
+}
+
+static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v);
+
+static int x_eval_scalar(struct xprog *p, const struct xnode *n, struct xval *v)
+{
+	if (x_eval(p, n, v) != 0)
+		return -1;
+	return x_load(p, v);
+}
+
+static double x_as_double(const struct xval *v)
+{
+	struct xtype *t = x_strip(v->type);
+
+	if (t->kind == XK_FLOAT)
+		return v->d;
+	return t->sign ? (double)(int64_t)v->u : (double)v->u;
+}
+
+static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
+{
+	struct xval a, b;
+	struct xtype *t;
+
+	memset(v, 0, sizeof(*v));
+	v->type = n->type;
+	switch (n->op) {
+	case XO_VAR:
+		v->lval = true;
+		v->addr = n->addr;
+		if (n->tls) {
+			struct x_tls_find f = { n->bias, NULL, false };
+
+			dl_iterate_phdr(x_tls_cb, &f);
+			if (!f.found || f.data == NULL)
+				return x_eerr(p, "thread-local \"%s\" has no storage in this thread",
+					      n->name);
+			v->addr = (uint64_t)(uintptr_t)f.data + n->addr;
+		}
+		return 0;
+	case XO_INT:
+		v->u = n->ival;
+		return 0;
+	case XO_FLOAT:
+		v->d = n->fval;
+		return 0;
+	case XO_MEMBER:
+		if (x_eval(p, n->a, &a) != 0)
+			return -1;
+		if (!a.lval)
+			return x_eerr(p, "member of a value not in memory");
+		v->lval = true;
+		v->addr = a.addr + n->ival + n->mem->off;
+		if (n->mem->bitsize != 0) {
+			/* a bit-field is loaded here, as an rvalue */
+			uint64_t bits = 0, u;
+			uint64_t nbytes = (n->mem->bitoff + n->mem->bitsize + 7) / 8;
+			struct xtype *mt = x_strip(n->type);
+
+			if (nbytes > 8 || !x_read(p, v->addr, &bits, nbytes))
+				return x_eerr(p, "cannot read 0x%" PRIx64, v->addr);
+			u = bits >> n->mem->bitoff;
+			if (n->mem->bitsize < 64)
+				u &= (1ull << n->mem->bitsize) - 1;
+			if (mt->sign && n->mem->bitsize < 64 &&
+			    (u & (1ull << (n->mem->bitsize - 1))))
+				u |= ~0ull << n->mem->bitsize;
+			v->lval = false;
+			v->u = u;
+		}
+		return 0;
+	case XO_INDEX:
+	case XO_DEREF: {
+		uint64_t base, idx = 0, esz;
+
+		if (x_eval(p, n->a, &a) != 0)
+			return -1;
+		t = x_strip(a.type);
+		if (t->kind == XK_ARRAY) {
+			if (!a.lval)
+				return x_eerr(p, "array not in memory");
+			base = a.addr;
+		} else {
+			if (x_load(p, &a) != 0)
+				return -1;
+			base = a.u;
+		}
+		if (n->op == XO_INDEX) {
+			if (x_eval_scalar(p, n->b, &b) != 0)
+				return -1;
+			idx = b.u;
+		}
+		esz = x_sizeof(n->type);
+		v->lval = true;
+		v->addr = base + idx * esz;
+		return 0;
+	}
+	case XO_ADDR:
+		if (x_eval(p, n->a, &a) != 0)
+			return -1;
+		v->u = a.addr;
+		return 0;
+	case XO_CAST:
+		if (x_eval(p, n->a, &a) != 0)
+			return -1;
+		if (n->lval) {
+			/* reinterpretation of memory (untyped symbol, same type) */
+			v->lval = true;
+			v->addr = a.addr;
+			return 0;
+		}
+		if (x_load(p, &a) != 0)
+			return -1;
+		t = x_strip(n->type);
+		if (t->kind == XK_FLOAT) {
+			v->d = x_as_double(&a);
+			if (t->size == 4)
+				v->d = (float)v->d;
+		} else if (x_strip(a.type)->kind == XK_FLOAT) {
+			v->u = t->sign ? (uint64_t)(int64_t)a.d : (uint64_t)a.d;
+		} else if (t->kind == XK_BOOL) {
+			v->u = a.u != 0;
+		} else {
+			v->u = t->sign ? x_sext(x_zext(a.u, t->size), t->size) :
+				x_zext(a.u, t->size);
+		}
+		return 0;
+	case XO_NEG:
+		if (x_eval_scalar(p, n->a, &a) != 0)
+			return -1;
+		if (x_strip(n->type)->kind == XK_FLOAT)
+			v->d = -x_as_double(&a);
+		else
+			v->u = x_zext(-a.u, x_strip(n->type)->size);
+		if (x_strip(n->type)->sign)
+			v->u = x_sext(v->u, x_strip(n->type)->size);
+		return 0;
+	default:
+		break;
+	}
+	/* binary */
+	if (x_eval_scalar(p, n->a, &a) != 0 || x_eval_scalar(p, n->b, &b) != 0)
+		return -1;
+	t = x_strip(n->type);
+	if (t->kind == XK_PTR) {
+		uint64_t esz = x_sizeof(t->target);
+
+		if (esz == 0)
+			esz = 1;
+		v->u = n->op == XO_ADD ? a.u + b.u * esz : a.u - b.u * esz;
+		return 0;
+	}
+	if (x_strip(a.type)->kind == XK_PTR) {
+		/* pointer - pointer */
+		uint64_t esz = x_sizeof(x_strip(a.type)->target);
+
+		if (esz == 0)
+			esz = 1;
+		v->u = (uint64_t)(((int64_t)a.u - (int64_t)b.u) / (int64_t)esz);
+		return 0;
+	}
+	if (t->kind == XK_FLOAT) {
+		double x = x_as_double(&a), y = x_as_double(&b);
+
+		if (n->op == XO_DIV && y == 0)
+			return x_eerr(p, "division by zero");
+		v->d = n->op == XO_ADD ? x + y : n->op == XO_SUB ? x - y :
+		       n->op == XO_MUL ? x * y : x / y;
+		return 0;
+	}
+	if (n->op == XO_DIV && x_zext(b.u, t->size) == 0)
+		return x_eerr(p, "division by zero");
+	switch (n->op) {
+	case XO_ADD: v->u = a.u + b.u; break;
+	case XO_SUB: v->u = a.u - b.u; break;
+	case XO_MUL: v->u = a.u * b.u; break;
+	default:
+		if (t->sign) {
+			int64_t x = (int64_t)x_sext(x_zext(a.u, t->size), t->size);
+			int64_t y = (int64_t)x_sext(x_zext(b.u, t->size), t->size);
+
+			v->u = (x == INT64_MIN && y == -1) ? (uint64_t)x :
+				(uint64_t)(x / y);
+		} else
+			v->u = x_zext(a.u, t->size) / x_zext(b.u, t->size);
+		break;
+	}
+	v->u = t->sign ? x_sext(x_zext(v->u, t->size), t->size) :
+		x_zext(v->u, t->size);
+	return 0;
+}
+
+/* -------------------------------------------------------------------------
+ * Formatting.
+ */
+
+static void x_out(struct xprog *p, const char *s, size_t n)
+{
+	if (p->full || n == 0)
+		return;
+	if (p->out + n > X_OUT_MAX) {
+		n = X_OUT_MAX - p->out;
+		p->full = true;
+	}
+	if (p->put(p->ctx, s, n) != 0)
+		p->full = true;
+	p->out += n;
+}
+
+static void x_outs(struct xprog *p, const char *s)
+{
+	x_out(p, s, strlen(s));
+}
+
+static void x_outf(struct xprog *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void x_outf(struct xprog *p, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		x_out(p, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+/* One character as C would write it inside quotes q. */
+static void x_outc(struct xprog *p, unsigned char c, char q)
+{
+	char buf[8];
+
+	switch (c) {
+	case '\n': x_outs(p, "\\n"); return;
+	case '\t': x_outs(p, "\\t"); return;
+	case '\r': x_outs(p, "\\r"); return;
+	case '\a': x_outs(p, "\\a"); return;
+	case '\b': x_outs(p, "\\b"); return;
+	case '\f': x_outs(p, "\\f"); return;
+	case '\v': x_outs(p, "\\v"); return;
+	case 27: x_outs(p, "\\033"); return;
+	case '\\': x_outs(p, "\\\\"); return;
+	default: break;
+	}
+	if (c == (unsigned char)q) {
+		buf[0] = '\\';
+		buf[1] = q;
+		x_out(p, buf, 2);
+	} else if (c < 0x20 || c >= 0x7f) {
+		snprintf(buf, sizeof(buf), "\\%03o", c);
+		x_outs(p, buf);
+	} else {
+		buf[0] = (char)c;
+		x_out(p, buf, 1);
+	}
+}
+
+/* A C string at addr, at most max bytes: "...". */
+static void x_string(struct xprog *p, uint64_t addr, uint64_t max, bool stop_nul)
+{
+	uint64_t i, lim = max < X_ELEMENTS ? max : X_ELEMENTS;
+	unsigned char c;
+
+	x_outs(p, "\"");
+	for (i = 0; i < lim && !p->full; i++) {
+		if (!x_read(p, addr + i, &c, 1)) {
+			x_outf(p, "\"<error: cannot read 0x%" PRIx64 ">", addr + i);
+			return;
+		}
+		if (c == 0 && stop_nul)
+			break;
+		x_outc(p, c, '"');
+	}
+	x_outs(p, "\"");
+	if (i == lim && lim < max)
+		x_outs(p, "...");
+	else if (i == lim && !stop_nul)
+		return;
+	else if (i == lim && max == UINT64_MAX)
+		x_outs(p, "...");
+}
+
+static void x_int_text(struct xprog *p, struct xtype *t, uint64_t u)
+{
+	if (p->fmt == 'x')
+		x_outf(p, "0x%" PRIx64, x_zext(u, t->size));
+	else if (t->sign)
+		x_outf(p, "%" PRId64, (int64_t)u);
+	else
+		x_outf(p, "%" PRIu64, u);
+}
+
+static void x_float_text(struct xprog *p, struct xtype *t, const uint8_t *b)
+{
+	if (t->size == 4) {
+		float f;
+
+		memcpy(&f, b, 4);
+		x_outf(p, "%.9g", (double)f);
+	} else if (t->size == 8) {
+		double d;
+
+		memcpy(&d, b, 8);
+		x_outf(p, "%.17g", d);
+	} else {
+		long double ld;
+
+		memcpy(&ld, b, sizeof(ld) < 16 ? sizeof(ld) : 16);
+		x_outf(p, "%.21Lg", ld);
+	}
+}
+
+/* A scalar from its bytes; top: the whole value, gdb's "(type) 0x..." */
+static void x_scalar_text(struct xprog *p, struct xtype *decl, const uint8_t *b,
+			  bool top)
+{
+	struct xtype *t = x_strip(decl);
+	uint64_t u = 0;
+	size_t i;
+
+	if (t->kind == XK_FLOAT) {
+		x_float_text(p, t, b);
+		return;
+	}
+	memcpy(&u, b, t->size > 8 ? 8 : t->size);
+	u = t->sign ? x_sext(u, t->size) : x_zext(u, t->size);
+	switch (t->kind) {
+	case XK_BOOL:
+		if (p->fmt == 'x')
+			x_outf(p, "0x%" PRIx64, u);
+		else if (u <= 1)
+			x_outs(p, u ? "true" : "false");
+		else
+			x_outf(p, "%" PRIu64, u);
+		return;
+	case XK_CHAR:
+		x_int_text(p, t, u);
+		if (p->fmt == 0) {
+			x_outs(p, " '");
+			x_outc(p, (unsigned char)u, '\'');
+			x_outs(p, "'");
+		}
+		return;
+	case XK_ENUM:
+		if (p->fmt == 0)
+			for (i = 0; i < t->nen; i++)
+				if ((uint64_t)t->en[i].val == u ||
+				    x_zext((uint64_t)t->en[i].val, t->size) ==
+				    x_zext(u, t->size)) {
+					x_outs(p, t->en[i].name ? t->en[i].name : "?");
+					return;
+				}
+		x_int_text(p, t, u);
+		return;
+	case XK_PTR: {
+		struct xtype *to = x_strip(t->target);
+
+		if (to->kind == XK_CHAR && p->fmt == 0) {
+			x_outf(p, "0x%" PRIx64, u);
+			if (u != 0) {
+				x_outs(p, " ");
+				x_string(p, u, UINT64_MAX, true);
+			}
+			return;
+		}
+		if (top) {
+			char tn[256];
+
+			x_typename(tn, sizeof(tn), decl);
+			x_outf(p, "(%s) ", tn);
+		}
+		x_outf(p, "0x%" PRIx64, u);
+		return;
+	}
+	default:
+		x_int_text(p, t, u);
+		return;
+	}
+}
+
+static void x_value_at(struct xprog *p, struct xtype *decl, uint64_t addr,
+		       int depth, bool top);
+
+static void x_array_at(struct xprog *p, struct xtype *t, uint64_t addr, int depth)
+{
+	struct xtype *et = t->target, *es = x_strip(et);
+	uint64_t esz = x_sizeof(et), i, shown = 0, n = t->count;
+
+	if (es->kind == XK_CHAR && p->fmt == 0) {
+		x_string(p, addr, t->sized ? n : 0, true);
+		return;
+	}
+	if (!t->sized || n == 0 || esz == 0) {
+		x_outs(p, "{}");
+		return;
+	}
+	x_outs(p, "{");
+	for (i = 0; i < n && !p->full; ) {
+		uint64_t run = 1;
+
+		if (shown >= X_ELEMENTS) {
+			x_outs(p, "...");
+			break;
+		}
+		if (i > 0)
+			x_outs(p, ", ");
+		/* collapse repeats of a scalar, as gdb does */
+		if (x_scalar(es) && esz <= 16) {
+			uint8_t a[16], b[16];
+
+			if (x_read(p, addr + i * esz, a, esz)) {
+				while (i + run < n &&
+				       x_read(p, addr + (i + run) * esz, b, esz) &&
+				       memcmp(a, b, esz) == 0)
+					run++;
+			}
+		}
+		if (run >= X_REPEATS) {
+			x_value_at(p, et, addr + i * esz, depth + 1, false);
+			x_outf(p, " <repeats %" PRIu64 " times>", run);
+			i += run;
+			shown += X_REPEATS;
+		} else {
+			x_value_at(p, et, addr + i * esz, depth + 1, false);
+			i++;
+			shown++;
+		}
+	}
+	x_outs(p, "}");
+}
+
+static void x_struct_at(struct xprog *p, struct xtype *t, uint64_t addr, int depth)
+{
+	size_t i;
+
+	if (!t->complete) {
+		x_outs(p, "<incomplete type>");
+		return;
+	}
+	if (depth >= X_DEPTH) {
+		x_outs(p, "{...}");
+		return;
+	}
+	x_outs(p, "{");
+	for (i = 0; i < t->nmem && !p->full; i++) {
+		const struct xmember *m = &t->mem[i];
+
+		if (i > 0)
+			x_outs(p, ", ");
+		if (m->name != NULL) {
+			x_outs(p, m->name);
+			x_outs(p, " = ");
+		}
+		if (m->bitsize != 0) {
+			uint64_t bits = 0, u;
+			uint64_t nb = (m->bitoff + m->bitsize + 7) / 8;
+			struct xtype *mt = x_strip(m->type);
+			uint8_t b[8];
+
+			if (nb > 8 || !x_read(p, addr + m->off, &bits, nb)) {
+				x_outf(p, "<error: cannot read 0x%" PRIx64 ">",
+				       addr + m->off);
+				continue;
+			}
+			u = bits >> m->bitoff;
+			if (m->bitsize < 64)
+				u &= (1ull << m->bitsize) - 1;
+			if (mt->sign && m->bitsize < 64 &&
+			    (u & (1ull << (m->bitsize - 1))))
+				u |= ~0ull << m->bitsize;
+			memcpy(b, &u, 8);
+			x_scalar_text(p, m->type, b, false);
+			continue;
+		}
+		x_value_at(p, m->type, addr + m->off, depth + 1, false);
+	}
+	x_outs(p, "}");
+}
+
+static void x_value_at(struct xprog *p, struct xtype *decl, uint64_t addr,
+		       int depth, bool top)
+{
+	struct xtype *t = x_strip(decl);
+	uint8_t b[16];
+
+	switch (t->kind) {
+	case XK_STRUCT:
+	case XK_UNION:
+		x_struct_at(p, t, addr, depth);
+		return;
+	case XK_ARRAY:
+		if (depth >= X_DEPTH) {
+			x_outs(p, "{...}");
+			return;
+		}
+		x_array_at(p, t, addr, depth);
+		return;
+	case XK_FUNC:
+		x_outf(p, "{function} 0x%" PRIx64, addr);
+		return;
+	case XK_VOID:
+		x_outs(p, "void");
+		return;
+	default:
+		if (t->size == 0 || t->size > 16) {
+			x_outs(p, "<unsupported type>");
+			return;
+		}
+		if (!x_read(p, addr, b, t->size)) {
+			x_outf(p, "<error: cannot read 0x%" PRIx64 ">", addr);
+			return;
+		}
+		x_scalar_text(p, decl, b, top);
+		return;
+	}
+}
+
+/* -------------------------------------------------------------------------
+ * The module's interface.
+ */
+
+static int x_parse(struct xprog *p)
+{
+	struct xparse ps;
+
+	memset(&ps, 0, sizeof(ps));
+	p->fmt = 0;
+	ps.p = p;
+	ps.s = p->text;
+	ps.end = p->text + p->len;
+	x_next(&ps);
+	if (ps.tok == T_END)
+		x_fail(&ps, "empty expression");
+	p->root = ps.failed ? NULL : x_parse_expr(&ps);
+	if (!ps.failed && ps.tok != T_END)
+		x_syntax(&ps);
+	if (!ps.failed && p->root != NULL && p->root->untyped)
+		x_need_typed(&ps, p->root);
+	if (ps.failed)
+		p->root = NULL;
+	return ps.failed ? -1 : 0;
+}
+
+static void *x_compile(const char *expr, size_t len)
+{
+	struct xprog *p = x_alloc(sizeof(*p));
+
+	if (p == NULL)
+		return NULL;
+	p->text = malloc(len + 1);
+	if (p->text == NULL) {
+		free(p);
+		return NULL;
+	}
+	memcpy(p->text, expr, len);
+	p->text[len] = '\0';
+	p->len = len;
+	pthread_mutex_lock(&x_lock);
+	if (x_memfd < 0)
+		x_memfd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	if (x_index(false) != 0)
+		snprintf(p->err, sizeof(p->err),
+			 "cannot read this process's objects: %s",
+			 dwfl_errmsg(-1));
+	else if (x_parse(p) != 0 && strncmp(p->err, "no ", 3) == 0 &&
+		 x_index(true) == 0 && x_dwfl != NULL) {
+		/* something unknown: maybe in an object loaded since */
+		p->err[0] = '\0';
+		x_parse(p);
+	}
+	pthread_mutex_unlock(&x_lock);
+	return p;
+}
+
+static int x_same(const void *prog, const char *expr, size_t len)
+{
+	const struct xprog *p = prog;
+
+	return p->len == len && memcmp(p->text, expr, len) == 0;
+}
+
+static int x_evaluate(void *prog, rb_watch_sink put, void *ctx, char *err,
+		      size_t errsz)
+{
+	struct xprog *p = prog;
+	struct xval v;
+	struct xtype *t;
+	uint8_t b[16];
+
+	if (p->root == NULL) {
+		snprintf(err, errsz, "%s", p->err);
+		return -1;
+	}
+	p->eerr = err;
+	p->eerrsz = errsz;
+	p->wlen = 0;		/* a fresh look at memory every time */
+	p->put = put;
+	p->ctx = ctx;
+	p->out = 0;
+	p->full = false;
+	if (x_eval(p, p->root, &v) != 0)
+		return -1;
+	t = x_strip(v.type);
+	if (v.lval) {
+		/* the value itself must be there: its first byte at least */
+		uint64_t size = x_sizeof(v.type);
+
+		if (!x_read(p, v.addr, b, size == 0 ? 1 : size > 16 ? 1 : size))
+			return x_eerr(p, "cannot read 0x%" PRIx64, v.addr);
+		x_value_at(p, v.type, v.addr, 0, true);
+	} else {
+		if (t->kind == XK_FLOAT) {
+			if (t->size == 4) {
+				float f = (float)v.d;
+
+				memcpy(b, &f, 4);
+			} else {
+				double d = v.d;
+				struct xtype *dt = &x_double;
+
+				memcpy(b, &d, 8);
+				x_scalar_text(p, dt, b, true);
+				goto done;
+			}
+		} else
+			memcpy(b, &v.u, 8);
+		x_scalar_text(p, v.type, b, true);
+	}
+done:
+	if (p->full)
+		x_outs(p, "...");
+	return 0;
+}
+
+static void x_release(void *prog)
+{
+	struct xprog *p = prog;
+	struct xnode *n, *next;
+
+	if (p == NULL)
+		return;
+	for (n = p->nodes; n != NULL; n = next) {
+		next = n->next;
+		free((char *)n->name);
+		free(n);
+	}
+	free(p->text);
+	free(p);
+}
+
+static const struct rb_watch_ops x_ops = {
+	.abi = RB_WATCH_ABI,
+	.compile = x_compile,
+	.same = x_same,
+	.eval = x_evaluate,
+	.release = x_release,
+};
+
+EXPORT const struct rb_watch_ops *rbtrace_watch_ops(void);
+EXPORT const struct rb_watch_ops *rbtrace_watch_ops(void)
+{
+	return &x_ops;
+}
