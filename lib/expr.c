@@ -707,10 +707,19 @@ static struct xtype *x_dw_array(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
 			    dwarf_formudata(&at, &w) == 0) {
 				a->count = w;
 				a->sized = true;
-			} else if (dwarf_attr(&c, DW_AT_upper_bound, &at) != NULL &&
-				   dwarf_formsdata(&at, &sw) == 0) {
-				a->count = (uint64_t)(sw + 1);
-				a->sized = sw >= -1;
+			} else if (dwarf_attr(&c, DW_AT_upper_bound, &at) != NULL) {
+				/* data1..8 are unsigned here; sdata may be -1 */
+				if (dwarf_whatform(&at) == DW_FORM_sdata ||
+				    dwarf_whatform(&at) == DW_FORM_implicit_const) {
+					if (dwarf_formsdata(&at, &sw) == 0 && sw >= -1) {
+						a->count = (uint64_t)(sw + 1);
+						a->sized = true;
+					}
+				} else if (dwarf_formudata(&at, &w) == 0 &&
+					   w < UINT64_MAX) {
+					a->count = w + 1;
+					a->sized = true;
+				}
 			}
 			if (cur != a)
 				cur->target = a;
@@ -940,7 +949,11 @@ static void x_fail(struct xparse *ps, const char *fmt, ...)
 
 static void x_syntax(struct xparse *ps)
 {
-	if (ps->tok == T_END)
+	if (ps->tok == T_BAD)
+		x_fail(ps, "bad token at \"%.*s\"",
+		       (int)(ps->end - ps->at > 20 ? 20 : ps->end - ps->at),
+		       ps->at);
+	else if (ps->tok == T_END)
 		x_fail(ps, "syntax error at end of expression");
 	else
 		x_fail(ps, "syntax error at \"%.*s\"",
@@ -2075,28 +2088,28 @@ static void x_outc(struct xprog *p, unsigned char c, char q)
 	}
 }
 
-/* A C string at addr, at most max bytes: "...". */
-static void x_string(struct xprog *p, uint64_t addr, uint64_t max, bool stop_nul)
+/* A C string at addr, up to its NUL or max bytes: "...". */
+static void x_string(struct xprog *p, uint64_t addr, uint64_t max)
 {
 	uint64_t i, lim = max < X_ELEMENTS ? max : X_ELEMENTS;
 	unsigned char c;
 
+	if (lim > 0 && !x_read(p, addr, &c, 1)) {
+		x_outf(p, "<error: cannot read 0x%" PRIx64 ">", addr);
+		return;
+	}
 	x_outs(p, "\"");
 	for (i = 0; i < lim && !p->full; i++) {
 		if (!x_read(p, addr + i, &c, 1)) {
 			x_outf(p, "\"<error: cannot read 0x%" PRIx64 ">", addr + i);
 			return;
 		}
-		if (c == 0 && stop_nul)
+		if (c == 0)
 			break;
 		x_outc(p, c, '"');
 	}
 	x_outs(p, "\"");
 	if (i == lim && lim < max)
-		x_outs(p, "...");
-	else if (i == lim && !stop_nul)
-		return;
-	else if (i == lim && max == UINT64_MAX)
 		x_outs(p, "...");
 }
 
@@ -2179,7 +2192,7 @@ static void x_scalar_text(struct xprog *p, struct xtype *decl, const uint8_t *b,
 			x_outf(p, "0x%" PRIx64, u);
 			if (u != 0) {
 				x_outs(p, " ");
-				x_string(p, u, UINT64_MAX, true);
+				x_string(p, u, UINT64_MAX);
 			}
 			return;
 		}
@@ -2207,7 +2220,7 @@ static void x_array_at(struct xprog *p, struct xtype *t, uint64_t addr, int dept
 	uint64_t esz = x_sizeof(et), i, shown = 0, n = t->count;
 
 	if (es->kind == XK_CHAR && p->fmt == 0) {
-		x_string(p, addr, t->sized ? n : 0, true);
+		x_string(p, addr, t->sized ? n : 0);
 		return;
 	}
 	if (!t->sized || n == 0 || esz == 0) {

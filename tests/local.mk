@@ -8,6 +8,15 @@ tests_check_lib_SOURCES = tests/check_lib_main.c tests/check_lib.c tests/check_l
 tests_check_lib_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_lib_LDADD = lib/librbtrace-test.la $(CHECK_LIBS) $(PTHREAD_LIBS)
 
+# The expression module, dlopen()ed as librbtrace does, on this program's
+# own variables (hence -g -O0).
+check_PROGRAMS += tests/check_watch
+TESTS += tests/check_watch
+tests_check_watch_SOURCES = tests/check_watch.c lib/watch.h
+tests_check_watch_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS) -g -O0 \
+	-DRB_TEST_WATCH_MODULE='"$(abs_top_builddir)/lib/.libs/rbtrace-watch.so"'
+tests_check_watch_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS) -ldl
+
 include $(srcdir)/tests/monitor.mk
 include $(srcdir)/tests/integration.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)

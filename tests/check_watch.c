@@ -1,0 +1,401 @@
+/*
+ * check_watch.c - unit tests of the expression module, rbtrace-watch.so.
+ *
+ * This program is built with -g and holds the variables it watches: it
+ * dlopen()s the freshly built module and compiles and evaluates
+ * expressions over its own globals, as a traced thread does at a hook.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "config.h"
+
+#include <check.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../lib/watch.h"
+
+/* The watched program's variables; "used" keeps them in the binary. */
+#define USED	__attribute__((used))
+
+USED int w_int = -17;
+USED unsigned int w_uint = 4000000000u;
+USED long long w_ll = -1234567890123ll;
+USED unsigned char w_uchar = 200;
+USED signed char w_schar = -3;
+USED char w_char = '\n';
+USED short w_short = -2;
+USED bool w_bool = true;
+USED float w_float = 0.5f;
+USED double w_double = 0.1;
+USED long double w_ldouble = 1.5L;
+USED static int w_static = 99;
+USED const char *w_str = "tab\there \"q\" \\ \001";
+USED const char *w_nullstr;
+USED char w_name[8] = "ab";
+USED char w_full[4] = { 'w', 'x', 'y', 'z' };
+USED int w_zeros[32];
+USED int w_mixed[12] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2 };
+USED int w_grid[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
+USED int w_long[250];
+USED char w_text[300];
+USED int *w_nullp;
+USED int *w_badp = (int *)(uintptr_t)0x10;
+USED int *w_gone;
+
+enum w_kind { W_ONE = 1, W_TWO = 2, W_NEG = -1 };
+USED enum w_kind w_kind = W_TWO;
+USED enum w_kind w_kind_odd = (enum w_kind)7;
+
+struct w_inner { int a; char tag[4]; };
+struct w_outer {
+	int id;
+	struct w_inner in;
+	struct w_inner arr[2];
+	unsigned flags : 3;
+	signed delta : 4;
+	union { int u_i; float u_f; };
+	struct w_outer *self;
+	const char *label;
+	void (*fn)(void);
+};
+typedef struct w_outer w_outer_t;
+
+USED w_outer_t w_obj = {
+	7, { 1, "in" }, { { 2, "a0" }, { 3, "a1" } }, 5, -3, { 42 },
+	&w_obj, "obj", NULL,
+};
+USED w_outer_t *w_objp = &w_obj;
+USED union { int i; unsigned char b[4]; } w_union = { 0x01020304 };
+USED __thread int w_tls = 11;
+
+static const struct rb_watch_ops *ops;
+
+static void setup(void)
+{
+	void *h = dlopen(RB_TEST_WATCH_MODULE, RTLD_NOW | RTLD_LOCAL);
+	rb_watch_entry_fn fn;
+
+	ck_assert_msg(h != NULL, "dlopen %s: %s", RB_TEST_WATCH_MODULE, dlerror());
+	*(void **)&fn = dlsym(h, RB_WATCH_ENTRY);
+	ck_assert_ptr_nonnull(fn);
+	ops = fn();
+	ck_assert_int_eq(ops->abi, RB_WATCH_ABI);
+}
+
+struct out {
+	char	 buf[8192];
+	size_t	 len, total;
+	size_t	 stop_at;	/* 0: never stop */
+};
+
+static int put(void *arg, const char *s, size_t n)
+{
+	struct out *o = arg;
+	size_t k = n < sizeof(o->buf) - 1 - o->len ? n : sizeof(o->buf) - 1 - o->len;
+
+	memcpy(o->buf + o->len, s, k);
+	o->len += k;
+	o->buf[o->len] = '\0';
+	o->total += n;
+	return o->stop_at != 0 && o->total >= o->stop_at;
+}
+
+/* Evaluate @expr; returns the value text, or "ERR: message". */
+static const char *eval(const char *expr)
+{
+	static struct out o;
+	char err[512];
+	void *p = ops->compile(expr, strlen(expr));
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert(ops->same(p, expr, strlen(expr)));
+	memset(&o, 0, sizeof(o));
+	if (ops->eval(p, put, &o, err, sizeof(err)) != 0) {
+		ck_assert_uint_eq(o.len, 0);	/* an error sends nothing */
+		snprintf(o.buf, sizeof(o.buf), "ERR: %s", err);
+	}
+	ops->release(p);
+	return o.buf;
+}
+
+#define EXPECT(expr, want) ck_assert_str_eq(eval(expr), (want))
+
+START_TEST(test_scalars)
+{
+	EXPECT("w_int", "-17");
+	EXPECT("w_int/x", "0xffffffef");
+	EXPECT("w_uint", "4000000000");
+	EXPECT("w_ll", "-1234567890123");
+	EXPECT("w_uchar", "200 '\\310'");
+	EXPECT("w_schar", "-3 '\\375'");
+	EXPECT("w_char", "10 '\\n'");
+	EXPECT("w_short/x", "0xfffe");
+	EXPECT("w_bool", "true");
+	EXPECT("w_float", "0.5");
+	EXPECT("w_double", "0.10000000000000001");
+	EXPECT("w_ldouble", "1.5");
+	EXPECT("w_static", "99");
+	EXPECT("w_kind", "W_TWO");
+	EXPECT("w_kind_odd", "7");
+	EXPECT("(enum w_kind)-1", "W_NEG");
+	EXPECT("w_kind/d", "2");
+}
+END_TEST
+
+START_TEST(test_arith)
+{
+	EXPECT("1 + 2 * 3", "7");
+	EXPECT("(1 + 2) * 3", "9");
+	EXPECT("7 / 2", "3");
+	EXPECT("-7 / 2", "-3");
+	EXPECT("w_int * -1", "17");
+	EXPECT("w_uint + 1", "4000000001");
+	EXPECT("w_double * 10", "1");
+	EXPECT("w_float + 1", "1.5");
+	EXPECT("(int)w_double", "0");
+	EXPECT("(double)3 / 2", "1.5");
+	EXPECT("(unsigned char)257", "1 '\\001'");
+	EXPECT("(short)65535", "-1");
+	EXPECT("'A' + 1", "66");
+	EXPECT("0x10 + 010", "24");
+	EXPECT("w_int / 0", "ERR: division by zero");
+	EXPECT("w_double / 0", "ERR: division by zero");
+	EXPECT("&w_long[5] - &w_long[2]", "3");
+	EXPECT("*(&w_long[0] + 7)", "7");
+	EXPECT("w_long[3] / 3 + w_long[2]", "3");
+	EXPECT("(long)w_int", "-17");
+	EXPECT("(int8_t)w_int", "-17 '\\357'");	/* signed char, as in gdb */
+	EXPECT("(uint64_t)1", "1");
+}
+END_TEST
+
+START_TEST(test_strings)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "0x%lx \"tab\\there \\\"q\\\" \\\\ \\001\"",
+		 (unsigned long)(uintptr_t)w_str);
+	EXPECT("w_str", want);
+	EXPECT("w_nullstr", "0x0");
+	EXPECT("w_name", "\"ab\"");
+	EXPECT("w_full", "\"wxyz\"");
+	EXPECT("*w_str", "116 't'");
+	EXPECT("w_str[3]", "9 '\\t'");
+	EXPECT("w_obj.label[1]", "98 'b'");
+}
+END_TEST
+
+START_TEST(test_aggregates)
+{
+	char want[512];
+	const char *v;
+
+	snprintf(want, sizeof(want),
+		 "{id = 7, in = {a = 1, tag = \"in\"}, arr = {{a = 2, tag = \"a0\"}, "
+		 "{a = 3, tag = \"a1\"}}, flags = 5, delta = -3, {u_i = 42, "
+		 "u_f = 5.88545355e-44}, self = 0x%lx, label = 0x%lx \"obj\", fn = 0x0}",
+		 (unsigned long)(uintptr_t)&w_obj, (unsigned long)(uintptr_t)w_obj.label);
+	EXPECT("w_obj", want);
+	EXPECT("w_obj.in", "{a = 1, tag = \"in\"}");
+	EXPECT("w_obj.arr[1].tag", "\"a1\"");
+	EXPECT("w_objp->arr[0].a", "2");
+	EXPECT("w_objp->self->self->id", "7");
+	EXPECT("w_obj.flags", "5");
+	EXPECT("w_obj.delta", "-3");
+	EXPECT("w_obj.u_i", "42");
+	EXPECT("(*w_objp).in.a", "1");
+	EXPECT("w_grid", "{{1, 2, 3}, {4, 5, 6}}");
+	EXPECT("w_grid[1][2]", "6");
+	EXPECT("w_union", "{i = 16909060, b = \"\\004\\003\\002\\001\"}");
+	EXPECT("w_zeros", "{0 <repeats 32 times>}");
+	EXPECT("w_mixed", "{1 <repeats 11 times>, 2}");
+	snprintf(want, sizeof(want), "(w_outer_t *) 0x%lx",
+		 (unsigned long)(uintptr_t)&w_obj);
+	EXPECT("w_objp", want);
+	snprintf(want, sizeof(want), "(w_outer_t *) 0x%lx",
+		 (unsigned long)(uintptr_t)&w_obj);
+	EXPECT("&w_obj", want);
+	snprintf(want, sizeof(want), "(struct w_inner *) 0x%lx",
+		 (unsigned long)(uintptr_t)&w_obj.arr[1]);
+	EXPECT("(struct w_inner *)&w_obj.arr[1]", want);
+	EXPECT("((struct w_inner *)&w_obj.arr[0])->tag", "\"a0\"");
+	v = eval("w_obj.self->label");
+	ck_assert_msg(strstr(v, "\"obj\"") != NULL, "%s", v);
+}
+END_TEST
+
+START_TEST(test_limits)
+{
+	struct out o;
+	char err[64], want[4096];
+	size_t i, n = 0;
+	void *p;
+
+	/* gdb's 200 elements, then "..." */
+	n += (size_t)snprintf(want + n, sizeof(want) - n, "{");
+	for (i = 0; i < 200; i++)
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "%s%zu",
+				      i ? ", " : "", i);
+	snprintf(want + n, sizeof(want) - n, "...}");
+	EXPECT("w_long", want);
+	/* 200 characters of a string, then "..." */
+	memset(want, 0, sizeof(want));
+	want[0] = '"';
+	memset(want + 1, 'x', 200);
+	strcpy(want + 201, "\"...");
+	EXPECT("w_text", want);
+	/* a sink that wants no more stops the formatting */
+	p = ops->compile("w_long", 6);
+	memset(&o, 0, sizeof(o));
+	o.stop_at = 10;
+	ck_assert_int_eq(ops->eval(p, put, &o, err, sizeof(err)), 0);
+	ck_assert_uint_lt(o.total, 20);
+	ops->release(p);
+}
+END_TEST
+
+START_TEST(test_memory_errors)
+{
+	char want[64];
+
+	EXPECT("w_nullp", "(int *) 0x0");
+	EXPECT("*w_nullp", "ERR: cannot read 0x0");
+	EXPECT("*w_badp", "ERR: cannot read 0x10");
+	EXPECT("w_badp[2]", "ERR: cannot read 0x18");
+	snprintf(want, sizeof(want), "ERR: cannot read 0x%lx",
+		 (unsigned long)(uintptr_t)w_gone);
+	EXPECT("*w_gone", want);
+	EXPECT("*(int *)0", "ERR: cannot read 0x0");
+	EXPECT("*(struct w_inner *)8", "ERR: cannot read 0x8");
+	/* inside an aggregate, a bad pointer is shown where it is */
+	w_obj.label = (const char *)(uintptr_t)0x20;
+	ck_assert_msg(strstr(eval("w_obj"),
+			     "label = 0x20 <error: cannot read 0x20>") != NULL,
+		      "%s", eval("w_obj"));
+	w_obj.label = "obj";
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	EXPECT("nosuch_var", "ERR: no symbol \"nosuch_var\"");
+	EXPECT("", "ERR: empty expression");
+	EXPECT("   ", "ERR: empty expression");
+	EXPECT("w_int.x", "ERR: \".\" needs a struct or union, not int");
+	EXPECT("w_objp.id", "ERR: \".\" needs a struct or union, not w_outer_t *");
+	EXPECT("w_obj->id", "ERR: \"->\" needs a pointer to a struct or union, not w_outer_t");
+	EXPECT("w_obj.nosuch", "ERR: no member \"nosuch\" in struct w_outer");
+	EXPECT("*w_int", "ERR: cannot dereference int");
+	EXPECT("w_int[1]", "ERR: cannot index int");
+	EXPECT("w_long[w_obj]", "ERR: array index is not an integer");
+	EXPECT("w_obj + 1", "ERR: cannot apply \"+\" to w_outer_t and int");
+	EXPECT("-w_obj", "ERR: cannot negate w_outer_t");
+	EXPECT("&1", "ERR: cannot take the address of a value that is not in memory");
+	EXPECT("(struct nosuch *)0", "ERR: no struct \"nosuch\" in the program's debug information");
+	EXPECT("(int)w_obj", "ERR: cannot cast w_outer_t to int");
+	EXPECT("1 +", "ERR: syntax error at end of expression");
+	EXPECT("w_int )", "ERR: syntax error at \")\"");
+	EXPECT("w_int = 1", "ERR: bad token at \"= 1\"");
+	EXPECT("(w_int", "ERR: syntax error at end of expression");
+	EXPECT("99999999999999999999999", "ERR: bad token at \"99999999999999999999\"");
+	EXPECT("'ab'", "ERR: bad token at \"'ab'\"");
+}
+END_TEST
+
+static void *tls_thread(void *arg)
+{
+	static char got[64];
+
+	(void)arg;
+	w_tls = 22;
+	snprintf(got, sizeof(got), "%s", eval("w_tls"));
+	return got;
+}
+
+START_TEST(test_thread_local)
+{
+	pthread_t th;
+	void *got;
+
+	EXPECT("w_tls", "11");
+	ck_assert_int_eq(pthread_create(&th, NULL, tls_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(th, &got), 0);
+	ck_assert_str_eq(got, "22");
+	EXPECT("w_tls", "11");
+	EXPECT("w_tls + 1", "12");
+}
+END_TEST
+
+START_TEST(test_format_suffix)
+{
+	EXPECT("w_obj.in/x", "{a = 0x1, tag = {0x69, 0x6e, 0x0, 0x0}}");
+	EXPECT("w_long[10] / 2", "5");
+	EXPECT("w_long[10]/x", "0xa");
+	EXPECT("w_char/x", "0xa");
+}
+END_TEST
+
+/* The same text compiles once; a program is tied to its text. */
+START_TEST(test_same)
+{
+	void *p = ops->compile("w_int", 5);
+
+	ck_assert(ops->same(p, "w_int", 5));
+	ck_assert(!ops->same(p, "w_int ", 6));
+	ck_assert(!ops->same(p, "w_inx", 5));
+	ops->release(p);
+}
+END_TEST
+
+static Suite *suite_watch(void)
+{
+	Suite *s = suite_create("watch");
+	TCase *tc = tcase_create("expr");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_scalars);
+	tcase_add_test(tc, test_arith);
+	tcase_add_test(tc, test_strings);
+	tcase_add_test(tc, test_aggregates);
+	tcase_add_test(tc, test_limits);
+	tcase_add_test(tc, test_memory_errors);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_thread_local);
+	tcase_add_test(tc, test_format_suffix);
+	tcase_add_test(tc, test_same);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite_watch());
+	int failed;
+	size_t i;
+	void *m;
+
+	for (i = 0; i < 250; i++)
+		w_long[i] = (int)i;
+	memset(w_text, 'x', sizeof(w_text) - 1);
+	/* a page that was mapped and is not any more */
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m != MAP_FAILED) {
+		w_gone = m;
+		mprotect(m, 4096, PROT_NONE);
+	}
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
