@@ -301,6 +301,8 @@ static struct xsym *x_tags[X_HASH];	/* struct/union/enum tags, typedefs */
 static struct xsym *x_elfsyms[X_HASH];	/* symbol tables: no type */
 static struct xtcache *x_tcache[X_HASH];
 static Dwfl_Module *x_main;		/* the executable */
+static bool x_all;			/* the libraries are indexed too */
+static bool x_index_rest(void);
 static unsigned long long x_adds, x_subs;	/* dl_phdr_info at indexing */
 
 /*
@@ -467,7 +469,11 @@ static int x_index_module(Dwfl_Module *mod, void **user, const char *name,
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
-	(void)start, (void)arg, (void)user;
+	(void)start;
+	/* arg: NULL for the executable alone, else every module not done */
+	if (*user != NULL || (arg == NULL) != (mod == x_main))
+		return DWARF_CB_OK;
+	*user = (void *)1;
 	/* Our own objects: their statics are not the program's. */
 	if (name != NULL) {
 		const char *b = strrchr(name, '/');
@@ -557,20 +563,38 @@ static int x_index(bool again)
 	}
 	dwfl_report_end(x_dwfl, NULL, NULL);
 	x_main = dwfl_addrmodule(x_dwfl, (Dwarf_Addr)getauxval(AT_ENTRY));
+	x_all = false;
 	dwfl_getmodules(x_dwfl, x_index_module, NULL, 0);
 	return 0;
+}
+
+/*
+ * The libraries, on the first name the executable does not have: their
+ * debug information (libc's, with its debug package installed) can be
+ * many times the program's.
+ */
+static bool x_index_rest(void)
+{
+	if (x_all || x_dwfl == NULL)
+		return false;
+	x_all = true;
+	dwfl_getmodules(x_dwfl, x_index_module, (void *)1, 0);
+	return true;
 }
 
 static struct xsym *x_find(struct xsym **tab, const char *name, int tag)
 {
 	struct xsym *s, *best = NULL;
 
-	for (s = tab[x_hash(name)]; s != NULL; s = s->next) {
-		if (strcmp(s->name, name) != 0 || (tag != 0 && s->tag != tag))
-			continue;
-		if (best == NULL || s->rank < best->rank)
-			best = s;
-	}
+	do {
+		for (s = tab[x_hash(name)]; s != NULL; s = s->next) {
+			if (strcmp(s->name, name) != 0 ||
+			    (tag != 0 && s->tag != tag))
+				continue;
+			if (best == NULL || s->rank < best->rank)
+				best = s;
+		}
+	} while (best == NULL && x_index_rest());
 	return best;
 }
 
@@ -742,13 +766,10 @@ static struct xtype *x_dw_complete(int tag, const char *name)
 	struct xsym *s;
 	Dwarf_Die d;
 
-	if (name == NULL)
+	if (name == NULL || (s = x_find(x_tags, name, tag)) == NULL ||
+	    dwarf_offdie(s->dw, s->off, &d) == NULL)
 		return NULL;
-	for (s = x_tags[x_hash(name)]; s != NULL; s = s->next)
-		if (s->tag == tag && strcmp(s->name, name) == 0 &&
-		    dwarf_offdie(s->dw, s->off, &d) != NULL)
-			return x_dwtype(s->dw, &d);
-	return NULL;
+	return x_dwtype(s->dw, &d);
 }
 
 static struct xtype *x_dwtype(Dwarf *dw, Dwarf_Die *die)
@@ -1687,8 +1708,20 @@ static struct xnode *x_parse_expr(struct xparse *ps)
  * Reading the program's memory.
  */
 
-static int x_memfd = -1;
-static bool x_use_memfd;
+static int x_memfd = -1;		/* /proc/self/mem of x_memfd_pid */
+static pid_t x_memfd_pid;
+static bool x_use_memfd;		/* process_vm_readv() is not allowed */
+
+/* A fork child has the parent's descriptor, opened on the parent's memory. */
+static void x_memfd_open(void)
+{
+	if (x_memfd >= 0 && x_memfd_pid == getpid())
+		return;
+	if (x_memfd >= 0)
+		close(x_memfd);
+	x_memfd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	x_memfd_pid = getpid();
+}
 
 static size_t x_readmem(uint64_t addr, void *buf, size_t n)
 {
@@ -1705,8 +1738,8 @@ static size_t x_readmem(uint64_t addr, void *buf, size_t n)
 			return 0;
 		x_use_memfd = true;
 	}
-	if (x_memfd < 0)
-		return 0;
+	if (x_memfd < 0 || x_memfd_pid != getpid())
+		return 0;	/* compile() opens it, in this process */
 	got = pread(x_memfd, buf, n, (off_t)addr);
 	return got > 0 ? (size_t)got : 0;
 }
@@ -2389,8 +2422,7 @@ static void *x_compile(const char *expr, size_t len)
 	p->text[len] = '\0';
 	p->len = len;
 	pthread_mutex_lock(&x_lock);
-	if (x_memfd < 0)
-		x_memfd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	x_memfd_open();
 	if (x_index(false) != 0)
 		snprintf(p->err, sizeof(p->err),
 			 "cannot read this process's objects: %s",
@@ -2479,6 +2511,22 @@ static void x_release(void *prog)
 	}
 	free(p->text);
 	free(p);
+}
+
+/* A fork while another thread compiles must not leave the child's lock held. */
+static void x_prepare(void)
+{
+	pthread_mutex_lock(&x_lock);
+}
+
+static void x_after(void)
+{
+	pthread_mutex_unlock(&x_lock);
+}
+
+__attribute__((constructor)) static void x_init(void)
+{
+	pthread_atfork(x_prepare, x_after, x_after);
 }
 
 static const struct rb_watch_ops x_ops = {
