@@ -187,13 +187,17 @@ static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 		RB_STORE(&w->reslength,
 			 (int32_t)(k.total > INT32_MAX ? INT32_MAX : k.total));
 	}
-	if (k.gma == 1) {
+	if (k.gma == 1)
 		RB_STORE(&h->gma_len, rc == 0 ? k.gma_len : 0);
-		/* The text before the claim turns from busy to held; pairs with the monitor's acquire load of gma_owner. */
-		RB_STORE_REL(&h->gma_owner, RB_GMA_MAKE(t->index, i + 1));
-	}
 	/* result, reslength, the GMA before resready; pairs with the monitor's acquire load. */
 	RB_STORE_REL(&w->resready, 1);
+	/*
+	 * Only now from busy to held (resready == 1 keeps it), so no moment
+	 * lets another thread see the claim as lapsed.  The monitor waits out
+	 * the busy bit; release pairs with its acquire load of gma_owner.
+	 */
+	if (k.gma == 1)
+		RB_STORE_REL(&h->gma_owner, RB_GMA_MAKE(t->index, i + 1));
 }
 
 /*

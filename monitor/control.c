@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -821,6 +822,7 @@ ctl_watch_read(struct ctl_call *x)
 	uint32_t	 gsz = x->c->m->hdr.global_sz, glen;
 	int32_t		 len;
 	size_t		 n, more = 0;
+	int		 i;
 
 	if (!ctl_same_thread(x->c, w->k) ||
 	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != 1) {
@@ -838,6 +840,11 @@ ctl_watch_read(struct ctl_call *x)
 	    (len > RB_RESULT_MAX ? RB_RESULT_MAX : (size_t)len);
 	v->text = rbmon_xcalloc(1, (len > RB_RESULT_MAX ? (size_t)len : n) + 1);
 	memcpy(v->text, e->result, n);
+	/* The owner clears the busy bit right after resready: wait it out. */
+	for (i = 0; len > RB_RESULT_MAX && i < 1000 &&
+	    __atomic_load_n(&h->gma_owner, __ATOMIC_ACQUIRE) ==
+	    (tag | RB_GMA_BUSY); i++)
+		sched_yield();
 	if (len > RB_RESULT_MAX &&
 	    __atomic_load_n(&h->gma_owner, __ATOMIC_ACQUIRE) == tag &&
 	    __atomic_load_n(&h->gma_pos, __ATOMIC_RELAXED) == RB_RESULT_MAX) {
