@@ -1575,8 +1575,9 @@ static struct xnode *x_parse_unary(struct xparse *ps)
 			if (n == NULL)
 				return NULL;
 			n->a = a;
-			n->type = t->kind == XK_FLOAT ? &x_double :
-				  t->size == 8 ? (t->sign ? &x_long : &x_ulong) : &x_int;
+			n->type = t->kind == XK_FLOAT ? (t->size == 4 ? &x_float : &x_double) :
+				  t->size == 8 ? (t->sign ? &x_long : &x_ulong) :
+				  t->size == 4 && !t->sign && t->kind == XK_INT ? &x_uint : &x_int;
 			return n;
 		}
 		if ((t->kind != XK_PTR && t->kind != XK_ARRAY) ||
@@ -1597,8 +1598,13 @@ static struct xnode *x_parse_unary(struct xparse *ps)
 
 static struct xtype *x_arith(struct xtype *a, struct xtype *b)
 {
-	if (a->kind == XK_FLOAT || b->kind == XK_FLOAT)
-		return &x_double;
+	if (a->kind == XK_FLOAT || b->kind == XK_FLOAT) {
+		/* computed in double; float stays float, as in C */
+		uint64_t fa = a->kind == XK_FLOAT ? a->size : 0;
+		uint64_t fb = b->kind == XK_FLOAT ? b->size : 0;
+
+		return (fa > fb ? fa : fb) == 4 ? &x_float : &x_double;
+	}
 	if (a->size == 8 || b->size == 8)
 		return ((a->size == 8 && !a->sign) || (b->size == 8 && !b->sign)) ?
 		       &x_ulong : &x_long;
@@ -2493,7 +2499,7 @@ static int x_evaluate(void *prog, rb_watch_sink put, void *ctx, char *err,
 	}
 done:
 	if (p->full)
-		x_outs(p, "...");
+		put(ctx, "...", 3);	/* past X_OUT_MAX: say it was cut */
 	return 0;
 }
 

@@ -70,7 +70,8 @@ rbmon_usage(FILE *f)
 	    "      --list           list this user's trace files\n"
 	    "\n"
 	    "Control (scriptable):\n"
-	    "  -t, --thread TID     the thread --send and thread flags act on\n"
+	    "  -t, --thread TID     the thread --send, --watch and thread flags "
+	    "act on\n"
 	    "      --send 'CMD [ARG]'  post one command to --thread, wait for "
 	    "its answer and\n"
 	    "                       print it: STOP CONT STEP NEXT FINI, BRKP "
@@ -81,11 +82,11 @@ rbmon_usage(FILE *f)
 	    "answer\n"
 	    "  -w, --watch EXPR     evaluate a C expression over the program's "
 	    "globals in\n"
-	    "                       --thread and print its value (up to 4 "
-	    "--watch, printed\n"
-	    "                       as EXPR = VALUE); exit status 0, 1 for an "
-	    "error, 2 when\n"
-	    "                       the thread did not answer\n"
+	    "                       --thread and print its value; up to 4 "
+	    "--watch, each\n"
+	    "                       then printed as EXPR = VALUE; exit status "
+	    "0, 1 for an\n"
+	    "                       error, 2 when the thread did not answer\n"
 	    "      --timeout SEC    how long --send and --watch wait (default "
 	    "5)\n"
 	    "      --set FLAG=0|1   set a flag: single, stop_on_create, "
@@ -329,7 +330,8 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
 			    v[i].truncated ? "..." : "");
 		if (v[i].truncated)
 			fprintf(stderr, "rbmon: thread %d: %s: only %zu of %d "
-			    "bytes: the global message area was in use\n",
+			    "bytes: the global message area was in use or too "
+			    "small\n",
 			    k->tid, exprs[i], strlen(v[i].text),
 			    (int)v[i].reslength);
 	}

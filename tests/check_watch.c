@@ -161,6 +161,10 @@ START_TEST(test_arith)
 	EXPECT("w_uint + 1", "4000000001");
 	EXPECT("w_double * 10", "1");
 	EXPECT("w_float + 1", "1.5");
+	EXPECT("w_float / 3", "0.166666672");	/* float stays float */
+	EXPECT("-w_float", "-0.5");
+	EXPECT("-w_uint", "294967296");
+	EXPECT("-(unsigned int)1", "4294967295");
 	EXPECT("(int)w_double", "0");
 	EXPECT("(double)3 / 2", "1.5");
 	EXPECT("(unsigned char)257", "1 '\\001'");

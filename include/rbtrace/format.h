@@ -195,7 +195,8 @@ struct rb_object {
 
 /* Watch entry, see DESIGN.md "Watch expressions". */
 struct rb_watch {
-	int32_t		inuse;		/* 0 free, 1 set, -2 removal asked */
+	int32_t		inuse;		/* 0 free, 1 set, -2 removal asked,
+					   2 being written by a monitor */
 	int32_t		exprlength;
 	int32_t		resready;	/* 1 when result holds a fresh value */
 	int32_t		reslength;	/* full length; < 0: error text */
