@@ -19,6 +19,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/tty.c monitor/tty.h \
 	monitor/tui.c monitor/tui.h \
 	monitor/tuictl.c \
+	monitor/tuiwatch.c \
 	monitor/panel.c \
 	monitor/pick.c
 rbmon_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS) $(LIBDW_CFLAGS) \

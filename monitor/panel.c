@@ -456,16 +456,84 @@ panel_stack(struct rbmon_tui *t)
 	}
 }
 
+/* @s cut to @width columns, ending in "..." when cut. */
+static void
+panel_fit_dots(char *buf, size_t size, const char *s, int width)
+{
+	size_t	n;
+
+	if (width <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	n = rbmon_fit(buf, size, s, (size_t)width);
+	if (strlen(s) > n && n >= 3)
+		memcpy(buf + n - 3, "...", 3);
+}
+
+#define PANEL_AGE_W	12	/* "stale 59m59s" */
+
+static void
+panel_watch_row(struct rbmon_tui *t, int y, const struct rbmon_tui_wrow *r,
+    int selected)
+{
+	char	text[PANEL_LINE], buf[PANEL_LINE];
+	attr_t	a = A_NORMAL, sa = A_NORMAL, agea = A_NORMAL;
+	int	cols = t->lay.cols, w, agew;
+
+	switch (r->kind) {
+	case RBMON_WROW_VALUE:
+		snprintf(text, sizeof text, "[%d] %s = %s%s", r->entry,
+		    r->expr, r->text[0] != '\0' ? r->text : "(no value)",
+		    r->truncated ? "..." : "");
+		break;
+	case RBMON_WROW_ERROR:
+		snprintf(text, sizeof text, "[%d] %s: error: %s", r->entry,
+		    r->expr, r->text);
+		a = rbmon_tty_attr(RBMON_A_ERROR);
+		break;
+	case RBMON_WROW_WAITING:
+		snprintf(text, sizeof text, "[%d] %s (no value yet: the thread "
+		    "evaluates it at its next call or return)", r->entry,
+		    r->expr);
+		a = rbmon_tty_attr(RBMON_A_EXITED);
+		break;
+	case RBMON_WROW_REMOVING:
+		snprintf(text, sizeof text, "[%d] %s (removing)", r->entry,
+		    r->expr);
+		a = rbmon_tty_attr(RBMON_A_EXITED);
+		break;
+	}
+	if (r->stale) {
+		a = rbmon_tty_attr(RBMON_A_EXITED);
+		agea = rbmon_tty_attr(RBMON_A_STALE);
+	}
+	if (selected) {
+		sa = rbmon_tty_attr(RBMON_A_SELECT);
+		a = agea = sa;
+	}
+	panel_fill(y, 0, cols, sa);
+	agew = cols >= 60 ? PANEL_AGE_W : (int)strlen(r->age);
+	w = cols - 1 - agew - 2;
+	panel_fit_dots(buf, sizeof buf, text, w);
+	panel_text(y, 1, w, a, buf);
+	if (r->age[0] != '\0' && cols - 1 - (int)strlen(r->age) > 1)
+		panel_text(y, cols - 1 - (int)strlen(r->age),
+		    (int)strlen(r->age), agea, r->age);
+}
+
 static void
 panel_watch(struct rbmon_tui *t)
 {
+	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
-	const struct rbmon_watch	*w;
-	char				 buf[PANEL_LINE], e[80], r[120];
+	struct rbmon_tui_wrow		 r;
+	char				 buf[PANEL_LINE];
 	attr_t				 a;
 	int				 i, y = t->lay.watch_y + 1, used = 0;
+	int				 sel;
 
-	th = rbmon_view_selected(&t->v, &t->s, NULL);
+	th = rbmon_view_selected(&t->v, &t->s, &p);
 	for (i = 0; th != NULL && th->watches != NULL && i < RB_WATCHES; i++)
 		used += th->watches[i].inuse != 0;
 	a = rbmon_tty_attr(t->focus == RBMON_PANE_WATCH ?
@@ -474,27 +542,23 @@ panel_watch(struct rbmon_tui *t)
 	if (th == NULL)
 		snprintf(buf, sizeof buf, "Watches");
 	else if (used == 0)
-		snprintf(buf, sizeof buf, "Watches of thread %d: none set "
-		    "(all %d entries free)", th->tid, RB_WATCHES);
+		snprintf(buf, sizeof buf, "Watches of thread %d: none (w adds "
+		    "one)", th->tid);
 	else
-		snprintf(buf, sizeof buf, "Watches of thread %d: %d of %d "
-		    "entries in use (raw protocol state)", th->tid, used,
-		    RB_WATCHES);
+		snprintf(buf, sizeof buf, "Watches of thread %d (%d of %d)",
+		    th->tid, used, RB_WATCHES);
 	panel_text(t->lay.watch_y, 1, t->lay.cols - 1, a, buf);
-	for (i = 0; used != 0 && i < RB_WATCHES; i++) {
-		w = &th->watches[i];
-		if (w->inuse == 0)
+	/* The cursor shows while the pane has focus (e and d act on it). */
+	sel = t->focus == RBMON_PANE_WATCH ? rbmon_tuiwatch_selected(t, th) :
+	    -1;
+	for (i = 0; i < RB_WATCHES; i++) {
+		if (!rbmon_tuiwatch_row(t, p, th, i, &r))
 			continue;
 		if (y >= t->lay.watch_y + 1 + t->lay.watch_h)
 			break;
-		rbmon_fit(e, sizeof e, w->expr, 40);
-		rbmon_fit(r, sizeof r, w->result, 100);
-		snprintf(buf, sizeof buf, "[%d] inuse=%d resready=%d "
-		    "reslength=%d expr=\"%s\" result=\"%s\"", i, w->inuse,
-		    w->resready, w->reslength, e, r);
 		move(y, 0);
 		clrtoeol();
-		panel_text(y, 1, t->lay.cols - 1, A_NORMAL, buf);
+		panel_watch_row(t, y, &r, i == sel);
 		y++;
 	}
 	for (; y < t->lay.watch_y + 1 + t->lay.watch_h; y++) {
@@ -511,8 +575,26 @@ panel_message(struct rbmon_tui *t)
 	move(y, 0);
 	clrtoeol();
 	if (t->prompting) {
-		x = panel_text(y, 0, t->lay.cols, A_BOLD, "Break at: ");
-		x += panel_text(y, x, t->lay.cols - x - 1, A_NORMAL, t->prompt);
+		char	label[64];
+		size_t	len = strlen(t->prompt);
+		int	room;
+
+		if (t->prompting == TUICTL_WATCH)
+			snprintf(label, sizeof label, "Watch: ");
+		else if (t->prompting == TUICTL_WATCH_ALL)
+			snprintf(label, sizeof label, "Watch in every thread of "
+			    "PID %d: ", t->wall_pid);
+		else if (t->prompting == TUICTL_WATCH_EDIT)
+			snprintf(label, sizeof label, "Edit watch %d: ",
+			    t->wedit.entry);
+		else
+			snprintf(label, sizeof label, "Break at: ");
+		x = panel_text(y, 0, t->lay.cols, A_BOLD, label);
+		/* A long line shows its end, where typing goes on. */
+		room = t->lay.cols - x - 1;
+		x += panel_text(y, x, room, A_NORMAL, room > 0 &&
+		    len > (size_t)room ? t->prompt + len - (size_t)room :
+		    t->prompt);
 		move(y, x);
 		return;
 	}
@@ -547,8 +629,10 @@ panel_bar_items(const struct rbmon_tui *t, struct panel_bar_item *it)
 	    "ShowExited" : "HideExited", 'h' };
 	it[n++] = (struct panel_bar_item){ "Space", t->frozen ? "Resume" :
 	    "Freeze", ' ' };
-	it[n++] = (struct panel_bar_item){ "+-", "Delay", 0 };
+	if (t->lay.cols >= 86)
+		it[n++] = (struct panel_bar_item){ "+-", "Delay", 0 };
 	it[n++] = (struct panel_bar_item){ "b", "Break", 'b' };
+	it[n++] = (struct panel_bar_item){ "w", "Watch", 'w' };
 	if (wide) {
 		it[n++] = (struct panel_bar_item){ "p", "Pause", 'p' };
 		it[n++] = (struct panel_bar_item){ "c", "Cont", 'c' };
@@ -590,11 +674,15 @@ panel_bar(struct rbmon_tui *t)
 	int			x = 0, y = t->lay.bar_y, cols = t->lay.cols;
 
 	if (t->prompting) {
+		const char *hint = t->prompting == TUICTL_BREAK ?
+		    "FUNCTION [COUNT] [thread]  Tab completes, Up/Down "
+		    "history, Enter sets, Esc cancels" :
+		    "C EXPRESSION over globals  Tab completes a name, Up/Down "
+		    "history, Enter watches, Esc cancels";
+
 		panel_fill(y, 0, cols, rbmon_tty_attr(RBMON_A_BAR));
 		panel_text(y, 0, cols, rbmon_tty_attr(RBMON_A_BAR),
-		    t->complete[0] ? t->complete : "FUNCTION [COUNT] [thread]"
-		    "  Tab completes, Up/Down history, Enter sets, Esc "
-		    "cancels");
+		    t->complete[0] ? t->complete : hint);
 		return;
 	}
 	n = panel_bar_items(t, it);
@@ -730,6 +818,22 @@ static const char *const panel_help_text[] = {
 	"  C, T              stop-on-create, trace-on-create for new threads",
 	"  A thread blocked in a system call passes no hook and cannot",
 	"  answer: after 5 s the command is withdrawn, nothing done.",
+	"",
+	"Watches (C expressions the selected thread evaluates at its hooks)",
+	"  w                 watch an expression in the selected thread, over",
+	"                    globals, statics and thread-locals (members, [i],",
+	"                    *, casts); Tab completes a variable name, Up/Down",
+	"                    recall earlier expressions; 4 per thread at most",
+	"  W                 watch it in every thread of the thread's process",
+	"  e                 edit the watch under the watch pane's cursor",
+	"  d, Delete         remove it (Delete with the watch pane focused)",
+	"  Up/Down, j/k      with the watch pane focused (Tab or a click):",
+	"                    move the cursor; e and d act on the watch under",
+	"                    it (the first one until it is moved)",
+	"  Values refresh with the display; each shows its age on the right.",
+	"  A thread that passes no hook (blocked in a system call) keeps its",
+	"  last value, marked stale; errors show in the error colour.",
+	"  Watches added here are removed when rbmon ends.",
 	"",
 	"Thread states",
 	"  running           traced, its stack is live",

@@ -32,6 +32,9 @@ struct symbols_image {
 	char		**funcs;	/* function names, sorted, unique */
 	size_t		 nfuncs;
 	int		 have_funcs;
+	char		**vars;		/* variable names, sorted, unique */
+	size_t		 nvars;
+	int		 have_vars;
 	struct symbols_addr *tab;	/* open addressing, power of two */
 	size_t		 cap, used;
 	struct symbols_image *next;
@@ -86,6 +89,9 @@ symbols_image_free(struct symbols_image *im)
 	for (i = 0; i < im->nfuncs; i++)
 		free(im->funcs[i]);
 	free(im->funcs);
+	for (i = 0; i < im->nvars; i++)
+		free(im->vars[i]);
+	free(im->vars);
 	free(im->bad);
 	if (im->dwfl != NULL)
 		dwfl_end(im->dwfl);
@@ -471,4 +477,101 @@ rbmon_symbols_functions(struct rbmon_symbols *sy,
 	}
 	*n = im->nfuncs;
 	return im->funcs;
+}
+
+/* Is @s a C identifier (not "x.1234", not "x@VERSION")? */
+static int
+symbols_is_ident(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+	    *s == '_'))
+		return 0;
+	for (s++; *s; s++) {
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+/* The tracer's own objects: their variables are not the program's. */
+static int
+symbols_is_tracer(const char *name)
+{
+	name = rbmon_basename(name);
+	return strncmp(name, "librbtrace.so", 13) == 0 ||
+	    strncmp(name, "rbtrace-watch.so", 16) == 0;
+}
+
+static int
+symbols_module_vars(Dwfl_Module *mod, void **ud, const char *name,
+    Dwarf_Addr base, void *arg)
+{
+	struct symbols_funcs	*f = arg;
+	const char		*file = NULL, *nm;
+	GElf_Sym		 sym;
+	GElf_Addr		 addr;
+	int			 i, n, type;
+
+	(void)ud;
+	(void)base;
+	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &file, NULL);
+	if ((name != NULL && symbols_is_tracer(name)) ||
+	    (file != NULL && symbols_is_tracer(file)))
+		return DWARF_CB_OK;
+	n = dwfl_module_getsymtab(mod);
+	for (i = 1; i < n; i++) {
+		nm = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL,
+		    NULL);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (nm == NULL || sym.st_shndx == SHN_UNDEF ||
+		    (type != STT_OBJECT && type != STT_TLS) ||
+		    !symbols_is_ident(nm))
+			continue;
+		if (f->n == f->cap) {
+			f->cap = f->cap ? f->cap * 2 : 1024;
+			f->v = rbmon_xreallocarray(f->v, f->cap, sizeof *f->v);
+		}
+		f->v[f->n++] = rbmon_xstrdup(nm);
+	}
+	return DWARF_CB_OK;
+}
+
+/**
+ * rbmon_symbols_variables - the names of the variables a process has
+ * @sy: the cache
+ * @s: the snapshot the process comes from
+ * @p: the process
+ * @n: set to how many
+ *
+ * Global and static data and thread-local symbols (STT_OBJECT, STT_TLS)
+ * of the process's objects, those of librbtrace.so and rbtrace-watch.so
+ * left out; only names a watch expression can spell.  Sorted and unique;
+ * the array belongs to the cache.
+ * Return: the names, or NULL when none are known.
+ */
+char *const *
+rbmon_symbols_variables(struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p, size_t *n)
+{
+	struct symbols_image	*im = symbols_image_get(sy, s, p);
+	struct symbols_funcs	 f = { NULL, 0, 0 };
+	size_t			 i, j;
+
+	if (!im->have_vars && im->dwfl != NULL) {
+		dwfl_getmodules(im->dwfl, symbols_module_vars, &f, 0);
+		if (f.n > 0)
+			qsort(f.v, f.n, sizeof *f.v, symbols_strcmp);
+		for (i = j = 0; i < f.n; i++) {
+			if (j > 0 && strcmp(f.v[j - 1], f.v[i]) == 0)
+				free(f.v[i]);
+			else
+				f.v[j++] = f.v[i];
+		}
+		im->vars = f.v;
+		im->nvars = j;
+		im->have_vars = 1;
+	}
+	*n = im->nvars;
+	return im->vars;
 }

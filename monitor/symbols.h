@@ -25,5 +25,8 @@ char	*rbmon_symbols_demangle(const char *);
 char *const *rbmon_symbols_functions(struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
 	    size_t *);
+char *const *rbmon_symbols_variables(struct rbmon_symbols *,
+	    const struct rbmon_snapshot *, const struct rbmon_process *,
+	    size_t *);
 
 #endif /* RBMON_SYMBOLS_H */

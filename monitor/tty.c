@@ -41,6 +41,7 @@ enum {
 	TTY_PAIR_ERROR,
 	TTY_PAIR_LABEL,
 	TTY_PAIR_MATCH,
+	TTY_PAIR_STALE,
 };
 
 static void
@@ -63,6 +64,7 @@ tty_mono_attrs(void)
 	tty_attrs[RBMON_A_ERROR] = A_BOLD;
 	tty_attrs[RBMON_A_INFO] = A_NORMAL;
 	tty_attrs[RBMON_A_MATCH] = A_BOLD | A_UNDERLINE;
+	tty_attrs[RBMON_A_STALE] = A_DIM;
 }
 
 static void
@@ -81,6 +83,7 @@ tty_color_attrs(void)
 	init_pair(TTY_PAIR_ERROR, COLOR_RED, -1);
 	init_pair(TTY_PAIR_LABEL, COLOR_CYAN, -1);
 	init_pair(TTY_PAIR_MATCH, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(TTY_PAIR_STALE, COLOR_YELLOW, -1);
 
 	tty_attrs[RBMON_A_TITLE] = COLOR_PAIR(TTY_PAIR_TITLE);
 	tty_attrs[RBMON_A_TITLE_FOCUS] = COLOR_PAIR(TTY_PAIR_FOCUS) | A_BOLD;
@@ -95,6 +98,7 @@ tty_color_attrs(void)
 	tty_attrs[RBMON_A_ERROR] = COLOR_PAIR(TTY_PAIR_ERROR) | A_BOLD;
 	tty_attrs[RBMON_A_LABEL] = COLOR_PAIR(TTY_PAIR_LABEL);
 	tty_attrs[RBMON_A_MATCH] = COLOR_PAIR(TTY_PAIR_MATCH);
+	tty_attrs[RBMON_A_STALE] = COLOR_PAIR(TTY_PAIR_STALE) | A_BOLD;
 }
 
 static void

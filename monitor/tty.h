@@ -27,6 +27,7 @@ enum rbmon_attr {
 	RBMON_A_ERROR,
 	RBMON_A_INFO,
 	RBMON_A_MATCH,		/* the search match */
+	RBMON_A_STALE,		/* a watch value not refreshed */
 	RBMON_A_COUNT
 };
 

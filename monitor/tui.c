@@ -128,6 +128,7 @@ tui_rescan(struct rbmon_tui *t)
 		    "its last stacks stay on screen");
 	t->all_gone = gone;
 	tui_relayout(t);
+	rbmon_tuiwatch_refresh(t);
 	tui_notes(t);
 }
 
@@ -278,6 +279,10 @@ tui_move(struct rbmon_tui *t, long delta)
 		tui_relayout(t);
 		return;
 	}
+	if (t->focus == RBMON_PANE_WATCH) {
+		rbmon_tuiwatch_move(t, delta);
+		return;
+	}
 	th = rbmon_view_selected(&t->v, &t->s, NULL);
 	rbmon_view_stack_move(&t->v, th, delta, (size_t)t->lay.stack_h);
 }
@@ -286,6 +291,7 @@ static long
 tui_page(const struct rbmon_tui *t)
 {
 	int	h = t->focus == RBMON_PANE_THREADS ? t->lay.list_h :
+		    t->focus == RBMON_PANE_WATCH ? t->lay.watch_h :
 		    t->lay.stack_h;
 
 	return h > 1 ? h - 1 : 1;
@@ -338,6 +344,8 @@ tui_mouse(struct rbmon_tui *t)
 	}
 	if (y >= t->lay.watch_y && y < t->lay.msg_y) {
 		tui_focus(t, RBMON_PANE_WATCH);
+		if (y > t->lay.watch_y)
+			rbmon_tuiwatch_select_row(t, y - t->lay.watch_y - 1);
 		return RBMON_REDRAW;
 	}
 	return 0;

@@ -34,7 +34,62 @@ enum rbmon_msg {
 #define TUICTL_BREAK	2	/* BRKP: remember the breakpoint */
 #define TUICTL_CLEAR	3	/* BCLR: forget it */
 #define TUICTL_LIST	4	/* BLST: show the list */
+#define TUICTL_WATCH	5	/* prompting: w, a watch for the thread */
+#define TUICTL_WATCH_ALL 6	/* prompting: W, for every thread */
+#define TUICTL_WATCH_EDIT 7	/* prompting: e, a watch changed */
 #define TUICTL_HIST	16
+#define TUICTL_LINE	RB_EXPR_MAX	/* a prompt line, NUL included */
+
+/* Lines typed at one kind of prompt, oldest first. */
+struct rbmon_tui_hist {
+	char		 line[TUICTL_HIST][TUICTL_LINE];
+	size_t		 n;
+};
+
+/* A thread as a watch entry names it: its ring while it lived. */
+struct rbmon_tui_wid {
+	uint32_t	 ring;
+	uint64_t	 gen;
+	int32_t		 pid, tid;
+};
+
+/* A watch's value as this rbmon last read it (tuiwatch.c). */
+struct rbmon_tui_wval {
+	struct rbmon_tui_wid id;
+	int		 entry;
+	char		 expr[RB_EXPR_MAX + 1];
+	char		*text;		/* NULL: none read yet */
+	int		 error;		/* text is an error message */
+	int		 truncated;
+	uint64_t	 seen_ns;	/* first seen in use */
+	uint64_t	 got_ns;	/* when text was read */
+	int		 live;		/* in use in the last snapshot */
+};
+
+/* A watch this rbmon added: removed again when it ends. */
+struct rbmon_tui_wmine {
+	struct rbmon_tui_wid id;
+	int		 entry;
+	char		 expr[RB_EXPR_MAX + 1];
+};
+
+/* How one row of the watch pane reads (rbmon_tuiwatch_row). */
+enum rbmon_wrow_kind {
+	RBMON_WROW_VALUE,
+	RBMON_WROW_ERROR,
+	RBMON_WROW_WAITING,	/* no value read yet */
+	RBMON_WROW_REMOVING,	/* inuse -2: the thread has not freed it */
+};
+
+struct rbmon_tui_wrow {
+	int			 entry;
+	enum rbmon_wrow_kind	 kind;
+	const char		*expr;
+	const char		*text;	/* value or error message, or NULL */
+	int			 truncated;	/* text is not all of it */
+	int			 stale;	/* not refreshed for too long */
+	char			 age[32];	/* "0.3s", "stale 12s" or "" */
+};
 
 struct rbmon_tui_opts {
 	long		 delay;		/* tenths of a second */
@@ -92,16 +147,31 @@ struct rbmon_tui {
 	}			*bps;		/* breakpoints set from here */
 	size_t			 nbps;
 	int			 set_single, set_soc;	/* turned on from here */
-	int			 prompting;	/* TUICTL_BREAK: editing */
-	char			 prompt[200];
+	int			 prompting;	/* TUICTL_BREAK...: editing */
+	char			 prompt[TUICTL_LINE];
 	char			 complete[512];	/* what Tab found */
-	char			 hist[TUICTL_HIST][200];
-	size_t			 nhist, hist_pos;
+	struct rbmon_tui_hist	 bhist;		/* breakpoints typed */
+	struct rbmon_tui_hist	 whist;		/* watch expressions typed */
+	size_t			 hist_pos;
 	int			 blist, bl_refresh;	/* breakpoint list */
 	char			**bl_lines;
 	size_t			 bl_n, bl_sel;
 	int32_t			 bl_pid, bl_tid;
 	int			 asking_quit, quit_undo;
+
+	/* watches, see tuiwatch.c */
+	struct rbmon_tui_wval	*wvals;		/* values read */
+	size_t			 nwvals;
+	struct rbmon_tui_wmine	*wmine;		/* watches added from here */
+	size_t			 nwmine;
+	int			 wsel;		/* the watch pane's cursor entry */
+	int32_t			 wsel_pid, wsel_tid;
+	int32_t			 wall_pid;	/* W: the process */
+	struct rbmon_tui_wmine	 wedit;		/* e: the watch edited */
+	int			 wpending;	/* e: adding once freed */
+	struct rbmon_tui_wmine	 wpend;		/* the entry being freed */
+	char			 wpend_expr[TUICTL_LINE];
+	uint64_t		 wpend_deadline;
 };
 
 int	rbmon_tui_run(struct rbmon_model *, const struct rbmon_tui_opts *);
@@ -117,6 +187,21 @@ int	rbmon_tuictl_key(struct rbmon_tui *, int, int);
 int	rbmon_tuictl_quit(struct rbmon_tui *);
 void	rbmon_tuictl_after(struct rbmon_tui *);
 void	rbmon_tuictl_end(struct rbmon_tui *, int);
+void	rbmon_tuictl_prompt(struct rbmon_tui *, int, const char *);
+
+void	rbmon_tuiwatch_refresh(struct rbmon_tui *);
+int	rbmon_tuiwatch_tick(struct rbmon_tui *);
+int	rbmon_tuiwatch_key(struct rbmon_tui *, int, int);
+int	rbmon_tuiwatch_submit(struct rbmon_tui *, int, const char *);
+void	rbmon_tuiwatch_complete(struct rbmon_tui *);
+void	rbmon_tuiwatch_move(struct rbmon_tui *, long);
+void	rbmon_tuiwatch_select_row(struct rbmon_tui *, int);
+int	rbmon_tuiwatch_selected(const struct rbmon_tui *,
+	    const struct rbmon_thread *);
+int	rbmon_tuiwatch_row(const struct rbmon_tui *,
+	    const struct rbmon_process *, const struct rbmon_thread *, int,
+	    struct rbmon_tui_wrow *);
+void	rbmon_tuiwatch_end(struct rbmon_tui *);
 
 void	rbmon_panel_draw(struct rbmon_tui *);
 void	rbmon_panel_breaks(struct rbmon_tui *);

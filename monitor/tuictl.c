@@ -4,7 +4,8 @@
  * polls for the answer (rbmon_tuictl_tick) and shows it on the message
  * line.  What this rbmon changed (threads it stopped, breakpoints it set,
  * single stepping or stop-on-create it turned on) is remembered so that
- * quitting can undo it, after asking.
+ * quitting can undo it, after asking.  The watches added from here
+ * (tuiwatch.c) are removed on leaving, without asking.
  */
 #include "config.h"
 
@@ -240,7 +241,7 @@ rbmon_tuictl_tick(struct rbmon_tui *t)
 {
 	uint64_t	 now = rbmon_mono_ns();
 	char		*cause = NULL;
-	int		 r;
+	int		 r, w;
 
 	if (!t->ctl_ok)
 		return 0;
@@ -248,44 +249,57 @@ rbmon_tuictl_tick(struct rbmon_tui *t)
 		rbmon_ctl_heartbeat(&t->ctl);
 		t->beat_ns = now;
 	}
+	w = rbmon_tuiwatch_tick(t);
 	if (!t->cmd_busy)
-		return 0;
+		return w;
 	r = rbmon_ctl_poll(&t->ctl, &t->cmd, &cause);
 	if (r == 1) {
 		t->cmd_busy = 0;
 		tuictl_answer(t);
-		return RBMON_REDRAW | RBMON_RESCAN;
+		return w | RBMON_REDRAW | RBMON_RESCAN;
 	}
 	if (r < 0) {
 		t->cmd_busy = 0;
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
 		free(cause);
-		return RBMON_REDRAW | RBMON_RESCAN;
+		return w | RBMON_REDRAW | RBMON_RESCAN;
 	}
 	if (now < t->cmd_deadline)
-		return 0;
+		return w;
 	if (rbmon_ctl_withdraw(&t->ctl, &t->cmd)) {
 		t->cmd_busy = 0;
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d did not answer "
 		    "%s within 5 s: it passed no hook (blocked in a system "
 		    "call?); withdrawn, nothing done", t->cmd.tid, t->cmd.cmd);
-		return RBMON_REDRAW;
+		return w | RBMON_REDRAW;
 	}
 	/* Taken: its answer is on the way; give it a while longer. */
 	t->cmd_deadline = now + TUICTL_TIMEOUT_NS;
-	return 0;
+	return w;
 }
 
 /* ------------------------------------------------------------------
  * The prompt: a one-line editor with history and Tab completion.
  */
 
-static void
-tuictl_prompt_start(struct rbmon_tui *t, int what)
+/* The history of the prompt being edited. */
+static struct rbmon_tui_hist *
+tuictl_hist(struct rbmon_tui *t)
+{
+	return t->prompting == TUICTL_BREAK ? &t->bhist : &t->whist;
+}
+
+/**
+ * rbmon_tuictl_prompt - start editing a line
+ * @what: TUICTL_BREAK or a TUICTL_WATCH kind: what Enter does
+ * @text: the line to start from, or NULL
+ */
+void
+rbmon_tuictl_prompt(struct rbmon_tui *t, int what, const char *text)
 {
 	t->prompting = what;
-	t->prompt[0] = '\0';
-	t->hist_pos = t->nhist;
+	strlcpy(t->prompt, text != NULL ? text : "", sizeof t->prompt);
+	t->hist_pos = tuictl_hist(t)->n;
 	t->complete[0] = '\0';
 }
 
@@ -342,25 +356,27 @@ tuictl_complete(struct rbmon_tui *t)
 }
 
 static void
-tuictl_hist_add(struct rbmon_tui *t, const char *line)
+tuictl_hist_add(struct rbmon_tui_hist *h, const char *line)
 {
-	if (*line == '\0' || (t->nhist > 0 &&
-	    strcmp(t->hist[t->nhist - 1], line) == 0))
+	if (*line == '\0' || (h->n > 0 &&
+	    strcmp(h->line[h->n - 1], line) == 0))
 		return;
-	if (t->nhist == TUICTL_HIST) {
-		memmove(t->hist[0], t->hist[1],
-		    sizeof t->hist[0] * (TUICTL_HIST - 1));
-		t->nhist--;
+	if (h->n == TUICTL_HIST) {
+		memmove(h->line[0], h->line[1],
+		    sizeof h->line[0] * (TUICTL_HIST - 1));
+		h->n--;
 	}
-	strlcpy(t->hist[t->nhist++], line, sizeof t->hist[0]);
+	strlcpy(h->line[h->n++], line, sizeof h->line[0]);
 }
 
 static int
 tuictl_prompt_key(struct rbmon_tui *t, int key, int is_key)
 {
 	const struct rbmon_thread	*th;
+	struct rbmon_tui_hist		*h = tuictl_hist(t);
 	size_t				 len = strlen(t->prompt);
 	char				 line[sizeof t->prompt];
+	int				 what = t->prompting;
 
 	if (is_key && key == KEY_RESIZE)
 		return -1;
@@ -379,14 +395,19 @@ tuictl_prompt_key(struct rbmon_tui *t, int key, int is_key)
 			rbmon_tui_message(t, RBMON_MSG_NONE, " ");
 			return RBMON_REDRAW;
 		}
-		tuictl_hist_add(t, line);
+		tuictl_hist_add(h, line);
+		if (what != TUICTL_BREAK)
+			return rbmon_tuiwatch_submit(t, what, line);
 		th = tuictl_thread(t, NULL);
 		if (th == NULL)
 			return RBMON_REDRAW;
 		return tuictl_send(t, th, "BRKP", line, TUICTL_BREAK);
 	}
 	if (!is_key && key == '\t') {
-		tuictl_complete(t);
+		if (what == TUICTL_BREAK)
+			tuictl_complete(t);
+		else
+			rbmon_tuiwatch_complete(t);
 		return RBMON_REDRAW;
 	}
 	if ((is_key && (key == KEY_BACKSPACE || key == KEY_DC)) ||
@@ -402,10 +423,10 @@ tuictl_prompt_key(struct rbmon_tui *t, int key, int is_key)
 	if (is_key && (key == KEY_UP || key == KEY_DOWN)) {
 		if (key == KEY_UP && t->hist_pos > 0)
 			t->hist_pos--;
-		else if (key == KEY_DOWN && t->hist_pos < t->nhist)
+		else if (key == KEY_DOWN && t->hist_pos < h->n)
 			t->hist_pos++;
-		if (t->hist_pos < t->nhist)
-			strlcpy(t->prompt, t->hist[t->hist_pos],
+		if (t->hist_pos < h->n)
+			strlcpy(t->prompt, h->line[t->hist_pos],
 			    sizeof t->prompt);
 		else
 			t->prompt[0] = '\0';
@@ -459,7 +480,7 @@ tuictl_blist_key(struct rbmon_tui *t, int key, int is_key)
 		return tuictl_send(t, &th, "BLST", "", TUICTL_LIST);
 	if (!is_key && key == 'b') {
 		t->blist = 0;
-		tuictl_prompt_start(t, TUICTL_BREAK);
+		rbmon_tuictl_prompt(t, TUICTL_BREAK, NULL);
 		return RBMON_REDRAW;
 	}
 	t->blist = 0;
@@ -630,6 +651,8 @@ rbmon_tuictl_end(struct rbmon_tui *t, int undo)
 			tuictl_sync(t, ids[i].tid, "CONT", "");
 		free(ids);
 	}
+	/* The watches added from here are the monitor's: always removed. */
+	rbmon_tuiwatch_end(t);
 	rbmon_cmd_free(&t->cmd);
 	tuictl_blist_free(t);
 	free(t->mine);
@@ -686,6 +709,7 @@ int
 rbmon_tuictl_key(struct rbmon_tui *t, int key, int is_key)
 {
 	const struct rbmon_thread	*th;
+	int				 r;
 
 	if (t->asking_quit)
 		return tuictl_quit_key(t, key, is_key);
@@ -693,13 +717,15 @@ rbmon_tuictl_key(struct rbmon_tui *t, int key, int is_key)
 		return tuictl_prompt_key(t, key, is_key);
 	if (t->blist)
 		return tuictl_blist_key(t, key, is_key);
+	if ((r = rbmon_tuiwatch_key(t, key, is_key)) >= 0)
+		return r;
 	if (is_key)
 		return -1;
 	switch (key) {
 	case 'b':
 		if (!tuictl_usable(t) || tuictl_thread(t, NULL) == NULL)
 			return RBMON_REDRAW;
-		tuictl_prompt_start(t, TUICTL_BREAK);
+		rbmon_tuictl_prompt(t, TUICTL_BREAK, NULL);
 		return RBMON_REDRAW;
 	case 'B':
 		if ((th = tuictl_thread(t, NULL)) == NULL)

@@ -747,6 +747,59 @@ START_TEST(test_dump_symbols)
 }
 END_TEST
 
+/* Variables for rbmon_symbols_variables to find in this very program. */
+int		 check_var_global = 1;
+static int	 check_var_static = 2;
+__thread int	 check_var_tls;
+
+START_TEST(test_symbols_variables)
+{
+	struct fixture		 fx;
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct rbmon_symbols	*sy;
+	char *const		*v;
+	char			*cause = NULL;
+	size_t			 n, i, found = 0;
+
+	/* Through its address, so no optimisation folds it away. */
+	(*(volatile int *)&check_var_static)++;
+	check_var_tls = check_var_global + check_var_static;
+	fixture_make(&fx, 4, 8, 64);
+	fixture_object_self(&fx, 0);
+	fixture_ring(&fx, 0, RB_OWN_LIVE, getpid(), getpid(), "main");
+	ck_assert_msg(rbmon_model_open(&m, fx.path, 0, &cause) == 0, "%s",
+	    cause);
+	ck_assert_msg(rbmon_model_snapshot(&m, &s, &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(s.nprocs, 1);
+	sy = rbmon_symbols_new(NULL);
+	v = rbmon_symbols_variables(sy, &s, &s.procs[0], &n);
+	ck_assert_ptr_nonnull(v);
+	for (i = 0; i < n; i++) {
+		/* Sorted, unique, and names an expression can spell. */
+		if (i > 0)
+			ck_assert_msg(strcmp(v[i - 1], v[i]) < 0, "%s, %s",
+			    v[i - 1], v[i]);
+		ck_assert_msg(strspn(v[i], "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(v[i]),
+		    "%s", v[i]);
+		found += strcmp(v[i], "check_var_global") == 0 ||
+		    strcmp(v[i], "check_var_static") == 0 ||
+		    strcmp(v[i], "check_var_tls") == 0;
+		/* Functions are not variables. */
+		ck_assert_str_ne(v[i], "fixture_leaf");
+	}
+	ck_assert_uint_eq(found, 3);
+	/* Asked again: the same list, from the cache. */
+	ck_assert_ptr_eq(rbmon_symbols_variables(sy, &s, &s.procs[0], &i), v);
+	ck_assert_uint_eq(i, n);
+	rbmon_symbols_free(sy);
+	rbmon_model_free(&s);
+	rbmon_model_close(&m);
+	fixture_done(&fx);
+}
+END_TEST
+
 START_TEST(test_dump_torn_gone)
 {
 	struct fixture	 fx;
@@ -815,6 +868,7 @@ suite_model(void)
 	tcase_add_test(tc, test_json_escape);
 	tcase_add_test(tc, test_dump_symbols);
 	tcase_add_test(tc, test_dump_torn_gone);
+	tcase_add_test(tc, test_symbols_variables);
 	suite_add_tcase(s, tc);
 	return s;
 }

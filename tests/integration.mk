@@ -16,7 +16,9 @@ INTEGRATION_APPS = \
 	tests/apps/forker \
 	tests/apps/execer \
 	tests/apps/execd \
-	tests/apps/simple
+	tests/apps/simple \
+	tests/apps/watch \
+	tests/apps/watch-nodebug
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -56,6 +58,16 @@ tests_apps_simple_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_tuithreads_SOURCES = tests/apps/tuithreads.c
 tests_apps_tuithreads_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_tuithreads_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_watch_SOURCES = tests/apps/watch.c tests/apps/app.h
+tests_apps_watch_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_watch_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# The same program without DWARF (symbols only).  The user's CFLAGS (-g)
+# come after these, so the debug sections are stripped at link instead.
+tests_apps_watch_nodebug_SOURCES = tests/apps/watch.c tests/apps/app.h
+tests_apps_watch_nodebug_CFLAGS = $(WARN_CFLAGS) -O0 -finstrument-functions \
+	-fno-inline $(PTHREAD_CFLAGS)
+tests_apps_watch_nodebug_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) \
+	-Wl,--strip-debug
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -82,11 +94,14 @@ INTEGRATION_TESTS = \
 	tests/integration/list.sh \
 	tests/integration/demo.sh \
 	tests/integration/tui-control.sh \
+	tests/integration/tui-watch.sh \
 	tests/integration/control-break.sh \
 	tests/integration/control-step.sh \
 	tests/integration/control-create.sh \
 	tests/integration/control-blocked.sh \
-	tests/integration/control-errors.sh
+	tests/integration/control-errors.sh \
+	tests/integration/watch-values.sh \
+	tests/integration/watch-multi.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \

@@ -1,0 +1,928 @@
+/*
+ * rbmon tuiwatch: watch expressions in the full-screen monitor.  w adds a
+ * watch to the selected thread, W to every thread of its process, e edits
+ * and d removes the watch under the watch pane's cursor.  At each refresh
+ * the watches of the selected thread's process are read and asked for
+ * again; what was read is kept by thread, entry and expression with the
+ * time it came, so a changed expression never shows an old value and a
+ * thread that passes no hook shows its last value, marked stale.  The
+ * watches added from here are removed when rbmon ends.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <bsd/string.h>
+
+#include "tty.h"
+#include "tui.h"
+
+#define TUIWATCH_FREE_NS	(5 * 1000000000ull)	/* e: wait for a free entry */
+#define TUIWATCH_STALE_NS	(2 * 1000000000ull)	/* stale, at the soonest */
+
+static int
+tuiwatch_alive(const struct rbmon_process *p, const struct rbmon_thread *th)
+{
+	enum rbmon_tstate	st = rbmon_thread_state(p, th);
+
+	return st != RBMON_TS_EXITED && st != RBMON_TS_GONE;
+}
+
+static void
+tuiwatch_cmd(struct rbmon_cmd *k, const struct rbmon_tui_wid *id)
+{
+	memset(k, 0, sizeof *k);
+	k->ring = id->ring;
+	k->gen = id->gen;
+	k->pid = id->pid;
+	k->tid = id->tid;
+}
+
+static void
+tuiwatch_id(struct rbmon_tui_wid *id, const struct rbmon_cmd *k)
+{
+	id->ring = k->ring;
+	id->gen = k->gen;
+	id->pid = k->pid;
+	id->tid = k->tid;
+}
+
+static int
+tuiwatch_same(const struct rbmon_tui_wid *a, const struct rbmon_tui_wid *b)
+{
+	return a->ring == b->ring && a->gen == b->gen && a->pid == b->pid &&
+	    a->tid == b->tid;
+}
+
+static int
+tuiwatch_usable(struct rbmon_tui *t)
+{
+	if (t->ctl_ok)
+		return 1;
+	rbmon_tui_message(t, RBMON_MSG_ERROR, "cannot control the program: "
+	    "%s", t->ctl_error ? t->ctl_error : "file not writable");
+	return 0;
+}
+
+/* The selected thread, if it is alive. */
+static const struct rbmon_thread *
+tuiwatch_thread(struct rbmon_tui *t, const struct rbmon_process **pp)
+{
+	const struct rbmon_process	*p = NULL;
+	const struct rbmon_thread	*th;
+
+	th = t->have_snap ? rbmon_view_selected(&t->v, &t->s, &p) : NULL;
+	if (th == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "select a thread first");
+		return NULL;
+	}
+	if (!tuiwatch_alive(p, th)) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has ended",
+		    th->tid);
+		return NULL;
+	}
+	if (pp != NULL)
+		*pp = p;
+	return th;
+}
+
+/* Aim @k at @th, the very thread of the snapshot, not a later one. */
+static int
+tuiwatch_target(struct rbmon_tui *t, const struct rbmon_thread *th,
+    struct rbmon_cmd *k, char **cause)
+{
+	if (rbmon_ctl_target(&t->ctl, th->tid, k, cause) != 0)
+		return -1;
+	if (k->ring != th->ring || k->pid != th->pid) {
+		rbmon_xasprintf(cause, "thread %d has exited", th->tid);
+		return -1;
+	}
+	return 0;
+}
+
+/* Are all of @k's entries in use? */
+static int
+tuiwatch_full(struct rbmon_tui *t, const struct rbmon_cmd *k)
+{
+	int	e;
+
+	for (e = 0; e < RB_WATCHES; e++) {
+		if (rbmon_ctl_watch_inuse(&t->ctl, k, e) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+static void
+tuiwatch_mine_add(struct rbmon_tui *t, const struct rbmon_cmd *k, int entry,
+    const char *expr)
+{
+	struct rbmon_tui_wmine	*m;
+
+	t->wmine = rbmon_xreallocarray(t->wmine, t->nwmine + 1,
+	    sizeof *t->wmine);
+	m = &t->wmine[t->nwmine++];
+	memset(m, 0, sizeof *m);
+	tuiwatch_id(&m->id, k);
+	m->entry = entry;
+	strlcpy(m->expr, expr, sizeof m->expr);
+}
+
+static void
+tuiwatch_mine_forget(struct rbmon_tui *t, const struct rbmon_cmd *k,
+    int entry)
+{
+	struct rbmon_tui_wid	id;
+	size_t			i, j;
+
+	tuiwatch_id(&id, k);
+	for (i = j = 0; i < t->nwmine; i++) {
+		if (!tuiwatch_same(&t->wmine[i].id, &id) ||
+		    t->wmine[i].entry != entry)
+			t->wmine[j++] = t->wmine[i];
+	}
+	t->nwmine = j;
+}
+
+/* ------------------------------------------------------------------
+ * Values: read at each refresh, kept with the time they came.
+ */
+
+static struct rbmon_tui_wval *
+tuiwatch_find(const struct rbmon_tui *t, const struct rbmon_thread *th,
+    int entry)
+{
+	struct rbmon_tui_wval	*v;
+	size_t			 i;
+
+	for (i = 0; i < t->nwvals; i++) {
+		v = &t->wvals[i];
+		if (v->id.pid == th->pid && v->id.tid == th->tid &&
+		    v->id.ring == th->ring && v->entry == entry &&
+		    strcmp(v->expr, th->watches[entry].expr) == 0)
+			return v;
+	}
+	return NULL;
+}
+
+static struct rbmon_tui_wval *
+tuiwatch_get(struct rbmon_tui *t, const struct rbmon_thread *th, int entry,
+    const struct rbmon_cmd *k, uint64_t now)
+{
+	struct rbmon_tui_wval	*v;
+
+	if ((v = tuiwatch_find(t, th, entry)) != NULL) {
+		if (v->id.gen == k->gen)
+			return v;
+		/* The ring's thread ended and another took its tid. */
+		free(v->text);
+	} else {
+		t->wvals = rbmon_xreallocarray(t->wvals, t->nwvals + 1,
+		    sizeof *t->wvals);
+		v = &t->wvals[t->nwvals++];
+	}
+	memset(v, 0, sizeof *v);
+	tuiwatch_id(&v->id, k);
+	v->entry = entry;
+	strlcpy(v->expr, th->watches[entry].expr, sizeof v->expr);
+	v->seen_ns = now;
+	v->live = 1;
+	return v;
+}
+
+/*
+ * @th as a command names it: from a value read before (the control calls
+ * check that the ring still has that thread), else looked up.
+ */
+static int
+tuiwatch_known(struct rbmon_tui *t, const struct rbmon_thread *th,
+    struct rbmon_cmd *k)
+{
+	char	*cause = NULL;
+	size_t	 i;
+
+	for (i = 0; i < t->nwvals; i++) {
+		if (t->wvals[i].id.pid == th->pid &&
+		    t->wvals[i].id.tid == th->tid &&
+		    t->wvals[i].id.ring == th->ring) {
+			tuiwatch_cmd(k, &t->wvals[i].id);
+			return 0;
+		}
+	}
+	if (tuiwatch_target(t, th, k, &cause) == 0)
+		return 0;
+	free(cause);
+	return -1;
+}
+
+/* Read the values @th's entries have and ask for the next ones. */
+static void
+tuiwatch_refresh_thread(struct rbmon_tui *t, const struct rbmon_thread *th,
+    uint64_t now)
+{
+	struct rbmon_tui_wval	*v;
+	struct rbmon_wval	 val;
+	struct rbmon_cmd	 k;
+	char			*cause = NULL;
+	int			 e, r;
+
+	if (tuiwatch_known(t, th, &k) != 0)
+		return;
+	for (e = 0; e < RB_WATCHES; e++) {
+		if (th->watches[e].inuse != 1)
+			continue;
+		v = tuiwatch_get(t, th, e, &k, now);
+		r = rbmon_ctl_watch_read(&t->ctl, &k, e, &val, &cause);
+		if (r == 1) {
+			free(v->text);
+			v->text = val.text;
+			v->error = val.error;
+			v->truncated = val.truncated;
+			v->got_ns = now;
+			rbmon_ctl_watch_ask(&t->ctl, &k, e);
+		} else if (r < 0)
+			v->live = 0;	/* gone: forgotten, looked up again */
+		free(cause);
+		cause = NULL;
+	}
+}
+
+/**
+ * rbmon_tuiwatch_refresh - after a snapshot: read the values of the
+ * selected thread's process, forget those of entries no longer in use
+ */
+void
+rbmon_tuiwatch_refresh(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p, *sel = NULL;
+	const struct rbmon_thread	*th;
+	struct rbmon_tui_wval		*v;
+	uint64_t			 now = rbmon_mono_ns();
+	size_t				 i, j;
+	int				 e;
+
+	if (!t->have_snap)
+		return;
+	for (i = 0; i < t->nwvals; i++)
+		t->wvals[i].live = 0;
+	for (i = 0; i < t->s.nprocs; i++) {
+		p = &t->s.procs[i];
+		for (j = 0; j < p->nthreads; j++) {
+			th = &p->threads[j];
+			for (e = 0; th->watches != NULL && e < RB_WATCHES;
+			    e++) {
+				if (th->watches[e].inuse != 0 &&
+				    (v = tuiwatch_find(t, th, e)) != NULL)
+					v->live = 1;
+			}
+		}
+	}
+	if (t->ctl_ok)
+		rbmon_view_selected(&t->v, &t->s, &sel);
+	for (j = 0; sel != NULL && sel->alive && j < sel->nthreads; j++) {
+		th = &sel->threads[j];
+		if (th->watches != NULL && tuiwatch_alive(sel, th))
+			tuiwatch_refresh_thread(t, th, now);
+	}
+	for (i = j = 0; i < t->nwvals; i++) {
+		if (t->wvals[i].live)
+			t->wvals[j++] = t->wvals[i];
+		else
+			free(t->wvals[i].text);
+	}
+	t->nwvals = j;
+}
+
+/* "0.3s", "12s", "1m02s", "1h03m" */
+static void
+tuiwatch_age(char *buf, size_t len, uint64_t ns, int tenths)
+{
+	unsigned long long	s = ns / 1000000000u;
+
+	if (s < 60 && tenths)
+		snprintf(buf, len, "%llu.%llus", s,
+		    (unsigned long long)(ns / 100000000u % 10));
+	else if (s < 60)
+		snprintf(buf, len, "%llus", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%llum%02llus", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%lluh%02llum", s / 3600, s / 60 % 60);
+}
+
+/**
+ * rbmon_tuiwatch_row - what the watch pane shows for entry @entry of @th
+ * @r: filled in; its strings belong to the snapshot or the cache
+ *
+ * A value read from here comes with its age; one not refreshed for
+ * max(2 s, three refresh intervals) is stale.  Values not read from here
+ * (another process's, or without control) are the snapshot's.
+ *
+ * Return: 1, or 0 when the entry is not in use.
+ */
+int
+rbmon_tuiwatch_row(const struct rbmon_tui *t, const struct rbmon_process *p,
+    const struct rbmon_thread *th, int entry, struct rbmon_tui_wrow *r)
+{
+	const struct rbmon_watch	*w;
+	const struct rbmon_tui_wval	*v;
+	uint64_t			 now, since = 0, stale_ns;
+	char				 age[24];
+
+	memset(r, 0, sizeof *r);
+	if (th == NULL || th->watches == NULL || entry < 0 ||
+	    entry >= RB_WATCHES || th->watches[entry].inuse == 0)
+		return 0;
+	w = &th->watches[entry];
+	r->entry = entry;
+	r->expr = w->expr;
+	if (w->inuse != 1) {
+		r->kind = RBMON_WROW_REMOVING;
+		return 1;
+	}
+	v = tuiwatch_find(t, th, entry);
+	if (v != NULL && v->text != NULL) {
+		r->kind = v->error ? RBMON_WROW_ERROR : RBMON_WROW_VALUE;
+		r->text = v->text;
+		r->truncated = v->truncated;
+		since = v->got_ns;
+	} else if (w->resready == 1) {
+		r->kind = w->reslength < 0 ? RBMON_WROW_ERROR :
+		    RBMON_WROW_VALUE;
+		r->text = w->result;
+		r->truncated = w->reslength > RB_RESULT_MAX;
+	} else {
+		r->kind = RBMON_WROW_WAITING;
+		if (v != NULL)
+			since = v->seen_ns;
+	}
+	if (since == 0 || !tuiwatch_alive(p, th))
+		return 1;
+	now = rbmon_mono_ns();
+	if (now < since)
+		now = since;
+	stale_ns = (uint64_t)t->o.delay * 300000000u;
+	if (stale_ns < TUIWATCH_STALE_NS)
+		stale_ns = TUIWATCH_STALE_NS;
+	if (now - since > stale_ns) {
+		r->stale = 1;
+		tuiwatch_age(age, sizeof age, now - since, 0);
+		snprintf(r->age, sizeof r->age, "stale %s", age);
+	} else if (r->kind != RBMON_WROW_WAITING)
+		tuiwatch_age(r->age, sizeof r->age, now - since, 1);
+	return 1;
+}
+
+/* ------------------------------------------------------------------
+ * The watch pane's cursor: an entry of the selected thread.
+ */
+
+/**
+ * rbmon_tuiwatch_selected - the entry under the watch pane's cursor
+ *
+ * Return: the entry, the first in use when the cursor is on none, or -1.
+ */
+int
+rbmon_tuiwatch_selected(const struct rbmon_tui *t,
+    const struct rbmon_thread *th)
+{
+	int	e;
+
+	if (th == NULL || th->watches == NULL)
+		return -1;
+	if (th->pid == t->wsel_pid && th->tid == t->wsel_tid &&
+	    t->wsel >= 0 && t->wsel < RB_WATCHES &&
+	    th->watches[t->wsel].inuse != 0)
+		return t->wsel;
+	for (e = 0; e < RB_WATCHES; e++) {
+		if (th->watches[e].inuse != 0)
+			return e;
+	}
+	return -1;
+}
+
+static void
+tuiwatch_select(struct rbmon_tui *t, int32_t pid, int32_t tid, int entry)
+{
+	t->wsel = entry;
+	t->wsel_pid = pid;
+	t->wsel_tid = tid;
+}
+
+/* The entries in use of @th, in order; returns how many. */
+static int
+tuiwatch_rows(const struct rbmon_thread *th, int *rows)
+{
+	int	e, n = 0;
+
+	for (e = 0; th != NULL && th->watches != NULL && e < RB_WATCHES; e++) {
+		if (th->watches[e].inuse != 0)
+			rows[n++] = e;
+	}
+	return n;
+}
+
+/**
+ * rbmon_tuiwatch_move - move the watch pane's cursor by @delta rows
+ */
+void
+rbmon_tuiwatch_move(struct rbmon_tui *t, long delta)
+{
+	const struct rbmon_thread	*th;
+	int				 rows[RB_WATCHES], n, pos, cur;
+
+	th = t->have_snap ? rbmon_view_selected(&t->v, &t->s, NULL) : NULL;
+	if ((n = tuiwatch_rows(th, rows)) == 0)
+		return;
+	cur = rbmon_tuiwatch_selected(t, th);
+	for (pos = 0; pos < n && rows[pos] != cur; pos++)
+		;
+	if (delta < -(long)pos)
+		pos = 0;
+	else if (delta > (long)(n - 1 - pos))
+		pos = n - 1;
+	else
+		pos += (int)delta;
+	tuiwatch_select(t, th->pid, th->tid, rows[pos]);
+}
+
+/**
+ * rbmon_tuiwatch_select_row - put the cursor on the watch pane's @row
+ */
+void
+rbmon_tuiwatch_select_row(struct rbmon_tui *t, int row)
+{
+	const struct rbmon_thread	*th;
+	int				 rows[RB_WATCHES], n;
+
+	th = t->have_snap ? rbmon_view_selected(&t->v, &t->s, NULL) : NULL;
+	n = tuiwatch_rows(th, rows);
+	if (row >= 0 && row < n)
+		tuiwatch_select(t, th->pid, th->tid, rows[row]);
+}
+
+/* ------------------------------------------------------------------
+ * Adding, editing and removing.
+ */
+
+/* w, Enter: @expr for the selected thread. */
+static int
+tuiwatch_add(struct rbmon_tui *t, const char *expr)
+{
+	const struct rbmon_thread	*th;
+	struct rbmon_cmd		 k;
+	char				*cause = NULL;
+	int				 e;
+
+	if ((th = tuiwatch_thread(t, NULL)) == NULL)
+		return RBMON_REDRAW;
+	if (tuiwatch_target(t, th, &k, &cause) != 0 ||
+	    rbmon_ctl_watch_add(&t->ctl, &k, expr, &e, &cause) != 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
+		free(cause);
+		return RBMON_REDRAW;
+	}
+	tuiwatch_mine_add(t, &k, e, expr);
+	tuiwatch_select(t, k.pid, k.tid, e);
+	rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d: %s", e,
+	    k.tid, expr);
+	return RBMON_REDRAW | RBMON_RESCAN;
+}
+
+/* Append " TID" (or "TID" first) to @list, " ..." once full. */
+static void
+tuiwatch_list_add(char *list, size_t size, int32_t tid)
+{
+	char	one[16];
+
+	snprintf(one, sizeof one, "%s%d", *list ? " " : "", (int)tid);
+	if (strlen(list) + strlen(one) + 4 >= size) {
+		if (strstr(list, "...") == NULL)
+			strlcat(list, " ...", size);
+		return;
+	}
+	strlcat(list, one, size);
+}
+
+/* W, Enter: @expr for every live thread of process t->wall_pid. */
+static int
+tuiwatch_add_all(struct rbmon_tui *t, const char *expr)
+{
+	const struct rbmon_process	*p = NULL;
+	const struct rbmon_thread	*th;
+	struct rbmon_cmd		 k;
+	char				*cause = NULL;
+	char				 full[96], failed[96];
+	size_t				 i;
+	int				 e, n = 0, ok = 0, r;
+
+	for (i = 0; t->have_snap && i < t->s.nprocs; i++) {
+		if (t->s.procs[i].pid == t->wall_pid && t->s.procs[i].alive)
+			p = &t->s.procs[i];
+	}
+	if (p == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "process %d is gone",
+		    t->wall_pid);
+		return RBMON_REDRAW;
+	}
+	full[0] = failed[0] = '\0';
+	for (i = 0; i < p->nthreads; i++) {
+		th = &p->threads[i];
+		if (!tuiwatch_alive(p, th))
+			continue;
+		n++;
+		r = tuiwatch_target(t, th, &k, &cause);
+		if (r == 0 && rbmon_ctl_watch_add(&t->ctl, &k, expr, &e,
+		    &cause) == 0) {
+			tuiwatch_mine_add(t, &k, e, expr);
+			ok++;
+		} else if (r == 0 && tuiwatch_full(t, &k))
+			tuiwatch_list_add(full, sizeof full, th->tid);
+		else
+			tuiwatch_list_add(failed, sizeof failed, th->tid);
+		free(cause);
+		cause = NULL;
+	}
+	rbmon_tui_message(t, ok == n ? RBMON_MSG_INFO : RBMON_MSG_ERROR,
+	    "%s: watch added to %d of %d thread%s of PID %d%s%s%s%s", expr, ok,
+	    n, n == 1 ? "" : "s", p->pid, *full ? "; no free entry: " : "",
+	    full, *failed ? "; exited: " : "", failed);
+	return RBMON_REDRAW | RBMON_RESCAN;
+}
+
+/* e: edit the watch under the cursor. */
+static int
+tuiwatch_edit_start(struct rbmon_tui *t)
+{
+	const struct rbmon_thread	*th;
+	struct rbmon_cmd		 k;
+	char				*cause = NULL;
+	int				 e;
+
+	if (!tuiwatch_usable(t) || (th = tuiwatch_thread(t, NULL)) == NULL)
+		return RBMON_REDRAW;
+	if ((e = rbmon_tuiwatch_selected(t, th)) < 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has no watch to "
+		    "edit (w adds one)", th->tid);
+		return RBMON_REDRAW;
+	}
+	if (th->watches[e].inuse != 1) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
+		    "being removed", e, th->tid);
+		return RBMON_REDRAW;
+	}
+	if (tuiwatch_target(t, th, &k, &cause) != 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
+		free(cause);
+		return RBMON_REDRAW;
+	}
+	memset(&t->wedit, 0, sizeof t->wedit);
+	tuiwatch_id(&t->wedit.id, &k);
+	t->wedit.entry = e;
+	strlcpy(t->wedit.expr, th->watches[e].expr, sizeof t->wedit.expr);
+	tuiwatch_select(t, k.pid, k.tid, e);
+	rbmon_tuictl_prompt(t, TUICTL_WATCH_EDIT, t->wedit.expr);
+	return RBMON_REDRAW;
+}
+
+/*
+ * e, Enter: the new expression in a free entry, then the old one removed;
+ * with no entry free, the old one is removed first and the new one added
+ * once the thread has freed it (rbmon_tuiwatch_tick).
+ */
+static int
+tuiwatch_edit(struct rbmon_tui *t, const char *expr)
+{
+	struct rbmon_tui_wmine	*o = &t->wedit;
+	struct rbmon_cmd	 k;
+	char			*cause = NULL;
+	int			 e;
+
+	tuiwatch_cmd(&k, &o->id);
+	if (strcmp(expr, o->expr) == 0) {
+		rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d "
+		    "unchanged", o->entry, o->id.tid);
+		return RBMON_REDRAW;
+	}
+	if (rbmon_ctl_watch_inuse(&t->ctl, &k, o->entry) != 1) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
+		    "gone (removed, or the thread exited); w adds one",
+		    o->entry, o->id.tid);
+		return RBMON_REDRAW | RBMON_RESCAN;
+	}
+	if (rbmon_ctl_watch_add(&t->ctl, &k, expr, &e, &cause) == 0) {
+		rbmon_ctl_watch_remove(&t->ctl, &k, o->entry);
+		tuiwatch_mine_forget(t, &k, o->entry);
+		tuiwatch_mine_add(t, &k, e, expr);
+		tuiwatch_select(t, k.pid, k.tid, e);
+		rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d: %s "
+		    "(watch %d removed)", e, k.tid, expr, o->entry);
+		return RBMON_REDRAW | RBMON_RESCAN;
+	}
+	if (!tuiwatch_full(t, &k)) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
+		free(cause);
+		return RBMON_REDRAW;
+	}
+	free(cause);
+	if (t->wpending) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "still waiting for thread "
+		    "%d to free watch %d", t->wpend.id.tid, t->wpend.entry);
+		return RBMON_REDRAW;
+	}
+	if (rbmon_ctl_watch_remove(&t->ctl, &k, o->entry) != 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
+		    "gone", o->entry, o->id.tid);
+		return RBMON_REDRAW | RBMON_RESCAN;
+	}
+	tuiwatch_mine_forget(t, &k, o->entry);
+	t->wpend = *o;
+	strlcpy(t->wpend_expr, expr, sizeof t->wpend_expr);
+	t->wpending = 1;
+	t->wpend_deadline = rbmon_mono_ns() + TUIWATCH_FREE_NS;
+	rbmon_tui_message(t, RBMON_MSG_INFO, "all %d entries in use: watch %d "
+	    "of thread %d removed; %s follows once the thread frees it ...",
+	    RB_WATCHES, o->entry, o->id.tid, expr);
+	return RBMON_REDRAW | RBMON_RESCAN;
+}
+
+/**
+ * rbmon_tuiwatch_tick - an edit waiting for its entry: add when freed
+ *
+ * Return: the loop's flags.
+ */
+int
+rbmon_tuiwatch_tick(struct rbmon_tui *t)
+{
+	struct rbmon_cmd	 k;
+	char			*cause = NULL;
+	int			 e;
+
+	if (!t->wpending)
+		return 0;
+	tuiwatch_cmd(&k, &t->wpend.id);
+	if (rbmon_ctl_watch_inuse(&t->ctl, &k, t->wpend.entry) == 0) {
+		t->wpending = 0;
+		if (rbmon_ctl_watch_add(&t->ctl, &k, t->wpend_expr, &e,
+		    &cause) != 0) {
+			rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of "
+			    "thread %d removed, but %s not added: %s",
+			    t->wpend.entry, k.tid, t->wpend_expr, cause);
+			free(cause);
+			return RBMON_REDRAW | RBMON_RESCAN;
+		}
+		tuiwatch_mine_add(t, &k, e, t->wpend_expr);
+		tuiwatch_select(t, k.pid, k.tid, e);
+		rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d: %s",
+		    e, k.tid, t->wpend_expr);
+		return RBMON_REDRAW | RBMON_RESCAN;
+	}
+	if (rbmon_mono_ns() < t->wpend_deadline)
+		return 0;
+	t->wpending = 0;
+	rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d did not free watch %d "
+	    "within 5 s (it passes no hook: blocked in a system call?); %s "
+	    "not added", k.tid, t->wpend.entry, t->wpend_expr);
+	return RBMON_REDRAW;
+}
+
+/* d, Delete: remove the watch under the cursor. */
+static int
+tuiwatch_remove(struct rbmon_tui *t)
+{
+	const struct rbmon_thread	*th;
+	struct rbmon_cmd		 k;
+	char				*cause = NULL;
+	int				 e;
+
+	if (!tuiwatch_usable(t) || (th = tuiwatch_thread(t, NULL)) == NULL)
+		return RBMON_REDRAW;
+	if ((e = rbmon_tuiwatch_selected(t, th)) < 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has no watch to "
+		    "remove", th->tid);
+		return RBMON_REDRAW;
+	}
+	if (th->watches[e].inuse != 1) {
+		rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d is "
+		    "being removed", e, th->tid);
+		return RBMON_REDRAW;
+	}
+	if (tuiwatch_target(t, th, &k, &cause) != 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
+		free(cause);
+		return RBMON_REDRAW;
+	}
+	if (rbmon_ctl_watch_remove(&t->ctl, &k, e) != 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
+		    "gone", e, k.tid);
+		return RBMON_REDRAW | RBMON_RESCAN;
+	}
+	tuiwatch_mine_forget(t, &k, e);
+	rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d removed", e,
+	    k.tid);
+	return RBMON_REDRAW | RBMON_RESCAN;
+}
+
+/**
+ * rbmon_tuiwatch_submit - Enter at a watch prompt
+ * @what: TUICTL_WATCH, TUICTL_WATCH_ALL or TUICTL_WATCH_EDIT
+ * @expr: the line typed, not empty
+ *
+ * Return: the loop's flags.
+ */
+int
+rbmon_tuiwatch_submit(struct rbmon_tui *t, int what, const char *expr)
+{
+	if (!tuiwatch_usable(t))
+		return RBMON_REDRAW;
+	switch (what) {
+	case TUICTL_WATCH_ALL:
+		return tuiwatch_add_all(t, expr);
+	case TUICTL_WATCH_EDIT:
+		return tuiwatch_edit(t, expr);
+	}
+	return tuiwatch_add(t, expr);
+}
+
+/**
+ * rbmon_tuiwatch_key - w, W, e, d, and Delete in the watch pane
+ *
+ * Return: the loop's flags, or -1 if the key is not one of these.
+ */
+int
+rbmon_tuiwatch_key(struct rbmon_tui *t, int key, int is_key)
+{
+	const struct rbmon_thread	*th;
+
+	if (is_key) {
+		if (key == KEY_DC && t->focus == RBMON_PANE_WATCH)
+			return tuiwatch_remove(t);
+		return -1;
+	}
+	switch (key) {
+	case 'w':
+	case 'W':
+		if (!tuiwatch_usable(t) ||
+		    (th = tuiwatch_thread(t, NULL)) == NULL)
+			return RBMON_REDRAW;
+		t->wall_pid = th->pid;
+		rbmon_tuictl_prompt(t, key == 'w' ? TUICTL_WATCH :
+		    TUICTL_WATCH_ALL, NULL);
+		return RBMON_REDRAW;
+	case 'e':
+		return tuiwatch_edit_start(t);
+	case 'd':
+		return tuiwatch_remove(t);
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------------
+ * Tab: the variable name being typed, from the symbol tables.
+ */
+
+static int
+tuiwatch_identch(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_';
+}
+
+/**
+ * rbmon_tuiwatch_complete - complete the identifier at the end of the line
+ *
+ * Global names only: after "." or "->" a member would follow, which is
+ * not completed.  Names starting with '_' only when that was typed (the
+ * sorted list puts them apart from the others).
+ */
+void
+rbmon_tuiwatch_complete(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p = NULL;
+	char *const			*v;
+	char				*word;
+	size_t				 len = strlen(t->prompt), start, wlen;
+	size_t				 n, lo, hi, i, c, room;
+	int				 w;
+
+	for (start = len; start > 0 && tuiwatch_identch(t->prompt[start - 1]);
+	    start--)
+		;
+	word = t->prompt + start;
+	wlen = len - start;
+	for (i = start; i > 0 && t->prompt[i - 1] == ' '; i--)
+		;
+	if (i > 0 && (t->prompt[i - 1] == '.' || (i > 1 &&
+	    t->prompt[i - 1] == '>' && t->prompt[i - 2] == '-'))) {
+		snprintf(t->complete, sizeof t->complete, "members are not "
+		    "completed: Tab completes variable names");
+		return;
+	}
+	if (wlen == 0 || (*word >= '0' && *word <= '9')) {
+		snprintf(t->complete, sizeof t->complete, "type the start of a "
+		    "variable name, then Tab");
+		return;
+	}
+	if (!t->have_snap || rbmon_view_selected(&t->v, &t->s, &p) == NULL) {
+		snprintf(t->complete, sizeof t->complete, "select a thread "
+		    "first");
+		return;
+	}
+	v = rbmon_symbols_variables(t->sy, &t->s, p, &n);
+	for (lo = 0; lo < n && strncmp(v[lo], word, wlen) < 0; lo++)
+		;
+	for (hi = lo; hi < n && strncmp(v[hi], word, wlen) == 0; hi++)
+		;
+	if (lo == hi) {
+		snprintf(t->complete, sizeof t->complete, "no variable starts "
+		    "with \"%.60s\"", word);
+		return;
+	}
+	/* Longest common prefix of the range, as far as the line holds. */
+	c = strlen(v[lo]);
+	for (i = lo + 1; i < hi; i++) {
+		size_t k = 0;
+
+		while (k < c && v[i][k] == v[lo][k])
+			k++;
+		c = k;
+	}
+	room = sizeof t->prompt - 1 - start;
+	if (c > room)
+		c = room;
+	memcpy(word, v[lo], c);
+	word[c] = '\0';
+	if (hi - lo == 1) {
+		t->complete[0] = '\0';
+		return;
+	}
+	w = snprintf(t->complete, sizeof t->complete, "%zu matches:",
+	    hi - lo);
+	for (i = lo; i < hi && w > 0 && (size_t)w < sizeof t->complete - 1;
+	    i++)
+		w += snprintf(t->complete + w, sizeof t->complete - (size_t)w,
+		    " %s", v[i]);
+}
+
+/* ------------------------------------------------------------------
+ * Leaving.
+ */
+
+/* Does entry @m still hold what this rbmon put there? */
+static int
+tuiwatch_still_mine(const struct rbmon_snapshot *s,
+    const struct rbmon_tui_wmine *m)
+{
+	const struct rbmon_thread	*th;
+	size_t				 i, j;
+
+	for (i = 0; i < s->nprocs; i++) {
+		for (j = 0; j < s->procs[i].nthreads; j++) {
+			th = &s->procs[i].threads[j];
+			if (th->pid != m->id.pid || th->tid != m->id.tid ||
+			    th->ring != m->id.ring)
+				continue;
+			return th->watches != NULL &&
+			    th->watches[m->entry].inuse == 1 &&
+			    strcmp(th->watches[m->entry].expr, m->expr) == 0;
+		}
+	}
+	return 0;
+}
+
+/**
+ * rbmon_tuiwatch_end - remove the watches added from here; free the cache
+ *
+ * Entries another monitor has taken over since are left alone.  The
+ * threads free the entries at their next hooks.
+ */
+void
+rbmon_tuiwatch_end(struct rbmon_tui *t)
+{
+	struct rbmon_snapshot	 s;
+	struct rbmon_cmd	 k;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 have = 0;
+
+	if (t->ctl_ok && t->nwmine > 0) {
+		have = rbmon_model_snapshot(t->m, &s, &cause) == 0;
+		free(cause);
+		for (i = 0; i < t->nwmine; i++) {
+			if (have && !tuiwatch_still_mine(&s, &t->wmine[i]))
+				continue;
+			tuiwatch_cmd(&k, &t->wmine[i].id);
+			rbmon_ctl_watch_remove(&t->ctl, &k, t->wmine[i].entry);
+		}
+		if (have)
+			rbmon_model_free(&s);
+	}
+	for (i = 0; i < t->nwvals; i++)
+		free(t->wvals[i].text);
+	free(t->wvals);
+	free(t->wmine);
+	t->wvals = NULL;
+	t->wmine = NULL;
+	t->nwvals = t->nwmine = 0;
+}
