@@ -442,6 +442,23 @@ symbols_module_funcs(Dwfl_Module *mod, void **ud, const char *name,
 	return DWARF_CB_OK;
 }
 
+/* Sort @n malloc'd names and drop repeats; returns how many are left. */
+static size_t
+symbols_sort_unique(char **v, size_t n)
+{
+	size_t	i, j;
+
+	if (n > 0)
+		qsort(v, n, sizeof *v, symbols_strcmp);
+	for (i = j = 0; i < n; i++) {
+		if (j > 0 && strcmp(v[j - 1], v[i]) == 0)
+			free(v[i]);
+		else
+			v[j++] = v[i];
+	}
+	return j;
+}
+
 /**
  * rbmon_symbols_functions - the names of the functions a process has
  * @sy: the cache
@@ -459,20 +476,11 @@ rbmon_symbols_functions(struct rbmon_symbols *sy,
 {
 	struct symbols_image	*im = symbols_image_get(sy, s, p);
 	struct symbols_funcs	 f = { NULL, 0, 0 };
-	size_t			 i, j;
 
 	if (!im->have_funcs && im->dwfl != NULL) {
 		dwfl_getmodules(im->dwfl, symbols_module_funcs, &f, 0);
-		if (f.n > 0)
-			qsort(f.v, f.n, sizeof *f.v, symbols_strcmp);
-		for (i = j = 0; i < f.n; i++) {
-			if (j > 0 && strcmp(f.v[j - 1], f.v[i]) == 0)
-				free(f.v[i]);
-			else
-				f.v[j++] = f.v[i];
-		}
 		im->funcs = f.v;
-		im->nfuncs = j;
+		im->nfuncs = symbols_sort_unique(f.v, f.n);
 		im->have_funcs = 1;
 	}
 	*n = im->nfuncs;
@@ -556,20 +564,11 @@ rbmon_symbols_variables(struct rbmon_symbols *sy,
 {
 	struct symbols_image	*im = symbols_image_get(sy, s, p);
 	struct symbols_funcs	 f = { NULL, 0, 0 };
-	size_t			 i, j;
 
 	if (!im->have_vars && im->dwfl != NULL) {
 		dwfl_getmodules(im->dwfl, symbols_module_vars, &f, 0);
-		if (f.n > 0)
-			qsort(f.v, f.n, sizeof *f.v, symbols_strcmp);
-		for (i = j = 0; i < f.n; i++) {
-			if (j > 0 && strcmp(f.v[j - 1], f.v[i]) == 0)
-				free(f.v[i]);
-			else
-				f.v[j++] = f.v[i];
-		}
 		im->vars = f.v;
-		im->nvars = j;
+		im->nvars = symbols_sort_unique(f.v, f.n);
 		im->have_vars = 1;
 	}
 	*n = im->nvars;

@@ -182,6 +182,9 @@ void	rbmon_tui_message(struct rbmon_tui *, enum rbmon_msg, const char *,
 	    ...) __attribute__((format(printf, 3, 4)));
 
 void	rbmon_tuictl_init(struct rbmon_tui *);
+int	rbmon_tuictl_usable(struct rbmon_tui *);
+const struct rbmon_thread *rbmon_tuictl_thread(struct rbmon_tui *,
+	    const struct rbmon_process **);
 int	rbmon_tuictl_tick(struct rbmon_tui *);
 int	rbmon_tuictl_key(struct rbmon_tui *, int, int);
 int	rbmon_tuictl_quit(struct rbmon_tui *);

@@ -38,8 +38,8 @@ rbmon_tuictl_init(struct rbmon_tui *t)
 	}
 }
 
-static int
-tuictl_usable(struct rbmon_tui *t)
+int
+rbmon_tuictl_usable(struct rbmon_tui *t)
 {
 	if (t->ctl_ok)
 		return 1;
@@ -48,9 +48,9 @@ tuictl_usable(struct rbmon_tui *t)
 	return 0;
 }
 
-/* The selected thread, if it is alive and can take a command. */
-static const struct rbmon_thread *
-tuictl_thread(struct rbmon_tui *t, const struct rbmon_process **pp)
+/* The selected thread, if it is alive and can take a command or a watch. */
+const struct rbmon_thread *
+rbmon_tuictl_thread(struct rbmon_tui *t, const struct rbmon_process **pp)
 {
 	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
@@ -81,7 +81,7 @@ tuictl_send(struct rbmon_tui *t, const struct rbmon_thread *th,
 {
 	char	*cause = NULL;
 
-	if (!tuictl_usable(t))
+	if (!rbmon_tuictl_usable(t))
 		return RBMON_REDRAW;
 	if (t->cmd_busy) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "still waiting for "
@@ -398,7 +398,7 @@ tuictl_prompt_key(struct rbmon_tui *t, int key, int is_key)
 		tuictl_hist_add(h, line);
 		if (what != TUICTL_BREAK)
 			return rbmon_tuiwatch_submit(t, what, line);
-		th = tuictl_thread(t, NULL);
+		th = rbmon_tuictl_thread(t, NULL);
 		if (th == NULL)
 			return RBMON_REDRAW;
 		return tuictl_send(t, th, "BRKP", line, TUICTL_BREAK);
@@ -687,7 +687,7 @@ tuictl_flag(struct rbmon_tui *t, const char *name, int32_t now, int *mine,
 	char	*cause = NULL;
 	int	 value = !now;
 
-	if (!tuictl_usable(t))
+	if (!rbmon_tuictl_usable(t))
 		return RBMON_REDRAW;
 	if (rbmon_ctl_set_flag(&t->ctl, name, value, &cause) != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
@@ -723,28 +723,28 @@ rbmon_tuictl_key(struct rbmon_tui *t, int key, int is_key)
 		return -1;
 	switch (key) {
 	case 'b':
-		if (!tuictl_usable(t) || tuictl_thread(t, NULL) == NULL)
+		if (!rbmon_tuictl_usable(t) || rbmon_tuictl_thread(t, NULL) == NULL)
 			return RBMON_REDRAW;
 		rbmon_tuictl_prompt(t, TUICTL_BREAK, NULL);
 		return RBMON_REDRAW;
 	case 'B':
-		if ((th = tuictl_thread(t, NULL)) == NULL)
+		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
 		return tuictl_send(t, th, "BLST", "", TUICTL_LIST);
 	case 'p':
 	case 's':
 	case 'n':
 	case 'f':
-		if ((th = tuictl_thread(t, NULL)) == NULL)
+		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
 		return tuictl_send(t, th, key == 'p' ? "STOP" : key == 's' ?
 		    "STEP" : key == 'n' ? "NEXT" : "FINI", "", TUICTL_STOPPER);
 	case 'c':
-		if ((th = tuictl_thread(t, NULL)) == NULL)
+		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
 		return tuictl_send(t, th, "CONT", "", TUICTL_PLAIN);
 	case 't':
-		if ((th = tuictl_thread(t, NULL)) == NULL)
+		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
 		return tuictl_send(t, th, th->trace ? "TROF" : "TRON", "",
 		    TUICTL_PLAIN);

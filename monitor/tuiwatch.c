@@ -55,38 +55,6 @@ tuiwatch_same(const struct rbmon_tui_wid *a, const struct rbmon_tui_wid *b)
 	    a->tid == b->tid;
 }
 
-static int
-tuiwatch_usable(struct rbmon_tui *t)
-{
-	if (t->ctl_ok)
-		return 1;
-	rbmon_tui_message(t, RBMON_MSG_ERROR, "cannot control the program: "
-	    "%s", t->ctl_error ? t->ctl_error : "file not writable");
-	return 0;
-}
-
-/* The selected thread, if it is alive. */
-static const struct rbmon_thread *
-tuiwatch_thread(struct rbmon_tui *t, const struct rbmon_process **pp)
-{
-	const struct rbmon_process	*p = NULL;
-	const struct rbmon_thread	*th;
-
-	th = t->have_snap ? rbmon_view_selected(&t->v, &t->s, &p) : NULL;
-	if (th == NULL) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "select a thread first");
-		return NULL;
-	}
-	if (!tuiwatch_alive(p, th)) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has ended",
-		    th->tid);
-		return NULL;
-	}
-	if (pp != NULL)
-		*pp = p;
-	return th;
-}
-
 /* Aim @k at @th, the very thread of the snapshot, not a later one. */
 static int
 tuiwatch_target(struct rbmon_tui *t, const struct rbmon_thread *th,
@@ -475,7 +443,7 @@ tuiwatch_add(struct rbmon_tui *t, const char *expr)
 	char				*cause = NULL;
 	int				 e;
 
-	if ((th = tuiwatch_thread(t, NULL)) == NULL)
+	if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 		return RBMON_REDRAW;
 	if (tuiwatch_target(t, th, &k, &cause) != 0 ||
 	    rbmon_ctl_watch_add(&t->ctl, &k, expr, &e, &cause) != 0) {
@@ -551,32 +519,51 @@ tuiwatch_add_all(struct rbmon_tui *t, const char *expr)
 	return RBMON_REDRAW | RBMON_RESCAN;
 }
 
+/*
+ * The watch under the cursor of the selected thread, in use and aimed at
+ * by @k; -1 with the reason on the message line (@what: what "e" or "d"
+ * would have done).
+ */
+static int
+tuiwatch_cursor(struct rbmon_tui *t, const char *what,
+    const struct rbmon_thread **thp, struct rbmon_cmd *k)
+{
+	const struct rbmon_thread	*th;
+	char				*cause = NULL;
+	int				 e;
+
+	if (!rbmon_tuictl_usable(t) ||
+	    (th = rbmon_tuictl_thread(t, NULL)) == NULL)
+		return -1;
+	if ((e = rbmon_tuiwatch_selected(t, th)) < 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has no watch to "
+		    "%s", th->tid, what);
+		return -1;
+	}
+	if (th->watches[e].inuse != 1) {
+		rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d is "
+		    "being removed", e, th->tid);
+		return -1;
+	}
+	if (tuiwatch_target(t, th, k, &cause) != 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
+		free(cause);
+		return -1;
+	}
+	*thp = th;
+	return e;
+}
+
 /* e: edit the watch under the cursor. */
 static int
 tuiwatch_edit_start(struct rbmon_tui *t)
 {
 	const struct rbmon_thread	*th;
 	struct rbmon_cmd		 k;
-	char				*cause = NULL;
 	int				 e;
 
-	if (!tuiwatch_usable(t) || (th = tuiwatch_thread(t, NULL)) == NULL)
+	if ((e = tuiwatch_cursor(t, "edit (w adds one)", &th, &k)) < 0)
 		return RBMON_REDRAW;
-	if ((e = rbmon_tuiwatch_selected(t, th)) < 0) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has no watch to "
-		    "edit (w adds one)", th->tid);
-		return RBMON_REDRAW;
-	}
-	if (th->watches[e].inuse != 1) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
-		    "being removed", e, th->tid);
-		return RBMON_REDRAW;
-	}
-	if (tuiwatch_target(t, th, &k, &cause) != 0) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
-		free(cause);
-		return RBMON_REDRAW;
-	}
 	memset(&t->wedit, 0, sizeof t->wedit);
 	tuiwatch_id(&t->wedit.id, &k);
 	t->wedit.entry = e;
@@ -693,26 +680,10 @@ tuiwatch_remove(struct rbmon_tui *t)
 {
 	const struct rbmon_thread	*th;
 	struct rbmon_cmd		 k;
-	char				*cause = NULL;
 	int				 e;
 
-	if (!tuiwatch_usable(t) || (th = tuiwatch_thread(t, NULL)) == NULL)
+	if ((e = tuiwatch_cursor(t, "remove", &th, &k)) < 0)
 		return RBMON_REDRAW;
-	if ((e = rbmon_tuiwatch_selected(t, th)) < 0) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has no watch to "
-		    "remove", th->tid);
-		return RBMON_REDRAW;
-	}
-	if (th->watches[e].inuse != 1) {
-		rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d is "
-		    "being removed", e, th->tid);
-		return RBMON_REDRAW;
-	}
-	if (tuiwatch_target(t, th, &k, &cause) != 0) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
-		free(cause);
-		return RBMON_REDRAW;
-	}
 	if (rbmon_ctl_watch_remove(&t->ctl, &k, e) != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
 		    "gone", e, k.tid);
@@ -734,7 +705,7 @@ tuiwatch_remove(struct rbmon_tui *t)
 int
 rbmon_tuiwatch_submit(struct rbmon_tui *t, int what, const char *expr)
 {
-	if (!tuiwatch_usable(t))
+	if (!rbmon_tuictl_usable(t))
 		return RBMON_REDRAW;
 	switch (what) {
 	case TUICTL_WATCH_ALL:
@@ -763,8 +734,8 @@ rbmon_tuiwatch_key(struct rbmon_tui *t, int key, int is_key)
 	switch (key) {
 	case 'w':
 	case 'W':
-		if (!tuiwatch_usable(t) ||
-		    (th = tuiwatch_thread(t, NULL)) == NULL)
+		if (!rbmon_tuictl_usable(t) ||
+		    (th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
 		t->wall_pid = th->pid;
 		rbmon_tuictl_prompt(t, key == 'w' ? TUICTL_WATCH :
