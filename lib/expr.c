@@ -85,6 +85,7 @@ struct xtype {
 	size_t		 nmem;
 	struct xenum	*en;		/* ENUM */
 	size_t		 nen;
+	struct xtype	*ptr;		/* pointer to this type, once made */
 };
 
 struct xmember {
@@ -250,15 +251,20 @@ static void x_fmtname(char *buf, size_t n, struct xtype *t, const char *inner)
 	}
 }
 
+/* Made once per type (under x_lock), so compiling again allocates no type. */
 static struct xtype *x_pointer_to(struct xtype *t)
 {
-	struct xtype *p = x_alloc(sizeof(*p));
+	struct xtype *p;
 
+	if (t->ptr != NULL)
+		return t->ptr;
+	p = x_alloc(sizeof(*p));
 	if (p == NULL)
 		return NULL;
 	p->kind = XK_PTR;
 	p->size = 8;
 	p->target = t;
+	t->ptr = p;
 	return p;
 }
 
