@@ -13,14 +13,17 @@
 # to BENCH_APPS (plus their _SOURCES / _CFLAGS below).
 
 BENCHMARKS = \
-	bench/rbmon.sh
+	bench/rbmon.sh \
+	bench/overhead.sh
 
 BENCH_APPS = \
-	bench/apps/many
+	bench/apps/many \
+	bench/apps/fib \
+	bench/apps/work
 
 # Built on demand only: EXTRA_PROGRAMS are not part of all or check.
 EXTRA_PROGRAMS = $(BENCH_APPS)
-EXTRA_DIST += $(BENCHMARKS)
+EXTRA_DIST += $(BENCHMARKS) bench/setup
 CLEANFILES += $(BENCH_APPS:=$(EXEEXT))
 
 # Like the integration apps, but optimised as real programs are.
@@ -31,6 +34,16 @@ bench_apps_many_SOURCES = bench/apps/many.c
 bench_apps_many_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_many_CFLAGS = $(BENCH_APP_CFLAGS)
 bench_apps_many_LDFLAGS = $(PTHREAD_LIBS)
+
+bench_apps_fib_SOURCES = bench/apps/fib.c
+bench_apps_fib_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
+bench_apps_fib_CFLAGS = $(BENCH_APP_CFLAGS)
+bench_apps_fib_LDFLAGS = $(PTHREAD_LIBS)
+
+bench_apps_work_SOURCES = bench/apps/work.c
+bench_apps_work_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
+bench_apps_work_CFLAGS = $(BENCH_APP_CFLAGS)
+bench_apps_work_LDFLAGS = $(PTHREAD_LIBS)
 
 BENCH_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \

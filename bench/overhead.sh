@@ -1,0 +1,710 @@
+#!/bin/bash
+# bench/overhead.sh - what librbtrace adds to every traced call, next to
+# uftrace and LTTng-UST on the same binaries.
+#
+# Targets (reported as met or MISSED, never an error):
+#   - fib, 1 thread: librbtrace adds at most 15 ns per call pair (one
+#     __cyg_profile_func_enter + one __cyg_profile_func_exit) over the
+#     baseline;
+#   - that is at least 10 times less than `uftrace record` adds on the same
+#     binary, at the same size, in the same run;
+#   - fib on 2 threads: the overhead per call pair within 1.25 x the
+#     1-thread figure;
+#   - depth: the overhead per call pair with the calls DEPTH frames down
+#     (deeper than the ring's slots, so the ring wraps) within 1.25 x the
+#     figure at the shallowest depth.
+#
+# Workloads (bench/apps, built with -O2 -g -finstrument-functions):
+#   fib   fib N 1 2: fib(N) twice, on 1 thread (a pure call-heavy loop);
+#   fib2  fib N 2 2: the same work, one fib(N) on each of 2 threads;
+#   work  work ROUNDS: hash table and quicksort of string keys (mixed call
+#         depths, malloc and memory work between the calls);
+#   depth fib N 1 2 D: fib(N) twice at the bottom of D frames.
+# Each program counts its call pairs exactly and times its own work section
+# with CLOCK_MONOTONIC in uninstrumented code after main() (instrumented)
+# let the tracer start up; for fib2 the work time is the sum of the two
+# threads' (thread-seconds, comparable with 1 thread).  The whole process's
+# wall time (fork to exit, seen from this script) is reported too.
+#
+# Variants, alternated within each repetition (the order rotates from one
+# repetition to the next) to cancel machine drift; median of BENCH_RUNS:
+#   baseline    the binary alone (glibc's no-op hooks);
+#   librbtrace  LD_PRELOAD of the freshly built librbtrace.so, default
+#               settings, RBTRACE_FILE in a temporary directory (removed
+#               after each run);
+#   uftrace     uftrace record --no-libcall -d DIR (libmcount's
+#               -finstrument-functions hooks on every instrumented function;
+#               --no-libcall so that it traces the same functions as the
+#               others and not also the PLT calls to libc);
+#   LTTng-UST   LD_PRELOAD of liblttng-ust-cyg-profile-fast.so, in a fresh
+#               session per run recording all userspace events (lttng create
+#               --output DIR, enable-event -u -a, start; run; stop, destroy).
+#               A session daemon already running is used; otherwise one is
+#               started (lttng-sessiond --daemonize --no-kernel, LTTNG_HOME in
+#               the temporary directory; as root its run directory is the
+#               system one, /var/run/lttng) and stopped at the end.
+# The peers trace into files at 100-200 ns a call, so they run at a smaller
+# size ("peer size") than the main one, next to a baseline and a librbtrace
+# run of that size: the ratio to librbtrace compares figures of one size.
+# A peer that is not installed, or cannot run here, is reported as such.
+#
+# Also: instructions per call pair (valgrind --tool=callgrind, Ir) with and
+# without librbtrace, at two sizes (the marginal figure is free of start-up
+# costs), with the call counts checked against callgrind's; and the trace
+# file's size for the default geometry and for RBTRACE_RINGS=1024
+# RBTRACE_SLOTS=64.
+#
+# It prints tables with the machine; the exit status is 0 when it
+# measured, 77 when it cannot run here, 1 when the harness itself broke.
+#
+# Run it alone from the build directory (after `make all bench/apps/fib
+# bench/apps/work`):
+#	top_builddir=$PWD top_srcdir=/path/to/src bash /path/to/src/bench/overhead.sh
+# or as part of `make bench`.  Knobs (environment): BENCH_RUNS (7),
+# BENCH_QUICK=1 (small sizes and 3 runs: a smoke test), BENCH_FIB_N (36),
+# BENCH_FIB_PEER_N (29), BENCH_WORK_ROUNDS (40), BENCH_WORK_PEER_ROUNDS (4),
+# BENCH_DEPTH_N (33), BENCH_DEPTHS ("10 100 1000 5000"), BENCH_CG_N ("20
+# 24", two callgrind sizes), WAIT_TIMEOUT (30, seconds for anything the
+# harness waits on).  bench/setup installs the peers.
+
+set -u
+
+NAME=overhead
+: "${top_builddir:=$PWD}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	RUNS=${BENCH_RUNS:-3}
+	FIB_N=${BENCH_FIB_N:-30}
+	FIB_PEER_N=${BENCH_FIB_PEER_N:-24}
+	WORK_ROUNDS=${BENCH_WORK_ROUNDS:-4}
+	WORK_PEER_ROUNDS=${BENCH_WORK_PEER_ROUNDS:-1}
+	DEPTH_N=${BENCH_DEPTH_N:-27}
+	CG_N=${BENCH_CG_N:-16 18}
+else
+	RUNS=${BENCH_RUNS:-7}
+	FIB_N=${BENCH_FIB_N:-36}
+	FIB_PEER_N=${BENCH_FIB_PEER_N:-29}
+	WORK_ROUNDS=${BENCH_WORK_ROUNDS:-40}
+	WORK_PEER_ROUNDS=${BENCH_WORK_PEER_ROUNDS:-4}
+	DEPTH_N=${BENCH_DEPTH_N:-33}
+	CG_N=${BENCH_CG_N:-20 24}
+fi
+DEPTHS=${BENCH_DEPTHS:-10 100 1000 5000}
+WAIT_TIMEOUT=${WAIT_TIMEOUT:-30}
+LIBRBTRACE=$top_builddir/lib/.libs/librbtrace.so
+FIB=$top_builddir/bench/apps/fib
+WORK=$top_builddir/bench/apps/work
+
+TARGET_NS=15		# fib, 1 thread: ns per call pair over the baseline
+TARGET_UFTRACE=10	# uftrace's overhead / librbtrace's, at least
+TARGET_THREADS=1.25	# 2 threads / 1 thread, at most
+TARGET_DEPTH=1.25	# deepest / shallowest, at most
+DEFAULT_SLOTS=32	# man/rbtrace.5: RBTRACE_SLOTS default
+
+note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
+broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
+skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
+
+[ "$(uname -s)" = Linux ] || skip "Linux only"
+[ -f "$LIBRBTRACE" ] || broke "library not built: $LIBRBTRACE"
+for p in "$FIB" "$WORK"; do
+	[ -x "$p" ] || broke "benchmark program not built: $p (make bench/apps/fib bench/apps/work)"
+done
+for v in RUNS FIB_N FIB_PEER_N WORK_ROUNDS WORK_PEER_ROUNDS DEPTH_N WAIT_TIMEOUT; do
+	[[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 ] ||
+		broke "$v must be a positive integer, not '${!v}'"
+done
+for d in $DEPTHS $CG_N; do
+	[[ $d =~ ^[0-9]+$ ]] && [ "$d" -gt 0 ] || broke "bad depth or callgrind size '$d'"
+done
+read -r -a CG_SIZES <<<"$CG_N"
+[ "${#CG_SIZES[@]}" -eq 2 ] && [ "${CG_SIZES[0]}" -lt "${CG_SIZES[1]}" ] ||
+	broke "BENCH_CG_N must be two increasing sizes, not '$CG_N'"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rbt-bench-$NAME.XXXXXX") || broke "mktemp failed"
+TRACE=$T/rbtrace.trace
+
+LTTNG_STARTED_PID=	# the session daemon this script started, if any
+LTTNG_RUNDIR_MADE=	# its run directory, when it did not exist before
+LTTNG_SESSION=		# the session in use, if any
+
+# now_us - wall clock in microseconds into $NOW (no subshell).
+now_us() { NOW=${EPOCHREALTIME/[.,]/}; }
+
+# gone PID - PID no longer exists (or is a zombie).
+gone()
+{
+	local s
+	{ read -r s <"/proc/$1/stat"; } 2>/dev/null || return 0
+	s=${s##*) }
+	[ "${s:0:1}" = Z ] || [ "${s:0:1}" = X ]
+}
+
+# wait_gone PID SECONDS - poll until PID is gone; false on time-out.
+wait_gone()
+{
+	local deadline=$((SECONDS + $2))
+	until gone "$1"; do
+		[ "$SECONDS" -ge "$deadline" ] && return 1
+		sleep 0.1
+	done
+}
+
+cleanup()
+{
+	if [ -n "$LTTNG_SESSION" ]; then
+		lttng destroy "$LTTNG_SESSION" >/dev/null 2>&1
+		LTTNG_SESSION=
+	fi
+	if [ -n "$LTTNG_STARTED_PID" ]; then
+		kill -TERM "$LTTNG_STARTED_PID" 2>/dev/null
+		wait_gone "$LTTNG_STARTED_PID" "$WAIT_TIMEOUT" ||
+			{ note "lttng-sessiond $LTTNG_STARTED_PID did not stop on SIGTERM; killing it"
+			  kill -KILL "$LTTNG_STARTED_PID" 2>/dev/null; }
+		LTTNG_STARTED_PID=
+		# Only if empty: the daemon removes what it put there.
+		[ -n "$LTTNG_RUNDIR_MADE" ] && rmdir "$LTTNG_RUNDIR_MADE" 2>/dev/null
+	fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# median N... - the median of integers.
+median()
+{
+	local sorted
+	mapfile -t sorted < <(printf '%s\n' "$@" | sort -n)
+	if [ $(($# % 2)) -eq 1 ]; then
+		echo "${sorted[$# / 2]}"
+	else
+		echo $(((sorted[$# / 2 - 1] + sorted[$# / 2]) / 2))
+	fi
+}
+
+calc() { LC_ALL=C awk "BEGIN { $1 }"; }
+# le A B - A <= B (decimals).
+le() { LC_ALL=C awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+verdict() { if le "$1" "$2"; then echo met; else echo MISSED; fi; }
+# group N - 12345678 -> 12,345,678
+group() { LC_ALL=C awk -v n="$1" 'BEGIN { s = sprintf("%d", n); r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } print s r }'; }
+
+read -r LOAD0 _ </proc/loadavg
+
+# --- the peers ----------------------------------------------------------------
+UFTRACE=$(command -v uftrace 2>/dev/null)
+UFTRACE_STATE=
+if [ -z "$UFTRACE" ]; then
+	UFTRACE_STATE="not installed (bench/setup installs it)"
+fi
+
+CYG=
+for d in /usr/lib/x86_64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib /usr/local/lib64; do
+	[ -f "$d/liblttng-ust-cyg-profile-fast.so" ] && { CYG=$d/liblttng-ust-cyg-profile-fast.so; break; }
+done
+LTTNG_STATE=
+if ! command -v lttng >/dev/null || ! command -v lttng-sessiond >/dev/null; then
+	LTTNG_STATE="not installed (lttng-tools; bench/setup installs it)"
+elif [ -z "$CYG" ]; then
+	LTTNG_STATE="not installed (liblttng-ust-cyg-profile-fast.so: liblttng-ust-dev; bench/setup installs it)"
+fi
+
+# lttng_daemon - use a running session daemon, or start one of our own.
+lttng_daemon()
+{
+	local rundir pidf pid err
+	if lttng list >/dev/null 2>&1; then
+		LTTNG_DAEMON="already running (used, left running)"
+		return 0
+	fi
+	export LTTNG_HOME=$T/lttng-home
+	mkdir -p "$LTTNG_HOME" || return 1
+	if [ "$(id -u)" -eq 0 ]; then
+		rundir=/var/run/lttng
+	else
+		rundir=$LTTNG_HOME/.lttng
+	fi
+	pidf=$rundir/lttng-sessiond.pid
+	[ -d "$rundir" ] || LTTNG_RUNDIR_MADE=$rundir
+	# --daemonize returns once the daemon accepts commands.
+	if ! err=$(lttng-sessiond --daemonize --no-kernel 2>&1); then
+		LTTNG_STATE="unavailable: lttng-sessiond --daemonize failed: $(printf '%s' "$err" | grep -v '^$' | tail -n 1)"
+		return 1
+	fi
+	pid=
+	{ read -r pid <"$pidf"; } 2>/dev/null
+	if [[ ! $pid =~ ^[0-9]+$ ]] || [ "$(cat "/proc/$pid/comm" 2>/dev/null)" != lttng-sessiond ]; then
+		LTTNG_STATE="unavailable: lttng-sessiond started but left no pid in $pidf"
+		return 1
+	fi
+	LTTNG_STARTED_PID=$pid
+	if ! err=$(lttng list 2>&1); then
+		LTTNG_STATE="unavailable: the session daemon does not answer: $(printf '%s' "$err" | tail -n 1)"
+		return 1
+	fi
+	LTTNG_DAEMON="started for this run (pid $pid, LTTNG_HOME=$LTTNG_HOME, stopped at the end)"
+}
+LTTNG_DAEMON=
+[ -z "$LTTNG_STATE" ] && lttng_daemon
+LTTNG_DISCARDED=0
+
+# lttng_session_start - a fresh session recording every userspace event.
+lttng_session_start()
+{
+	local err
+	LTTNG_SESSION=rbt-bench-$$-$RANDOM
+	rm -rf "$T/lttng.out"
+	if ! err=$({ lttng create "$LTTNG_SESSION" --output "$T/lttng.out" &&
+		     lttng enable-event -u -a -s "$LTTNG_SESSION" &&
+		     lttng start "$LTTNG_SESSION"; } 2>&1 >/dev/null); then
+		lttng destroy "$LTTNG_SESSION" >/dev/null 2>&1
+		LTTNG_SESSION=
+		LTTNG_STATE="unavailable: $(printf '%s' "$err" | grep -v '^$' | tail -n 1)"
+		return 1
+	fi
+}
+
+# lttng_session_end - stop (waits for the data) and destroy the session;
+# counts discarded events; false unless the trace holds data.
+lttng_session_end()
+{
+	local out n
+	out=$(lttng stop "$LTTNG_SESSION" 2>&1)
+	n=$(printf '%s\n' "$out" | sed -n 's/.*[^0-9]\([0-9][0-9]*\) events\{0,1\} \(were\|was\) discarded.*/\1/p' | head -n 1)
+	[ -n "$n" ] && LTTNG_DISCARDED=$((LTTNG_DISCARDED + n))
+	lttng destroy "$LTTNG_SESSION" >/dev/null 2>&1
+	LTTNG_SESSION=
+	if [ -z "$(find "$T/lttng.out" -type f -size +0 -name '*_[0-9]*' 2>/dev/null | head -n 1)" ]; then
+		LTTNG_STATE="failed: no event data in the trace (lttng stop said: $(printf '%s' "$out" | tr '\n' ' '))"
+		return 1
+	fi
+	rm -rf "$T/lttng.out"
+}
+
+# --- one run ------------------------------------------------------------------
+# run_once VARIANT PROGRAM ARGS... - run once; sets R_CALLS R_TIMED R_WORK
+# (ns) R_PROC (ns, whole process).  Exits for baseline and librbtrace
+# failures; for a peer, marks it failed and returns 1.
+run_once()
+{
+	local v=$1 rc=0 t0 line
+	shift
+	rm -f "$T/run.out" "$T/run.err"
+	case $v in
+	baseline)
+		now_us; t0=$NOW
+		"$@" >"$T/run.out" 2>"$T/run.err" || rc=$?
+		now_us;;
+	librbtrace | librbtrace-s64)
+		rm -f "$TRACE"
+		local slots=()
+		[ "$v" = librbtrace-s64 ] && slots=(RBTRACE_SLOTS=64)
+		now_us; t0=$NOW
+		env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "${slots[@]}" "$@" \
+			>"$T/run.out" 2>"$T/run.err" || rc=$?
+		now_us
+		[ "$rc" -eq 0 ] && [ ! -f "$TRACE" ] &&
+			broke "librbtrace left no trace file: is it preloaded? ($*; stderr: $(cat "$T/run.err"))"
+		[ "$rc" -eq 0 ] && [ -s "$T/run.err" ] &&
+			broke "librbtrace complained: $(cat "$T/run.err")"
+		rm -f "$TRACE";;
+	uftrace)
+		rm -rf "$T/uftrace.data"
+		now_us; t0=$NOW
+		"$UFTRACE" record --no-libcall -d "$T/uftrace.data" "$@" \
+			>"$T/run.out" 2>"$T/run.err" || rc=$?
+		now_us
+		if [ "$rc" -ne 0 ] || [ -z "$(find "$T/uftrace.data" -name '*.dat' -size +0 2>/dev/null | head -n 1)" ]; then
+			UFTRACE_STATE="failed: exit $rc, $(tr '\n' ' ' <"$T/run.err" | cut -c1-200)"
+			rm -rf "$T/uftrace.data"
+			return 1
+		fi
+		rm -rf "$T/uftrace.data";;
+	lttng)
+		lttng_session_start || return 1
+		now_us; t0=$NOW
+		env LD_PRELOAD="$CYG" "$@" >"$T/run.out" 2>"$T/run.err" || rc=$?
+		now_us
+		if [ "$rc" -ne 0 ]; then
+			LTTNG_STATE="failed: exit $rc, $(tr '\n' ' ' <"$T/run.err" | cut -c1-200)"
+			lttng destroy "$LTTNG_SESSION" >/dev/null 2>&1
+			LTTNG_SESSION=
+			return 1
+		fi
+		lttng_session_end || return 1;;
+	*) broke "unknown variant $v";;
+	esac
+	R_PROC=$(((NOW - t0) * 1000))
+	[ "$rc" -eq 0 ] || broke "$v: $* exited $rc: $(cat "$T/run.err")"
+	line=$(grep -E '^calls [0-9]+ timed_calls [0-9]+ threads [0-9]+ work_ns [0-9]+ wall_ns [0-9]+ result [0-9]+$' "$T/run.out" | tail -n 1)
+	[ -n "$line" ] || broke "$v: $* printed no result line: $(cat "$T/run.out" "$T/run.err")"
+	read -r _ R_CALLS _ R_TIMED _ _ _ R_WORK _ _ _ _ <<<"$line"
+}
+
+# --- the sets -----------------------------------------------------------------
+# A set: one command line and the variants run on it.  Every set's runs
+# are collected per variant: W[set:variant] (work ns), P[...] (process ns).
+declare -A SET_CMD SET_VARIANTS W P CALLS TIMED
+SETS=()
+add_set()	# add_set NAME "VARIANTS" PROGRAM ARGS...
+{
+	local name=$1 vars=$2
+	shift 2
+	SETS+=("$name")
+	SET_CMD[$name]=$(printf '%q ' "$@")
+	SET_VARIANTS[$name]=$vars
+}
+
+PEERS="baseline librbtrace"
+[ -z "$UFTRACE_STATE" ] && PEERS+=" uftrace"
+[ -z "$LTTNG_STATE" ] && PEERS+=" lttng"
+
+add_set fib "baseline librbtrace" "$FIB" "$FIB_N" 1 2
+add_set fib-peer "$PEERS" "$FIB" "$FIB_PEER_N" 1 2
+add_set fib2 "baseline librbtrace" "$FIB" "$FIB_N" 2 2
+add_set fib2-peer "$PEERS" "$FIB" "$FIB_PEER_N" 2 2
+add_set work "baseline librbtrace" "$WORK" "$WORK_ROUNDS"
+add_set work-peer "$PEERS" "$WORK" "$WORK_PEER_ROUNDS"
+SHALLOW=
+DEEP=
+for d in $DEPTHS; do
+	[ -z "$SHALLOW" ] || [ "$d" -lt "$SHALLOW" ] && SHALLOW=$d
+	[ -z "$DEEP" ] || [ "$d" -gt "$DEEP" ] && DEEP=$d
+done
+for d in $DEPTHS; do
+	vars="baseline librbtrace"
+	# The shallowest also with 64 slots: DEPTH + N + 2 levels < 64, the ring never wraps.
+	[ "$d" = "$SHALLOW" ] && [ $((d + DEPTH_N + 2)) -lt 64 ] && vars+=" librbtrace-s64"
+	add_set "depth-$d" "$vars" "$FIB" "$DEPTH_N" 1 2 "$d"
+done
+
+# drop_variant NAME - a peer that failed leaves every set.
+drop_variant()
+{
+	local s
+	for s in "${SETS[@]}"; do
+		SET_VARIANTS[$s]=$(printf '%s\n' ${SET_VARIANTS[$s]} | grep -vx "$1" | tr '\n' ' ')
+	done
+}
+
+note "$RUNS runs of: ${SETS[*]}"
+for ((run = 0; run < RUNS; run++)); do
+	for s in "${SETS[@]}"; do
+		read -r -a vars <<<"${SET_VARIANTS[$s]}"
+		cmd=()
+		eval "cmd=(${SET_CMD[$s]})"
+		nv=${#vars[@]}
+		for ((k = 0; k < nv; k++)); do
+			v=${vars[$(((k + run) % nv))]}
+			# A peer dropped during this repetition.
+			[[ " ${SET_VARIANTS[$s]} " == *" $v "* ]] || continue
+			if ! run_once "$v" "${cmd[@]}"; then
+				note "$v dropped: $([ "$v" = uftrace ] && echo "$UFTRACE_STATE" || echo "$LTTNG_STATE")"
+				drop_variant "$v"
+				continue
+			fi
+			if [ -n "${CALLS[$s]:-}" ] && [ "${CALLS[$s]}" != "$R_CALLS" ]; then
+				broke "$s: $v counted $R_CALLS calls, another variant ${CALLS[$s]}"
+			fi
+			CALLS[$s]=$R_CALLS
+			TIMED[$s]=$R_TIMED
+			W[$s:$v]="${W[$s:$v]:-} $R_WORK"
+			P[$s:$v]="${P[$s:$v]:-} $R_PROC"
+		done
+	done
+	note "run $((run + 1))/$RUNS done"
+done
+
+# med SET VARIANT W|P - median ns of that set and variant ("" if none).
+med()
+{
+	local key=$1:$2 vals
+	if [ "$3" = W ]; then vals=${W[$key]:-}; else vals=${P[$key]:-}; fi
+	[ -n "$vals" ] || return 0
+	# shellcheck disable=SC2086
+	median $vals
+}
+
+# per_call SET VARIANT W|P - overhead in ns per call pair over the baseline.
+per_call()
+{
+	local b v n
+	b=$(med "$1" baseline "$3")
+	v=$(med "$1" "$2" "$3")
+	[ -n "$b" ] && [ -n "$v" ] || return 0
+	if [ "$3" = W ]; then n=${TIMED[$1]}; else n=${CALLS[$1]}; fi
+	calc "printf \"%.2f\", ($v - $b) / $n"
+}
+
+# --- callgrind ----------------------------------------------------------------
+CG_STATE=
+CG_ROWS=()
+CG_MARGINAL=
+CG_LIB_MARGINAL=
+CG_FUNCS=
+CG_CLOCK=
+# cg_calls FILE FUNCTION - calls to FUNCTION recorded in a callgrind file.
+cg_calls()
+{
+	awk -v want="$2" '
+	/^c?fn=/ {
+		s = $0; iscall = (substr(s, 1, 1) == "c"); sub(/^c?fn=/, "", s)
+		id = s; sub(/ .*/, "", id)
+		if (index(s, " ")) { name = s; sub(/^[^ ]* /, "", name); names[id] = name }
+		else name = names[id]
+		cur = iscall ? name : ""
+		next
+	}
+	/^calls=/ { if (cur == want) { split(substr($0, 7), a, " "); total += a[1] } cur = ""; next }
+	END { print total + 0 }' "$1"
+}
+cg_total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n 1; }
+# cg_lib FILE - Ir spent in librbtrace.so's own code (callgrind_annotate).
+cg_lib() { callgrind_annotate --auto=no --threshold=100 "$1" 2>/dev/null | awk '/librbtrace\.so/ { gsub(/,/, "", $1); s += $1 } END { print s + 0 }'; }
+
+# cg_run N with|without - callgrind run of fib N 1 2; sets CG_IR CG_CALLS CG_LIBIR.
+cg_run()
+{
+	local out=$T/cg.$1.$2 rc=0 line enter exit
+	rm -f "$TRACE"
+	if [ "$2" = with ]; then
+		# valgrind keeps the client's LD_PRELOAD, adding its own preloads to it.
+		env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" \
+			valgrind --tool=callgrind --callgrind-out-file="$out" "$FIB" "$1" 1 2 \
+			>"$T/cg.out" 2>"$T/cg.err" || rc=$?
+	else
+		valgrind --tool=callgrind --callgrind-out-file="$out" "$FIB" "$1" 1 2 \
+			>"$T/cg.out" 2>"$T/cg.err" || rc=$?
+	fi
+	[ "$rc" -eq 0 ] || broke "callgrind of fib $1 ($2 librbtrace) exited $rc: $(tail -n 5 "$T/cg.err")"
+	line=$(grep -E '^calls [0-9]+ ' "$T/cg.out") || broke "callgrind: fib printed no result line"
+	read -r _ CG_CALLS _ <<<"$line"
+	CG_IR=$(cg_total "$out")
+	[ -n "$CG_IR" ] || broke "no totals in $out"
+	enter=$(cg_calls "$out" __cyg_profile_func_enter)
+	exit=$(cg_calls "$out" __cyg_profile_func_exit)
+	# glibc's no-op hooks are one function (callgrind names it either way).
+	[ $((enter + exit)) -eq $((2 * CG_CALLS)) ] ||
+		broke "callgrind saw $enter + $exit hook calls, fib claims $CG_CALLS call pairs ($2 librbtrace)"
+	CG_LIBIR=0
+	if [ "$2" = with ]; then
+		[ "$enter" -eq "$CG_CALLS" ] ||
+			broke "callgrind: $enter calls of __cyg_profile_func_enter, not $CG_CALLS"
+		callgrind_annotate --auto=no --threshold=100 "$out" >"$out.txt" 2>&1 ||
+			broke "callgrind_annotate $out failed"
+		grep -q '__cyg_profile_func_enter.*librbtrace\.so' "$out.txt" ||
+			broke "callgrind does not show librbtrace.so's __cyg_profile_func_enter: was it preloaded?"
+		CG_LIBIR=$(cg_lib "$out")
+		# Under valgrind the CPU may not report an invariant TSC: then the hooks read CLOCK_MONOTONIC.
+		[ "$(cg_calls "$out" rb_clock_mono_ns)" -gt $((CG_CALLS / 2)) ] &&
+			CG_CLOCK=" (note: under valgrind the hooks read CLOCK_MONOTONIC, not the TSC)"
+	fi
+	rm -f "$TRACE"
+}
+
+if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
+	CG_STATE="not installed (valgrind; bench/setup installs it)"
+else
+	note "callgrind: fib ${CG_SIZES[*]}"
+	declare -A CGI CGC CGL
+	for n in "${CG_SIZES[@]}"; do
+		cg_run "$n" without
+		CGI[$n:without]=$CG_IR; CGC[$n]=$CG_CALLS
+		cg_run "$n" with
+		CGI[$n:with]=$CG_IR; CGL[$n]=$CG_LIBIR
+		[ "${CGC[$n]}" = "$CG_CALLS" ] || broke "callgrind: call counts differ"
+		CG_ROWS+=("$(printf '  %-6s %12s %14s %14s %10s %12s' "$n" "$(group "$CG_CALLS")" \
+			"$(group "${CGI[$n:without]}")" "$(group "${CGI[$n:with]}")" \
+			"$(calc "printf \"%.1f\", (${CGI[$n:with]} - ${CGI[$n:without]}) / $CG_CALLS")" \
+			"$(calc "printf \"%.1f\", ${CGL[$n]} / $CG_CALLS")")")
+	done
+	a=${CG_SIZES[0]} b=${CG_SIZES[1]}
+	CG_MARGINAL=$(calc "printf \"%.1f\", ((${CGI[$b:with]} - ${CGI[$b:without]}) - (${CGI[$a:with]} - ${CGI[$a:without]})) / (${CGC[$b]} - ${CGC[$a]})")
+	CG_LIB_MARGINAL=$(calc "printf \"%.1f\", (${CGL[$b]} - ${CGL[$a]}) / (${CGC[$b]} - ${CGC[$a]})")
+	# The hooks' own functions at the larger size, Ir per call pair.
+	CG_FUNCS=$(awk -v n="${CGC[$b]}" '/librbtrace\.so/ && /hooks\.c/ {
+		c = $1; gsub(/,/, "", c); f = $0; sub(/.*:/, "", f); sub(/ .*/, "", f)
+		if (c / n >= 0.5) printf "%s%s %.1f", sep, f, c / n; sep = ", " }' "$T/cg.$b.with.txt")
+fi
+
+# --- trace file sizes -----------------------------------------------------------
+# fsize VAR=VALUE... - size of the file a tiny traced run creates: "BYTES ALLOCATED".
+fsize()
+{
+	local rc=0
+	rm -f "$TRACE"
+	env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "$@" "$FIB" 1 >/dev/null 2>"$T/size.err" || rc=$?
+	[ "$rc" -eq 0 ] || broke "fib 1 under librbtrace exited $rc"
+	[ -s "$T/size.err" ] && broke "librbtrace complained ($*): $(cat "$T/size.err")"
+	[ -f "$TRACE" ] || broke "no trace file from fib 1"
+	echo "$(stat -c %s "$TRACE") $(($(stat -c '%b * %B' "$TRACE")))"
+	rm -f "$TRACE"
+}
+read -r SIZE_DEF ALLOC_DEF <<<"$(fsize)"
+read -r SIZE_BIG ALLOC_BIG <<<"$(fsize RBTRACE_RINGS=1024 RBTRACE_SLOTS=64)"
+
+# --- report -------------------------------------------------------------------
+read -r LOAD1 _ </proc/loadavg
+model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n 1)
+[ -n "$model" ] || model=$(uname -m)
+ms() { calc "printf \"%.1f\", $1 / 1e6"; }
+label()
+{
+	case $1 in
+	baseline) echo baseline;;
+	librbtrace) echo librbtrace;;
+	librbtrace-s64) echo "librbtrace, 64 slots";;
+	uftrace) echo "uftrace record";;
+	lttng) echo LTTng-UST;;
+	esac
+}
+
+ROW_FMT='  %-22s %13s %10s %10s %10s %10s %10s %9s\n'
+# table SET [REF_SET] - the rows of one set; the ratio is to librbtrace of the same set.
+table()
+{
+	local s=$1 v w p ow op ratio rb
+	rb=$(per_call "$s" librbtrace W)
+	for v in baseline librbtrace librbtrace-s64 uftrace lttng; do
+		w=$(med "$s" "$v" W)
+		[ -n "$w" ] || continue
+		p=$(med "$s" "$v" P)
+		ow=- op=- ratio=-
+		if [ "$v" != baseline ]; then
+			ow=$(per_call "$s" "$v" W)
+			op=$(per_call "$s" "$v" P)
+			if [ -n "$rb" ] && ! le "$rb" 0; then
+				ratio=$(calc "printf \"%.1f x\", $ow / $rb")
+			fi
+		fi
+		printf "$ROW_FMT" "$(label "$v")" "$(group "${CALLS[$s]}")" "$(ms "$w")" "$(ms "$p")" \
+			"$(calc "printf \"%.2f\", $w / ${TIMED[$s]}")" "$ow" "$op" "$ratio"
+	done
+}
+header()
+{
+	printf "$ROW_FMT" variant "call pairs" "work ms" "process ms" "work ns/c" "+ns/c work" "+ns/c proc" "x rbtrace"
+}
+peer_notes()
+{
+	[ -n "$UFTRACE_STATE" ] && echo "  uftrace: $UFTRACE_STATE"
+	[ -n "$LTTNG_STATE" ] && echo "  LTTng-UST: $LTTNG_STATE"
+	:
+}
+
+echo
+echo "librbtrace overhead benchmark ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+echo "machine:  $model, nproc $(nproc), $(uname -sr), load average before $LOAD0, after $LOAD1"
+echo "library:  $LIBRBTRACE (default geometry: 64 rings x $DEFAULT_SLOTS slots)"
+if [ -n "$UFTRACE" ] && [ -z "$UFTRACE_STATE" ]; then
+	echo "uftrace:  $("$UFTRACE" --version 2>/dev/null | head -n 1), record --no-libcall"
+else
+	echo "uftrace:  $UFTRACE_STATE"
+fi
+if [ -z "$LTTNG_STATE" ] || [ -n "$LTTNG_DAEMON" ]; then
+	echo "LTTng:    $(lttng --version 2>/dev/null | head -n 1), $CYG; session daemon $LTTNG_DAEMON${LTTNG_STATE:+; $LTTNG_STATE}"
+else
+	echo "LTTng:    $LTTNG_STATE"
+fi
+echo "runs:     median of $RUNS, variants alternated (order rotated each run)${BENCH_QUICK:+ BENCH_QUICK=$BENCH_QUICK}"
+echo "columns:  work ms = the program's own timing of its work section (fib2: sum of both threads');"
+echo "          process ms = fork to exit; work ns/c = work time per call pair;"
+echo "          +ns/c = (variant - baseline) / call pairs, for the work section and the whole process"
+echo "          (fib2's process figure is wall time with both threads running at once: about half);"
+echo "          x rbtrace = +ns/c work / librbtrace's +ns/c work at the same size"
+echo
+echo "fib: recursive fib(N) twice, 1 thread (bench/apps/fib N 1 2)"
+header
+echo " main size, N=$FIB_N"; table fib
+echo " peer size, N=$FIB_PEER_N"; table fib-peer
+echo
+echo "fib2: the same work on 2 threads, one fib(N) each (bench/apps/fib N 2 2)"
+header
+echo " main size, N=$FIB_N"; table fib2
+echo " peer size, N=$FIB_PEER_N"; table fib2-peer
+echo
+echo "work: hash table + quicksort of 20000 string keys per round (bench/apps/work ROUNDS)"
+header
+echo " main size, $WORK_ROUNDS rounds"; table work
+echo " peer size, $WORK_PEER_ROUNDS rounds"; table work-peer
+peer_notes
+[ "$LTTNG_DISCARDED" -gt 0 ] && echo "  LTTng-UST discarded $LTTNG_DISCARDED events in all (lttng stop)"
+echo
+echo "depth: fib($DEPTH_N) twice at the bottom of D frames (bench/apps/fib $DEPTH_N 1 2 D);"
+echo "the calls run at levels D .. D+$((DEPTH_N + 1)): with $DEFAULT_SLOTS slots the ring wraps at every D"
+printf '  %-7s %-22s %13s %10s %10s %10s\n' D variant "call pairs" "work ms" "+ns/c work" "+ns/c proc"
+for d in $DEPTHS; do
+	for v in baseline librbtrace librbtrace-s64; do
+		w=$(med "depth-$d" "$v" W)
+		[ -n "$w" ] || continue
+		ow=- op=-
+		[ "$v" != baseline ] && { ow=$(per_call "depth-$d" "$v" W); op=$(per_call "depth-$d" "$v" P); }
+		printf '  %-7s %-22s %13s %10s %10s %10s\n' "$d" "$(label "$v")" \
+			"$(group "${CALLS[depth-$d]}")" "$(ms "$w")" "$ow" "$op"
+	done
+done
+[ -n "$(med "depth-$SHALLOW" librbtrace-s64 W)" ] &&
+	echo "  (64 slots: depth $SHALLOW + $((DEPTH_N + 2)) levels fit, so that ring never wraps)"
+echo
+echo "instructions per call pair, callgrind (Ir), fib N 1 2:"
+if [ -n "$CG_STATE" ]; then
+	echo "  $CG_STATE"
+else
+	printf '  %-6s %12s %14s %14s %10s %12s\n' N "call pairs" "Ir baseline" "Ir librbtrace" "+Ir/c" "lib Ir/c"
+	for r in "${CG_ROWS[@]}"; do echo "$r"; done
+	echo "  marginal, N=${CG_SIZES[1]} minus N=${CG_SIZES[0]} (no start-up): +$CG_MARGINAL Ir per call pair, $CG_LIB_MARGINAL of them in librbtrace.so$CG_CLOCK"
+	echo "  librbtrace's hook functions at N=${CG_SIZES[1]}, self Ir per call pair: $CG_FUNCS"
+	echo "  (call counts checked against callgrind's calls of __cyg_profile_func_enter/exit)"
+fi
+echo
+echo "trace file (fib 1 under librbtrace; stat size, allocated):"
+printf '  %-36s %12s bytes  (%s MiB), allocated %s MiB\n' "default (64 rings x $DEFAULT_SLOTS slots)" \
+	"$(group "$SIZE_DEF")" "$(calc "printf \"%.2f\", $SIZE_DEF / 1048576")" "$(calc "printf \"%.2f\", $ALLOC_DEF / 1048576")"
+printf '  %-36s %12s bytes  (%s MiB), allocated %s MiB\n' "RBTRACE_RINGS=1024 RBTRACE_SLOTS=64" \
+	"$(group "$SIZE_BIG")" "$(calc "printf \"%.2f\", $SIZE_BIG / 1048576")" "$(calc "printf \"%.2f\", $ALLOC_BIG / 1048576")"
+echo
+
+# --- targets --------------------------------------------------------------------
+echo "targets:"
+RB1=$(per_call fib librbtrace W)
+printf '  %-72s %8s ns   %s\n' "fib, 1 thread: librbtrace +ns per call pair <= $TARGET_NS" "$RB1" "$(verdict "$RB1" "$TARGET_NS")"
+UF=$(per_call fib-peer uftrace W)
+RBP=$(per_call fib-peer librbtrace W)
+if [ -n "$UF" ] && [ -n "$RBP" ]; then
+	if le "$RBP" 0; then
+		printf '  %-72s %8s      %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's (N=$FIB_PEER_N)" "inf x" met
+	else
+		r=$(calc "printf \"%.1f\", $UF / $RBP")
+		if le "$TARGET_UFTRACE" "$r"; then vv=met; else vv=MISSED; fi
+		printf '  %-72s %8s x    %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's (N=$FIB_PEER_N)" "$r" "$vv"
+	fi
+else
+	printf '  %-72s %8s      %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's" - "not measured: uftrace ${UFTRACE_STATE:-did not run}"
+fi
+RB2=$(per_call fib2 librbtrace W)
+if le "$RB1" 0; then
+	r2=-
+	v2=$(verdict "$RB2" 0)
+else
+	r2=$(calc "printf \"%.2f\", $RB2 / $RB1")
+	v2=$(verdict "$r2" "$TARGET_THREADS")
+fi
+printf '  %-72s %8s x    %s\n' "fib2: 2 threads' +ns per call pair <= ${TARGET_THREADS}x 1 thread's ($RB2 / $RB1)" "$r2" "$v2"
+DS=$(per_call "depth-$SHALLOW" librbtrace W)
+DD=$(per_call "depth-$DEEP" librbtrace W)
+if le "$DS" 0; then
+	rd=-
+	vd=$(verdict "$DD" 0)
+else
+	rd=$(calc "printf \"%.2f\", $DD / $DS")
+	vd=$(verdict "$rd" "$TARGET_DEPTH")
+fi
+printf '  %-72s %8s x    %s\n' "depth: +ns per call pair at D=$DEEP <= ${TARGET_DEPTH}x D=$SHALLOW's ($DD / $DS)" "$rd" "$vd"
+DN=$(per_call "depth-$SHALLOW" librbtrace-s64 W)
+if [ -n "$DN" ] && ! le "$DN" 0; then
+	printf '  %-72s %8s x    %s\n' "  (information: D=$DEEP vs D=$SHALLOW with 64 slots, no wrap: $DD / $DN)" \
+		"$(calc "printf \"%.2f\", $DD / $DN")" ""
+fi
+echo
+exit 0
