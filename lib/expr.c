@@ -901,7 +901,7 @@ static struct xtype *x_dwtype(Dwarf *dw, Dwarf_Die *die)
  */
 
 enum xop {
-	XO_VAR, XO_INT, XO_FLOAT, XO_MEMBER, XO_INDEX, XO_DEREF, XO_ADDR,
+	XO_VAR, XO_INT, XO_MEMBER, XO_INDEX, XO_DEREF, XO_ADDR,
 	XO_NEG, XO_ADD, XO_SUB, XO_MUL, XO_DIV, XO_CAST
 };
 
@@ -916,9 +916,8 @@ struct xnode {
 	bool		 tls;
 	uint64_t	 bias;		/* TLS: the module's load bias */
 	const char	*name;
-	/* XO_INT, XO_FLOAT */
+	/* XO_INT; XO_MEMBER: the offset of an anonymous member's parent */
 	uint64_t	 ival;
-	double		 fval;
 	/* XO_MEMBER */
 	const struct xmember *mem;
 	struct xnode	*next;		/* arena */
@@ -1916,9 +1915,6 @@ static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
 		return 0;
 	case XO_INT:
 		v->u = n->ival;
-		return 0;
-	case XO_FLOAT:
-		v->d = n->fval;
 		return 0;
 	case XO_MEMBER:
 		if (x_eval(p, n->a, &a) != 0)

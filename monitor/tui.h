@@ -183,6 +183,8 @@ void	rbmon_tui_message(struct rbmon_tui *, enum rbmon_msg, const char *,
 
 void	rbmon_tuictl_init(struct rbmon_tui *);
 int	rbmon_tuictl_usable(struct rbmon_tui *);
+size_t	rbmon_tuictl_complete_word(struct rbmon_tui *, char *const *, size_t,
+	    char *, size_t, const char *);
 const struct rbmon_thread *rbmon_tuictl_thread(struct rbmon_tui *,
 	    const struct rbmon_process **);
 int	rbmon_tuictl_tick(struct rbmon_tui *);

@@ -303,14 +303,65 @@ rbmon_tuictl_prompt(struct rbmon_tui *t, int what, const char *text)
 	t->complete[0] = '\0';
 }
 
+/**
+ * rbmon_tuictl_complete_word - complete @word, the end of the prompt line
+ * @names: sorted, unique; @n of them
+ * @room: how many bytes @word may grow to (not counting the NUL)
+ * @kind: what the names are, for "no KIND starts with ..."
+ *
+ * @word becomes the longest common prefix of the names it starts; the
+ * message line shows them when there are several.
+ * Return: how many names matched.
+ */
+size_t
+rbmon_tuictl_complete_word(struct rbmon_tui *t, char *const *names, size_t n,
+    char *word, size_t room, const char *kind)
+{
+	size_t	len = strlen(word), lo, hi, i, c;
+	int	w;
+
+	/* The range of names starting with the word (the list is sorted). */
+	for (lo = 0; lo < n && strncmp(names[lo], word, len) < 0; lo++)
+		;
+	for (hi = lo; hi < n && strncmp(names[hi], word, len) == 0; hi++)
+		;
+	if (lo == hi) {
+		snprintf(t->complete, sizeof t->complete, "no %s starts "
+		    "with \"%.60s\"", kind, word);
+		return 0;
+	}
+	/* Longest common prefix of the range, as far as the line holds. */
+	c = strlen(names[lo]);
+	for (i = lo + 1; i < hi; i++) {
+		size_t k = 0;
+
+		while (k < c && names[i][k] == names[lo][k])
+			k++;
+		c = k;
+	}
+	if (c > room)
+		c = room;
+	memcpy(word, names[lo], c);
+	word[c] = '\0';
+	t->complete[0] = '\0';
+	if (hi - lo == 1)
+		return 1;
+	w = snprintf(t->complete, sizeof t->complete, "%zu matches:",
+	    hi - lo);
+	for (i = lo; i < hi && w > 0 && (size_t)w < sizeof t->complete - 1;
+	    i++)
+		w += snprintf(t->complete + w, sizeof t->complete - (size_t)w,
+		    " %s", names[i]);
+	return hi - lo;
+}
+
 /* Tab: complete the function name (the first word) from the symbols. */
 static void
 tuictl_complete(struct rbmon_tui *t)
 {
 	const struct rbmon_process	*p = NULL;
 	char *const			*fn;
-	size_t				 n, len = strlen(t->prompt), lo, hi, i, c;
-	int				 w;
+	size_t				 n;
 
 	if (strchr(t->prompt, ' ') != NULL || !t->have_snap ||
 	    rbmon_view_selected(&t->v, &t->s, &p) == NULL) {
@@ -319,40 +370,10 @@ tuictl_complete(struct rbmon_tui *t)
 		return;
 	}
 	fn = rbmon_symbols_functions(t->sy, &t->s, p, &n);
-	/* The range of names starting with the prompt (the list is sorted). */
-	for (lo = 0; lo < n && strncmp(fn[lo], t->prompt, len) < 0; lo++)
-		;
-	for (hi = lo; hi < n && strncmp(fn[hi], t->prompt, len) == 0; hi++)
-		;
-	if (lo == hi) {
-		snprintf(t->complete, sizeof t->complete, "no function starts "
-		    "with \"%.60s\"", t->prompt);
-		return;
-	}
-	/* Longest common prefix of the range. */
-	c = strlen(fn[lo]);
-	for (i = lo + 1; i < hi; i++) {
-		size_t k = 0;
-
-		while (k < c && fn[i][k] == fn[lo][k])
-			k++;
-		c = k;
-	}
-	if (c >= sizeof t->prompt - 2)
-		c = sizeof t->prompt - 2;
-	memcpy(t->prompt, fn[lo], c);
-	t->prompt[c] = '\0';
-	if (hi - lo == 1) {
+	/* One name: a space after it, ready for the count. */
+	if (rbmon_tuictl_complete_word(t, fn, n, t->prompt,
+	    sizeof t->prompt - 2, "function") == 1)
 		strlcat(t->prompt, " ", sizeof t->prompt);
-		t->complete[0] = '\0';
-		return;
-	}
-	w = snprintf(t->complete, sizeof t->complete, "%zu matches:",
-	    hi - lo);
-	for (i = lo; i < hi && w > 0 && (size_t)w < sizeof t->complete - 1;
-	    i++)
-		w += snprintf(t->complete + w, sizeof t->complete - (size_t)w,
-		    " %s", fn[i]);
 }
 
 static void

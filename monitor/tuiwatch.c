@@ -774,8 +774,7 @@ rbmon_tuiwatch_complete(struct rbmon_tui *t)
 	char *const			*v;
 	char				*word;
 	size_t				 len = strlen(t->prompt), start, wlen;
-	size_t				 n, lo, hi, i, c, room;
-	int				 w;
+	size_t				 n, i;
 
 	for (start = len; start > 0 && tuiwatch_identch(t->prompt[start - 1]);
 	    start--)
@@ -801,39 +800,8 @@ rbmon_tuiwatch_complete(struct rbmon_tui *t)
 		return;
 	}
 	v = rbmon_symbols_variables(t->sy, &t->s, p, &n);
-	for (lo = 0; lo < n && strncmp(v[lo], word, wlen) < 0; lo++)
-		;
-	for (hi = lo; hi < n && strncmp(v[hi], word, wlen) == 0; hi++)
-		;
-	if (lo == hi) {
-		snprintf(t->complete, sizeof t->complete, "no variable starts "
-		    "with \"%.60s\"", word);
-		return;
-	}
-	/* Longest common prefix of the range, as far as the line holds. */
-	c = strlen(v[lo]);
-	for (i = lo + 1; i < hi; i++) {
-		size_t k = 0;
-
-		while (k < c && v[i][k] == v[lo][k])
-			k++;
-		c = k;
-	}
-	room = sizeof t->prompt - 1 - start;
-	if (c > room)
-		c = room;
-	memcpy(word, v[lo], c);
-	word[c] = '\0';
-	if (hi - lo == 1) {
-		t->complete[0] = '\0';
-		return;
-	}
-	w = snprintf(t->complete, sizeof t->complete, "%zu matches:",
-	    hi - lo);
-	for (i = lo; i < hi && w > 0 && (size_t)w < sizeof t->complete - 1;
-	    i++)
-		w += snprintf(t->complete + w, sizeof t->complete - (size_t)w,
-		    " %s", v[i]);
+	rbmon_tuictl_complete_word(t, v, n, word, sizeof t->prompt - 1 - start,
+	    "variable");
 }
 
 /* ------------------------------------------------------------------

@@ -42,10 +42,7 @@ wait_json "$g" "$(th "$GA") | .state == \"stopped\" and .stop.reason == \"stop\"
 f=$T/ctl.trace
 traced app RBTRACE_FILE="$f" RBTRACE_ORPHAN_TIMEOUT=2 "$APPS/ctl"
 pid=$LAUNCHED
-wait_ready "main $pid" "$pid"
-for n in alpha beta seq blocked; do
-	wait_ready "thread $n [0-9]+" "$pid"
-done
+wait_threads "$pid" alpha beta seq blocked
 A=$(tid_of alpha)
 K=$(tid_of blocked)
 

@@ -22,10 +22,7 @@ f=$T/ctl.trace
 # without a monitor; 0 keeps this test's stops however loaded the machine.
 traced app RBTRACE_FILE="$f" RBTRACE_ORPHAN_TIMEOUT=0 "$APPS/ctl"
 pid=$LAUNCHED
-wait_ready "main $pid" "$pid"
-for n in alpha beta seq blocked; do
-	wait_ready "thread $n [0-9]+" "$pid"
-done
+wait_threads "$pid" alpha beta seq blocked
 A=$(tid_of alpha)
 B=$(tid_of beta)
 S=$(tid_of seq)

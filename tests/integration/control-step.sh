@@ -22,10 +22,7 @@ f=$T/ctl.trace
 # 0: no stop of this test ends by itself, however loaded the machine.
 traced app RBTRACE_FILE="$f" RBTRACE_ORPHAN_TIMEOUT=0 "$APPS/ctl"
 pid=$LAUNCHED
-wait_ready "main $pid" "$pid"
-for n in alpha beta seq blocked; do
-	wait_ready "thread $n [0-9]+" "$pid"
-done
+wait_threads "$pid" alpha beta seq blocked
 A=$(tid_of alpha)
 B=$(tid_of beta)
 S=$(tid_of seq)

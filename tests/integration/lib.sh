@@ -121,6 +121,18 @@ wait_ready()
 	done
 }
 
+# wait_threads PID NAME... - wait for the "main PID" line of process PID
+# and the "thread NAME TID" line of each NAME.
+wait_threads()
+{
+	local pid=$1 n
+	shift
+	wait_ready "main $pid" "$pid"
+	for n; do
+		wait_ready "thread $n [0-9]+" "$pid"
+	done
+}
+
 # tid_of NAME - the tid a program reported with "thread NAME TID".
 tid_of() { awk -v n="$1" '$1 == "thread" && $2 == n { print $3; exit }' "$RBT_READY"; }
 

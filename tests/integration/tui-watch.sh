@@ -15,7 +15,7 @@
 f=$T/watch.trace
 traced app RBTRACE_FILE="$f" "$APPS/watch"
 pid=$LAUNCHED
-wait_ready "main $pid" "$pid"
+wait_threads "$pid" ticker w1 w2 parked
 K=$(tid_of ticker)
 W1=$(tid_of w1)
 W2=$(tid_of w2)

@@ -85,10 +85,7 @@ still_live()
 f=$T/watch.trace
 traced app RBTRACE_FILE="$f" "$APPS/watch"
 pid=$LAUNCHED
-wait_ready "main $pid" "$pid"
-for n in ticker w1 w2 parked; do
-	wait_ready "thread $n [0-9]+" "$pid"
-done
+wait_threads "$pid" ticker w1 w2 parked
 K=$(tid_of ticker)
 W1=$(tid_of w1)
 W2=$(tid_of w2)
