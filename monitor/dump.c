@@ -66,54 +66,46 @@ dump_text_stop(FILE *out, struct rbmon_symbols *sy,
  * @sy: symbol cache
  * @s: the snapshot
  * @p: the process
- * @t: the thread
+ * @t: the thread, its frames resolved by rbmon_stack_resolve()
  * @i: frame index, 0 = innermost shown
  * @c: clocks for ages
  * @out: filled in; strings belong to @sy or @s
  *
  * The innermost frame is located at its function (or its line mark);
- * an outer frame at the call it made, one byte before the return address
- * recorded by the frame it called.
+ * an outer frame at the call it made (see stack.c).  A frame not resolved
+ * shows its function alone.
  */
 void
 rbmon_dump_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
     const struct rbmon_process *p, const struct rbmon_thread *t, size_t i,
     const struct rbmon_clock *c, struct rbmon_shown *out)
 {
-	const struct rbmon_frame	*f = &t->frames[i], *callee;
-	struct rbmon_sym		 fn, site;
+	const struct rbmon_frame	*f = &t->frames[i];
+	struct rbmon_sym		 fn;
 
 	memset(out, 0, sizeof *out);
 	if (f->torn) {
 		out->torn = 1;
 		return;
 	}
-	out->have_age = rbmon_clock_age(c, f->ts, &out->age_ns) == 0;
-	if (f->named) {
-		out->named = 1;
-		out->function = f->function;
-		out->file = f->file[0] != '\0' ? f->file : NULL;
-		out->line = f->line > 0 ? f->line : 0;
+	if (!f->synthetic)
+		out->have_age = rbmon_clock_age(c, f->ts, &out->age_ns) == 0;
+	out->named = f->named;
+	out->inlined = f->inlined;
+	out->address = f->fn;
+	if (f->resolved) {
+		out->function = f->at_function;
+		out->file = f->at_file;
+		out->line = f->at_line;
 		return;
 	}
-	out->address = f->fn;
+	if (f->named) {
+		out->function = f->function;
+		return;
+	}
 	rbmon_symbols_lookup(sy, s, p, f->fn, &fn);
 	out->function = fn.function;
-	if (i == 0) {
-		out->file = fn.file;
-		out->line = f->line > 0 ? f->line : fn.line;
-		return;
-	}
-	callee = &t->frames[i - 1];
-	if (!callee->torn && callee->level == f->level + 1 &&
-	    callee->site != 0) {
-		rbmon_symbols_lookup(sy, s, p, callee->site - 1, &site);
-		out->file = site.file;
-		out->line = site.line;
-	} else {
-		out->file = fn.file;	/* the call it made was lost */
-		out->line = 0;
-	}
+	out->file = fn.file;
 }
 
 static void
@@ -138,6 +130,8 @@ dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
 		fprintf(out, " (line %d)", sh->line);
 	else
 		fputs(" (?\?)", out);
+	if (sh->inlined)
+		fputs(" [inlined]", out);
 	if (sh->have_age) {
 		rbmon_age_format(age, sizeof age, sh->age_ns);
 		fprintf(out, " %s", age);
@@ -195,14 +189,16 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 			    !dump_thread_exited(t))
 				dump_text_stop(out, sy, s, p, t);
 			fprintf(out, ", depth %d\n", t->depth);
-			for (k = 0; k < t->nframes; k++) {
+			for (k = 0; k <= t->nframes; k++) {
+				if (k == t->gap_at && t->wrapped != 0)
+					fprintf(out, "    ... %u frame%s "
+					    "overwritten\n", t->wrapped,
+					    t->wrapped == 1 ? "" : "s");
+				if (k == t->nframes)
+					break;
 				rbmon_dump_resolve(sy, s, p, t, k, c, &sh);
 				dump_text_frame(out, k, &sh);
 			}
-			if (t->wrapped != 0)
-				fprintf(out, "    ... %u older frame%s "
-				    "overwritten\n", t->wrapped,
-				    t->wrapped == 1 ? "" : "s");
 		}
 	}
 }
@@ -318,6 +314,7 @@ dump_json_frame(FILE *out, const struct rbmon_shown *sh)
 		fprintf(out, ", \"address\": \"0x%" PRIx64 "\"", sh->address);
 	else
 		fputs(", \"address\": null", out);
+	fprintf(out, ", \"inlined\": %s", sh->inlined ? "true" : "false");
 	if (sh->torn)
 		fputs(", \"torn\": true", out);
 	fputc('}', out);
@@ -422,6 +419,8 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 			fprintf(out, ", \"state\": \"%s\", \"depth\": %d, "
 			    "\"wrapped\": %u, ",
 			    rbmon_dump_state(p, t), t->depth, t->wrapped);
+			if (t->wrapped != 0)
+				fprintf(out, "\"wrapped_at\": %zu, ", t->gap_at);
 			dump_json_control(out, sy, s, p, t);
 			fputs("\"frames\": [", out);
 			for (k = 0; k < t->nframes; k++) {

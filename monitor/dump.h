@@ -11,6 +11,7 @@
 struct rbmon_shown {
 	int		 torn;
 	int		 named;
+	int		 inlined;	/* inlined into the next frame out */
 	const char	*function;	/* NULL: unknown */
 	const char	*file;		/* NULL: unknown */
 	int		 line;		/* 0: unknown */

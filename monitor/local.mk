@@ -5,6 +5,7 @@ noinst_LTLIBRARIES += monitor/libmonitor.la
 monitor_libmonitor_la_SOURCES = \
 	monitor/model.c monitor/model.h \
 	monitor/symbols.c monitor/symbols.h \
+	monitor/stack.c monitor/stack.h \
 	monitor/dump.c monitor/dump.h \
 	monitor/discover.c monitor/discover.h \
 	monitor/view.c monitor/view.h \

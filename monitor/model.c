@@ -436,6 +436,7 @@ rbmon_model_read_stack(const struct rb_header *h, struct rb_ring *r,
 	}
 	t->depth = d;
 	t->wrapped = (uint32_t)d - (uint32_t)t->nframes;
+	t->gap_at = t->nframes;
 	return (int)t->nframes;
 }
 

@@ -61,6 +61,13 @@ struct rbmon_frame {
 	int32_t		line;
 	char		*function;	/* named frames only */
 	char		*file;		/* named frames only, may be "" */
+	/* what the frame shows, set by rbmon_stack_resolve() */
+	int		resolved;
+	int		inlined;	/* inlined into the frame below it */
+	int		synthetic;	/* from debug info only: no slot */
+	const char	*at_function;	/* NULL: unknown */
+	const char	*at_file;	/* NULL: unknown */
+	int		at_line;	/* 0: unknown */
 };
 
 /* A watch entry's protocol state, as copied out of a ring. */
@@ -88,7 +95,8 @@ struct rbmon_thread {
 	uint64_t	pstart, image, created_ns, exited_ns;
 	char		name[RB_THREAD_NAME_MAX + 1];
 	int32_t		depth;
-	uint32_t	wrapped;
+	uint32_t	wrapped;	/* frames lost between ... */
+	size_t		gap_at;		/* ... frames[gap_at - 1] and [gap_at] */
 	size_t		nframes;
 	struct rbmon_frame *frames;	/* newest first */
 	struct rbmon_watch *watches;	/* RB_WATCHES, or NULL: none in use */

@@ -367,6 +367,7 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	struct rbmon_shown	 sh;
 	char			 idx[32], loc[PANEL_LINE], age[32];
 	char			 fn[PANEL_LINE];
+	size_t			 f;
 	attr_t			 a;
 	int			 cols = t->lay.cols, locw, fnw, x;
 
@@ -377,17 +378,18 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 		a = rbmon_tty_attr(t->focus == RBMON_PANE_STACK ?
 		    RBMON_A_SELECT : RBMON_A_SELECT_DIM);
 	panel_fill(y, 0, cols, selected ? a : A_NORMAL);
-	if (i >= th->nframes) {
-		snprintf(loc, sizeof loc, "... %u older frame%s overwritten "
+	f = rbmon_view_stack_frame(th, i);
+	if (f == SIZE_MAX) {
+		snprintf(loc, sizeof loc, "... %u frame%s overwritten "
 		    "(the ring keeps %u)", th->wrapped, th->wrapped == 1 ?
 		    "" : "s", t->m->hdr.slots);
 		panel_text(y, 5, cols - 5, selected ? a :
 		    rbmon_tty_attr(RBMON_A_EXITED), loc);
 		return;
 	}
-	snprintf(idx, sizeof idx, "#%zu", i);
+	snprintf(idx, sizeof idx, "#%zu", f);
 	panel_text(y, 0, 5, a, idx);
-	rbmon_dump_resolve(t->sy, &t->s, p, th, i, &t->c, &sh);
+	rbmon_dump_resolve(t->sy, &t->s, p, th, f, &t->c, &sh);
 	if (sh.torn) {
 		panel_text(y, 5, cols - 5, selected ? a :
 		    rbmon_tty_attr(RBMON_A_ERROR), "<torn frame: it kept "
@@ -395,7 +397,8 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 		return;
 	}
 	if (sh.function != NULL)
-		snprintf(fn, sizeof fn, "%s", sh.function);
+		snprintf(fn, sizeof fn, "%s%s", sh.function, sh.inlined ?
+		    " [inlined]" : "");
 	else
 		snprintf(fn, sizeof fn, "0x%" PRIx64, sh.address);
 	if (sh.file != NULL && sh.line != 0)
@@ -411,7 +414,7 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	if (sh.have_age && !dead)
 		rbmon_age_format(age, sizeof age, sh.age_ns);
 	x = 5;
-	panel_text(y, x, fnw, t->have_match && t->match_frame == i &&
+	panel_text(y, x, fnw, t->have_match && t->match_frame == f &&
 	    !selected ? rbmon_tty_attr(RBMON_A_MATCH) : a, fn);
 	x += fnw + 1;
 	panel_text(y, x, locw, a, loc);

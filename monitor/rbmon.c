@@ -17,6 +17,7 @@
 #include "discover.h"
 #include "dump.h"
 #include "model.h"
+#include "stack.h"
 #include "symbols.h"
 #include "tui.h"
 
@@ -190,6 +191,7 @@ rbmon_run(const char *path, int json, int follow, long delay)
 			break;
 		}
 		rbmon_clock_init(&c, &m.hdr);
+		rbmon_stack_resolve_all(sy, &s);
 		if (follow && tty)
 			fputs("\033[H\033[2J", stdout);
 		if (json)

@@ -14,12 +14,40 @@
 extern char *__cxa_demangle(const char *, char *, size_t *, int *);
 #endif
 
+/*
+ * One cached answer.  Keys are function entries (rbmon_symbols_lookup),
+ * call sites tagged SYMBOLS_SITE (their inline chain) and inline call
+ * questions tagged SYMBOLS_INL (see rbmon_symbols_inline_call).
+ */
+#define SYMBOLS_SITE	(1ull << 63)
+#define SYMBOLS_INL	(1ull << 62)
+
 struct symbols_addr {
 	uint64_t	 addr;
 	int		 used;
 	int		 line;
 	char		*function;
 	char		*file;
+	uint64_t	 origin;
+	struct rbmon_inline *chain;	/* SYMBOLS_SITE entries */
+	size_t		 nchain;
+	uint64_t	 a, b, c;	/* SYMBOLS_INL: the question, */
+	int		 places;	/* and the answer */
+};
+
+/*
+ * Compilation units by address, for objects without .debug_aranges (clang
+ * emits none): built once per module from the units' own ranges.
+ */
+struct symbols_cu {
+	Dwarf_Addr	 lo, hi;
+	Dwarf_Die	 die;
+};
+
+struct symbols_module {
+	struct symbols_cu *cu;
+	size_t		 ncu;
+	int		 built;
 };
 
 struct symbols_image {
@@ -37,6 +65,8 @@ struct symbols_image {
 	int		 have_vars;
 	struct symbols_addr *tab;	/* open addressing, power of two */
 	size_t		 cap, used;
+	struct symbols_module **mods;	/* CU tables, freed with the image */
+	size_t		 nmods;
 	struct symbols_image *next;
 };
 
@@ -77,15 +107,32 @@ rbmon_symbols_new(FILE *notes)
 }
 
 static void
+symbols_addr_clear(struct symbols_addr *e)
+{
+	size_t	i;
+
+	free(e->function);
+	free(e->file);
+	for (i = 0; i < e->nchain; i++) {
+		free((char *)e->chain[i].function);
+		free((char *)e->chain[i].file);
+	}
+	free(e->chain);
+}
+
+static void
 symbols_image_free(struct symbols_image *im)
 {
 	size_t	i;
 
-	for (i = 0; i < im->cap; i++) {
-		free(im->tab[i].function);
-		free(im->tab[i].file);
-	}
+	for (i = 0; i < im->cap; i++)
+		symbols_addr_clear(&im->tab[i]);
 	free(im->tab);
+	for (i = 0; i < im->nmods; i++) {
+		free(im->mods[i]->cu);
+		free(im->mods[i]);
+	}
+	free(im->mods);
 	for (i = 0; i < im->nfuncs; i++)
 		free(im->funcs[i]);
 	free(im->funcs);
@@ -280,74 +327,357 @@ symbols_addr_slot(struct symbols_image *im, uint64_t addr)
 	return &im->tab[j];
 }
 
-/* The definition line of the function that starts at e->addr, from DWARF. */
 static int
-symbols_decl(Dwfl_Module *mod, struct symbols_addr *e)
+symbols_cu_cmp(const void *a, const void *b)
 {
-	Dwarf_Die	*cu, *scopes = NULL;
-	Dwarf_Addr	 bias;
-	const char	*file;
-	int		 i, n, line = 0, found = 0;
+	const struct symbols_cu	*x = a, *y = b;
 
-	cu = dwfl_module_addrdie(mod, e->addr, &bias);
-	if (cu == NULL)
-		return 0;
-	n = dwarf_getscopes(cu, e->addr - bias, &scopes);
-	for (i = 0; i < n; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		file = dwarf_decl_file(&scopes[i]);
-		if (file != NULL && *file != '\0' &&
-		    dwarf_decl_line(&scopes[i], &line) == 0 && line > 0) {
-			e->file = rbmon_xstrdup(rbmon_basename(file));
-			e->line = line;
-			found = 1;
-		}
-		break;
-	}
-	free(scopes);
-	return found;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* Every unit's address ranges, sorted; units without code add none. */
+static void
+symbols_cu_build(struct symbols_module *sm, Dwarf *dw)
+{
+	Dwarf_CU	*cu = NULL;
+	Dwarf_Die	 cudie, subdie, *die;
+	Dwarf_Addr	 base, lo, hi;
+	Dwarf_Half	 version;
+	uint8_t		 type;
+	ptrdiff_t	 off;
+	size_t		 cap = 0;
+
+	sm->built = 1;
+	while (dwarf_get_units(dw, cu, &cu, &version, &type, &cudie,
+	    &subdie) == 0) {
+		if (type == DW_UT_type || type == DW_UT_split_type)
+			continue;
+		/* A skeleton's ranges, its split unit's DIEs. */
+		die = type == DW_UT_skeleton && dwarf_tag(&subdie) ==
+		    DW_TAG_compile_unit ? &subdie : &cudie;
+		off = 0;
+		while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+			if (lo == 0 || lo >= hi)
+				continue;	/* discarded code */
+			if (sm->ncu == cap) {
+				cap = cap ? cap * 2 : 64;
+				sm->cu = rbmon_xreallocarray(sm->cu, cap,
+				    sizeof *sm->cu);
+			}
+			sm->cu[sm->ncu].lo = lo;
+			sm->cu[sm->ncu].hi = hi;
+			sm->cu[sm->ncu].die = *die;
+			sm->ncu++;
+		}
+	}
+	if (sm->ncu > 0)
+		qsort(sm->cu, sm->ncu, sizeof *sm->cu, symbols_cu_cmp);
+}
+
+static struct symbols_module *
+symbols_module_get(struct symbols_image *im, Dwfl_Module *mod)
+{
+	struct symbols_module	*sm;
+	void			**ud;
+
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (*ud != NULL)
+		return *ud;
+	sm = rbmon_xcalloc(1, sizeof *sm);
+	im->mods = rbmon_xreallocarray(im->mods, im->nmods + 1,
+	    sizeof *im->mods);
+	im->mods[im->nmods++] = sm;
+	*ud = sm;
+	return sm;
+}
+
+/*
+ * The compilation unit holding @addr: through .debug_aranges when the
+ * object has them, else through the units' own ranges.
+ */
+static Dwarf_Die *
+symbols_cudie(struct symbols_image *im, Dwfl_Module *mod, Dwarf_Addr addr,
+    Dwarf_Die *mem, Dwarf_Addr *bias)
+{
+	struct symbols_module	*sm;
+	Dwarf_Die		*cu;
+	Dwarf			*dw;
+	Dwarf_Addr		 rel;
+	size_t			 lo, hi, mid, k;
+
+	cu = dwfl_module_addrdie(mod, addr, bias);
+	if (cu != NULL)
+		return cu;
+	dw = dwfl_module_getdwarf(mod, bias);
+	if (dw == NULL)
+		return NULL;
+	sm = symbols_module_get(im, mod);
+	if (!sm->built)
+		symbols_cu_build(sm, dw);
+	rel = addr - *bias;
+	lo = 0;
+	hi = sm->ncu;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (sm->cu[mid].lo <= rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Ranges rarely nest; look back a little for one that does. */
+	for (k = lo; k > 0 && lo - k < 64; k--) {
+		if (rel < sm->cu[k - 1].hi) {
+			*mem = sm->cu[k - 1].die;
+			return mem;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The scopes holding @addr, innermost first, as they nest in the code: an
+ * inlined function's scope is followed by the one it was inlined into.
+ */
+static int
+symbols_scopes(struct symbols_image *im, Dwfl_Module *mod, Dwarf_Addr addr,
+    Dwarf_Die **scopes, Dwarf_Die *cumem, Dwarf_Die **cu, Dwarf_Addr *bias)
+{
+	Dwarf_Die	*sc = NULL, inner;
+	int		 n;
+
+	*scopes = NULL;
+	*cu = symbols_cudie(im, mod, addr, cumem, bias);
+	if (*cu == NULL)
+		return 0;
+	n = dwarf_getscopes(*cu, addr - *bias, &sc);
+	if (n <= 0) {
+		free(sc);
+		return 0;
+	}
+	inner = sc[0];
+	free(sc);
+	n = dwarf_getscopes_die(&inner, scopes);
+	if (n <= 0) {
+		free(*scopes);
+		*scopes = NULL;
+		return 0;
+	}
+	return n;
+}
+
+static int
+symbols_is_function(Dwarf_Die *d)
+{
+	int	tag = dwarf_tag(d);
+
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	    tag == DW_TAG_entry_point;
+}
+
+/* A function's name as a debugger shows it: C++ demangled, qualified. */
+static char *
+symbols_die_name(Dwarf_Die *d)
+{
+	Dwarf_Attribute	 a;
+	const char	*n = NULL;
+
+	if (dwarf_attr_integrate(d, DW_AT_linkage_name, &a) != NULL ||
+	    dwarf_attr_integrate(d, DW_AT_MIPS_linkage_name, &a) != NULL)
+		n = dwarf_formstring(&a);
+	if (n != NULL && *n != '\0')
+		return rbmon_symbols_demangle(n);
+	if (dwarf_attr_integrate(d, DW_AT_name, &a) != NULL)
+		n = dwarf_formstring(&a);
+	return n != NULL && *n != '\0' ? rbmon_xstrdup(n) : NULL;
+}
+
+/*
+ * Which function a DIE is an instance of: its abstract origin (shared by
+ * every inlined copy and the out-of-line one), or itself.  Never 0.
+ */
+static uint64_t
+symbols_origin(Dwfl_Module *mod, Dwarf_Die *d)
+{
+	Dwarf_Attribute	 a;
+	Dwarf_Die	 o, *p = d;
+
+	if (dwarf_attr(d, DW_AT_abstract_origin, &a) != NULL &&
+	    dwarf_formref_die(&a, &o) != NULL)
+		p = &o;
+	return symbols_hash(dwarf_dieoffset(p) ^
+	    symbols_hash((uint64_t)(uintptr_t)mod)) | 1;
+}
+
+/* Where an inlined instance was called from: its call_file:call_line. */
+static void
+symbols_call_site(Dwarf_Die *d, char **file, int *line)
+{
+	Dwarf_Attribute	 a;
+	Dwarf_Word	 w;
+	Dwarf_Die	 cu;
+	Dwarf_Files	*files;
+	size_t		 nf;
+	const char	*f;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_attr(d, DW_AT_call_line, &a) != NULL &&
+	    dwarf_formudata(&a, &w) == 0 && w <= INT32_MAX)
+		*line = (int)w;
+	if (dwarf_attr(d, DW_AT_call_file, &a) != NULL &&
+	    dwarf_formudata(&a, &w) == 0 &&
+	    dwarf_diecu(d, &cu, NULL, NULL) != NULL &&
+	    dwarf_getsrcfiles(&cu, &files, &nf) == 0 && w < nf &&
+	    (f = dwarf_filesrc(files, w, NULL, NULL)) != NULL && *f != '\0')
+		*file = rbmon_xstrdup(rbmon_basename(f));
+}
+
+/* The line table's file and line for @addr. */
+static void
+symbols_src(Dwarf_Die *cu, Dwarf_Addr rel, char **file, int *line)
+{
+	Dwarf_Line	*ln;
+	const char	*src;
+	int		 l = 0;
+
+	*file = NULL;
+	*line = 0;
+	if (cu == NULL || (ln = dwarf_getsrc_die(cu, rel)) == NULL)
+		return;
+	src = dwarf_linesrc(ln, NULL, NULL);
+	if (src == NULL || *src == '\0')
+		return;
+	*file = rbmon_xstrdup(rbmon_basename(src));
+	if (dwarf_lineno(ln, &l) == 0 && l > 0)
+		*line = l;
+}
+
+static Dwfl_Module *
+symbols_module(struct symbols_image *im, uint64_t addr)
+{
+	Dwfl_Module	*mod;
+	size_t		 i;
+
+	if (im->dwfl == NULL)
+		return NULL;
+	mod = dwfl_addrmodule(im->dwfl, addr);
+	for (i = 0; mod != NULL && i < im->nbad; i++) {
+		if (im->bad[i] == mod)
+			return NULL;
+	}
+	return mod;
+}
+
+/*
+ * A function entry: its name, where it is defined (a function's entry, as
+ * recorded for every frame, is located at its definition line; the line
+ * table would give the opening brace or the first statement) and which
+ * function it is an instance of.  Any other address: its line.
+ */
 static void
 symbols_resolve(struct symbols_image *im, struct symbols_addr *e)
 {
 	Dwfl_Module	*mod;
-	Dwfl_Line	*ln;
+	Dwarf_Die	*scopes, cumem, *cu;
+	Dwarf_Addr	 bias;
 	GElf_Off	 off;
 	GElf_Sym	 sym;
-	const char	*name, *src;
-	size_t		 i;
-	int		 line = 0;
+	const char	*name, *file;
+	int		 i, n, line = 0;
 
-	if (im->dwfl == NULL)
+	if ((mod = symbols_module(im, e->addr)) == NULL)
 		return;
-	mod = dwfl_addrmodule(im->dwfl, e->addr);
-	if (mod == NULL)
-		return;
-	for (i = 0; i < im->nbad; i++) {
-		if (im->bad[i] == mod)
-			return;
-	}
 	name = dwfl_module_addrinfo(mod, e->addr, &off, &sym, NULL, NULL,
 	    NULL);
-	if (name != NULL && *name != '\0')
-		e->function = rbmon_symbols_demangle(name);
-	/*
-	 * A function's entry (as recorded for every frame) is located at the
-	 * function's definition line; the line table would give the line
-	 * of the opening brace or of the first statement instead.
-	 */
-	if (name != NULL && off == 0 && symbols_decl(mod, e))
-		return;
-	ln = dwfl_module_getsrc(mod, e->addr);
-	if (ln != NULL) {
-		src = dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
-		if (src != NULL && *src != '\0') {
-			e->file = rbmon_xstrdup(rbmon_basename(src));
-			e->line = line > 0 ? line : 0;
+	n = symbols_scopes(im, mod, e->addr, &scopes, &cumem, &cu, &bias);
+	for (i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		/* A clone ("f.constprop.0") is shown as its source's name. */
+		e->function = symbols_die_name(&scopes[i]);
+		e->origin = symbols_origin(mod, &scopes[i]);
+		file = dwarf_decl_file(&scopes[i]);
+		if (name != NULL && off == 0 && file != NULL && *file != '\0' &&
+		    dwarf_decl_line(&scopes[i], &line) == 0 && line > 0) {
+			e->file = rbmon_xstrdup(rbmon_basename(file));
+			e->line = line;
 		}
+		break;
 	}
+	free(scopes);
+	if (e->function == NULL && name != NULL && *name != '\0')
+		e->function = rbmon_symbols_demangle(name);
+	if (e->file == NULL)
+		symbols_src(cu, e->addr - bias, &e->file, &e->line);
+}
+
+/* The inline chain of a call site, innermost first; see rbmon_symbols_site. */
+static void
+symbols_resolve_site(struct symbols_image *im, struct symbols_addr *e,
+    uint64_t addr)
+{
+	Dwfl_Module		*mod;
+	Dwarf_Die		*scopes, cumem, *cu;
+	Dwarf_Addr		 bias;
+	GElf_Off		 off;
+	GElf_Sym		 sym;
+	struct rbmon_inline	*in;
+	const char		*name;
+	char			*file;
+	int			 i, n, line;
+
+	if ((mod = symbols_module(im, addr)) == NULL)
+		return;
+	n = symbols_scopes(im, mod, addr, &scopes, &cumem, &cu, &bias);
+	symbols_src(cu, addr - bias, &file, &line);
+	for (i = 0; i < n; i++) {
+		if (!symbols_is_function(&scopes[i]))
+			continue;
+		e->chain = rbmon_xreallocarray(e->chain, e->nchain + 1,
+		    sizeof *e->chain);
+		in = &e->chain[e->nchain++];
+		in->function = symbols_die_name(&scopes[i]);
+		in->origin = symbols_origin(mod, &scopes[i]);
+		in->file = file;
+		in->line = line;
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) {
+			file = NULL;
+			break;
+		}
+		symbols_call_site(&scopes[i], &file, &line);
+	}
+	free(file);
+	free(scopes);
+	if (e->nchain > 0)
+		return;
+	/* No DWARF: the symbol table's function alone. */
+	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	if (name == NULL || *name == '\0')
+		return;
+	e->chain = rbmon_xcalloc(1, sizeof *e->chain);
+	e->nchain = 1;
+	e->chain[0].function = rbmon_symbols_demangle(name);
+}
+
+/* The cache entry for @key; *fresh says it is new and must be filled. */
+static struct symbols_addr *
+symbols_cached(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p, uint64_t key, struct symbols_image **imp,
+    int *fresh)
+{
+	struct symbols_image	*im;
+	struct symbols_addr	*e;
+
+	im = symbols_image_get(sy, s, p);
+	*imp = im;
+	e = symbols_addr_slot(im, key);
+	*fresh = !e->used;
+	if (*fresh) {
+		e->used = 1;
+		e->addr = key;
+		im->used++;
+	}
+	return e;
 }
 
 /**
@@ -356,7 +686,8 @@ symbols_resolve(struct symbols_image *im, struct symbols_addr *e)
  * @s: the snapshot the process comes from (its object table)
  * @p: the process
  * @addr: a runtime address
- * @out: function containing @addr and the source line of @addr itself
+ * @out: function containing @addr and, for a function's entry, where it is
+ *	defined, else the source line of @addr itself
  */
 void
 rbmon_symbols_lookup(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
@@ -364,21 +695,171 @@ rbmon_symbols_lookup(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 {
 	struct symbols_image	*im;
 	struct symbols_addr	*e;
+	int			 fresh;
 
 	memset(out, 0, sizeof *out);
-	if (addr == 0)
+	if (addr == 0 || (addr & (SYMBOLS_SITE | SYMBOLS_INL)) != 0)
 		return;
-	im = symbols_image_get(sy, s, p);
-	e = symbols_addr_slot(im, addr);
-	if (!e->used) {
-		e->used = 1;
-		e->addr = addr;
-		im->used++;
+	e = symbols_cached(sy, s, p, addr, &im, &fresh);
+	if (fresh)
 		symbols_resolve(im, e);
-	}
 	out->function = e->function;
 	out->file = e->file;
 	out->line = e->line;
+	out->origin = e->origin;
+}
+
+/**
+ * rbmon_symbols_site - the functions a call site lies in
+ * @sy: the cache
+ * @s: the snapshot the process comes from
+ * @p: the process
+ * @addr: an address inside the call instruction (a return address - 1)
+ * @chain: set to the functions, innermost first; the last is the function
+ *	the code belongs to, the ones before it were inlined into it.  Each
+ *	names its own file:line: the first the line of @addr, every other
+ *	the line where the one before it was inlined.  Owned by the cache.
+ *
+ * Return: how many, 0 if nothing is known.
+ */
+size_t
+rbmon_symbols_site(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p, uint64_t addr,
+    const struct rbmon_inline **chain)
+{
+	struct symbols_image	*im;
+	struct symbols_addr	*e;
+	int			 fresh;
+
+	*chain = NULL;
+	if (addr == 0 || (addr & (SYMBOLS_SITE | SYMBOLS_INL)) != 0)
+		return 0;
+	e = symbols_cached(sy, s, p, addr | SYMBOLS_SITE, &im, &fresh);
+	if (fresh)
+		symbols_resolve_site(im, e, addr);
+	*chain = e->chain;
+	return e->nchain;
+}
+
+struct symbols_inl_query {
+	Dwfl_Module	*mod;
+	uint64_t	 outer, inner;
+	char		*file;
+	int		 line;
+	int		 found;		/* 0 none, 1 one place, 2 several */
+};
+
+/* Visit the inlined instances under @d, inside function instance @ctx. */
+static void
+symbols_inl_walk(struct symbols_inl_query *q, Dwarf_Die *d, uint64_t ctx,
+    int depth)
+{
+	Dwarf_Die	 c;
+	uint64_t	 o;
+	char		*file;
+	int		 line, tag;
+
+	if (depth > 64 || dwarf_child(d, &c) != 0)
+		return;
+	do {
+		tag = dwarf_tag(&c);
+		if (tag == DW_TAG_inlined_subroutine) {
+			o = symbols_origin(q->mod, &c);
+			if (o == q->inner && (q->outer == 0 || ctx == q->outer)) {
+				symbols_call_site(&c, &file, &line);
+				if (q->found == 0) {
+					q->file = file;
+					q->line = line;
+					q->found = 1;
+				} else {
+					if (q->line != line || file == NULL ||
+					    q->file == NULL ||
+					    strcmp(q->file, file) != 0)
+						q->found = 2;
+					free(file);
+				}
+			}
+			symbols_inl_walk(q, &c, o, depth + 1);
+		} else if (tag == DW_TAG_lexical_block)
+			symbols_inl_walk(q, &c, ctx, depth + 1);
+	} while (q->found < 2 && dwarf_siblingof(&c, &c) == 0);
+}
+
+/**
+ * rbmon_symbols_inlined - where one function was inlined into another
+ * @sy: the cache
+ * @s: the snapshot the process comes from
+ * @p: the process
+ * @fn: the entry of the function whose code is searched
+ * @outer: the origin of the function instance inlined into (@fn's own, or
+ *	of a function inlined in it), or 0 for any
+ * @inner: the origin of the function inlined
+ * @file: set to the file of the call when there is one place, owned by
+ *	the cache
+ * @line: set to its line
+ *
+ * Answers whether two frames that share a machine frame were inlined one
+ * into the other, and where when no return address says it (the call
+ * the innermost frame made is not known).
+ *
+ * Return: 0 if @inner was not inlined there, 1 if at one place, 2 if at
+ * several.
+ */
+int
+rbmon_symbols_inlined(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p, uint64_t fn, uint64_t outer, uint64_t inner,
+    const char **file, int *line)
+{
+	struct symbols_inl_query q;
+	struct symbols_image	*im;
+	struct symbols_addr	*e;
+	Dwfl_Module		*mod;
+	Dwarf_Die		*scopes, cumem, *cu;
+	Dwarf_Addr		 bias;
+	uint64_t		 key;
+	int			 i, n, fresh;
+
+	*file = NULL;
+	*line = 0;
+	if (fn == 0 || inner == 0)
+		return 0;
+	key = SYMBOLS_INL | (symbols_hash(fn ^ symbols_hash(outer ^
+	    symbols_hash(inner))) >> 2);
+	e = symbols_cached(sy, s, p, key, &im, &fresh);
+	if (!fresh) {
+		if (e->a != fn || e->b != outer || e->c != inner)
+			return 0;	/* a rare collision: not cached */
+		*file = e->file;
+		*line = e->line;
+		return e->places;
+	}
+	e->a = fn;
+	e->b = outer;
+	e->c = inner;
+	if ((mod = symbols_module(im, fn)) == NULL)
+		return 0;
+	memset(&q, 0, sizeof q);
+	q.mod = mod;
+	q.outer = outer;
+	q.inner = inner;
+	n = symbols_scopes(im, mod, fn, &scopes, &cumem, &cu, &bias);
+	for (i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			symbols_inl_walk(&q, &scopes[i],
+			    symbols_origin(mod, &scopes[i]), 0);
+			break;
+		}
+	}
+	free(scopes);
+	e->places = q.found;
+	if (q.found == 1) {
+		e->file = q.file;
+		e->line = q.line;
+	} else
+		free(q.file);
+	*file = e->file;
+	*line = e->line;
+	return q.found;
 }
 
 /* C++: "ns::f(int)" is typed as "ns::f"; the parameter list goes. */

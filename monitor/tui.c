@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "dump.h"
+#include "stack.h"
 #include "tty.h"
 #include "tui.h"
 
@@ -117,6 +118,7 @@ tui_rescan(struct rbmon_tui *t)
 	t->have_snap = 1;
 	t->snap_ns = rbmon_mono_ns();
 	rbmon_clock_init(&t->c, &t->m->hdr);
+	rbmon_stack_resolve_all(t->sy, &t->s);
 	rbmon_view_rebuild(&t->v, &t->s);
 
 	gone = t->s.nprocs > 0 && !rbmon_model_pid_alive(

@@ -472,6 +472,35 @@ rbmon_view_stack_rows(const struct rbmon_thread *t)
 }
 
 /**
+ * rbmon_view_stack_frame - the frame a stack pane row shows
+ * @t: the thread
+ * @row: a row below rbmon_view_stack_rows()
+ *
+ * Return: the frame index, or SIZE_MAX for the row that counts the frames
+ * overwritten (between the innermost and the outermost frames kept).
+ */
+size_t
+rbmon_view_stack_frame(const struct rbmon_thread *t, size_t row)
+{
+	if (t->wrapped == 0 || row < t->gap_at)
+		return row;
+	return row == t->gap_at ? SIZE_MAX : row - 1;
+}
+
+/**
+ * rbmon_view_stack_row - the stack pane row that shows frame @frame
+ * @t: the thread
+ * @frame: a frame index
+ *
+ * Return: the row.
+ */
+size_t
+rbmon_view_stack_row(const struct rbmon_thread *t, size_t frame)
+{
+	return t->wrapped != 0 && frame >= t->gap_at ? frame + 1 : frame;
+}
+
+/**
  * rbmon_view_stack_move - move the stack pane's cursor
  * @v: the view
  * @t: the selected thread, or NULL
@@ -578,7 +607,7 @@ rbmon_view_search(struct rbmon_view *v, const struct rbmon_snapshot *s,
 			if (rbmon_match(namer(arg, p, t, f), text)) {
 				*frame = f;
 				rbmon_view_select_row(v, s, k);
-				v->stack_sel = f;
+				v->stack_sel = rbmon_view_stack_row(t, f);
 				return 1;
 			}
 		}

@@ -79,6 +79,8 @@ void	rbmon_view_scroll(struct rbmon_view *, size_t);
 const struct rbmon_thread *rbmon_view_selected(const struct rbmon_view *,
 	    const struct rbmon_snapshot *, const struct rbmon_process **);
 size_t	rbmon_view_stack_rows(const struct rbmon_thread *);
+size_t	rbmon_view_stack_frame(const struct rbmon_thread *, size_t);
+size_t	rbmon_view_stack_row(const struct rbmon_thread *, size_t);
 void	rbmon_view_stack_move(struct rbmon_view *, const struct rbmon_thread *,
 	    long, size_t);
 

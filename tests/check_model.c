@@ -17,6 +17,7 @@
 
 #include "dump.h"
 #include "model.h"
+#include "stack.h"
 #include "symbols.h"
 
 Suite	*suite_model(void);
@@ -200,6 +201,7 @@ fixture_dump(struct fixture *fx, int json)
 	ck_assert_msg(rbmon_model_snapshot(&m, &s, &cause) == 0, "%s", cause);
 	rbmon_clock_init(&c, &m.hdr);
 	sy = rbmon_symbols_new(NULL);
+	rbmon_stack_resolve_all(sy, &s);
 	out = open_memstream(&buf, &len);
 	if (json)
 		rbmon_dump_json(out, &m, &s, sy, &c);
@@ -724,7 +726,8 @@ START_TEST(test_dump_symbols)
 	ck_assert_msg(strstr(out, want) != NULL, "%s\nlacks %s", out, want);
 	ck_assert_msg(strstr(out, "{\"function\": \"interp_fn\", \"file\": "
 	    "\"script.py\", \"line\": 17, \"age_ns\": ") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "\"address\": null}") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"address\": null, \"inlined\": false}") !=
+	    NULL, "%s", out);
 	ck_assert_msg(strstr(out, "{\"function\": null, \"file\": null, "
 	    "\"line\": null, \"age_ns\": ") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "\"address\": \"0x10\"") != NULL, "%s", out);
@@ -824,7 +827,7 @@ START_TEST(test_dump_torn_gone)
 	ck_assert_msg(strstr(out, "gone (was running), depth 7") != NULL,
 	    "%s", out);
 	ck_assert_msg(strstr(out, "#0 <torn frame>") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "... 3 older frames overwritten") != NULL,
+	ck_assert_msg(strstr(out, "... 3 frames overwritten") != NULL,
 	    "%s", out);
 	free(out);
 	out = fixture_dump(&fx, 1);
@@ -833,7 +836,7 @@ START_TEST(test_dump_torn_gone)
 	    "\"exited\", \"depth\": 7, \"wrapped\": 3") != NULL, "%s", out);
 	ck_assert_msg(strstr(out, "{\"function\": null, \"file\": null, "
 	    "\"line\": null, \"age_ns\": null, \"address\": null, "
-	    "\"torn\": true}") != NULL, "%s", out);
+	    "\"inlined\": false, \"torn\": true}") != NULL, "%s", out);
 	free(out);
 	fixture_done(&fx);
 }
