@@ -108,6 +108,7 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	h->endian = RB_ENDIAN_MARK;
 	h->rings = s->geo.rings;
 	h->slots = s->geo.slots;
+	h->pinned = rb_slots_pinned(s->geo.slots);
 	h->slot_sz = s->geo.slot_sz;
 	h->msg_sz = s->geo.msg_sz;
 	h->global_sz = s->geo.global_sz;

@@ -19,6 +19,21 @@
  * Each slot also records the stack level it holds, so after a stack deeper
  * than the ring has wrapped and unwound, a reader recognises the slots that
  * deeper frames overwrote instead of showing them as the shallower frames.
+ * The outermost levels keep slots of their own (rb_slot_index()): a deep
+ * stack wraps in the middle and keeps main and its first callees.
+ *
+ * Frames unwound without their exit hooks (clang's exception unwinding
+ * calls none, longjmp, ...) are dropped at the next entry: every slot
+ * records the stack pointer its function had when it called the entry
+ * hook, and the stack grows down, so a frame on top whose stack pointer is
+ * not above the one entering now is gone, unless it is the same stack
+ * pointer with the same return address: a function inlined into the frame
+ * on top calls the hooks from that machine frame (a recursive function
+ * inlined into itself too), so that frame stays.  A stack pointer above
+ * the outermost frame's is another stack (a signal's alternate stack, a
+ * coroutine's): nothing is dropped then.  A frame left behind by a call
+ * from the very instruction that will call it again is dropped when an
+ * exception is caught (rb_unwind_catch()) or when its caller returns.
  *
  * The recursion guard: a signal handler that runs instrumented code while
  * this thread is inside a hook must not write the same ring; its calls are
@@ -27,6 +42,8 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <x86intrin.h>
 
@@ -40,14 +57,45 @@ static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i
 	return (struct rb_slot *)(t->slots + (size_t)i * t->slot_size);
 }
 
+/* The slot of level @d - 1, given @c, the slot of level @d (@d > 0). */
+static inline RB_NOINSTR uint32_t rb_slot_below(const struct rb_thread *t,
+						 uint32_t c, uint32_t d)
+{
+	return c == t->pinned && d > t->pinned ? t->nslots - 1 : c - 1;
+}
+
+/*
+ * The ring is full: the next frame reuses the first unpinned slot.  Keep
+ * the return address that slot holds while its frame lives (it locates
+ * the pinned frame that made the call); a reader uses it once the slot
+ * holds another level.  Ordered before the slot's rewrite by that slot's
+ * release of its odd seq.
+ */
+static inline RB_NOINSTR void rb_wrap(struct rb_thread *t)
+{
+	struct rb_slot *s = rb_slot(t, t->pinned);
+
+	if (RB_LOAD(&s->depth) == t->pinned)
+		RB_STORE(&t->ring->pinned_site, RB_LOAD(&s->site));
+	t->cur = t->pinned;
+}
+
+/* The entry hook's caller's stack pointer: the hook's canonical frame address. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define RB_CALLER_SP()	((uint64_t)(uintptr_t)__builtin_dwarf_cfa())
+#else
+#define RB_CALLER_SP()	((uint64_t)(uintptr_t)__builtin_frame_address(0) + 16)
+#endif
+
 /*
  * @ts: the entry time; the fast path reads the TSC inline, every other
  * clock is read on the cold path (t->slowclock), keeping the fast path free
  * of calls.
  */
-static inline RB_NOINSTR struct rb_slot *rb_push(struct rb_thread *t,
+static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *rb_push(struct rb_thread *t,
 						  uintptr_t fn, uintptr_t site,
-						  uint64_t ts, uint32_t flags)
+						  uint64_t sp, uint64_t ts,
+						  uint32_t flags)
 {
 	uint32_t d = t->depth, c = t->cur;
 	struct rb_slot *s = rb_slot(t, c);
@@ -59,6 +107,7 @@ static inline RB_NOINSTR struct rb_slot *rb_push(struct rb_thread *t,
 	RB_STORE(&s->depth, d);
 	RB_STORE(&s->fn, fn);
 	RB_STORE(&s->site, site);
+	RB_STORE(&s->sp, sp);
 	RB_STORE(&s->ts, ts);
 	RB_STORE(&s->line, 0);
 	RB_STORE(&s->flags, flags);
@@ -68,7 +117,10 @@ static inline RB_NOINSTR struct rb_slot *rb_push(struct rb_thread *t,
 	}
 	/* else rb_push_named() fills the name and closes the slot itself. */
 	t->depth = d + 1;
-	t->cur = c + 1 == t->nslots ? 0 : c + 1;
+	if (RB_LIKELY(c + 1 != t->nslots))
+		t->cur = c + 1;
+	else
+		rb_wrap(t);
 	if (flags == 0) {
 		/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
 		RB_STORE_REL(&t->ring->depth, (int32_t)(d + 1));
@@ -81,7 +133,7 @@ static inline RB_NOINSTR struct rb_slot *rb_push(struct rb_thread *t,
 static inline RB_NOINSTR void rb_set_depth(struct rb_thread *t, uint32_t d)
 {
 	t->depth = d;
-	t->cur = d % t->nslots;
+	t->cur = rb_slot_index(d, t->nslots, t->pinned);
 	/* Nothing to publish but the depth itself: a shallower depth hides slots, never exposes new ones. */
 	RB_STORE(&t->ring->depth, (int32_t)d);
 	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
@@ -101,7 +153,7 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
 
 	if (RB_UNLIKELY(d == 0))
 		return;
-	c = t->cur == 0 ? t->nslots - 1 : t->cur - 1;
+	c = rb_slot_below(t, t->cur, d);
 	s = rb_slot(t, c);
 	if (RB_LIKELY(RB_LOAD(&s->fn) == fn) ||
 	    RB_LOAD(&s->depth) != d - 1) {
@@ -113,7 +165,7 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
 	}
 	lim = d < t->nslots ? d : t->nslots;
 	for (k = 2; k <= lim; k++) {
-		s = rb_slot(t, (d - k) % t->nslots);
+		s = rb_slot(t, rb_slot_index(d - k, t->nslots, t->pinned));
 		if (RB_LOAD(&s->depth) != d - k)
 			break;
 		if (RB_LOAD(&s->fn) == fn) {
@@ -125,18 +177,68 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
 }
 
 /*
+ * Is the frame on top gone, now that @fn is entered with stack pointer
+ * @sp from @site?  See the top of this file.
+ */
+static inline RB_NOINSTR __attribute__((always_inline)) bool rb_top_gone(struct rb_thread *t, uintptr_t fn,
+					   uintptr_t site, uint64_t sp)
+{
+	uint32_t d = t->depth;
+	const struct rb_slot *top;
+	uint64_t tsp;
+
+	if (d == 0)
+		return false;
+	top = rb_slot(t, rb_slot_below(t, t->cur, d));
+	tsp = RB_LOAD(&top->sp);
+	if (RB_LIKELY(tsp > sp))
+		return false;
+	return tsp < sp || RB_LOAD(&top->site) != site;
+}
+
+/* Drop the frames on top that are gone (rb_top_gone() said the top one is). */
+static RB_NOINSTR __attribute__((noinline, cold)) void rb_unwind(struct rb_thread *t, uintptr_t site,
+				       uint64_t sp)
+{
+	const struct rb_slot *s = rb_slot(t, 0);
+	uint32_t d = t->depth, lvl;
+	uint64_t ssp;
+
+	/* Level 0 tells which stack this is, if its slot still holds it. */
+	if (RB_LOAD(&s->depth) != 0 || (RB_LOAD(&s->sp) != RB_SP_NONE &&
+					 sp > RB_LOAD(&s->sp)))
+		return;
+	while (d > 0) {
+		lvl = d - 1;
+		s = rb_slot(t, rb_slot_index(lvl, t->nslots, t->pinned));
+		if (RB_LOAD(&s->depth) != lvl)
+			break;		/* overwritten: nothing to tell by */
+		ssp = RB_LOAD(&s->sp);
+		if (ssp > sp || (ssp == sp && RB_LOAD(&s->site) == site))
+			break;
+		d--;
+	}
+	if (d != t->depth)
+		rb_set_depth(t, d);
+}
+
+/*
  * The ring asks for attention (a request, a stop, stepping, breakpoints,
  * trace off), or the clock is not the TSC: keep the stack as usual, then let
  * control.c see to the rest, after the push and after the pop so that a stop
  * shows the function entered, or the caller returned to, on top.
  */
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct rb_thread *t, void *fn,
-					  void *site)
+					  void *site, uint64_t sp)
 {
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
-	if (!(a & RB_ATTN_UNTRACED))
-		rb_push(t, (uintptr_t)fn, (uintptr_t)site, rb_clock_raw_slow(), 0);
+	if (!(a & RB_ATTN_UNTRACED)) {
+		if (rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp))
+			rb_unwind(t, (uintptr_t)site, sp);
+		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp,
+			rb_clock_raw_slow(), 0);
+	}
 	if (a & ~RB_ATTN_UNTRACED)
 		rb_control(t, false, (uintptr_t)fn);
 }
@@ -151,26 +253,27 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct 
 		rb_control(t, true, (uintptr_t)fn);
 }
 
-static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_thread *t, void *fn, void *site)
+static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_thread *t, void *fn, void *site,
+				     uint64_t sp)
 {
 	if (t->busy || t->state != RB_T_NEW)
 		return;
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (rb_thread_attach(t))
-		rb_attention_enter(t, fn, site);
+		rb_attention_enter(t, fn, site, sp);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 }
 
-RB_NOINSTR __attribute__((visibility("default")))
-void __cyg_profile_func_enter(void *fn, void *site)
+/* Entering @fn, called from @site, whose stack pointer is @sp. */
+static inline RB_NOINSTR __attribute__((always_inline)) void rb_enter(void *fn, void *site, uint64_t sp)
 {
 	struct rb_thread *t = &rb_self;
 	struct rb_ring *r = t->ring;
 
 	if (RB_UNLIKELY(r == NULL || t->busy)) {
-		rb_enter_slow(t, fn, site);
+		rb_enter_slow(t, fn, site, sp);
 		return;
 	}
 	t->busy = 1;
@@ -178,11 +281,27 @@ void __cyg_profile_func_enter(void *fn, void *site)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* Relaxed: a request seen one hook late is still honoured. */
 	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock) != 0))
-		rb_attention_enter(t, fn, site);
-	else
-		rb_push(t, (uintptr_t)fn, (uintptr_t)site, __rdtsc(), 0);
+		rb_attention_enter(t, fn, site, sp);
+	else {
+		if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site,
+					    sp)))
+			rb_unwind(t, (uintptr_t)site, sp);
+		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, __rdtsc(), 0);
+	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
+}
+
+RB_NOINSTR __attribute__((visibility("default")))
+void __cyg_profile_func_enter(void *fn, void *site)
+{
+	rb_enter(fn, site, RB_CALLER_SP());
+}
+
+/* The entry hook as called with stack pointer @sp (unit tests). */
+RB_NOINSTR void rb_enter_at(void *fn, void *site, uint64_t sp)
+{
+	rb_enter(fn, site, sp);
 }
 
 RB_NOINSTR __attribute__((visibility("default")))
@@ -204,6 +323,49 @@ void __cyg_profile_func_exit(void *fn, void *site)
 	t->busy = 0;
 }
 
+/*
+ * A C++ exception is caught.  The frames it unwound called no exit hook
+ * under clang: every frame whose stack pointer lies below the catching
+ * function's (this call's canonical frame address) is gone.  The C++
+ * runtime's own __cxa_begin_catch does the rest.
+ */
+typedef void *(*rb_begin_catch_fn)(void *);
+void *__cxa_begin_catch(void *exc);
+static rb_begin_catch_fn rb_begin_catch_next;
+
+RB_NOINSTR __attribute__((visibility("default")))
+void *__cxa_begin_catch(void *exc)
+{
+	struct rb_thread *t = &rb_self;
+	/* Relaxed: any thread that looks it up stores the same pointer. */
+	rb_begin_catch_fn next = RB_LOAD(&rb_begin_catch_next);
+	uint64_t sp = RB_CALLER_SP();
+	const struct rb_slot *s;
+	uint32_t d;
+
+	if (next == NULL) {
+		next = (rb_begin_catch_fn)dlsym(RTLD_NEXT, "__cxa_begin_catch");
+		if (next == NULL)
+			abort();	/* a catch with no C++ runtime loaded */
+		RB_STORE(&rb_begin_catch_next, next);
+	}
+	if (t->ring != NULL && !t->busy) {
+		t->busy = 1;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		for (d = t->depth; d > 0; d--) {
+			s = rb_slot(t, rb_slot_index(d - 1, t->nslots,
+						     t->pinned));
+			if (RB_LOAD(&s->depth) != d - 1 || RB_LOAD(&s->sp) >= sp)
+				break;
+		}
+		if (d != t->depth)
+			rb_set_depth(t, d);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		t->busy = 0;
+	}
+	return next(exc);
+}
+
 /* Named frames keep "name\0file\0" in the slot's name bytes. */
 void rb_push_named(struct rb_thread *t, const char *name, const char *file,
 		   int line)
@@ -213,7 +375,7 @@ void rb_push_named(struct rb_thread *t, const char *name, const char *file,
 	char *dst;
 	uint32_t q;
 
-	s = rb_push(t, 0, (uintptr_t)__builtin_return_address(0),
+	s = rb_push(t, 0, (uintptr_t)__builtin_return_address(0), RB_SP_NONE,
 		    rb_clock_raw_slow(), RB_SLOT_NAMED);
 	dst = rb_slot_name(s);
 	n = strnlen(name ? name : "", t->slot_sz - 1);
@@ -282,7 +444,7 @@ void rbtrace_line(int line)
 
 	if (t == NULL || t->depth == 0)
 		return;
-	s = rb_slot(t, (t->depth - 1) % t->nslots);
+	s = rb_slot(t, rb_slot_index(t->depth - 1, t->nslots, t->pinned));
 	/* A single aligned int: readers see the old or the new line, never a mix. */
 	RB_STORE(&s->line, line);
 }

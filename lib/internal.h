@@ -119,6 +119,7 @@ struct rb_thread {
 	char		*slots;
 	uint32_t	slot_size;
 	uint32_t	nslots;
+	uint32_t	pinned;		/* rb_slots_pinned(nslots) */
 	uint32_t	depth;		/* private copies of ring->depth/currSlot */
 	uint32_t	cur;
 	uint32_t	busy;		/* recursion guard, see hooks.c */
@@ -176,6 +177,7 @@ RB_HIDDEN int rb_sym_lookup(const char *name, uint64_t *addrs, int max,
 			    int *more);
 
 /* hooks.c */
+RB_HIDDEN void rb_enter_at(void *fn, void *site, uint64_t sp);
 RB_HIDDEN void rb_push_named(struct rb_thread *t, const char *name,
 			     const char *file, int line);
 

@@ -63,6 +63,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	uint32_t i;
 
 	RB_STORE(&r->depth, 0);
+	RB_STORE(&r->pinned_site, 0);
 	t->tid = rb_gettid();
 	t->step = 0;
 	t->level = 0;
@@ -99,6 +100,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	t->slot_size = h->slot_size;
 	t->slot_sz = h->slot_sz;
 	t->nslots = h->slots;
+	t->pinned = rb_slots_pinned(h->slots);
 	t->index = idx;
 	t->slowclock = h->clock != RB_CLOCK_TSC;
 	t->depth = 0;
@@ -113,7 +115,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 			s->seq &= ~1u;
 		}
 		t->depth = depth;
-		t->cur = depth % h->slots;
+		t->cur = rb_slot_index(depth, t->nslots, t->pinned);
 		r->inherited = (int32_t)(depth < h->slots ? depth : h->slots);
 	}
 	r->depth = (int32_t)t->depth;

@@ -363,7 +363,8 @@ model_stack_changed(const struct rb_header *h, struct rb_ring *r,
 		f = &t->frames[i];
 		if (f->torn)
 			continue;
-		sl = rb_slot_at(h, r, f->level % h->slots);
+		sl = rb_slot_at(h, r, rb_slot_index(f->level, h->slots,
+		    h->pinned));
 		if (__atomic_load_n(&sl->seq, __ATOMIC_RELAXED) != f->seq)
 			return 1;
 	}
@@ -401,20 +402,44 @@ rbmon_model_read_stack(const struct rb_header *h, struct rb_ring *r,
 		d = __atomic_load_n(&r->depth, __ATOMIC_ACQUIRE);
 		if (d < 0)
 			d = 0;
-		lo = (uint32_t)d > h->slots ? d - (int32_t)h->slots : 0;
-		t->frames = rbmon_xcalloc((size_t)(d - lo), sizeof *t->frames);
-		for (k = d - 1; k >= lo; k--) {
+		/*
+		 * Deeper than the ring: the innermost levels down to lo, then
+		 * the pinned outermost ones (rb_slot_index()).
+		 */
+		lo = (uint32_t)d > h->slots ?
+		    d - (int32_t)(h->slots - h->pinned) : 0;
+		t->gap_at = SIZE_MAX;
+		t->gap_site = 0;
+		t->frames = rbmon_xcalloc((size_t)d < h->slots ? (size_t)d :
+		    h->slots, sizeof *t->frames);
+		for (k = d - 1; k >= 0; k--) {
+			if (k < lo && k >= (int32_t)h->pinned) {
+				t->gap_at = t->nframes;
+				/*
+				 * Relaxed: the slot reads before it acquired
+				 * the seq that was released after it.
+				 */
+				t->gap_site = __atomic_load_n(&r->pinned_site,
+				    __ATOMIC_RELAXED);
+				k = (int32_t)h->pinned;
+				continue;
+			}
 			f = &t->frames[t->nframes];
 			memset(f, 0, sizeof *f);
 			f->level = (uint32_t)k;
 			if (rbmon_model_read_slot(rb_slot_at(h, r,
-			    (uint32_t)k % h->slots), h->slot_sz, scratch) != 0) {
+			    rb_slot_index((uint32_t)k, h->slots, h->pinned)),
+			    h->slot_sz, scratch) != 0) {
 				f->torn = 1;
 				t->nframes++;
 				continue;
 			}
-			if (scratch->depth != (uint32_t)k)
-				continue;	/* overwritten by a wrapped frame */
+			if (scratch->depth != (uint32_t)k) {
+				/* Overwritten by a deeper frame, since gone. */
+				if (t->gap_at == SIZE_MAX)
+					t->gap_at = t->nframes;
+				continue;
+			}
 			f->seq = scratch->seq;
 			f->fn = scratch->fn;
 			f->site = scratch->site;
@@ -436,7 +461,8 @@ rbmon_model_read_stack(const struct rb_header *h, struct rb_ring *r,
 	}
 	t->depth = d;
 	t->wrapped = (uint32_t)d - (uint32_t)t->nframes;
-	t->gap_at = t->nframes;
+	if (t->gap_at == SIZE_MAX || t->wrapped == 0)
+		t->gap_at = t->nframes;
 	return (int)t->nframes;
 }
 

@@ -97,6 +97,7 @@ struct rbmon_thread {
 	int32_t		depth;
 	uint32_t	wrapped;	/* frames lost between ... */
 	size_t		gap_at;		/* ... frames[gap_at - 1] and [gap_at] */
+	uint64_t	gap_site;	/* return address into frames[gap_at] */
 	size_t		nframes;
 	struct rbmon_frame *frames;	/* newest first */
 	struct rbmon_watch *watches;	/* RB_WATCHES, or NULL: none in use */

@@ -192,6 +192,7 @@ rbmon_stack_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 	struct rbmon_frame	*f;
 	struct rbmon_sym	*sym;
 	size_t			*phys, i, j, k, n, gap = SIZE_MAX;
+	uint64_t		 site;
 
 	if (t->nframes == 0 || t->frames[0].resolved)
 		return;
@@ -223,11 +224,15 @@ rbmon_stack_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 			}
 			continue;
 		}
-		callee = i > 0 && i != t->gap_at ? &t->frames[i - 1] : NULL;
-		if (callee != NULL && !callee->torn && !callee->named &&
-		    callee->level == f->level + 1 && callee->site != 0) {
-			n = rbmon_symbols_site(sy, s, p, callee->site - 1,
-			    &chain);
+		site = 0;
+		callee = i > 0 ? &t->frames[i - 1] : NULL;
+		if (i == t->gap_at)
+			site = t->gap_site;	/* the callee was overwritten */
+		else if (callee != NULL && !callee->torn && !callee->named &&
+		    callee->level == f->level + 1)
+			site = callee->site;
+		if (site != 0) {
+			n = rbmon_symbols_site(sy, s, p, site - 1, &chain);
 			if (stack_group_chain(&rows, t, i, j, sym + i, chain, n))
 				continue;
 			/* Reached through frames without hooks: no line. */

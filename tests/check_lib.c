@@ -83,7 +83,7 @@ START_TEST(test_settings_defaults)
 	ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv, count_warn), 0);
 	ck_assert_int_eq(warnings, 0);
 	ck_assert_uint_eq(s.geo.rings, 64);
-	ck_assert_uint_eq(s.geo.slots, 32);
+	ck_assert_uint_eq(s.geo.slots, 64);
 	ck_assert_uint_eq(s.geo.slot_sz, 200);
 	ck_assert_uint_eq(s.geo.msg_sz, 256);
 	ck_assert_uint_eq(s.geo.global_sz, 16384);
@@ -127,8 +127,8 @@ static const struct {
 	{ "RBTRACE_RINGS", "0", "rbtrace: RBTRACE_RINGS=0: not a number from 1 to 65536; using 64" },
 	{ "RBTRACE_RINGS", "-3", "rbtrace: RBTRACE_RINGS=-3: not a number from 1 to 65536; using 64" },
 	{ "RBTRACE_RINGS", "", "rbtrace: RBTRACE_RINGS=: not a number from 1 to 65536; using 64" },
-	{ "RBTRACE_SLOTS", "1", "rbtrace: RBTRACE_SLOTS=1: not a number from 2 to 65536; using 32" },
-	{ "RBTRACE_SLOTS", "12x", "rbtrace: RBTRACE_SLOTS=12x: not a number from 2 to 65536; using 32" },
+	{ "RBTRACE_SLOTS", "1", "rbtrace: RBTRACE_SLOTS=1: not a number from 2 to 65536; using 64" },
+	{ "RBTRACE_SLOTS", "12x", "rbtrace: RBTRACE_SLOTS=12x: not a number from 2 to 65536; using 64" },
 	{ "RBTRACE_SLOTSZ", "5000", "rbtrace: RBTRACE_SLOTSZ=5000: not a number from 8 to 4096; using 200" },
 	{ "RBTRACE_MSGSZ", "1", "rbtrace: RBTRACE_MSGSZ=1: not a number from 64 to 65536; using 256" },
 	{ "RBTRACE_GLOBALSZ", "99999999999", "rbtrace: RBTRACE_GLOBALSZ=99999999999: not a number from 1024 to 16777216; using 16384" },
@@ -165,7 +165,7 @@ START_TEST(test_settings_too_large)
 	ck_assert_int_eq(warnings, 1);
 	ck_assert_ptr_nonnull(strstr(last_warning, "using the default geometry"));
 	ck_assert_uint_eq(s.geo.rings, 64);
-	ck_assert_uint_eq(s.geo.slots, 32);
+	ck_assert_uint_eq(s.geo.slots, 64);
 	ck_assert_uint_eq(s.geo.slot_sz, 200);
 }
 END_TEST
@@ -219,7 +219,7 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
 	ck_assert_uint_eq(sizeof(struct rb_object) % 8, 0);
-	ck_assert_uint_eq(sizeof(struct rb_slot), 40);
+	ck_assert_uint_eq(sizeof(struct rb_slot), 48);
 	ck_assert_uint_eq(sizeof(struct rb_watch), 16 + RB_EXPR_MAX + RB_RESULT_MAX);
 	/* the owner's hot fields and the monitor's command fields on lines of their own */
 	ck_assert_uint_eq(offsetof(struct rb_ring, currSlot) % 64, 0);
@@ -318,7 +318,7 @@ START_TEST(test_file_validate)
 	h.magic[0] = 'X';
 	ck_assert_int_eq(rb_file_validate(&h, size), -1);
 	h = *m.hdr;
-	h.version = 2;
+	h.version = RB_VERSION + 1;
 	ck_assert_int_eq(rb_file_validate(&h, size), -2);
 	h = *m.hdr;
 	h.endian = 0x04030201;
@@ -604,6 +604,18 @@ END_TEST
 #define FN(k, n)	((void *)(uintptr_t)(0x100000u + (((uint64_t)(n) << 12) | ((k) << 4))))
 #define SITE(fn)	((void *)((uintptr_t)(fn) ^ 0x5a5a5a5a5au))
 
+/*
+ * The entry hook as called from ever deeper machine frames: a flat loop
+ * of calls here stands for a chain of nested functions.
+ */
+static __thread uint64_t test_sp = 1ull << 46;
+
+static void enter(void *fn, void *site)
+{
+	test_sp -= 64;
+	rb_enter_at(fn, site, test_sp);
+}
+
 struct pub_state {
 	struct rb_ring	*ring;
 	_Atomic int	done;
@@ -616,13 +628,13 @@ static void *pub_writer(void *arg)
 	uint32_t n, k, depth;
 
 	/* the first hook claims this thread's ring */
-	__cyg_profile_func_enter(FN(0, 0), SITE(FN(0, 0)));
+	enter(FN(0, 0), SITE(FN(0, 0)));
 	ps->ring = rb_self.ring;
 	atomic_store(&ps->started, 1);
 	for (n = 1; n <= PUB_ROUNDS; n++) {
 		depth = 1 + n % (PUB_SLOTS * 3);	/* wraps, unwinds, wraps again */
 		for (k = 1; k < depth; k++)
-			__cyg_profile_func_enter(FN(k, n), SITE(FN(k, n)));
+			enter(FN(k, n), SITE(FN(k, n)));
 		for (k = depth - 1; k >= 1; k--)
 			__cyg_profile_func_exit(FN(k, n), SITE(FN(k, n)));
 	}
@@ -654,7 +666,7 @@ START_TEST(test_publish_no_torn_frames)
 
 		for (k = d - 1; k >= lo; k--) {
 			struct rb_slot *s = rb_slot_at(h, ps.ring,
-						       (uint32_t)k % PUB_SLOTS);
+				rb_slot_index((uint32_t)k, PUB_SLOTS, h->pinned));
 			struct rb_slot c;
 			uint32_t s1, s2;
 			int tries;
@@ -707,21 +719,21 @@ START_TEST(test_hooks_wrap_and_resync)
 	setenv("RBTRACE_FILE", path, 1);
 	setenv("RBTRACE_SLOTS", "4", 1);
 	for (k = 0; k < 10; k++)
-		__cyg_profile_func_enter(FN(k, 1), SITE(FN(k, 1)));
+		enter(FN(k, 1), SITE(FN(k, 1)));
 	t = &rb_self;
 	ck_assert_int_eq(t->state, RB_T_TRACED);
 	ck_assert_int_eq(t->ring->depth, 10);
-	ck_assert_int_eq(t->ring->currSlot, 10 % 4);
+	ck_assert_int_eq(t->ring->currSlot, rb_slot_index(10, 4, 1));
 	/* unwinding through overwritten slots pops one level each */
 	for (k = 9; k >= 5; k--)
 		__cyg_profile_func_exit(FN(k, 1), SITE(FN(k, 1)));
 	ck_assert_int_eq(t->ring->depth, 5);
 	/* a longjmp over two frames: the exit of level 2 unwinds to it */
 	__cyg_profile_func_exit(FN(2, 1), SITE(FN(2, 1)));
-	ck_assert_int_eq(t->ring->depth, 4);	/* level 4's slot holds level 8: cannot check, one pop */
-	__cyg_profile_func_enter(FN(4, 2), NULL);
-	__cyg_profile_func_enter(FN(5, 2), NULL);
-	__cyg_profile_func_enter(FN(6, 2), NULL);
+	ck_assert_int_eq(t->ring->depth, 4);	/* level 4's slot holds level 7: cannot check, one pop */
+	enter(FN(4, 2), NULL);
+	enter(FN(5, 2), NULL);
+	enter(FN(6, 2), NULL);
 	ck_assert_int_eq(t->ring->depth, 7);
 	__cyg_profile_func_exit(FN(4, 2), NULL);	/* skips 6 and 5 */
 	ck_assert_int_eq(t->ring->depth, 4);
@@ -729,6 +741,59 @@ START_TEST(test_hooks_wrap_and_resync)
 	for (k = 0; k < 10; k++)
 		__cyg_profile_func_exit(FN(0, 9), NULL);
 	ck_assert_int_eq(t->ring->depth, 0);
+}
+END_TEST
+
+/* The function on slot level @k of the calling thread's ring. */
+static uint64_t ring_fn(uint32_t k)
+{
+	struct rb_thread *t = &rb_self;
+
+	return rb_slot_at(rb_proc.map.hdr, t->ring,
+			  rb_slot_index(k, t->nslots, t->pinned))->fn;
+}
+
+START_TEST(test_hooks_unwound)
+{
+	char path[512];
+	struct rb_thread *t = &rb_self;
+
+	snprintf(path, sizeof(path), "%s/u.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	/* main -> y -> x -> x2, each deeper on the stack */
+	rb_enter_at(FN(0, 1), SITE(FN(0, 1)), 10000);
+	rb_enter_at(FN(1, 1), SITE(FN(1, 1)), 9000);
+	rb_enter_at(FN(2, 1), SITE(FN(2, 1)), 8000);
+	rb_enter_at(FN(3, 1), SITE(FN(3, 1)), 7000);
+	ck_assert_int_eq(t->ring->depth, 4);
+	/* x and x2 were unwound without exits; y calls g, whose frame is where x's was */
+	rb_enter_at(FN(4, 1), SITE(FN(4, 1)), 8000);
+	ck_assert_int_eq(t->ring->depth, 3);
+	ck_assert_uint_eq(ring_fn(2), (uintptr_t)FN(4, 1));
+	ck_assert_uint_eq(ring_fn(1), (uintptr_t)FN(1, 1));
+	/* a function inlined into g: same stack pointer and return address */
+	rb_enter_at(FN(5, 1), SITE(FN(4, 1)), 8000);
+	ck_assert_int_eq(t->ring->depth, 4);
+	__cyg_profile_func_exit(FN(5, 1), NULL);
+	/* g gone, a bigger frame called from y: deeper than g's, g still goes */
+	rb_enter_at(FN(6, 1), SITE(FN(6, 1)), 8000);
+	ck_assert_int_eq(t->ring->depth, 3);
+	ck_assert_uint_eq(ring_fn(2), (uintptr_t)FN(6, 1));
+	/* the same function and return address: inlined into itself */
+	rb_enter_at(FN(6, 1), SITE(FN(6, 1)), 8000);
+	ck_assert_int_eq(t->ring->depth, 4);
+	__cyg_profile_func_exit(FN(6, 1), NULL);
+	/* another stack (a signal's alternate stack above ours): nothing goes */
+	rb_enter_at(FN(7, 1), SITE(FN(7, 1)), 50000);
+	ck_assert_int_eq(t->ring->depth, 4);
+	__cyg_profile_func_exit(FN(7, 1), NULL);
+	/* a named frame is never taken for gone, nor anything below it */
+	ck_assert_int_eq(rbtrace_push("interp", "x.py", 1), 4);
+	rb_enter_at(FN(8, 1), SITE(FN(8, 1)), 7900);
+	ck_assert_int_eq(t->ring->depth, 5);
+	rb_enter_at(FN(9, 1), SITE(FN(9, 1)), 9500);
+	ck_assert_int_eq(t->ring->depth, 5);	/* only the frame above it went */
+	ck_assert_uint_eq(ring_fn(4), (uintptr_t)FN(9, 1));
 }
 END_TEST
 
@@ -788,6 +853,7 @@ Suite *suite_lib(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_publish_no_torn_frames);
 	tcase_add_test(tc, test_hooks_wrap_and_resync);
+	tcase_add_test(tc, test_hooks_unwound);
 	tcase_add_test(tc, test_hooks_keep_errno);
 	suite_add_tcase(s, tc);
 	return s;

@@ -77,6 +77,7 @@ fixture_make(struct fixture *fx, uint32_t rings, uint32_t slots,
 	h->objects_off = l.objects_off;
 	h->rings_off = l.rings_off;
 	h->slots_off = l.slots_off;
+	h->pinned = rb_slots_pinned(g.slots);
 	h->msgarea_off = l.msgarea_off;
 	h->creator_pid = getpid();
 	h->creator_start = rbmon_model_proc_start(getpid());
@@ -118,7 +119,8 @@ fixture_push(struct fixture *fx, struct rb_ring *r, uint64_t fn,
 	struct rb_slot	*sl;
 	uint32_t	 k = (uint32_t)r->depth;
 
-	sl = rb_slot_at(fx->h, r, k % fx->h->slots);
+	sl = rb_slot_at(fx->h, r, rb_slot_index(k, fx->h->slots,
+	    fx->h->pinned));
 	sl->seq += 2;
 	sl->depth = k;
 	sl->fn = fn;
@@ -239,6 +241,7 @@ header_valid(void)
 	h.objects_off = l.objects_off;
 	h.rings_off = l.rings_off;
 	h.slots_off = l.slots_off;
+	h.pinned = rb_slots_pinned(g.slots);
 	h.msgarea_off = l.msgarea_off;
 	h.slot_size = l.slot_size;
 	h.ring_size = l.ring_size;
@@ -280,7 +283,7 @@ START_TEST(test_header_corrupt)
 	expect_header_error(&v, 100, "not an rbtrace trace file");
 	h = v; h.version = 7;
 	expect_header_error(&h, size,
-	    "trace format version 7; this rbmon reads version 1");
+	    "trace format version 7; this rbmon reads version 2");
 	h = v; h.endian = 0x04030201u;
 	expect_header_error(&h, size, "byte order");
 	h = v; h.header_size = 12;
@@ -518,17 +521,21 @@ START_TEST(test_stack_wrap)
 	ck_assert_int_eq(t.depth, 6);
 	ck_assert_uint_eq(t.wrapped, 2);
 	ck_assert_uint_eq(t.frames[0].fn, 0x1005);	/* newest first */
-	ck_assert_uint_eq(t.frames[3].fn, 0x1002);
+	ck_assert_uint_eq(t.frames[2].fn, 0x1003);
+	/* Level 0 keeps its slot: the lost frames are above it. */
+	ck_assert_uint_eq(fx.h->pinned, 1);
+	ck_assert_uint_eq(t.frames[3].fn, 0x1000);
+	ck_assert_uint_eq(t.gap_at, 3);
 
-	/* Unwind to 3: levels 0 and 1 were overwritten by levels 4 and 5. */
+	/* Unwind to 3: levels 1 and 2 were overwritten by levels 4 and 5. */
 	r->depth = 3;
 	ck_assert_int_eq(rbmon_model_read_stack(fx.h, r, &t, &scratch), 1);
-	ck_assert_uint_eq(t.frames[0].level, 2);
+	ck_assert_uint_eq(t.frames[0].level, 0);
 	ck_assert_uint_eq(t.wrapped, 2);
 
 	/* A slot that stays odd is a torn frame, shown and counted. */
 	r->depth = 6;
-	rb_slot_at(fx.h, r, 5 % 4)->seq |= 1;
+	rb_slot_at(fx.h, r, rb_slot_index(5, 4, 1))->seq |= 1;
 	ck_assert_int_eq(rbmon_model_read_stack(fx.h, r, &t, &scratch), 4);
 	ck_assert_int_eq(t.frames[0].torn, 1);
 	ck_assert_uint_eq(t.wrapped, 2);
@@ -821,7 +828,7 @@ START_TEST(test_dump_torn_gone)
 	r->pstart = 12345;
 	for (k = 0; k < 7; k++)
 		fixture_push(&fx, r, 0x400000 + (uint64_t)k, 0, 0);
-	rb_slot_at(fx.h, r, 6 % 4)->seq |= 1;
+	rb_slot_at(fx.h, r, rb_slot_index(6, 4, 1))->seq |= 1;
 
 	out = fixture_dump(&fx, 0);
 	ck_assert_msg(strstr(out, "gone (was running), depth 7") != NULL,

@@ -34,7 +34,7 @@
 
 #define RB_MAGIC		"RBTRACE\x1a"	/* 8 bytes, no terminator */
 #define RB_MAGIC_LEN		8
-#define RB_VERSION		1
+#define RB_VERSION		2
 #define RB_ENDIAN_MARK		0x01020304u
 
 #define RB_PROGRAM_MAX		64	/* program name, NUL-terminated */
@@ -51,7 +51,7 @@
 #define RB_DEF_RINGS		64
 #define RB_MIN_RINGS		1
 #define RB_MAX_RINGS		65536
-#define RB_DEF_SLOTS		32
+#define RB_DEF_SLOTS		64
 #define RB_MIN_SLOTS		2
 #define RB_MAX_SLOTS		65536
 #define RB_DEF_SLOT_SZ		200
@@ -138,7 +138,11 @@ struct rb_header {
 	uint32_t	gma_owner;
 	uint64_t	gma_pos;
 
-	uint64_t	reserved[7];
+	/* geometry derived from slots: see rb_slot_index() */
+	uint32_t	pinned;
+	uint32_t	pad2;
+
+	uint64_t	reserved[6];
 };
 
 /*
@@ -283,7 +287,8 @@ struct rb_ring {
 	int32_t		signal;		/* 1: stop at the next hook */
 	uint32_t	attention;	/* RB_ATTN_*: non-zero sends hooks slow */
 	uint32_t	wake;		/* futex: bumped after every request */
-	uint64_t	reserved0;	/* zero; for a later use */
+	uint64_t	pinned_site;	/* site of level `pinned` once the
+					   ring reused its slot */
 
 	/* commands and watches: monitor <-> owner */
 	int32_t		cmdready __attribute__((aligned(RB_CACHELINE)));
@@ -307,11 +312,36 @@ struct rb_slot {
 	uint32_t	depth;
 	uint64_t	fn;		/* function address (0 for named frames) */
 	uint64_t	site;		/* return address in the caller */
+	uint64_t	sp;		/* the function's stack pointer when it
+					   called the entry hook; RB_SP_NONE
+					   for named frames */
 	uint64_t	ts;		/* entry time, rb_header.clock units */
 	int32_t		line;		/* line mark, 0 = none */
 	uint32_t	flags;		/* RB_SLOT_* */
 	/* char name[slot_sz] */
 };
+
+#define RB_SP_NONE		UINT64_MAX
+
+/*
+ * Which slot holds stack level @level.  The first @pinned levels (the
+ * outermost frames: main and its first callees) keep slots of their own;
+ * deeper levels share the others as a ring, so a stack deeper than the
+ * ring keeps its outermost and its innermost frames.
+ */
+static inline uint32_t rb_slot_index(uint32_t level, uint32_t slots,
+				     uint32_t pinned)
+{
+	if (level < pinned)
+		return level;
+	return pinned + (level - pinned) % (slots - pinned);
+}
+
+/* How many of @slots slots a file pins to the outermost levels. */
+static inline uint32_t rb_slots_pinned(uint32_t slots)
+{
+	return slots / 4;
+}
 
 #define RB_ALIGN(x, a)		(((x) + ((uint64_t)(a) - 1)) & ~((uint64_t)(a) - 1))
 
@@ -419,6 +449,11 @@ static inline int rb_header_check_layout(const struct rb_header *h,
 	    l.slot_size != h->slot_size || l.ring_size != h->ring_size ||
 	    l.total_size != h->total_size)
 		return -1;
+	if (h->pinned != rb_slots_pinned(h->slots)) {
+		*what = "pinned";
+		*value = h->pinned;
+		return -1;
+	}
 	return 0;
 }
 

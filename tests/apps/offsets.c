@@ -22,6 +22,7 @@ int main(void)
 	FIELD(ready);
 	FIELD(rings);
 	FIELD(slots);
+	FIELD(pinned);
 	FIELD(slot_sz);
 	FIELD(msg_sz);
 	FIELD(global_sz);

@@ -37,7 +37,7 @@ for v in abc 0 65537 -1 "" 12x 99999999999999999999; do
 	check RBTRACE_RINGS "$v" rings 64 "1 to 65536"
 done
 for v in 1 65537 x; do
-	check RBTRACE_SLOTS "$v" slots 32 "2 to 65536"
+	check RBTRACE_SLOTS "$v" slots 64 "2 to 65536"
 done
 for v in 7 4097 -200; do
 	check RBTRACE_SLOTSZ "$v" slot_sz 200 "8 to 4096"

@@ -56,8 +56,8 @@ refuse "directory" "$T"
 
 x=$(damaged magic); printf 'RBTRACEX' | dd of="$x" conv=notrunc status=none
 refuse "bad magic" "$x"
-x=$(damaged version2); header_put "$x" version 2
-refuse "format version 2" "$x"
+x=$(damaged version9); header_put "$x" version 9
+refuse "format version 9" "$x"
 x=$(damaged version0); header_put "$x" version 0
 refuse "format version 0" "$x"
 
