@@ -18,7 +18,8 @@ INTEGRATION_APPS = \
 	tests/apps/execd \
 	tests/apps/simple \
 	tests/apps/watch \
-	tests/apps/watch-nodebug
+	tests/apps/watch-nodebug \
+	tests/apps/cdexec
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -68,6 +69,9 @@ tests_apps_watch_nodebug_CFLAGS = $(WARN_CFLAGS) -O0 -finstrument-functions \
 	-fno-inline $(PTHREAD_CFLAGS)
 tests_apps_watch_nodebug_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) \
 	-Wl,--strip-debug
+tests_apps_cdexec_SOURCES = tests/apps/cdexec.c tests/apps/app.h
+tests_apps_cdexec_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_cdexec_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -101,7 +105,8 @@ INTEGRATION_TESTS = \
 	tests/integration/control-blocked.sh \
 	tests/integration/control-errors.sh \
 	tests/integration/watch-values.sh \
-	tests/integration/watch-multi.sh
+	tests/integration/watch-multi.sh \
+	tests/integration/relpath.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
