@@ -106,7 +106,8 @@ INTEGRATION_TESTS = \
 	tests/integration/control-errors.sh \
 	tests/integration/watch-values.sh \
 	tests/integration/watch-multi.sh \
-	tests/integration/relpath.sh
+	tests/integration/relpath.sh \
+	tests/integration/pidmaps.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
