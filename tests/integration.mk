@@ -19,7 +19,8 @@ INTEGRATION_APPS = \
 	tests/apps/simple \
 	tests/apps/watch \
 	tests/apps/watch-nodebug \
-	tests/apps/cdexec
+	tests/apps/cdexec \
+	tests/apps/forktree
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -72,6 +73,9 @@ tests_apps_watch_nodebug_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) \
 tests_apps_cdexec_SOURCES = tests/apps/cdexec.c tests/apps/app.h
 tests_apps_cdexec_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_cdexec_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_forktree_SOURCES = tests/apps/forktree.c tests/apps/app.h
+tests_apps_forktree_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_forktree_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -107,7 +111,8 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-values.sh \
 	tests/integration/watch-multi.sh \
 	tests/integration/relpath.sh \
-	tests/integration/pidmaps.sh
+	tests/integration/pidmaps.sh \
+	tests/integration/tui-tree.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
