@@ -1,4 +1,4 @@
-/* progname.h - trace file paths as lib and launcher spell them: the program name, absolute paths. */
+/* progname.h - trace file paths as lib and launcher spell them (they agree). */
 #ifndef RB_PROGNAME_H
 #define RB_PROGNAME_H
 
@@ -39,7 +39,7 @@ static inline int rb_path_absolute(const char *path, char *out, size_t size)
 	if (*path == '/') {
 		n = snprintf(out, size, "%s", path);
 	} else {
-		/* Linux says "(unreachable)/..." for a directory outside our root. */
+		/* "(unreachable)/...": a directory outside our root */
 		if (getcwd(cwd, sizeof(cwd)) == NULL || cwd[0] != '/')
 			return -1;
 		while (path[0] == '.' && path[1] == '/') {

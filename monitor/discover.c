@@ -1,4 +1,4 @@
-/* rbmon discover: find trace files in /proc/PID/maps, $RBTRACE_DIR, $TMPDIR and /tmp. */
+/* rbmon discover: trace files in a process's maps, $RBTRACE_DIR, $TMPDIR, /tmp. */
 #include "config.h"
 
 #include <dirent.h>
@@ -312,8 +312,8 @@ out:
 static char *
 discover_maps(pid_t pid)
 {
-	char		 path[64], perms[8], *line = NULL, *name, *best = NULL;
-	char		**seen = NULL;
+	char		 path[64], perms[8], *line = NULL, *name;
+	char		*best = NULL, **seen = NULL;
 	size_t		 cap = 0, nseen = 0, i, n;
 	uint64_t	 start, created, best_ns = 0;
 	unsigned long	 inode;
@@ -330,7 +330,7 @@ discover_maps(pid_t pid)
 	f = fopen(path, "re");
 	if (f == NULL)
 		return NULL;
-	/* "lo-hi perms offset dev inode    path", the path to the end of the line */
+	/* "lo-hi perms offset dev inode   path": the path runs to the end */
 	while ((len = getline(&line, &cap, f)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';

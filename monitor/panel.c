@@ -211,25 +211,27 @@ panel_list_title(struct rbmon_tui *t)
  * drawn as they are (UTF-8 or ASCII).  Returns where the row's text goes.
  */
 static int
-panel_tree(int y, const struct rbmon_row *r, attr_t a)
+panel_tree(int y, int cols, const struct rbmon_row *r, attr_t a)
 {
-	int	k, n = rbmon_view_tree_cols(r);
+	enum rbmon_glyph	g;
+	int			k, n = rbmon_view_tree_cols(r);
 
 	attrset(a);
-	for (k = 0; k < n && (k + 1) * COL_TREE <= COLS; k++) {
+	for (k = 0; k < n && (k + 1) * COL_TREE <= cols; k++) {
 		switch (rbmon_view_tree_at(r, k)) {
 		case RBMON_TREE_BAR:
-			mvaddstr(y, k * COL_TREE, rbmon_tty_glyph(RBMON_G_TREE_BAR));
+			g = RBMON_G_TREE_BAR;
 			break;
 		case RBMON_TREE_MID:
-			mvaddstr(y, k * COL_TREE, rbmon_tty_glyph(RBMON_G_TREE_MID));
+			g = RBMON_G_TREE_MID;
 			break;
 		case RBMON_TREE_END:
-			mvaddstr(y, k * COL_TREE, rbmon_tty_glyph(RBMON_G_TREE_END));
+			g = RBMON_G_TREE_END;
 			break;
-		case RBMON_TREE_BLANK:
-			break;
+		default:
+			continue;
 		}
+		mvaddstr(y, k * COL_TREE, rbmon_tty_glyph(g));
 	}
 	return n * COL_TREE;
 }
@@ -269,7 +271,7 @@ panel_process_row(struct rbmon_tui *t, int y, const struct rbmon_row *r)
 	a = p->alive ? rbmon_tty_attr(RBMON_A_PROCESS) :
 	    rbmon_tty_attr(RBMON_A_GONE);
 	panel_fill(y, 0, t->lay.cols, A_NORMAL);
-	x = panel_tree(y, r, rbmon_tty_attr(RBMON_A_PROCESS));
+	x = panel_tree(y, t->lay.cols, r, rbmon_tty_attr(RBMON_A_PROCESS));
 	panel_text(y, x, t->lay.cols - x, a, buf);
 }
 
@@ -315,7 +317,8 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 		a = rbmon_tty_attr(t->focus == RBMON_PANE_THREADS ?
 		    RBMON_A_SELECT : RBMON_A_SELECT_DIM);
 	panel_fill(y, 0, cols, selected ? a : A_NORMAL);
-	x = panel_tree(y, r, selected ? a : rbmon_tty_attr(RBMON_A_PROCESS));
+	x = panel_tree(y, cols, r, selected ? a :
+	    rbmon_tty_attr(RBMON_A_PROCESS));
 	panel_cols(cols, &c);
 	name[c.name] = '\0';
 	snprintf(buf, sizeof buf, "%*d %-*s %-*.*s %*d %*s%s", c.tid, th->tid,

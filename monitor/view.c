@@ -228,15 +228,21 @@ view_push(struct rbmon_view *v, enum rbmon_row_kind kind, size_t proc,
 #define VIEW_NONE	SIZE_MAX
 #define VIEW_UNSET	(SIZE_MAX - 1)
 
-/* The process tree of one snapshot, by index; scratch for a rebuild. */
+/*
+ * The process tree of one snapshot, by index, scratch for a rebuild: per
+ * process whether it has a thread row, its parent (VIEW_NONE: none), the
+ * nearest shown process at or above it, and its shown children in order;
+ * per level, the next child to lay out and whether the process there is
+ * its parent's last.
+ */
 struct view_tree {
 	size_t		 n;
-	char		*shown;		/* has a thread row */
-	size_t		*parent;	/* its parent process, or VIEW_NONE */
-	size_t		*up;		/* the nearest shown one at or above */
-	size_t		*first, *next, *tail;	/* shown children, in order */
-	size_t		*stack;		/* per level: the next child to lay out */
-	int		*lastat;	/* per level: the process there is last */
+	char		*shown;
+	size_t		*parent;
+	size_t		*up;
+	size_t		*first, *next, *tail;
+	size_t		*stack;
+	int		*lastat;
 };
 
 struct view_key {
@@ -313,7 +319,8 @@ view_tree_parents(struct view_tree *t, const struct rbmon_snapshot *s)
 		for (j = i; j != VIEW_NONE && t->up[j] == VIEW_UNSET;
 		    j = t->parent[j]) {
 			t->up[j] = i;
-			if (t->parent[j] != VIEW_NONE && t->up[t->parent[j]] == i)
+			if (t->parent[j] != VIEW_NONE &&
+			    t->up[t->parent[j]] == i)
 				t->parent[j] = VIEW_NONE;
 		}
 		for (j = i; j != VIEW_NONE && t->up[j] == i; j = t->parent[j])
@@ -413,7 +420,7 @@ view_bars(const struct view_tree *t, int depth)
 	return b;
 }
 
-/* A process row, then its threads: running ones first, then those that ended. */
+/* A process row, then its threads: running first, then those that ended. */
 static void
 view_process_rows(struct rbmon_view *v, const struct rbmon_snapshot *s,
     struct view_tree *t, size_t i, int depth, int last)

@@ -26,11 +26,11 @@ enum rbmon_row_kind {
  * file, else at the top; under a process its threads, then its child
  * processes.  A row's prefix has one column per level above it.
  */
-#define RBMON_TREE_MAX	8	/* levels drawn; deeper rows are drawn at this one */
+#define RBMON_TREE_MAX	8	/* levels drawn; deeper rows at this one */
 
 enum rbmon_tree {
 	RBMON_TREE_BLANK,	/* "   " */
-	RBMON_TREE_BAR,		/* "│  ": the ancestor there has more below */
+	RBMON_TREE_BAR,		/* "│  ": that level goes on below */
 	RBMON_TREE_MID,		/* "├─ " */
 	RBMON_TREE_END,		/* "└─ " */
 };
@@ -39,9 +39,9 @@ struct rbmon_row {
 	enum rbmon_row_kind kind;
 	size_t		 proc;		/* index in the snapshot */
 	size_t		 thread;	/* for thread rows */
-	int		 last;		/* last row under its parent (└─) */
-	int		 depth;		/* 0: a top process; its rows 1, ... */
-	uint32_t	 bars;		/* bit k: prefix column k shows │ */
+	int		 last;		/* last row under its parent */
+	int		 depth;		/* 0: a top process, 1: its rows */
+	uint32_t	 bars;		/* bit k: prefix column k has │ */
 };
 
 /* Which thread is selected, across snapshots. */
