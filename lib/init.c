@@ -27,6 +27,24 @@ static const char *rb_getenv(const char *name)
 	return secure_getenv(name);
 }
 
+/*
+ * RBTRACE_FILE, a relative path made absolute against the directory we
+ * started in and put back into the environment: exec'd children that
+ * changed directory join the same file (rbtrace(5)).  Once absolute, it
+ * stays as it is.
+ */
+static const char *rb_file_env(void)
+{
+	const char *path = rb_getenv("RBTRACE_FILE");
+	char abs[sizeof(rb_proc.map.path)];
+
+	if (path != NULL && *path != '\0' && *path != '/' &&
+	    rb_path_absolute(path, abs, sizeof(abs)) == 0 &&
+	    setenv("RBTRACE_FILE", abs, 1) == 0)
+		path = rb_getenv("RBTRACE_FILE");
+	return path;
+}
+
 static void rb_thread_exit_cb(void *arg)
 {
 	(void)arg;
@@ -117,7 +135,7 @@ static bool rb_process_setup(void)
 	rb_proc.pstart = rb_proc_start_time(rb_proc.pid);
 	rb_progname(program_invocation_short_name, program, sizeof(program));
 
-	path = rb_getenv("RBTRACE_FILE");
+	path = rb_file_env();
 	if (path != NULL && *path == '\0') {
 		rb_warn("rbtrace: RBTRACE_FILE is empty; using the default path");
 		path = NULL;
@@ -194,11 +212,12 @@ bool rb_process_init(void)
  * The file is created at the first hook, so programs that are not
  * instrumented leave no file behind.  An existing file is joined at once:
  * an exec'd image, instrumented or not, must release the rings of its
- * pre-exec self.
+ * pre-exec self.  A relative path is made absolute here already, for the
+ * programs that never trace but start others elsewhere (make -C).
  */
 __attribute__((constructor(101))) static void rb_constructor(void)
 {
-	const char *path = secure_getenv("RBTRACE_FILE");
+	const char *path = rb_file_env();
 
 	if (path != NULL && *path && access(path, F_OK) == 0)
 		rb_process_init();

@@ -1,9 +1,10 @@
-/* rbmon discover: scan $RBTRACE_DIR, $TMPDIR and /tmp for trace files. */
+/* rbmon discover: trace files in a process's maps, $RBTRACE_DIR, $TMPDIR, /tmp. */
 #include "config.h"
 
 #include <dirent.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -236,13 +237,149 @@ rbmon_discover_list(FILE *out, FILE *err)
 	return 0;
 }
 
+/* The effective uid of process @pid, from /proc/PID/status; -1 if unknown. */
+static long long
+discover_proc_uid(pid_t pid)
+{
+	char		 path[64], *line = NULL;
+	size_t		 cap = 0;
+	long long	 uid = -1, r, e;
+	FILE		*f;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -1;
+	while (getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "Uid: %lld %lld", &r, &e) == 2) {
+			uid = e;
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return uid;
+}
+
+/*
+ * Whether @path is a trace file of process @pid (started at @start, owned
+ * by @uid): a regular file of that owner, valid, whose creator or one of
+ * whose rings is that very process, pid and start time.  Sets *@created.
+ */
+static int
+discover_claims(const char *path, pid_t pid, uint64_t start, long long uid,
+    uint64_t *created)
+{
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct stat		 st;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 yes = 0;
+
+	/* Never open what is not a regular file: devices map shared too. */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (rbmon_model_open(&m, path, 0, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	if (fstat(m.fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (long long)st.st_uid != uid)
+		goto out;
+	*created = m.hdr.created_realtime_ns;
+	if (m.hdr.creator_pid == pid && m.hdr.creator_start == start) {
+		yes = 1;
+		goto out;
+	}
+	if (rbmon_model_snapshot(&m, &s, &cause) != 0) {
+		free(cause);
+		goto out;
+	}
+	for (i = 0; i < s.nprocs && !yes; i++)
+		yes = s.procs[i].pid == pid && s.procs[i].pstart == start;
+	rbmon_model_free(&s);
+out:
+	rbmon_model_close(&m);
+	return yes;
+}
+
+/*
+ * The trace file process @pid has mapped, wherever it is: its shared
+ * mappings of files, each examined once, that discover_claims() accepts;
+ * the newest wins.  Return: a malloc'd path, or NULL.
+ */
+static char *
+discover_maps(pid_t pid)
+{
+	char		 path[64], perms[8], *line = NULL, *name;
+	char		*best = NULL, **seen = NULL;
+	size_t		 cap = 0, nseen = 0, i, n;
+	uint64_t	 start, created, best_ns = 0;
+	unsigned long	 inode;
+	long long	 uid;
+	ssize_t		 len;
+	FILE		*f;
+	int		 at;
+
+	start = rbmon_model_proc_start(pid);
+	uid = discover_proc_uid(pid);
+	if (start == 0 || uid < 0)
+		return NULL;
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return NULL;
+	/* "lo-hi perms offset dev inode   path": the path runs to the end */
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		at = 0;
+		if (sscanf(line, "%*s %7s %*s %*s %lu %n", perms, &inode,
+		    &at) != 2 || at == 0 || perms[3] != 's' || inode == 0)
+			continue;
+		name = line + at;
+		n = strlen(name);
+		if (name[0] != '/' || (n > 10 &&
+		    strcmp(name + n - 10, " (deleted)") == 0))
+			continue;
+		for (i = 0; i < nseen && strcmp(seen[i], name) != 0; i++)
+			;
+		if (i < nseen)
+			continue;
+		seen = rbmon_xreallocarray(seen, nseen + 1, sizeof *seen);
+		seen[nseen++] = rbmon_xstrdup(name);
+		created = 0;
+		if (!discover_claims(name, pid, start, uid, &created))
+			continue;
+		if (best == NULL || created >= best_ns) {
+			free(best);
+			best = rbmon_xstrdup(name);
+			best_ns = created;
+		}
+	}
+	free(line);
+	fclose(f);
+	for (i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
+	/* The maps were those of the process we checked, not of a new one. */
+	if (best != NULL && rbmon_model_proc_start(pid) != start) {
+		free(best);
+		best = NULL;
+	}
+	return best;
+}
+
 /**
  * rbmon_discover_pid - the trace file a process writes to (-p)
  * @pid: its creator or any process with a ring in it
  * @cause: message on failure
  *
- * Files in which @pid is alive win over those where it is gone; among
- * equals the newest file wins.
+ * A live process's own mappings come first (a trace file in any
+ * directory); otherwise the directories are scanned: files in which @pid
+ * is alive win over those where it is gone; among equals the newest file
+ * wins.
  *
  * Return: a malloc'd path, or NULL with *@cause set.
  */
@@ -254,6 +391,9 @@ rbmon_discover_pid(pid_t pid, char **cause)
 	char			*path;
 	size_t			 i;
 
+	path = discover_maps(pid);
+	if (path != NULL)
+		return path;
 	rbmon_discover_scan(&l, pid);
 	for (i = 0; i < l.n; i++) {
 		f = &l.v[i];
@@ -265,8 +405,8 @@ rbmon_discover_pid(pid_t pid, char **cause)
 			best = f;
 	}
 	if (best == NULL) {
-		rbmon_xasprintf(cause, "no trace file for pid %ld in %s (see "
-		    "rbmon --list)", (long)pid, l.dirs);
+		rbmon_xasprintf(cause, "no trace file for pid %ld (none mapped "
+		    "by it, none in %s; see rbmon --list)", (long)pid, l.dirs);
 		rbmon_discover_free(&l);
 		return NULL;
 	}

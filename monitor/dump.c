@@ -174,9 +174,9 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 	    s->rings_used, s->rings_total, s->untraced);
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
-		fprintf(out, "process %d (%s) %s\n", p->pid,
+		fprintf(out, "process %d (%s) %s, parent %d\n", p->pid,
 		    rbmon_model_program(m, s, p->image),
-		    p->alive ? "alive" : "gone");
+		    p->alive ? "alive" : "gone", p->ppid);
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
 			fprintf(out, "  thread %d \"%s\" ", t->tid, t->name);
@@ -409,8 +409,9 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 	    s->rings_total, s->rings_used, s->untraced);
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
-		fprintf(out, "%s{\"pid\": %d, \"alive\": %s, \"threads\": [",
-		    i == 0 ? "" : ", ", p->pid, p->alive ? "true" : "false");
+		fprintf(out, "%s{\"pid\": %d, \"ppid\": %d, \"alive\": %s, "
+		    "\"threads\": [", i == 0 ? "" : ", ", p->pid, p->ppid,
+		    p->alive ? "true" : "false");
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
 			fprintf(out, "%s{\"tid\": %d, \"name\": ",

@@ -814,6 +814,7 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 			p = &s->procs[s->nprocs++];
 			memset(p, 0, sizeof *p);
 			p->pid = t->pid;
+			p->ppid = t->ppid;
 			p->pstart = t->pstart;
 			p->first_ns = t->created_ns;
 			p->creator = t->pid == m->hdr.creator_pid &&
@@ -822,8 +823,11 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 		p = &s->procs[j];
 		owner[i] = j;
 		p->nthreads++;
-		if (t->created_ns < p->first_ns)
+		/* The oldest ring knows the parent before any reparenting. */
+		if (t->created_ns < p->first_ns) {
 			p->first_ns = t->created_ns;
+			p->ppid = t->ppid;
+		}
 	}
 	for (j = 0; j < s->nprocs; j++) {
 		s->procs[j].threads = rbmon_xcalloc(s->procs[j].nthreads,

@@ -105,6 +105,7 @@ struct rbmon_thread {
 
 struct rbmon_process {
 	int32_t		pid;
+	int32_t		ppid;		/* as its oldest ring says */
 	uint64_t	pstart;
 	uint64_t	image;		/* of its newest thread */
 	int		alive;

@@ -205,14 +205,47 @@ panel_list_title(struct rbmon_tui *t)
 	panel_text(t->lay.list_y, 0, t->lay.cols, a, buf);
 }
 
-static void
-panel_process_row(struct rbmon_tui *t, int y, const struct rbmon_process *p)
+/*
+ * A row's place in the process tree: a column of COL_TREE cells per level
+ * above it, its own branch last.  The glyphs are ours, not file data:
+ * drawn as they are (UTF-8 or ASCII).  Returns where the row's text goes.
+ */
+static int
+panel_tree(int y, int cols, const struct rbmon_row *r, attr_t a)
 {
-	char		 buf[PANEL_LINE], prog[64];
-	const char	*what;
-	size_t		 j;
-	unsigned	 live = 0;
-	attr_t		 a;
+	enum rbmon_glyph	g;
+	int			k, n = rbmon_view_tree_cols(r);
+
+	attrset(a);
+	for (k = 0; k < n && (k + 1) * COL_TREE <= cols; k++) {
+		switch (rbmon_view_tree_at(r, k)) {
+		case RBMON_TREE_BAR:
+			g = RBMON_G_TREE_BAR;
+			break;
+		case RBMON_TREE_MID:
+			g = RBMON_G_TREE_MID;
+			break;
+		case RBMON_TREE_END:
+			g = RBMON_G_TREE_END;
+			break;
+		default:
+			continue;
+		}
+		mvaddstr(y, k * COL_TREE, rbmon_tty_glyph(g));
+	}
+	return n * COL_TREE;
+}
+
+static void
+panel_process_row(struct rbmon_tui *t, int y, const struct rbmon_row *r)
+{
+	const struct rbmon_process	*p = &t->s.procs[r->proc];
+	char				 buf[PANEL_LINE], prog[64];
+	const char			*what;
+	size_t				 j;
+	unsigned			 live = 0;
+	attr_t				 a;
+	int				 x;
 
 	for (j = 0; j < p->nthreads; j++)
 		live += rbmon_thread_state(p, &p->threads[j]) != RBMON_TS_EXITED;
@@ -224,16 +257,22 @@ panel_process_row(struct rbmon_tui *t, int y, const struct rbmon_process *p)
 		what = "gone";
 	rbmon_fit(prog, sizeof prog, rbmon_model_program(t->m, &t->s,
 	    p->image), 40);
-	snprintf(buf, sizeof buf, "PID %d %s: %s, %zu thread%s%s", p->pid,
-	    prog, what, p->nthreads, p->nthreads == 1 ? "" : "s",
-	    p->creator ? "" : " (child)");
+	snprintf(buf, sizeof buf, "PID %d %s: %s, %zu thread%s", p->pid,
+	    prog, what, p->nthreads, p->nthreads == 1 ? "" : "s");
+	if (!p->creator && p->ppid > 0)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    " (child of %d)", p->ppid);
+	else if (!p->creator)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    " (child)");
 	if (p->alive && live != p->nthreads)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		    ", %zu exited", p->nthreads - live);
 	a = p->alive ? rbmon_tty_attr(RBMON_A_PROCESS) :
 	    rbmon_tty_attr(RBMON_A_GONE);
 	panel_fill(y, 0, t->lay.cols, A_NORMAL);
-	panel_text(y, 0, t->lay.cols, a, buf);
+	x = panel_tree(y, t->lay.cols, r, rbmon_tty_attr(RBMON_A_PROCESS));
+	panel_text(y, x, t->lay.cols - x, a, buf);
 }
 
 static void
@@ -278,16 +317,13 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 		a = rbmon_tty_attr(t->focus == RBMON_PANE_THREADS ?
 		    RBMON_A_SELECT : RBMON_A_SELECT_DIM);
 	panel_fill(y, 0, cols, selected ? a : A_NORMAL);
-	/* The glyph is ours, not file data: drawn as is (UTF-8 or ASCII). */
-	attrset(selected ? a : rbmon_tty_attr(RBMON_A_PROCESS));
-	mvaddstr(y, 0, rbmon_tty_glyph(r->last ? RBMON_G_TREE_END :
-	    RBMON_G_TREE_MID));
+	x = panel_tree(y, cols, r, selected ? a :
+	    rbmon_tty_attr(RBMON_A_PROCESS));
 	panel_cols(cols, &c);
 	name[c.name] = '\0';
 	snprintf(buf, sizeof buf, "%*d %-*s %-*.*s %*d %*s%s", c.tid, th->tid,
 	    c.name, name, c.state, c.state, state, c.depth, th->depth, c.time,
 	    c.time != 0 ? age : "", c.time != 0 ? " " : "");
-	x = COL_TREE;
 	x += panel_text(y, x, cols - x, a, buf);
 	panel_text(y, x, cols - x, a, fn);
 }
@@ -317,7 +353,7 @@ panel_list(struct rbmon_tui *t)
 		}
 		r = &t->v.rows[k];
 		if (r->kind == RBMON_ROW_PROCESS)
-			panel_process_row(t, y, &t->s.procs[r->proc]);
+			panel_process_row(t, y, r);
 		else
 			panel_thread_row(t, y, r, t->v.have_sel &&
 			    k == t->v.sel_row);

@@ -32,8 +32,9 @@ enum rbmon_attr {
 };
 
 enum rbmon_glyph {
-	RBMON_G_TREE_MID,	/* thread row, more below */
-	RBMON_G_TREE_END,	/* last thread row of a process */
+	RBMON_G_TREE_MID,	/* a row with more below under its parent */
+	RBMON_G_TREE_END,	/* the last row under its parent */
+	RBMON_G_TREE_BAR,	/* an ancestor's line going on below */
 	RBMON_G_COUNT
 };
 

@@ -208,7 +208,7 @@ view_shown(const struct rbmon_view *v, const struct rbmon_process *p,
 
 static void
 view_push(struct rbmon_view *v, enum rbmon_row_kind kind, size_t proc,
-    size_t thread)
+    size_t thread, int depth, uint32_t bars)
 {
 	struct rbmon_row	*r;
 
@@ -221,6 +221,279 @@ view_push(struct rbmon_view *v, enum rbmon_row_kind kind, size_t proc,
 	r->proc = proc;
 	r->thread = thread;
 	r->last = 0;
+	r->depth = depth;
+	r->bars = bars;
+}
+
+#define VIEW_NONE	SIZE_MAX
+#define VIEW_UNSET	(SIZE_MAX - 1)
+
+/*
+ * The process tree of one snapshot, by index, scratch for a rebuild: per
+ * process whether it has a thread row, its parent (VIEW_NONE: none), the
+ * nearest shown process at or above it, and its shown children in order;
+ * per level, the next child to lay out and whether the process there is
+ * its parent's last.
+ */
+struct view_tree {
+	size_t		 n;
+	char		*shown;
+	size_t		*parent;
+	size_t		*up;
+	size_t		*first, *next, *tail;
+	size_t		*stack;
+	int		*lastat;
+};
+
+struct view_key {
+	int32_t		 pid;
+	uint64_t	 pstart;
+	size_t		 i;
+};
+
+static int
+view_key_cmp(const void *a, const void *b)
+{
+	const struct view_key	*x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->pstart != y->pstart)
+		return x->pstart < y->pstart ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Each process's parent: the process with its recorded ppid that started
+ * last, but not after it (a later one with that pid reused it).  Links
+ * that close a cycle (only a corrupt file has one) are cut.
+ */
+static void
+view_tree_parents(struct view_tree *t, const struct rbmon_snapshot *s)
+{
+	const struct rbmon_process	*c;
+	struct view_key			*keys, want, *k;
+	size_t				 i, j, lo, hi, mid;
+
+	keys = rbmon_xcalloc(t->n, sizeof *keys);
+	for (i = 0; i < t->n; i++) {
+		keys[i].pid = s->procs[i].pid;
+		keys[i].pstart = s->procs[i].pstart;
+		keys[i].i = i;
+	}
+	qsort(keys, t->n, sizeof *keys, view_key_cmp);
+	for (i = 0; i < t->n; i++) {
+		c = &s->procs[i];
+		t->parent[i] = VIEW_NONE;
+		if (c->ppid <= 0 || c->ppid == c->pid)
+			continue;
+		/* The first key after (ppid, pstart, any index). */
+		want.pid = c->ppid;
+		want.pstart = c->pstart != 0 ? c->pstart : UINT64_MAX;
+		want.i = SIZE_MAX;
+		lo = 0;
+		hi = t->n;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (view_key_cmp(&keys[mid], &want) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (j = lo; j-- > 0;) {
+			k = &keys[j];
+			if (k->pid != c->ppid)
+				break;
+			if (k->i != i) {
+				t->parent[i] = k->i;
+				break;
+			}
+		}
+	}
+	free(keys);
+
+	/* up[] marks the walk: UNSET not seen, i on this walk, NONE done. */
+	for (i = 0; i < t->n; i++)
+		t->up[i] = VIEW_UNSET;
+	for (i = 0; i < t->n; i++) {
+		for (j = i; j != VIEW_NONE && t->up[j] == VIEW_UNSET;
+		    j = t->parent[j]) {
+			t->up[j] = i;
+			if (t->parent[j] != VIEW_NONE &&
+			    t->up[t->parent[j]] == i)
+				t->parent[j] = VIEW_NONE;
+		}
+		for (j = i; j != VIEW_NONE && t->up[j] == i; j = t->parent[j])
+			t->up[j] = VIEW_NONE;
+	}
+}
+
+/* up[i]: i if shown, else the nearest shown ancestor, else VIEW_NONE. */
+static void
+view_tree_up(struct view_tree *t)
+{
+	size_t	i, j, k, r, len;
+
+	for (i = 0; i < t->n; i++)
+		t->up[i] = VIEW_UNSET;
+	for (i = 0; i < t->n; i++) {
+		len = 0;
+		for (j = i; j != VIEW_NONE && t->up[j] == VIEW_UNSET &&
+		    !t->shown[j]; j = t->parent[j])
+			t->stack[len++] = j;
+		if (j == VIEW_NONE)
+			r = VIEW_NONE;
+		else if (t->up[j] != VIEW_UNSET)
+			r = t->up[j];
+		else
+			r = t->up[j] = j;
+		for (k = 0; k < len; k++)
+			t->up[t->stack[k]] = r;
+	}
+}
+
+static void
+view_tree_init(struct view_tree *t, const struct rbmon_view *v,
+    const struct rbmon_snapshot *s)
+{
+	const struct rbmon_process	*p;
+	size_t				 i, j, n = s->nprocs, up;
+
+	memset(t, 0, sizeof *t);
+	t->n = n;
+	t->shown = rbmon_xcalloc(n, 1);
+	t->parent = rbmon_xcalloc(n, sizeof *t->parent);
+	t->up = rbmon_xcalloc(n, sizeof *t->up);
+	t->first = rbmon_xcalloc(n, sizeof *t->first);
+	t->next = rbmon_xcalloc(n, sizeof *t->next);
+	t->tail = rbmon_xcalloc(n, sizeof *t->tail);
+	t->stack = rbmon_xcalloc(n + 2, sizeof *t->stack);
+	t->lastat = rbmon_xcalloc(n + 2, sizeof *t->lastat);
+	for (i = 0; i < n; i++) {
+		p = &s->procs[i];
+		for (j = 0; j < p->nthreads && !t->shown[i]; j++)
+			t->shown[i] = (char)view_shown(v, p, &p->threads[j]);
+		t->first[i] = t->next[i] = t->tail[i] = VIEW_NONE;
+	}
+	view_tree_parents(t, s);
+	/* A hidden process's children go to the nearest shown ancestor. */
+	view_tree_up(t);
+	for (i = 0; i < n; i++) {
+		if (!t->shown[i] || t->parent[i] == VIEW_NONE)
+			continue;
+		up = t->up[t->parent[i]];
+		t->parent[i] = up;
+		if (up == VIEW_NONE)
+			continue;
+		if (t->first[up] == VIEW_NONE)
+			t->first[up] = i;
+		else
+			t->next[t->tail[up]] = i;
+		t->tail[up] = i;
+	}
+}
+
+static void
+view_tree_free(struct view_tree *t)
+{
+	free(t->shown);
+	free(t->parent);
+	free(t->up);
+	free(t->first);
+	free(t->next);
+	free(t->tail);
+	free(t->stack);
+	free(t->lastat);
+}
+
+/* Bit k set: the ancestor at level k + 1 of a row at @depth has more below. */
+static uint32_t
+view_bars(const struct view_tree *t, int depth)
+{
+	uint32_t	b = 0;
+	int		k;
+
+	for (k = 0; k + 1 < depth && k + 1 < RBMON_TREE_MAX; k++) {
+		if (!t->lastat[k + 1])
+			b |= 1u << k;
+	}
+	return b;
+}
+
+/* A process row, then its threads: running first, then those that ended. */
+static void
+view_process_rows(struct rbmon_view *v, const struct rbmon_snapshot *s,
+    struct view_tree *t, size_t i, int depth, int last)
+{
+	const struct rbmon_process	*p = &s->procs[i];
+	uint32_t			 bars;
+	size_t				 j;
+	int				 pass;
+
+	t->lastat[depth] = last;
+	view_push(v, RBMON_ROW_PROCESS, i, 0, depth, view_bars(t, depth));
+	v->rows[v->nrows - 1].last = last;
+	bars = view_bars(t, depth + 1);
+	for (pass = 0; pass < 2; pass++) {
+		for (j = 0; j < p->nthreads; j++) {
+			if ((rbmon_thread_state(p, &p->threads[j]) ==
+			    RBMON_TS_EXITED) != pass ||
+			    !view_shown(v, p, &p->threads[j]))
+				continue;
+			view_push(v, RBMON_ROW_THREAD, i, j, depth + 1, bars);
+		}
+	}
+	if (t->first[i] == VIEW_NONE)
+		v->rows[v->nrows - 1].last = 1;
+}
+
+/* A top process and everything under it, depth first, without recursion. */
+static void
+view_tree_rows(struct rbmon_view *v, const struct rbmon_snapshot *s,
+    struct view_tree *t, size_t top)
+{
+	size_t	c, level = 1;
+
+	view_process_rows(v, s, t, top, 0, 1);
+	t->stack[1] = t->first[top];
+	while (level > 0) {
+		c = t->stack[level];
+		if (c == VIEW_NONE) {
+			level--;
+			continue;
+		}
+		t->stack[level] = t->next[c];
+		view_process_rows(v, s, t, c, (int)level,
+		    t->next[c] == VIEW_NONE);
+		t->stack[++level] = t->first[c];
+	}
+}
+
+/**
+ * rbmon_view_tree_cols - columns of a row's tree prefix
+ * @r: the row
+ *
+ * Return: its depth, at most RBMON_TREE_MAX.
+ */
+int
+rbmon_view_tree_cols(const struct rbmon_row *r)
+{
+	return r->depth < RBMON_TREE_MAX ? r->depth : RBMON_TREE_MAX;
+}
+
+/**
+ * rbmon_view_tree_at - what column @k of a row's tree prefix shows
+ * @r: the row
+ * @k: 0 .. rbmon_view_tree_cols() - 1
+ *
+ * Return: a bar or a blank for the levels above, the row's own branch last.
+ */
+enum rbmon_tree
+rbmon_view_tree_at(const struct rbmon_row *r, int k)
+{
+	if (k == rbmon_view_tree_cols(r) - 1)
+		return r->last ? RBMON_TREE_END : RBMON_TREE_MID;
+	return (r->bars >> k) & 1 ? RBMON_TREE_BAR : RBMON_TREE_BLANK;
 }
 
 static void
@@ -334,33 +607,25 @@ rbmon_view_select_ident(struct rbmon_view *v, const struct rbmon_snapshot *s,
  * @v: the view; its selection follows the same thread if it is still
  *     shown, else moves to the nearest thread row
  * @s: the snapshot
+ *
+ * Processes form a tree by the parent pid their rings recorded, in
+ * snapshot order among siblings; a process whose parent is not in the
+ * file, or not shown and with no shown ancestor, is at the top.
  */
 void
 rbmon_view_rebuild(struct rbmon_view *v, const struct rbmon_snapshot *s)
 {
-	const struct rbmon_process	*p;
-	size_t				 i, j, first, old_row = v->sel_row;
-	int				 found = 0, pass;
+	struct view_tree	t;
+	size_t			i, old_row = v->sel_row;
+	int			found = 0;
 
 	v->nrows = 0;
+	view_tree_init(&t, v, s);
 	for (i = 0; i < s->nprocs; i++) {
-		p = &s->procs[i];
-		first = v->nrows;
-		/* Threads still running first, then those that ended. */
-		for (pass = 0; pass < 2; pass++) {
-			for (j = 0; j < p->nthreads; j++) {
-				if ((rbmon_thread_state(p, &p->threads[j]) ==
-				    RBMON_TS_EXITED) != pass ||
-				    !view_shown(v, p, &p->threads[j]))
-					continue;
-				if (v->nrows == first)
-					view_push(v, RBMON_ROW_PROCESS, i, 0);
-				view_push(v, RBMON_ROW_THREAD, i, j);
-			}
-		}
-		if (v->nrows != first)
-			v->rows[v->nrows - 1].last = 1;
+		if (t.shown[i] && t.parent[i] == VIEW_NONE)
+			view_tree_rows(v, s, &t, i);
 	}
+	view_tree_free(&t);
 	if (v->have_sel) {
 		i = view_find(v, s, &v->sel);
 		found = i < v->nrows;

@@ -21,11 +21,27 @@ enum rbmon_row_kind {
 	RBMON_ROW_THREAD,
 };
 
+/*
+ * The list is a tree: each process under its parent, if that is in the
+ * file, else at the top; under a process its threads, then its child
+ * processes.  A row's prefix has one column per level above it.
+ */
+#define RBMON_TREE_MAX	8	/* levels drawn; deeper rows at this one */
+
+enum rbmon_tree {
+	RBMON_TREE_BLANK,	/* "   " */
+	RBMON_TREE_BAR,		/* "│  ": that level goes on below */
+	RBMON_TREE_MID,		/* "├─ " */
+	RBMON_TREE_END,		/* "└─ " */
+};
+
 struct rbmon_row {
 	enum rbmon_row_kind kind;
 	size_t		 proc;		/* index in the snapshot */
 	size_t		 thread;	/* for thread rows */
-	int		 last;		/* last thread row of its process */
+	int		 last;		/* last row under its parent */
+	int		 depth;		/* 0: a top process, 1: its rows */
+	uint32_t	 bars;		/* bit k: prefix column k has │ */
 };
 
 /* Which thread is selected, across snapshots. */
@@ -78,6 +94,8 @@ int	rbmon_view_select_ident(struct rbmon_view *,
 void	rbmon_view_scroll(struct rbmon_view *, size_t);
 const struct rbmon_thread *rbmon_view_selected(const struct rbmon_view *,
 	    const struct rbmon_snapshot *, const struct rbmon_process **);
+int	rbmon_view_tree_cols(const struct rbmon_row *);
+enum rbmon_tree rbmon_view_tree_at(const struct rbmon_row *, int);
 size_t	rbmon_view_stack_rows(const struct rbmon_thread *);
 size_t	rbmon_view_stack_frame(const struct rbmon_thread *, size_t);
 size_t	rbmon_view_stack_row(const struct rbmon_thread *, size_t);

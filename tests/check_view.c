@@ -14,7 +14,8 @@ Suite	*suite_view(void);
 
 /* A snapshot of processes given as "pid:tid=state,tid=state;pid:..." where
  * state is r(unning), s(topped), x (exited) or u(ntraced); a pid written
- * as -PID is a dead process. */
+ * as -PID is a dead process; "pid@start<ppid:" gives its start time
+ * (default 7) and parent pid (default 0). */
 static void
 snap_make(struct rbmon_snapshot *s, const char *spec)
 {
@@ -27,13 +28,22 @@ snap_make(struct rbmon_snapshot *s, const char *spec)
 	memset(s, 0, sizeof *s);
 	while (*c != '\0') {
 		pid = strtol(c, &end, 10);
-		c = end + 1;	/* ':' */
 		s->procs = realloc(s->procs, (s->nprocs + 1) * sizeof *s->procs);
 		p = &s->procs[s->nprocs++];
 		memset(p, 0, sizeof *p);
 		p->alive = pid > 0;
 		p->pid = (int32_t)(pid > 0 ? pid : -pid);
 		p->pstart = 7;
+		c = end;
+		if (*c == '@') {
+			p->pstart = strtoull(c + 1, &end, 10);
+			c = end;
+		}
+		if (*c == '<') {
+			p->ppid = (int32_t)strtol(c + 1, &end, 10);
+			c = end;
+		}
+		c++;	/* ':' */
 		while (*c != '\0' && *c != ';') {
 			p->threads = realloc(p->threads, (p->nthreads + 1) *
 			    sizeof *p->threads);
@@ -41,7 +51,7 @@ snap_make(struct rbmon_snapshot *s, const char *spec)
 			memset(t, 0, sizeof *t);
 			t->tid = (int32_t)strtol(c, &end, 10);
 			t->pid = p->pid;
-			t->pstart = 7;
+			t->pstart = p->pstart;
 			t->ring = (uint32_t)t->tid;
 			t->created_ns = (uint64_t)t->tid * 10;
 			t->own = RB_OWN_LIVE;
@@ -99,6 +109,35 @@ rows_text(const struct rbmon_view *v, const struct rbmon_snapshot *s)
 			n += (size_t)snprintf(buf + n, sizeof buf - n, " T%d%s",
 			    s->procs[r->proc].threads[r->thread].tid,
 			    r->last ? "." : "");
+	}
+	return buf;
+}
+
+/* The rows as the screen draws them, in ASCII, a line each: "|- T2". */
+static const char *
+tree_text(const struct rbmon_view *v, const struct rbmon_snapshot *s)
+{
+	static const char *const glyph[] = {
+		[RBMON_TREE_BLANK] = "   ", [RBMON_TREE_BAR] = "|  ",
+		[RBMON_TREE_MID] = "|- ", [RBMON_TREE_END] = "`- ",
+	};
+	static char	buf[4096];
+	size_t		i, n = 0;
+	int		k;
+
+	buf[0] = '\0';
+	for (i = 0; i < v->nrows; i++) {
+		const struct rbmon_row *r = &v->rows[i];
+
+		for (k = 0; k < rbmon_view_tree_cols(r); k++)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "%s",
+			    glyph[rbmon_view_tree_at(r, k)]);
+		if (r->kind == RBMON_ROW_PROCESS)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "P%d\n",
+			    s->procs[r->proc].pid);
+		else
+			n += (size_t)snprintf(buf + n, sizeof buf - n, "T%d\n",
+			    s->procs[r->proc].threads[r->thread].tid);
 	}
 	return buf;
 }
@@ -221,6 +260,248 @@ START_TEST(test_move_and_scroll)
 	/* Clicking a process row selects its first thread. */
 	rbmon_view_select_row(&v, &s, 3);
 	ck_assert_int_eq(selected_tid(&v, &s), 3);
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_tree_order)
+{
+	struct rbmon_snapshot	s, s2;
+	struct rbmon_view	v;
+	static const int32_t	walk[] = { 1, 5, 2, 4, 3 };
+	size_t			i;
+
+	/* Threads first, then child processes in snapshot order. */
+	snap_make(&s, "1:1=r,5=r;2<1:2=r;3<1:3=r;4<2:4=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P1\n"
+	    "|- T1\n"
+	    "|- T5\n"
+	    "|- P2\n"
+	    "|  |- T2\n"
+	    "|  `- P4\n"
+	    "|     `- T4\n"
+	    "`- P3\n"
+	    "   `- T3\n");
+	ck_assert_int_eq(v.rows[5].depth, 2);
+	ck_assert_int_eq(v.rows[6].depth, 3);
+	/* Moves go through the thread rows in tree order. */
+	ck_assert_int_eq(selected_tid(&v, &s), 1);
+	for (i = 1; i < sizeof walk / sizeof walk[0]; i++) {
+		rbmon_view_move(&v, &s, 1);
+		ck_assert_int_eq(selected_tid(&v, &s), walk[i]);
+	}
+	rbmon_view_move(&v, &s, -2);
+	ck_assert_int_eq(selected_tid(&v, &s), 2);
+	ck_assert_uint_eq(v.sel_row, 4);
+	/* A window of 2 rows keeps P2 above its first thread. */
+	rbmon_view_scroll(&v, 2);
+	ck_assert_uint_eq(v.top, 3);
+
+	/* The child listed before its parent still goes under it; the
+	 * selection follows its thread. */
+	snap_make(&s2, "4<2:4=r;3<1:3=r;2<1:2=r;1:1=r,5=r");
+	rbmon_view_rebuild(&v, &s2);
+	ck_assert_str_eq(tree_text(&v, &s2),
+	    "P1\n"
+	    "|- T1\n"
+	    "|- T5\n"
+	    "|- P3\n"
+	    "|  `- T3\n"
+	    "`- P2\n"
+	    "   |- T2\n"
+	    "   `- P4\n"
+	    "      `- T4\n");
+	ck_assert_int_eq(selected_tid(&v, &s2), 2);
+	ck_assert_uint_eq(v.sel_row, 6);
+	snap_free(&s2);
+	rbmon_view_free(&v);
+	snap_free(&s);
+
+	/* A parent not in the file: at the top, in snapshot order. */
+	snap_make(&s, "10<99:10=r;11<10:11=r;12<98:12=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P10\n"
+	    "|- T10\n"
+	    "`- P11\n"
+	    "   `- T11\n"
+	    "P12\n"
+	    "`- T12\n");
+	/* A flat file draws as before: "P100 T100 T101." rows. */
+	ck_assert_str_eq(rows_text(&v, &s), "P10 T10 P11 T11. P12 T12.");
+	rbmon_view_free(&v);
+	snap_free(&s);
+
+	/* An exited thread of a process with children is not the last row. */
+	snap_make(&s, "1:1=r,2=x;3<1:3=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P1\n"
+	    "|- T1\n"
+	    "|- T2\n"
+	    "`- P3\n"
+	    "   `- T3\n");
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_tree_pids)
+{
+	struct rbmon_snapshot	s;
+	struct rbmon_view	v;
+
+	/* A process that started after the child only reuses the pid. */
+	snap_make(&s, "30@9<31:30=r;31@10:31=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s), "P30\n`- T30\nP31\n`- T31\n");
+	rbmon_view_free(&v);
+	snap_free(&s);
+
+	/* Of two with the parent's pid, the one that started last before it. */
+	snap_make(&s, "-31@5:131=x;31@8:31=r;32@20:32=r;30@9<31:30=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P31\n"
+	    "`- T131\n"
+	    "P31\n"
+	    "|- T31\n"
+	    "`- P30\n"
+	    "   `- T30\n"
+	    "P32\n"
+	    "`- T32\n");
+	ck_assert_uint_eq(v.rows[4].proc, 3);
+	rbmon_view_free(&v);
+	snap_free(&s);
+
+	/* Start times unknown (0): the last with that pid. */
+	snap_make(&s, "31@0:31=x;31@0:131=r;30@0<31:30=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P31\n"
+	    "`- T31\n"
+	    "P31\n"
+	    "|- T131\n"
+	    "`- P30\n"
+	    "   `- T30\n");
+	rbmon_view_free(&v);
+	snap_free(&s);
+
+	/* Cycles (a corrupt file) and a process its own parent: every
+	 * process once, none lost. */
+	snap_make(&s, "40<41:40=r;41<40:41=r;42<42:42=r;43<44:43=r;44<45:44=r;"
+	    "45<43:45=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P41\n"
+	    "|- T41\n"
+	    "`- P40\n"
+	    "   `- T40\n"
+	    "P42\n"
+	    "`- T42\n"
+	    "P45\n"
+	    "|- T45\n"
+	    "`- P44\n"
+	    "   |- T44\n"
+	    "   `- P43\n"
+	    "      `- T43\n");
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_tree_hidden)
+{
+	struct rbmon_snapshot	s;
+	struct rbmon_view	v;
+
+	/* 2's threads have all exited: hidden, its child goes under 1. */
+	snap_make(&s, "1:1=r;2<1:2=x;3<2:3=r;4<3:4=r");
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P1\n"
+	    "|- T1\n"
+	    "`- P2\n"
+	    "   |- T2\n"
+	    "   `- P3\n"
+	    "      |- T3\n"
+	    "      `- P4\n"
+	    "         `- T4\n");
+	v.hide_exited = 1;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P1\n"
+	    "|- T1\n"
+	    "`- P3\n"
+	    "   |- T3\n"
+	    "   `- P4\n"
+	    "      `- T4\n");
+	rbmon_view_free(&v);
+	snap_free(&s);
+
+	/* No shown ancestor: at the top; a dead parent's threads are gone. */
+	snap_make(&s, "-1:1=r;2<1:2=x;3<2:3=r;5<1:5=r");
+	rbmon_view_init(&v);
+	v.hide_exited = 1;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s), "P3\n`- T3\nP5\n`- T5\n");
+	v.hide_exited = 0;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(tree_text(&v, &s),
+	    "P1\n"
+	    "|- T1\n"
+	    "|- P2\n"
+	    "|  |- T2\n"
+	    "|  `- P3\n"
+	    "|     `- T3\n"
+	    "`- P5\n"
+	    "   `- T5\n");
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
+START_TEST(test_tree_deep)
+{
+	struct rbmon_snapshot	s;
+	struct rbmon_view	v;
+	char			spec[512];
+	size_t			n = 0, i;
+	int			pid;
+
+	/* A chain of 12 processes: drawn RBMON_TREE_MAX levels deep at most. */
+	for (pid = 1; pid <= 12; pid++)
+		n += (size_t)snprintf(spec + n, sizeof spec - n, "%s%d<%d:%d=r",
+		    pid > 1 ? ";" : "", pid, pid - 1, pid);
+	snap_make(&s, spec);
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_uint_eq(v.nrows, 24);
+	for (i = 0; i < v.nrows; i++) {
+		ck_assert_int_eq(v.rows[i].depth, (int)((i + 1) / 2));
+		ck_assert_int_eq(rbmon_view_tree_cols(&v.rows[i]),
+		    (int)((i + 1) / 2) < RBMON_TREE_MAX ? (int)((i + 1) / 2) :
+		    RBMON_TREE_MAX);
+	}
+	/* Each process is its parent's last row: blanks, then its branch. */
+	ck_assert_int_eq(rbmon_view_tree_at(&v.rows[23], 0), RBMON_TREE_BLANK);
+	ck_assert_int_eq(rbmon_view_tree_at(&v.rows[23], RBMON_TREE_MAX - 1),
+	    RBMON_TREE_END);
+	ck_assert_int_eq(rbmon_view_tree_at(&v.rows[21], RBMON_TREE_MAX - 1),
+	    RBMON_TREE_MID);
+	rbmon_view_move(&v, &s, 100);
+	ck_assert_int_eq(selected_tid(&v, &s), 12);
 	rbmon_view_free(&v);
 	snap_free(&s);
 }
@@ -472,6 +753,10 @@ suite_view(void)
 	tcase_add_test(tc, test_rows_order);
 	tcase_add_test(tc, test_selection_follows);
 	tcase_add_test(tc, test_move_and_scroll);
+	tcase_add_test(tc, test_tree_order);
+	tcase_add_test(tc, test_tree_pids);
+	tcase_add_test(tc, test_tree_hidden);
+	tcase_add_test(tc, test_tree_deep);
 	tcase_add_test(tc, test_stack_move);
 	tcase_add_test(tc, test_search);
 	tcase_add_test(tc, test_match);

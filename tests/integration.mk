@@ -18,7 +18,9 @@ INTEGRATION_APPS = \
 	tests/apps/execd \
 	tests/apps/simple \
 	tests/apps/watch \
-	tests/apps/watch-nodebug
+	tests/apps/watch-nodebug \
+	tests/apps/cdexec \
+	tests/apps/forktree
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -68,6 +70,12 @@ tests_apps_watch_nodebug_CFLAGS = $(WARN_CFLAGS) -O0 -finstrument-functions \
 	-fno-inline $(PTHREAD_CFLAGS)
 tests_apps_watch_nodebug_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) \
 	-Wl,--strip-debug
+tests_apps_cdexec_SOURCES = tests/apps/cdexec.c tests/apps/app.h
+tests_apps_cdexec_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_cdexec_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_forktree_SOURCES = tests/apps/forktree.c tests/apps/app.h
+tests_apps_forktree_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_forktree_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -101,7 +109,10 @@ INTEGRATION_TESTS = \
 	tests/integration/control-blocked.sh \
 	tests/integration/control-errors.sh \
 	tests/integration/watch-values.sh \
-	tests/integration/watch-multi.sh
+	tests/integration/watch-multi.sh \
+	tests/integration/relpath.sh \
+	tests/integration/pidmaps.sh \
+	tests/integration/tui-tree.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \

@@ -50,7 +50,8 @@ static void rbtrace_usage(FILE *f)
 "in a trace file that rbmon reads while the program runs, or after it ended.\n"
 "PROGRAM must be built with -finstrument-functions (and -g for file:line).\n"
 "\n"
-"  -o, --file PATH         trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace)\n"
+"  -o, --file PATH         trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace);\n"
+"                          a relative PATH is taken from the current directory\n"
 "      --rings N           rings, one per thread of every process (default %u)\n"
 "      --slots N           stack slots per ring; deeper stacks wrap (default %u)\n"
 "      --slot-size N       name bytes per slot (default %u)\n"
@@ -321,6 +322,7 @@ int main(int argc, char **argv)
 	};
 	struct rbtrace_opts o = { .trace_on_create = 1 };
 	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX], out[PATH_MAX];
+	char file[PATH_MAX];
 	struct sigaction sa;
 	pid_t child, mon = -1;
 	int c, status, r, err, execfd[2];
@@ -379,6 +381,17 @@ int main(int argc, char **argv)
 		rbtrace_bad_usage("no program to run");
 	if (o.output != NULL && !o.monitor)
 		rbtrace_bad_usage("--output goes with --monitor");
+	/* Exported as given, a relative path would follow a child's chdir(). */
+	if (o.file != NULL && *o.file != '/') {
+		errno = 0;
+		if (rb_path_absolute(o.file, file, sizeof(file)) < 0) {
+			fprintf(stderr, "rbtrace: --file %s: cannot make it "
+				"absolute: %s\n", o.file,
+				errno ? strerror(errno) : "path too long");
+			return 125;
+		}
+		o.file = file;
+	}
 	if (rbtrace_find_lib(lib, sizeof(lib)) < 0 ||
 	    (o.monitor && rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))
 		return 125;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # fork: the child of main -> parent_work -> fork_here shows the stack it
 # inherited under its own pid (plus child_park), only the forking thread;
-# the parent still shows its own stack and its second thread.
+# the parent still shows its own stack and its second thread; each
+# process's ppid is its parent's pid (JSON "ppid", "parent N" in the text).
 . "$(dirname "$0")/lib.sh"
 
 src=$APPS_SRC/forker.c
@@ -20,6 +21,11 @@ P=".processes[] | select(.pid == $pid)"
 C=".processes[] | select(.pid == $child)"
 expect "parent alive" true "$(jqv "$P | .alive")"
 expect "child alive" true "$(jqv "$C | .alive")"
+expect "child's ppid" "$pid" "$(jqv "$C | .ppid")"
+expect "parent's ppid (as ps says)" "$(ps -o ppid= -p "$pid" | tr -d ' ')" "$(jqv "$P | .ppid")"
+"$RBMON" --dump "$f" >"$T/text" || fail "rbmon --dump $f exited $?"
+grep -qx "process $child (forker) alive, parent $pid" "$T/text" ||
+	fail "the child's process line: $(grep '^process' "$T/text")"
 expect "child thread tids" "$child" "$(jqv "[$C | .threads[] | select(.state != \"exited\") | .tid] | map(tostring) | join(\" \")")"
 expect "parent thread names" "forker sidekick" \
 	"$(jqv "[$P | .threads[] | select(.state == \"running\") | .name] | sort | join(\" \")")"
