@@ -21,3 +21,5 @@ include $(srcdir)/tests/monitor.mk
 include $(srcdir)/tests/integration.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)
 include $(srcdir)/tests/objects.mk
+include $(srcdir)/tests/stacks.mk
+AM_TESTS_ENVIRONMENT += $(STACKS_TESTS_ENVIRONMENT)

@@ -1,0 +1,182 @@
+# tests/stacks/stacks.sh - compare rbmon's stacks with gdb's.
+#
+# Sourced by each case's script, whose `stacks_run CASE COMPILER` runs
+# tests/apps/stk-CASE-COMPILER under the freshly built librbtrace.so,
+# waits until every thread is blocked in read(), takes
+# `rbmon --dump --json` and then gdb's stacks of the same frozen process
+# (gdb -p -batch with gdb-frames.py), and compares them frame by frame
+# with compare.py: function, file, line, inlined.  See tests/stacks.mk.
+
+. "$(dirname "$0")/../integration/lib.sh"
+
+# Anything but a difference between the stacks is a hard error (exit 99),
+# so that an expected failure (XFAIL_TESTS) can only be that difference.
+fail()
+{
+	printf '%s: ERROR: %s\n' "$TEST_NAME" "$*" >&2
+	exit 99
+}
+
+STACKS_DIR=$top_srcdir/tests/stacks
+GDB=${GDB:-gdb}
+PYTHON=${PYTHON:-python3}
+
+# stacks_require COMPILER PROGRAM - skip when a tool is missing.
+stacks_require()
+{
+	local scope
+
+	command -v "$GDB" >/dev/null ||
+		skip "gdb is not installed (quickstart installs it)"
+	command -v "$PYTHON" >/dev/null ||
+		skip "python3 is not installed (quickstart installs it)"
+	if [ ! -x "$2" ]; then
+		[ "$1" = clang ] && [ -z "${STACKS_CLANG:-}" ] &&
+			skip "clang or clang++ was not found by configure: install clang (quickstart does) and rerun configure"
+		[ "$1" = gcc ] && [ -z "${STACKS_GCC:-}" ] &&
+			skip "gcc, g++ or objcopy was not found by configure: install build-essential (quickstart does) and rerun configure"
+		fail "not built: $2"
+	fi
+	[ "$(uname -m)" = x86_64 ] ||
+		skip "tells a thread blocked in read() by x86_64's syscall number"
+	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
+	[ "$scope" -ge 3 ] &&
+		skip "gdb cannot attach: kernel.yama.ptrace_scope is 3 (attaching disabled until reboot)"
+	[ "$scope" -ge 2 ] && [ "$(id -u)" -ne 0 ] &&
+		skip "gdb cannot attach: kernel.yama.ptrace_scope is 2 (root only); run as root or set it to 1"
+	read -r _ </proc/self/syscall 2>/dev/null ||
+		skip "/proc/PID/syscall is unreadable: cannot tell when threads are blocked in read()"
+	return 0
+}
+
+# in_read PID N - PID has N tasks, all blocked in read(2) (syscall 0 on
+# x86_64); prints what each is doing.
+in_read()
+{
+	local task sc k=0 all=0
+
+	for task in /proc/"$1"/task/*; do
+		read -r sc _ <"$task/syscall" || return 1
+		echo "task ${task##*/}: syscall $sc"
+		[ "$sc" = 0 ] || all=1
+		k=$((k + 1))
+	done
+	echo "$k tasks, $2 expected"
+	[ "$all" -eq 0 ] && [ "$k" -eq "$2" ]
+}
+
+# stacks_capture PROGRAM - run it until it is frozen; leaves its pid in
+# STACKS_PID, the rbmon dump in $T/rbmon.json and gdb's in $T/gdb.json.
+stacks_capture()
+{
+	local f=$T/${1##*/}.trace pid n rc=0
+
+	traced app RBTRACE_FILE="$f" "$1"
+	pid=$LAUNCHED
+	wait_ready "parked $pid [0-9]+" "$pid"
+	n=$(awk -v p="$pid" '$1 == "parked" && $2 == p { print $3; exit }' "$RBT_READY")
+	wait_for "all $n threads of $pid blocked in read()" in_read "$pid" "$n"
+	wait_json "$f" "[.processes[] | select(.pid == $pid) | .threads[] |
+		select(.state != \"exited\")] | length == $n" "rbmon to show $n threads"
+	dump_json "$f"
+	mv "$T/json" "$T/rbmon.json"
+
+	rm -f "$T/gdb.json"
+	STK_GDB_OUT=$T/gdb.json DEBUGINFOD_URLS= timeout $((WAIT_TIMEOUT * 4)) \
+		"$GDB" -nx -batch -iex 'set debuginfod enabled off' \
+		-p "$pid" -x "$STACKS_DIR/gdb-frames.py" >"$T/gdb.log" 2>&1 || rc=$?
+	if grep -qi 'ptrace: Operation not permitted' "$T/gdb.log"; then
+		skip "gdb cannot attach to $pid (ptrace: Operation not permitted; no CAP_SYS_PTRACE?)"
+	fi
+	if [ "$rc" -ne 0 ] || ! jq -e '.threads | length > 0' "$T/gdb.json" >/dev/null 2>&1; then
+		cat "$T/gdb.log" >&2
+		fail "gdb -p $pid exited $rc without the stacks (log above)"
+	fi
+	STACKS_PID=$pid
+}
+
+# gdb_frames FILTER - jq FILTER over the program's own frames of each gdb
+# thread (.frames), one result per thread.
+gdb_frames()
+{
+	jq -r ".threads[] | .frames |= map(select(.own)) | $1" "$T/gdb.json"
+}
+
+# stacks_compare - compare.py on the captured dumps; fails with both
+# stacks side by side.
+stacks_compare()
+{
+	local rc=0
+
+	"$PYTHON" "$STACKS_DIR/compare.py" "$T/rbmon.json" "$T/gdb.json" \
+		>"$T/compare.out" 2>&1 || rc=$?
+	cat "$T/compare.out" >&2
+	[ "$rc" -eq 1 ] && {
+		echo "$TEST_NAME: FAIL: rbmon's stacks differ from gdb's (above)" >&2
+		exit 1
+	}
+	[ "$rc" -eq 0 ] || fail "compare.py exited $rc"
+}
+
+# stacks_check CASE - what gdb shows must be what the case is about.
+stacks_check()
+{
+	case $1 in
+	deep)
+		expect "gdb: frames of main and of the worker" "47 120+" \
+			"$(gdb_frames '.frames | length' | sort -n |
+			awk '{ a[NR] = $1 } END { print a[1], (a[2] >= 120 ? "120+" : a[2]) }')"
+		;;
+	inline)
+		expect "gdb: inlined frames" 4 \
+			"$(gdb_frames '[.frames[] | select(.inlined)] | length')"
+		expect "gdb: files of the inlined frames" \
+			"stk-inline.c stk-inline.h stk-inline.h stk-inline.c" \
+			"$(gdb_frames '[.frames[] | select(.inlined) | .file] | join(" ")')"
+		;;
+	exc)
+		expect "gdb: functions" "stk_park shop::Ledger<long>::wait_delivery shop::restock<long> shop::Store::serve main" \
+			"$(gdb_frames '[.frames[].name | sub("\\(.*"; "")] | join(" ")')"
+		;;
+	longjmp)
+		expect "gdb: functions" "stk_park wait_input recover run_parser main" \
+			"$(gdb_frames '[.frames[].name] | join(" ")')"
+		;;
+	cold)
+		expect "gdb: functions" "stk_park retry_later log_failure handle_request serve_requests main" \
+			"$(gdb_frames '[.frames[].name] | join(" ")')"
+		;;
+	threads | dbgfile)
+		expect "gdb: threads" 5 "$(jq '.threads | length' "$T/gdb.json")"
+		;;
+	esac
+}
+
+# stacks_run CASE COMPILER - the whole test of tests/apps/stk-CASE-COMPILER.
+stacks_run()
+{
+	local prog=$APPS/stk-$1-$2
+
+	stacks_require "$2" "$prog"
+	case $1-$2 in
+	cold-gcc)
+		nm "$prog" | grep -q ' handle_request\.cold$' ||
+			fail "gcc split no handle_request.cold out of handle_request: nothing to test"
+		;;
+	cold-clang)
+		note "clang splits no .cold parts; comparing its build all the same"
+		;;
+	dbgfile-*)
+		readelf -S "$prog" | grep -q '\.gnu_debuglink' ||
+			fail "$prog has no .gnu_debuglink"
+		readelf -S "$prog" | grep -q '\.debug_info' &&
+			fail "$prog still has its DWARF"
+		readelf -S "$prog.debug" 2>/dev/null | grep -q '\.debug_info' ||
+			fail "$prog.debug has no DWARF"
+		;;
+	esac
+	stacks_capture "$prog"
+	stacks_check "$1"
+	stacks_compare
+	exit 0
+}
