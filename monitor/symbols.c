@@ -434,6 +434,57 @@ symbols_cudie(struct symbols_image *im, Dwfl_Module *mod, Dwarf_Addr addr,
 	return NULL;
 }
 
+struct symbols_path {
+	Dwarf_Die	*v;
+	int		 n, cap;
+};
+
+/*
+ * Find the scopes under @parent that hold @pc, outermost first, looking
+ * into namespaces and classes too (clang defines functions there, where
+ * dwarf_getscopes() of this libdw does not look).  Return: 1 if found.
+ */
+static int
+symbols_walk(Dwarf_Die *parent, Dwarf_Addr pc, struct symbols_path *w,
+    int depth)
+{
+	Dwarf_Die	c;
+
+	if (depth > 64 || dwarf_child(parent, &c) != 0)
+		return 0;
+	do {
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+		case DW_TAG_entry_point:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			if (dwarf_haspc(&c, pc) <= 0)
+				break;
+			if (w->n == w->cap) {
+				w->cap = w->cap ? w->cap * 2 : 8;
+				w->v = rbmon_xreallocarray(w->v, (size_t)w->cap,
+				    sizeof *w->v);
+			}
+			w->v[w->n++] = c;
+			symbols_walk(&c, pc, w, depth + 1);
+			return 1;
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_module:
+			if (symbols_walk(&c, pc, w, depth + 1))
+				return 1;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
 /*
  * The scopes holding @addr, innermost first, as they nest in the code: an
  * inlined function's scope is followed by the one it was inlined into.
@@ -442,27 +493,37 @@ static int
 symbols_scopes(struct symbols_image *im, Dwfl_Module *mod, Dwarf_Addr addr,
     Dwarf_Die **scopes, Dwarf_Die *cumem, Dwarf_Die **cu, Dwarf_Addr *bias)
 {
-	Dwarf_Die	*sc = NULL, inner;
-	int		 n;
+	struct symbols_path	 w;
+	Dwarf_Die		*sc = NULL, inner;
+	int			 i, n;
 
 	*scopes = NULL;
 	*cu = symbols_cudie(im, mod, addr, cumem, bias);
 	if (*cu == NULL)
 		return 0;
 	n = dwarf_getscopes(*cu, addr - *bias, &sc);
-	if (n <= 0) {
+	if (n > 0) {
+		inner = sc[0];
 		free(sc);
-		return 0;
-	}
-	inner = sc[0];
-	free(sc);
-	n = dwarf_getscopes_die(&inner, scopes);
-	if (n <= 0) {
+		n = dwarf_getscopes_die(&inner, scopes);
+		if (n > 0)
+			return n;
 		free(*scopes);
 		*scopes = NULL;
+	} else
+		free(sc);
+	memset(&w, 0, sizeof w);
+	if (!symbols_walk(*cu, addr - *bias, &w, 0)) {
+		free(w.v);
 		return 0;
 	}
-	return n;
+	for (i = 0; i < w.n / 2; i++) {
+		inner = w.v[i];
+		w.v[i] = w.v[w.n - 1 - i];
+		w.v[w.n - 1 - i] = inner;
+	}
+	*scopes = w.v;
+	return w.n;
 }
 
 static int
