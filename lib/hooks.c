@@ -31,9 +31,9 @@
  * on top calls the hooks from that machine frame (a recursive function
  * inlined into itself too), so that frame stays.  A stack pointer above
  * the outermost frame's is another stack (a signal's alternate stack, a
- * coroutine's): nothing is dropped then.  A frame left behind by a call
- * from the very instruction that will call it again is dropped when an
- * exception is caught (rb_unwind_catch()) or when its caller returns.
+ * coroutine's): nothing is dropped then.  A caught exception and a
+ * longjmp drop what they unwound at once (unwind.c), which also covers a
+ * frame left behind by the very instruction that calls it again.
  *
  * The recursion guard: a signal handler that runs instrumented code while
  * this thread is inside a hook must not write the same ring; its calls are
@@ -42,8 +42,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
-#include <stdlib.h>
 #include <string.h>
 #include <x86intrin.h>
 
@@ -323,47 +321,32 @@ void __cyg_profile_func_exit(void *fn, void *site)
 	t->busy = 0;
 }
 
-/*
- * A C++ exception is caught.  The frames it unwound called no exit hook
- * under clang: every frame whose stack pointer lies below the catching
- * function's (this call's canonical frame address) is gone.  The C++
- * runtime's own __cxa_begin_catch does the rest.
+/**
+ * rb_stack_drop_below - drop the calling thread's frames below @sp
+ * @sp: the stack pointer of the function execution resumes in (a catch,
+ *	a longjmp's target); its own frame and those above it stay
+ *
+ * Called outside any hook, by the interposed functions of unwind.c.
  */
-typedef void *(*rb_begin_catch_fn)(void *);
-void *__cxa_begin_catch(void *exc);
-static rb_begin_catch_fn rb_begin_catch_next;
-
-RB_NOINSTR __attribute__((visibility("default")))
-void *__cxa_begin_catch(void *exc)
+void rb_stack_drop_below(uint64_t sp)
 {
 	struct rb_thread *t = &rb_self;
-	/* Relaxed: any thread that looks it up stores the same pointer. */
-	rb_begin_catch_fn next = RB_LOAD(&rb_begin_catch_next);
-	uint64_t sp = RB_CALLER_SP();
 	const struct rb_slot *s;
 	uint32_t d;
 
-	if (next == NULL) {
-		next = (rb_begin_catch_fn)dlsym(RTLD_NEXT, "__cxa_begin_catch");
-		if (next == NULL)
-			abort();	/* a catch with no C++ runtime loaded */
-		RB_STORE(&rb_begin_catch_next, next);
+	if (t->ring == NULL || t->busy)
+		return;
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	for (d = t->depth; d > 0; d--) {
+		s = rb_slot(t, rb_slot_index(d - 1, t->nslots, t->pinned));
+		if (RB_LOAD(&s->depth) != d - 1 || RB_LOAD(&s->sp) >= sp)
+			break;
 	}
-	if (t->ring != NULL && !t->busy) {
-		t->busy = 1;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		for (d = t->depth; d > 0; d--) {
-			s = rb_slot(t, rb_slot_index(d - 1, t->nslots,
-						     t->pinned));
-			if (RB_LOAD(&s->depth) != d - 1 || RB_LOAD(&s->sp) >= sp)
-				break;
-		}
-		if (d != t->depth)
-			rb_set_depth(t, d);
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		t->busy = 0;
-	}
-	return next(exc);
+	if (d != t->depth)
+		rb_set_depth(t, d);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
 }
 
 /* Named frames keep "name\0file\0" in the slot's name bytes. */

@@ -178,6 +178,7 @@ RB_HIDDEN int rb_sym_lookup(const char *name, uint64_t *addrs, int max,
 
 /* hooks.c */
 RB_HIDDEN void rb_enter_at(void *fn, void *site, uint64_t sp);
+RB_HIDDEN void rb_stack_drop_below(uint64_t sp);
 RB_HIDDEN void rb_push_named(struct rb_thread *t, const char *name,
 			     const char *file, int line);
 

@@ -1,7 +1,8 @@
 # librbtrace: loaded into the traced program.  Never built with sanitizers
 # or -finstrument-functions: it runs inside someone else's process.
 RB_LIB_SOURCES = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
-	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/init.c \
+	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/unwind.c \
+	lib/init.c \
 	lib/control.c lib/elfsym.c lib/watch.c lib/watch.h
 
 lib_LTLIBRARIES += lib/librbtrace.la

@@ -76,19 +76,3 @@ endif
 # .debug_aranges, which clang does not emit (built with -gdwarf-aranges,
 # cold-, threads- and dbgfile-clang pass and the others fail only for the
 # defect named below).
-STACKS_XFAIL_TESTS =
-# The ring keeps only the innermost 32 frames of a deeper stack: main
-# and its first callees are lost ("wrapped" without "wrapped_at").
-STACKS_XFAIL_TESTS += tests/stacks/deep-gcc.sh tests/stacks/deep-clang.sh
-# Inlined calls are no frames of their own ("inlined" is never true) and
-# the lines of the frames around them are wrong.
-STACKS_XFAIL_TESTS += tests/stacks/inline-gcc.sh tests/stacks/inline-clang.sh
-# Frames skipped by longjmp stay on the stack under the new calls.
-STACKS_XFAIL_TESTS += tests/stacks/longjmp-gcc.sh tests/stacks/longjmp-clang.sh
-# clang's exception unwinding calls no exit hooks: the frames the throws
-# unwound stay on the stack.
-STACKS_XFAIL_TESTS += tests/stacks/exc-clang.sh
-# Only the missing file:line.
-STACKS_XFAIL_TESTS += tests/stacks/cold-clang.sh tests/stacks/threads-clang.sh \
-	tests/stacks/dbgfile-clang.sh
-XFAIL_TESTS = $(STACKS_XFAIL_TESTS)
