@@ -1,8 +1,12 @@
 /* rbmon symbols: one cached Dwfl per process image, one cache per address. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -202,12 +206,44 @@ symbols_build_id_matches(Dwfl_Module *mod, const struct rbmon_object *o)
 	    memcmp(bits, o->build_id, (size_t)len) == 0;
 }
 
+/*
+ * An object whose file is gone.  A live process still maps its main
+ * executable: /proc/PID/exe opens it (build-id checked after).
+ */
+static Dwfl_Module *
+symbols_report_deleted(struct rbmon_symbols *sy, struct symbols_image *im,
+    const struct rbmon_object *o, const struct rbmon_process *p)
+{
+	Dwfl_Module	*mod = NULL;
+	char		 exe[64];
+	int		 fd;
+
+	if (p->alive && (o->flags & RB_OBJF_MAIN)) {
+		snprintf(exe, sizeof exe, "/proc/%d/exe", (int)p->pid);
+		fd = open(exe, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			/* libdwfl owns the descriptor once it is reported. */
+			mod = dwfl_report_elf(im->dwfl, rbmon_basename(o->path),
+			    exe, fd, o->base, true);
+			if (mod == NULL)
+				close(fd);
+		}
+	}
+	if (sy->notes != NULL)
+		fprintf(sy->notes, "rbmon: note: %s: binary deleted since it "
+		    "was loaded%s\n", o->path, mod != NULL ? "; reading it "
+		    "through the live process" : "; its frames show addresses "
+		    "only");
+	return mod;
+}
+
 static void
 symbols_image_report(struct rbmon_symbols *sy, struct symbols_image *im,
-    const struct rbmon_snapshot *s)
+    const struct rbmon_snapshot *s, const struct rbmon_process *p)
 {
 	const struct rbmon_object	*o;
 	Dwfl_Module			*mod;
+	struct stat			 st;
 	size_t				 i;
 
 	im->dwfl = dwfl_begin(&symbols_offline_cb);
@@ -221,6 +257,8 @@ symbols_image_report(struct rbmon_symbols *sy, struct symbols_image *im,
 		/* base is the load bias: add_p_vaddr places PT_LOADs. */
 		mod = dwfl_report_elf(im->dwfl, rbmon_basename(o->path),
 		    o->path, -1, o->base, true);
+		if (mod == NULL && stat(o->path, &st) != 0 && errno == ENOENT)
+			mod = symbols_report_deleted(sy, im, o, p);
 		if (mod == NULL)
 			continue;
 		if (!symbols_build_id_matches(mod, o)) {
@@ -283,7 +321,7 @@ symbols_image_get(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 	im->nobjects = n;
 	im->pid = pid;
 	if (n != 0)
-		symbols_image_report(sy, im, s);
+		symbols_image_report(sy, im, s, p);
 	else if (pid != 0)
 		symbols_image_proc(im);
 	im->next = sy->images;

@@ -91,6 +91,7 @@ INTEGRATION_TESTS = \
 	tests/integration/tui-display.sh \
 	tests/integration/tui-keys.sh \
 	tests/integration/wrap.sh \
+	tests/integration/deleted.sh \
 	tests/integration/threads50.sh \
 	tests/integration/fork.sh \
 	tests/integration/exec.sh \
