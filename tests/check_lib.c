@@ -545,16 +545,20 @@ START_TEST(test_ring_claim_race)
 	/* two processes claim concurrently: no ring is handed out twice */
 	struct rb_geometry g = { 64, 4, 8, 64, 1024, 16 };
 	struct rb_map m;
-	int fds[2], i, status, mine = 0;
+	int fds[2], hold[2], i, status, mine = 0;
 	pid_t child;
 	uint8_t seen[64] = { 0 };
+	char c;
 
 	open_file(&m, "c.trace", &g);
 	ck_assert_int_eq(pipe(fds), 0);
+	/* The child lives until the parent has claimed: a dead claimer's rings are rightly taken back. */
+	ck_assert_int_eq(pipe(hold), 0);
 	child = fork();
 	if (child == 0) {
 		pid_t p = getpid();
 
+		close(hold[1]);
 		for (i = 0; i < 40; i++) {
 			int r = rb_ring_claim(&m, p);
 			uint8_t b = (uint8_t)r;
@@ -565,9 +569,13 @@ START_TEST(test_ring_claim_race)
 			if (write(fds[1], &b, 1) != 1)
 				_exit(1);
 		}
+		close(fds[1]);
+		while (read(hold[0], &c, 1) > 0)
+			;
 		_exit(0);
 	}
 	close(fds[1]);
+	close(hold[0]);
 	for (i = 0; i < 40; i++) {
 		int r = rb_ring_claim(&m, getpid());
 
@@ -577,6 +585,7 @@ START_TEST(test_ring_claim_race)
 		seen[r] = 1;
 		mine++;
 	}
+	close(hold[1]);
 	for (;;) {
 		uint8_t b;
 
