@@ -104,6 +104,7 @@ INTEGRATION_TESTS = \
 	tests/integration/demo.sh \
 	tests/integration/tui-control.sh \
 	tests/integration/tui-watch.sh \
+	tests/integration/tui-inline.sh \
 	tests/integration/control-break.sh \
 	tests/integration/control-step.sh \
 	tests/integration/control-create.sh \
