@@ -18,7 +18,9 @@ INTEGRATION_APPS = \
 	tests/apps/execd \
 	tests/apps/simple \
 	tests/apps/watch \
-	tests/apps/watch-nodebug
+	tests/apps/watch-nodebug \
+	tests/apps/watchsyms \
+	tests/apps/watchsyms-nodebug
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -68,6 +70,16 @@ tests_apps_watch_nodebug_CFLAGS = $(WARN_CFLAGS) -O0 -finstrument-functions \
 	-fno-inline $(PTHREAD_CFLAGS)
 tests_apps_watch_nodebug_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) \
 	-Wl,--strip-debug
+# One name in several files (two with one base name), function pointers.
+WATCHSYMS_SOURCES = tests/apps/watchsyms-src/main.c tests/apps/watchsyms-src/a/util.c \
+	tests/apps/watchsyms-src/b/util.c tests/apps/watchsyms-src/display.c \
+	tests/apps/watchsyms-src/watchsyms.h tests/apps/app.h
+tests_apps_watchsyms_SOURCES = $(WATCHSYMS_SOURCES)
+tests_apps_watchsyms_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_watchsyms_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_watchsyms_nodebug_SOURCES = $(WATCHSYMS_SOURCES)
+tests_apps_watchsyms_nodebug_CFLAGS = $(tests_apps_watch_nodebug_CFLAGS)
+tests_apps_watchsyms_nodebug_LDFLAGS = $(tests_apps_watch_nodebug_LDFLAGS)
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -101,7 +113,8 @@ INTEGRATION_TESTS = \
 	tests/integration/control-blocked.sh \
 	tests/integration/control-errors.sh \
 	tests/integration/watch-values.sh \
-	tests/integration/watch-multi.sh
+	tests/integration/watch-multi.sh \
+	tests/integration/watch-symbols.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
