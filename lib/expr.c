@@ -1280,12 +1280,14 @@ static struct xatab *x_atab_get(void)
 		a = x_alloc(sizeof(*a));
 		if (a == NULL)
 			return NULL;
-		a->adds = x_adds;
-		a->subs = x_subs;
 		if (dwfl_getmodules(x_dwfl, x_atab_module, a, 0) != 0) {
 			x_atab_free(a);
 			return NULL;
 		}
+		/* after libdwfl's own dlopen() of its debuginfod client */
+		dl_iterate_phdr(x_phdr_count, NULL);
+		a->adds = x_adds;
+		a->subs = x_subs;
 		for (i = 0; i < a->nmod; i++)
 			qsort_r(a->mod[i].sym, a->mod[i].nsym, sizeof(struct xaddr),
 				x_addr_cmp, a->names);
