@@ -100,6 +100,7 @@ struct xtype {
 	bool		 nodebug;	/* FUNC: a symbol without debug info */
 	int8_t		 hasaddr;	/* prints addresses: 0 unknown, 1, -1 */
 	struct xtype	*ptr;		/* pointer to this type, once made */
+	struct xtype	*all;		/* every type made, see x_type_new() */
 };
 
 struct xmember {
@@ -203,6 +204,23 @@ static char *x_strdup(const char *s)
 	return s != NULL ? strdup(s) : NULL;
 }
 
+/*
+ * Types live as long as the process: programs compiled before the index
+ * is made again keep theirs.  All stay on one list, so none is lost.
+ */
+static struct xtype *x_types;
+
+static struct xtype *x_type_new(void)
+{
+	struct xtype *t = x_alloc(sizeof(*t));
+
+	if (t != NULL) {
+		t->all = x_types;
+		x_types = t;
+	}
+	return t;
+}
+
 static void x_fmtname(char *buf, size_t n, struct xtype *t, const char *inner);
 
 /* Type names and messages are cut to their buffers on purpose. */
@@ -297,7 +315,7 @@ static struct xtype *x_pointer_to(struct xtype *t)
 
 	if (t->ptr != NULL)
 		return t->ptr;
-	p = x_alloc(sizeof(*p));
+	p = x_type_new();
 	if (p == NULL)
 		return NULL;
 	p->kind = XK_PTR;
@@ -856,7 +874,7 @@ static struct xtype *x_dw_array(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
 
 			if (dwarf_tag(&c) != DW_TAG_subrange_type)
 				continue;
-			a = dims == 0 ? t : x_alloc(sizeof(*a));
+			a = dims == 0 ? t : x_type_new();
 			if (a == NULL)
 				break;
 			a->kind = XK_ARRAY;
@@ -943,10 +961,11 @@ static struct xtype *x_dwtype(Dwarf *dw, Dwarf_Die *die)
 	for (c = x_tcache[h]; c != NULL; c = c->next)
 		if (c->dw == dw && c->off == off)
 			return c->t;
-	t = x_alloc(sizeof(*t));
 	c = x_alloc(sizeof(*c));
-	if (t == NULL || c == NULL) {
-		free(t);
+	if (c == NULL)
+		return &x_void;
+	t = x_type_new();
+	if (t == NULL) {
 		free(c);
 		return &x_void;
 	}
@@ -1206,6 +1225,13 @@ static int x_atab_module(Dwfl_Module *mod, void **user, const char *name,
 	if (m->nsec == 0)
 		return DWARF_CB_OK;
 	qsort(m->sec, m->nsec, sizeof(*m->sec), x_asec_cmp);
+	/* .bss past the file's pages is not in the module's mappings */
+	for (i = 0; i < (int)m->nsec; i++) {
+		if (m->sec[i].lo < m->lo)
+			m->lo = m->sec[i].lo;
+		if (m->sec[i].hi > m->hi)
+			m->hi = m->sec[i].hi;
+	}
 	n = dwfl_module_getsymtab(mod);
 	cap = 0;
 	for (i = 1; i < n; i++) {

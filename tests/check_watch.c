@@ -108,6 +108,9 @@ USED unsigned char *w_ubp = w_ubytes;
 USED w_text_t w_textp = w_name;
 USED const char *const w_cstr = "lit";
 USED int *w_heap;
+/* .bss past the program's file pages: mapped apart from it */
+USED int w_bss[1 << 16];
+USED int *w_bssp = &w_bss[60000];
 USED struct w_inner *w_innerp = &w_obj.arr[1];
 
 void w_handler(int sig)
@@ -470,6 +473,8 @@ START_TEST(test_pointer_symbols)
 	EXPECT("w_long + 0", want);
 	snprintf(want, sizeof(want), "(int *) 0x%lx <w_static>", ADDR(w_staticp));
 	EXPECT("w_staticp", want);
+	snprintf(want, sizeof(want), "(int *) 0x%lx <w_bss+240000>", ADDR(w_bssp));
+	EXPECT("w_bssp", want);
 	snprintf(want, sizeof(want), "(struct w_inner *) 0x%lx <w_obj+%zu>",
 		 ADDR(w_innerp), offsetof(w_outer_t, arr[1]));
 	EXPECT("w_innerp", want);
