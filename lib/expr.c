@@ -383,9 +383,10 @@ static unsigned long long x_adds, x_subs;	/* dl_phdr_info, last look */
 static unsigned long long x_dw_adds, x_dw_subs;	/* ... when x_dwfl was made */
 
 /*
- * Which of several variables of one name an expression means, as gdb
- * chooses: a definition before a declaration, a global before a static,
- * the executable's before a library's.
+ * Which of several variables or functions of one name an expression
+ * means, as gdb chooses: a definition before a declaration, a global
+ * before a static, the executable's before a library's (x_before() then
+ * orders those of one rank).
  */
 static int x_rank(Dwfl_Module *mod, bool defined, bool global)
 {
