@@ -14,16 +14,22 @@
  * bad address is an error, never a fault), and formats the value as gdb
  * prints it.
  *
- * Grammar (C, without sizeof, calls or assignment):
+ * Grammar (C, without calls or assignment):
  *
  *   expr     := additive [ "/" ("x" | "d") ]       output format suffix
  *   additive := mult { ("+" | "-") mult }
  *   mult     := unary { ("*" | "/") unary }
  *   unary    := ("*" | "&" | "-" | "+") unary | "(" typename ")" unary
- *             | postfix
+ *             | "sizeof" unary | "sizeof" "(" typename ")" | postfix
  *   postfix  := primary { "." name | "->" name | "[" expr "]" }
- *   primary  := name | integer | 'c' | "(" expr ")"
+ *   primary  := name | "'" file "'" "::" name | integer | 'c' | "(" expr ")"
  *   typename := [const] base-or-tag-or-typedef [const] { "*" [const] }
+ *
+ * A name is a variable or a function; where several files define it, the
+ * value starts with a note saying which one it is (see x_note()).
+ * Addresses print with the symbol they are in, from a table of the
+ * modules' symbols made at compile time for the expressions that print
+ * addresses (see x_atab_get()).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -59,6 +65,8 @@
 #define X_DEPTH		16		/* aggregates nested deeper: {...} */
 #define X_WINDOW	4096		/* memory read at once */
 #define X_ERR		256
+#define X_NOTE		512		/* notes on ambiguous names */
+#define X_ALTS		3		/* other definitions a note names */
 
 /* -------------------------------------------------------------------------
  * Types.
@@ -85,7 +93,14 @@ struct xtype {
 	size_t		 nmem;
 	struct xenum	*en;		/* ENUM */
 	size_t		 nen;
+	struct xtype	**param;	/* FUNC: the parameters' types */
+	size_t		 nparam;
+	bool		 varargs;	/* FUNC: "..." after the parameters */
+	bool		 proto;		/* FUNC: prototyped, "(void)" if none */
+	bool		 nodebug;	/* FUNC: a symbol without debug info */
+	int8_t		 hasaddr;	/* prints addresses: 0 unknown, 1, -1 */
 	struct xtype	*ptr;		/* pointer to this type, once made */
+	struct xtype	*all;		/* every type made, see x_type_new() */
 };
 
 struct xmember {
@@ -130,6 +145,10 @@ static struct xtype x_ssize = BASE("ssize_t", XK_INT, true, 8);
 static struct xtype x_intptr = BASE("intptr_t", XK_INT, true, 8);
 static struct xtype x_uintptr = BASE("uintptr_t", XK_INT, false, 8);
 static struct xtype x_boolname = BASE("bool", XK_BOOL, false, 1);
+/* What gdb calls a symbol of an object without debug information. */
+static struct xtype x_nodata = BASE("<data variable, no debug info>", XK_VOID, false, 1);
+static struct xtype x_notext = { .kind = XK_FUNC, .size = 1, .nodebug = true,
+				 .name = "<text variable, no debug info>" };
 #undef BASE
 
 /* Names a cast may use without debug information. */
@@ -185,6 +204,23 @@ static char *x_strdup(const char *s)
 	return s != NULL ? strdup(s) : NULL;
 }
 
+/*
+ * Types live as long as the process: programs compiled before the index
+ * is made again keep theirs.  All stay on one list, so none is lost.
+ */
+static struct xtype *x_types;
+
+static struct xtype *x_type_new(void)
+{
+	struct xtype *t = x_alloc(sizeof(*t));
+
+	if (t != NULL) {
+		t->all = x_types;
+		x_types = t;
+	}
+	return t;
+}
+
 static void x_fmtname(char *buf, size_t n, struct xtype *t, const char *inner);
 
 /* Type names and messages are cut to their buffers on purpose. */
@@ -205,7 +241,8 @@ static void x_fmtname(char *buf, size_t n, struct xtype *t, const char *inner)
 	switch (t->kind) {
 	case XK_PTR:
 		if (t->target != NULL && (x_strip(t->target)->kind == XK_ARRAY ||
-					  x_strip(t->target)->kind == XK_FUNC) &&
+					  (x_strip(t->target)->kind == XK_FUNC &&
+					   !x_strip(t->target)->nodebug)) &&
 		    t->target->kind != XK_TYPEDEF)
 			snprintf(in, sizeof(in), "(*%s)", inner);
 		else
@@ -220,7 +257,27 @@ static void x_fmtname(char *buf, size_t n, struct xtype *t, const char *inner)
 		x_fmtname(buf, n, t->target, in);
 		return;
 	case XK_FUNC:
-		snprintf(in, sizeof(in), "%s(...)", inner);
+		if (t->nodebug)
+			break;
+		/* gdb: "int (int, char **)", "void (*)(int)", "int (*)()" */
+		{
+			char args[256];
+			size_t i, k = 0;
+
+			args[0] = '\0';
+			for (i = 0; i < t->nparam && k < sizeof(args); i++) {
+				char one[256];
+
+				x_typename(one, sizeof(one), t->param[i]);
+				k += (size_t)snprintf(args + k, sizeof(args) - k, "%s%s",
+						      i > 0 ? ", " : "", one);
+			}
+			if (t->nparam > 0 && t->varargs && k < sizeof(args))
+				snprintf(args + k, sizeof(args) - k, ", ...");
+			else if (t->nparam == 0 && t->proto)
+				snprintf(args, sizeof(args), "void");
+			snprintf(in, sizeof(in), "%s(%s)", inner, args);
+		}
 		x_fmtname(buf, n, t->target, in);
 		return;
 	case XK_QUAL:
@@ -245,10 +302,10 @@ static void x_fmtname(char *buf, size_t n, struct xtype *t, const char *inner)
 			 inner[0] != '\0' ? " " : "", inner);
 		return;
 	default:
-		snprintf(buf, n, "%s%s%s", t->name != NULL ? t->name : "?",
-			 inner[0] != '\0' ? " " : "", inner);
-		return;
+		break;
 	}
+	snprintf(buf, n, "%s%s%s", t->name != NULL ? t->name : "?",
+		 inner[0] != '\0' ? " " : "", inner);
 }
 
 /* Made once per type (under x_lock), so compiling again allocates no type. */
@@ -258,7 +315,7 @@ static struct xtype *x_pointer_to(struct xtype *t)
 
 	if (t->ptr != NULL)
 		return t->ptr;
-	p = x_alloc(sizeof(*p));
+	p = x_type_new();
 	if (p == NULL)
 		return NULL;
 	p->kind = XK_PTR;
@@ -273,17 +330,27 @@ static struct xtype *x_pointer_to(struct xtype *t)
  * named types, and types converted to struct xtype (cached per DIE).
  */
 
+/* A source file: a compilation unit, or an STT_FILE symbol. */
+struct xcu {
+	char		*name;		/* as the compiler was given it */
+	char		*dir;		/* DW_AT_comp_dir; NULL: none */
+	struct xcu	*next;
+};
+
 struct xsym {
 	const char	*name;
 	Dwfl_Module	*mod;
 	Dwarf		*dw;
 	Dwarf_Off	 off;		/* DIE; 0 for a symbol-table entry */
 	Dwarf_Addr	 bias;
-	uint64_t	 addr;		/* symbol-table entries */
+	uint64_t	 addr;		/* variables, functions */
 	bool		 tls;
-	bool		 defined;	/* has a location (variables) */
+	bool		 defined;	/* has an address (variables, functions) */
+	bool		 global;
 	int		 rank;		/* lower wins, see x_rank() */
-	int		 tag;		/* DW_TAG_variable, _structure_type, ... */
+	int		 tag;		/* DW_TAG_variable, _subprogram, _typedef, ... */
+	struct xcu	*cu;		/* its source file; NULL: not known */
+	unsigned	 seq;		/* order of the debug information */
 	struct xsym	*next;
 };
 
@@ -306,15 +373,20 @@ static struct xsym *x_vars[X_HASH];	/* variables */
 static struct xsym *x_tags[X_HASH];	/* struct/union/enum tags, typedefs */
 static struct xsym *x_elfsyms[X_HASH];	/* symbol tables: no type */
 static struct xtcache *x_tcache[X_HASH];
+static struct xcu *x_cus;		/* every source file indexed */
+static struct xcu *x_main_cu;		/* the one that defines main() */
+static unsigned x_seq;
 static Dwfl_Module *x_main;		/* the executable */
 static bool x_all;			/* the libraries are indexed too */
 static bool x_index_rest(void);
-static unsigned long long x_adds, x_subs;	/* dl_phdr_info at indexing */
+static unsigned long long x_adds, x_subs;	/* dl_phdr_info, last look */
+static unsigned long long x_dw_adds, x_dw_subs;	/* ... when x_dwfl was made */
 
 /*
- * Which of several variables of one name an expression means, as gdb
- * chooses: a definition before a declaration, a global before a static,
- * the executable's before a library's.
+ * Which of several variables or functions of one name an expression
+ * means, as gdb chooses: a definition before a declaration, a global
+ * before a static, the executable's before a library's (x_before() then
+ * orders those of one rank).
  */
 static int x_rank(Dwfl_Module *mod, bool defined, bool global)
 {
@@ -330,6 +402,24 @@ static unsigned x_hash(const char *s)
 	return h & (X_HASH - 1);
 }
 
+static struct xcu *x_cu_new(const char *name, const char *dir)
+{
+	struct xcu *cu;
+
+	if (name == NULL || name[0] == '\0' || (cu = x_alloc(sizeof(*cu))) == NULL)
+		return NULL;
+	cu->name = x_strdup(name);
+	cu->dir = dir != NULL && name[0] != '/' ? x_strdup(dir) : NULL;
+	if (cu->name == NULL) {
+		free(cu->dir);
+		free(cu);
+		return NULL;
+	}
+	cu->next = x_cus;
+	x_cus = cu;
+	return cu;
+}
+
 static void x_add(struct xsym **tab, const struct xsym *s)
 {
 	struct xsym *n = x_alloc(sizeof(*n));
@@ -338,6 +428,7 @@ static void x_add(struct xsym **tab, const struct xsym *s)
 	if (n == NULL)
 		return;
 	*n = *s;
+	n->seq = x_seq++;
 	n->name = x_strdup(s->name);
 	if (n->name == NULL) {
 		free(n);
@@ -388,8 +479,20 @@ static int x_location(Dwarf_Die *die, Dwarf_Addr bias, uint64_t *addr,
 	return -1;
 }
 
+/* Where a function starts: its entry, else its lowest address. */
+static int x_entry(Dwarf_Die *die, Dwarf_Addr *pc)
+{
+	Dwarf_Addr base, end;
+	ptrdiff_t off;
+
+	if (dwarf_entrypc(die, pc) == 0 || dwarf_lowpc(die, pc) == 0)
+		return 0;
+	off = dwarf_ranges(die, 0, &base, pc, &end);
+	return off > 0 ? 0 : -1;
+}
+
 static void x_index_die(Dwfl_Module *mod, Dwarf *dw, Dwarf_Addr bias,
-			Dwarf_Die *die)
+			struct xcu *cu, Dwarf_Die *die)
 {
 	Dwarf_Attribute at;
 	struct xsym s;
@@ -398,6 +501,7 @@ static void x_index_die(Dwfl_Module *mod, Dwarf *dw, Dwarf_Addr bias,
 
 	switch (tag) {
 	case DW_TAG_variable:
+	case DW_TAG_subprogram:
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
 	case DW_TAG_enumeration_type:
@@ -417,14 +521,25 @@ static void x_index_die(Dwfl_Module *mod, Dwarf *dw, Dwarf_Addr bias,
 	s.off = dwarf_dieoffset(die);
 	s.bias = bias;
 	s.tag = tag;
-	if (tag == DW_TAG_variable) {
+	s.cu = cu;
+	if (tag == DW_TAG_variable || tag == DW_TAG_subprogram) {
 		Dwarf_Attribute ext;
-		bool global = dwarf_attr_integrate(die, DW_AT_external, &ext) != NULL;
+		Dwarf_Addr pc;
 
-		s.defined = x_location(die, bias, &s.addr, &s.tls) == 0;
+		s.global = dwarf_attr_integrate(die, DW_AT_external, &ext) != NULL;
+		if (tag == DW_TAG_variable)
+			s.defined = x_location(die, bias, &s.addr, &s.tls) == 0;
+		else if (!dwarf_hasattr(die, DW_AT_declaration) &&
+			 x_entry(die, &pc) == 0) {
+			s.defined = true;
+			s.addr = pc + bias;
+		}
 		if (!s.defined && !dwarf_hasattr_integrate(die, DW_AT_declaration))
 			return;
-		s.rank = x_rank(mod, s.defined, global);
+		s.rank = x_rank(mod, s.defined, s.global);
+		if (tag == DW_TAG_subprogram && s.defined && s.global &&
+		    mod == x_main && strcmp(name, "main") == 0)
+			x_main_cu = cu;
 		x_add(x_vars, &s);
 		return;
 	}
@@ -434,9 +549,14 @@ static void x_index_die(Dwfl_Module *mod, Dwarf *dw, Dwarf_Addr bias,
 	x_add(x_tags, &s);
 }
 
+/*
+ * Variables and functions of the symbol table.  A local symbol belongs to
+ * the source file named by the STT_FILE symbol before it.
+ */
 static void x_index_symtab(Dwfl_Module *mod)
 {
 	int i, n = dwfl_module_getsymtab(mod);
+	struct xcu *file = NULL;
 
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -448,18 +568,29 @@ static void x_index_symtab(Dwfl_Module *mod)
 
 		name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
 					       NULL, NULL);
-		if (name == NULL || name[0] == '\0' || sym.st_shndx == SHN_UNDEF)
+		if (name == NULL)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_OBJECT && type != STT_TLS && type != STT_COMMON)
+		if (type == STT_FILE) {
+			file = x_cu_new(name, NULL);
+			continue;
+		}
+		if (name[0] == '\0' || sym.st_shndx == SHN_UNDEF)
+			continue;
+		if (type != STT_OBJECT && type != STT_TLS && type != STT_COMMON &&
+		    type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
 		memset(&s, 0, sizeof(s));
 		s.name = name;
 		s.mod = mod;
+		s.tag = type == STT_FUNC || type == STT_GNU_IFUNC ?
+			DW_TAG_subprogram : DW_TAG_variable;
 		s.tls = type == STT_TLS;
 		s.addr = s.tls ? sym.st_value : addr;
 		s.defined = true;
-		s.rank = x_rank(mod, true, GELF_ST_BIND(sym.st_info) != STB_LOCAL);
+		s.global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+		s.cu = s.global ? NULL : file;
+		s.rank = x_rank(mod, true, s.global);
 		if (s.tls)
 			dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
 						NULL, &s.bias);
@@ -498,8 +629,12 @@ static int x_index_module(Dwfl_Module *mod, void **user, const char *name,
 
 		if (dwarf_offdie(dw, off + hsize, &cu) != NULL &&
 		    dwarf_child(&cu, &child) == 0) {
+			Dwarf_Attribute at;
+			struct xcu *file = x_cu_new(dwarf_diename(&cu),
+				dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at)));
+
 			do
-				x_index_die(mod, dw, bias, &child);
+				x_index_die(mod, dw, bias, file, &child);
 			while (dwarf_siblingof(&child, &child) == 0);
 		}
 		off = next;
@@ -537,11 +672,11 @@ static void x_forget(struct xsym **tab)
  */
 static int x_index(bool again)
 {
-	unsigned long long adds = x_adds, subs = x_subs;
 	size_t i;
 
 	dl_iterate_phdr(x_phdr_count, NULL);
-	if (x_dwfl != NULL && (!again || (adds == x_adds && subs == x_subs)))
+	if (x_dwfl != NULL &&
+	    (!again || (x_dw_adds == x_adds && x_dw_subs == x_subs)))
 		return 0;
 	if (x_dwfl != NULL) {
 		dwfl_end(x_dwfl);
@@ -549,6 +684,15 @@ static int x_index(bool again)
 		x_forget(x_vars);
 		x_forget(x_tags);
 		x_forget(x_elfsyms);
+		while (x_cus != NULL) {
+			struct xcu *n = x_cus->next;
+
+			free(x_cus->name);
+			free(x_cus->dir);
+			free(x_cus);
+			x_cus = n;
+		}
+		x_main_cu = NULL;
 		for (i = 0; i < X_HASH; i++)
 			while (x_tcache[i] != NULL) {
 				struct xtcache *n = x_tcache[i]->next;
@@ -557,6 +701,8 @@ static int x_index(bool again)
 				x_tcache[i] = n;
 			}
 	}
+	x_dw_adds = x_adds;
+	x_dw_subs = x_subs;
 	x_dwfl = dwfl_begin(&x_cb);
 	if (x_dwfl == NULL)
 		return -1;
@@ -729,7 +875,7 @@ static struct xtype *x_dw_array(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
 
 			if (dwarf_tag(&c) != DW_TAG_subrange_type)
 				continue;
-			a = dims == 0 ? t : x_alloc(sizeof(*a));
+			a = dims == 0 ? t : x_type_new();
 			if (a == NULL)
 				break;
 			a->kind = XK_ARRAY;
@@ -766,6 +912,33 @@ static struct xtype *x_dw_array(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
 	return t;
 }
 
+/* A function type's parameters, "..." and whether it is prototyped. */
+static void x_dw_params(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die c;
+	size_t n = 0, i = 0;
+	bool flag;
+
+	t->proto = dwarf_attr_integrate(die, DW_AT_prototyped, &at) != NULL &&
+		   dwarf_formflag(&at, &flag) == 0 && flag;
+	if (dwarf_child(die, &c) != 0)
+		return;
+	do
+		n += dwarf_tag(&c) == DW_TAG_formal_parameter;
+	while (dwarf_siblingof(&c, &c) == 0);
+	t->param = n > 0 ? x_alloc(n * sizeof(*t->param)) : NULL;
+	if ((n > 0 && t->param == NULL) || dwarf_child(die, &c) != 0)
+		return;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_unspecified_parameters)
+			t->varargs = true;
+		else if (dwarf_tag(&c) == DW_TAG_formal_parameter && i < n)
+			t->param[i++] = x_dwtype_of(dw, &c);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	t->nparam = i;
+}
+
 /* A struct declared here but defined elsewhere: find the definition. */
 static struct xtype *x_dw_complete(int tag, const char *name)
 {
@@ -789,10 +962,11 @@ static struct xtype *x_dwtype(Dwarf *dw, Dwarf_Die *die)
 	for (c = x_tcache[h]; c != NULL; c = c->next)
 		if (c->dw == dw && c->off == off)
 			return c->t;
-	t = x_alloc(sizeof(*t));
 	c = x_alloc(sizeof(*c));
-	if (t == NULL || c == NULL) {
-		free(t);
+	if (c == NULL)
+		return &x_void;
+	t = x_type_new();
+	if (t == NULL) {
 		free(c);
 		return &x_void;
 	}
@@ -884,9 +1058,11 @@ static struct xtype *x_dwtype(Dwarf *dw, Dwarf_Die *die)
 		x_dw_array(dw, die, t);
 		break;
 	case DW_TAG_subroutine_type:
+	case DW_TAG_subprogram:
 		t->kind = XK_FUNC;
 		t->size = 1;
 		t->target = x_dwtype_of(dw, die);
+		x_dw_params(dw, die, t);
 		break;
 	default:
 		t->kind = XK_VOID;
@@ -894,6 +1070,341 @@ static struct xtype *x_dwtype(Dwarf *dw, Dwarf_Die *die)
 		break;
 	}
 	return t;
+}
+
+/* -------------------------------------------------------------------------
+ * Addresses to symbols, "0x4c6f20 <counter>", read at evaluation without
+ * locks: a table of every module's symbols (gdb's minimal symbols), made
+ * under x_lock for the programs that print addresses and never changed
+ * after; a program holds a reference, the last one frees a replaced table.
+ */
+
+enum { XA_DATA, XA_FILE_TEXT, XA_TEXT, XA_IFUNC };	/* gdb's mst_* */
+
+struct xaddr {
+	uint64_t	 addr, size;
+	uint32_t	 name;		/* offset in the table's names */
+	uint16_t	 sec;		/* section in its module */
+	uint8_t		 kind;		/* XA_* */
+};
+
+struct xasec {
+	uint64_t	 lo, hi;
+	bool		 code;
+};
+
+struct xamod {
+	uint64_t	 lo, hi;
+	struct xaddr	*sym;		/* by address, then name */
+	size_t		 nsym;
+	struct xasec	*sec;		/* allocated sections, by address */
+	size_t		 nsec;
+};
+
+#define XA_STALE	(1ul << 62)	/* in refs: replaced by a newer table */
+
+struct xatab {
+	unsigned long	 refs;		/* programs using it, | XA_STALE */
+	unsigned long long adds, subs;	/* dl_phdr_info it was made at */
+	struct xamod	*mod;		/* by address */
+	size_t		 nmod, capmod;
+	char		*names;
+	size_t		 nnames, capnames;
+};
+
+static struct xatab *x_atab;		/* the newest, under x_lock */
+
+static void x_atab_free(struct xatab *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nmod; i++) {
+		free(a->mod[i].sym);
+		free(a->mod[i].sec);
+	}
+	free(a->mod);
+	free(a->names);
+	free(a);
+}
+
+/* A program is done with its table (any thread, no lock). */
+static void x_atab_put(struct xatab *a)
+{
+	/* acq_rel: every user's reads come before the free; pairs with x_atab_new()'s fetch_or. */
+	if (a != NULL && __atomic_sub_fetch(&a->refs, 1, __ATOMIC_ACQ_REL) == XA_STALE)
+		x_atab_free(a);
+}
+
+static int x_asec_cmp(const void *a, const void *b)
+{
+	const struct xasec *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int x_amod_cmp(const void *a, const void *b)
+{
+	const struct xamod *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* gdb sorts its minimal symbols by address, then by name. */
+static int x_addr_cmp(const void *a, const void *b, void *names)
+{
+	const struct xaddr *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp((char *)names + x->name, (char *)names + y->name);
+}
+
+static int x_asec_find(const struct xamod *m, uint64_t a)
+{
+	size_t lo = 0, hi = m->nsec;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->sec[mid].hi <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nsec && m->sec[lo].lo <= a ? (int)lo : -1;
+}
+
+static int x_atab_module(Dwfl_Module *mod, void **user, const char *name,
+			 Dwarf_Addr start, void *arg)
+{
+	struct xatab *a = arg;
+	struct xamod *m;
+	Dwarf_Addr lo, hi, bias;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	size_t cap = 0;
+	int i, n;
+
+	(void)user, (void)name, (void)start;
+	if (a->nmod == a->capmod) {
+		size_t c = a->capmod ? a->capmod * 2 : 32;
+		struct xamod *nm = realloc(a->mod, c * sizeof(*nm));
+
+		if (nm == NULL)
+			return DWARF_CB_ABORT;
+		a->mod = nm;
+		a->capmod = c;
+	}
+	m = &a->mod[a->nmod];
+	memset(m, 0, sizeof(*m));
+	if (dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL, NULL) == NULL ||
+	    (elf = dwfl_module_getelf(mod, &bias)) == NULL)
+		return DWARF_CB_OK;
+	m->lo = lo;
+	m->hi = hi;
+	/* gdb's obj_sections: an address outside them has no symbol */
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) == NULL || !(sh.sh_flags & SHF_ALLOC) ||
+		    (sh.sh_flags & SHF_TLS) || sh.sh_size == 0)
+			continue;
+		if (m->nsec == cap) {
+			struct xasec *ns;
+
+			cap = cap ? cap * 2 : 32;
+			ns = realloc(m->sec, cap * sizeof(*ns));
+			if (ns == NULL)
+				goto fail;
+			m->sec = ns;
+		}
+		m->sec[m->nsec].lo = sh.sh_addr + bias;
+		m->sec[m->nsec].hi = sh.sh_addr + bias + sh.sh_size;
+		m->sec[m->nsec].code = (sh.sh_flags & SHF_EXECINSTR) != 0;
+		m->nsec++;
+	}
+	if (m->nsec == 0)
+		return DWARF_CB_OK;
+	qsort(m->sec, m->nsec, sizeof(*m->sec), x_asec_cmp);
+	/* .bss past the file's pages is not in the module's mappings */
+	for (i = 0; i < (int)m->nsec; i++) {
+		if (m->sec[i].lo < m->lo)
+			m->lo = m->sec[i].lo;
+		if (m->sec[i].hi > m->hi)
+			m->hi = m->sec[i].hi;
+	}
+	n = dwfl_module_getsymtab(mod);
+	cap = 0;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *sname;
+		struct xaddr *x;
+		size_t len;
+		int type, sec;
+
+		sname = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx,
+						NULL, NULL);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (sname == NULL || sname[0] == '\0' || type == STT_SECTION ||
+		    type == STT_FILE || type == STT_TLS ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
+		    (sec = x_asec_find(m, addr)) < 0)
+			continue;
+		if (m->nsym == cap) {
+			struct xaddr *ns;
+
+			cap = cap ? cap * 2 : 256;
+			ns = realloc(m->sym, cap * sizeof(*ns));
+			if (ns == NULL)
+				goto fail;
+			m->sym = ns;
+		}
+		len = strlen(sname) + 1;
+		if (a->nnames + len > a->capnames) {
+			size_t c = a->capnames ? a->capnames : 65536;
+			char *nn;
+
+			while (a->nnames + len > c)
+				c *= 2;
+			if (c > UINT32_MAX || (nn = realloc(a->names, c)) == NULL)
+				goto fail;
+			a->names = nn;
+			a->capnames = c;
+		}
+		x = &m->sym[m->nsym++];
+		x->addr = addr;
+		x->size = sym.st_size;
+		x->name = (uint32_t)a->nnames;
+		x->sec = (uint16_t)sec;
+		x->kind = !m->sec[sec].code ? XA_DATA :
+			  type == STT_GNU_IFUNC ? XA_IFUNC :
+			  GELF_ST_BIND(sym.st_info) == STB_LOCAL ? XA_FILE_TEXT : XA_TEXT;
+		memcpy(a->names + a->nnames, sname, len);
+		a->nnames += len;
+	}
+	a->nmod++;
+	return DWARF_CB_OK;
+fail:
+	free(m->sym);
+	free(m->sec);
+	return DWARF_CB_ABORT;
+}
+
+/*
+ * The table for a program compiled now (under x_lock), with a reference:
+ * made again when objects were loaded or unloaded since the last one.
+ */
+static struct xatab *x_atab_get(void)
+{
+	struct xatab *a, *old = x_atab;
+	size_t i;
+
+	if (old == NULL || old->adds != x_adds || old->subs != x_subs) {
+		if (x_index(true) != 0 || x_dwfl == NULL)
+			return NULL;
+		a = x_alloc(sizeof(*a));
+		if (a == NULL)
+			return NULL;
+		if (dwfl_getmodules(x_dwfl, x_atab_module, a, 0) != 0) {
+			x_atab_free(a);
+			return NULL;
+		}
+		/* after libdwfl's own dlopen() of its debuginfod client */
+		dl_iterate_phdr(x_phdr_count, NULL);
+		a->adds = x_adds;
+		a->subs = x_subs;
+		for (i = 0; i < a->nmod; i++)
+			qsort_r(a->mod[i].sym, a->mod[i].nsym, sizeof(struct xaddr),
+				x_addr_cmp, a->names);
+		qsort(a->mod, a->nmod, sizeof(*a->mod), x_amod_cmp);
+		x_atab = a;
+		/*
+		 * acq_rel: whoever finds the count at zero frees; the
+		 * programs' x_atab_put() may be at it meanwhile.
+		 */
+		if (old != NULL &&
+		    (__atomic_fetch_or(&old->refs, XA_STALE, __ATOMIC_ACQ_REL) & ~XA_STALE) == 0)
+			x_atab_free(old);
+	}
+	/* Relaxed: a table still current is not freed; x_lock orders the rest. */
+	__atomic_add_fetch(&x_atab->refs, 1, __ATOMIC_RELAXED);
+	return x_atab;
+}
+
+/*
+ * The symbol an address is in, as gdb's lookup_minimal_symbol_by_pc_section()
+ * and build_address_symbolic() find it: the last symbol of its section at or
+ * below it (by name among equal addresses, a global function preferred),
+ * skipping those without a size; it must hold the address, else the nearest
+ * such zero-sized one is taken if it is code.  No lock, no allocation.
+ */
+static const struct xaddr *x_atab_find(const struct xatab *a, uint64_t pc,
+				       uint64_t *off)
+{
+	const struct xamod *m;
+	const struct xaddr *x;
+	size_t lo = 0, hi;
+	long i, bz = -1;
+	int sec;
+
+	if (a == NULL)
+		return NULL;
+	hi = a->nmod;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (a->mod[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	m = &a->mod[lo - 1];
+	if (pc >= m->hi || (sec = x_asec_find(m, pc)) < 0)
+		return NULL;
+	lo = 0;
+	hi = m->nsym;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->sym[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = (long)lo - 1; i >= 0; i--) {
+		x = &m->sym[i];
+		if (x->addr < m->sec[sec].lo) {
+			i = -1;
+			break;
+		}
+		if (x->sec != sec)
+			continue;
+		if (i > 0 && x->kind != XA_TEXT && x[-1].kind == XA_TEXT &&
+		    x[-1].size == x->size && x[-1].addr == x->addr &&
+		    x[-1].sec == x->sec)
+			continue;
+		if (x->size == 0) {
+			if (bz < 0)
+				bz = i;
+			continue;
+		}
+		break;
+	}
+	if (i < 0)
+		i = bz;
+	else if (pc >= m->sym[i].addr + m->sym[i].size)
+		i = bz;
+	if (i < 0)
+		return NULL;
+	x = &m->sym[i];
+	if (x->size == 0 && x->kind == XA_DATA)
+		return NULL;
+	*off = pc - x->addr;
+	return x;
 }
 
 /* -------------------------------------------------------------------------
@@ -930,6 +1441,8 @@ struct xprog {
 	struct xnode	*nodes;
 	char		 fmt;		/* 0, 'x', 'd' */
 	char		 err[X_ERR];	/* compile error, "" if none */
+	char		 note[X_NOTE];	/* which of several a name is, "" */
+	struct xatab	*atab;		/* symbols of addresses, or NULL */
 	/* eval state: one thread at a time */
 	uint64_t	 wbase;
 	size_t		 wlen;
@@ -946,13 +1459,14 @@ struct xprog {
  * Parsing.
  */
 
-enum xtok { T_END, T_NAME, T_INT, T_CHARLIT, T_PUNCT, T_BAD };
+enum xtok { T_END, T_NAME, T_INT, T_CHARLIT, T_PUNCT, T_SCOPE, T_BAD };
 
 struct xparse {
 	struct xprog	*p;
 	const char	*s, *end;
 	enum xtok	 tok;
 	char		 name[128];
+	char		 file[256];	/* T_SCOPE: 'file':: */
 	uint64_t	 ival;
 	char		 punct[3];
 	const char	*at;		/* where the token started */
@@ -1019,6 +1533,26 @@ static int x_escape(const char **sp, const char *end, uint64_t *v)
 	return 0;
 }
 
+/* gdb's 'file.c'::name: the quoted file, if "::" follows it. */
+static bool x_scope(struct xparse *ps, const char **sp)
+{
+	const char *s = *sp + 1, *q, *c;
+
+	q = memchr(s, '\'', (size_t)(ps->end - s));
+	if (q == NULL || q == s)
+		return false;
+	for (c = q + 1; c < ps->end && isspace((unsigned char)*c); c++)
+		;
+	if (ps->end - c < 2 || c[0] != ':' || c[1] != ':')
+		return false;
+	if ((size_t)(q - s) >= sizeof(ps->file))
+		return false;
+	memcpy(ps->file, s, (size_t)(q - s));
+	ps->file[q - s] = '\0';
+	*sp = c + 2;
+	return true;
+}
+
 static void x_next(struct xparse *ps)
 {
 	const char *s = ps->s;
@@ -1053,6 +1587,8 @@ static void x_next(struct xparse *ps)
 		while (*e == 'u' || *e == 'U' || *e == 'l' || *e == 'L')
 			e++;
 		ps->tok = errno != 0 || *e != '\0' ? T_BAD : T_INT;
+	} else if (*s == '\'' && x_scope(ps, &s)) {
+		ps->tok = T_SCOPE;
 	} else if (*s == '\'') {
 		s++;
 		if (x_escape(&s, ps->end, &ps->ival) != 0 || s >= ps->end ||
@@ -1167,10 +1703,11 @@ static struct xtype *x_parse_type(struct xparse *ps)
 			nint++;
 		else if (strcmp(w, "char") == 0)
 			nchar++;
-		else if (t == NULL && !any && (strcmp(w, "void") == 0 ||
-					       strcmp(w, "float") == 0 ||
-					       strcmp(w, "double") == 0 ||
-					       strcmp(w, "_Bool") == 0)) {
+		else if (t == NULL && (!any || (strcmp(w, "double") == 0 &&
+						nlong == 1 && nsigned + nunsigned +
+						nshort + nint + nchar == 0)) &&
+			 (strcmp(w, "void") == 0 || strcmp(w, "float") == 0 ||
+			  strcmp(w, "double") == 0 || strcmp(w, "_Bool") == 0)) {
 			t = w[0] == 'v' ? &x_void : w[0] == 'f' ? &x_float :
 			    w[0] == 'd' ? &x_double : &x_bool;
 		} else if (t == NULL && !any &&
@@ -1266,22 +1803,291 @@ static bool x_need_typed(struct xparse *ps, struct xnode *n)
 static struct xnode *x_parse_expr(struct xparse *ps);
 static struct xnode *x_parse_unary(struct xparse *ps);
 
-static struct xnode *x_var(struct xparse *ps, const char *name)
+/*
+ * gdb's 'dir/file.c'::name: the file's name as compiled, or with its
+ * compilation directory, ends with the one given, after a "/".
+ */
+static bool x_path_match(const char *path, const char *want)
 {
-	struct xsym *s = x_find(x_vars, name, 0);
-	struct xnode *n = x_node(ps, XO_VAR);
+	size_t n = strlen(path), k = strlen(want);
+
+	if (n < k || strcmp(path + n - k, want) != 0)
+		return false;
+	return n == k || (want[0] != '/' && path[n - k - 1] == '/');
+}
+
+static bool x_cu_match(const struct xcu *cu, const char *want)
+{
+	char full[4096];
+
+	if (cu == NULL)
+		return false;
+	if (x_path_match(cu->name, want))
+		return true;
+	if (cu->dir == NULL ||
+	    (size_t)snprintf(full, sizeof(full), "%s/%s", cu->dir, cu->name) >= sizeof(full))
+		return false;
+	return x_path_match(full, want);
+}
+
+static const char *x_modname(Dwfl_Module *mod)
+{
+	const char *name = mod != NULL ?
+		dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL) : NULL;
+
+	return name != NULL ? name : "?";
+}
+
+/* A symbol of that file, or of that object (the program, a library). */
+static bool x_sym_match(const struct xsym *s, const char *want)
+{
+	return x_cu_match(s->cu, want) || x_path_match(x_modname(s->mod), want);
+}
+
+static int x_module_named(Dwfl_Module *mod, void **user, const char *name,
+			  Dwarf_Addr start, void *arg)
+{
+	(void)mod, (void)user, (void)start;
+	return name != NULL && x_path_match(name, arg) ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+static bool x_file_known(const char *want)
+{
+	struct xcu *cu;
+
+	do {
+		for (cu = x_cus; cu != NULL; cu = cu->next)
+			if (x_cu_match(cu, want))
+				return true;
+		if (x_dwfl != NULL &&
+		    dwfl_getmodules(x_dwfl, x_module_named, (void *)want, 0) != 0)
+			return true;
+	} while (x_index_rest());
+	return false;
+}
+
+/* The variables and functions of a name: the one meant, and the others. */
+struct xpick {
+	struct xsym	*best;
+	struct xsym	*alt[64];	/* definitions elsewhere, best first */
+	size_t		 nalt;
+	size_t		 more;		/* others past alt[] */
+};
+
+/*
+ * Which of two of one name comes first: x_rank(), then the file of
+ * main() (the one gdb reads first), then the order of the debug
+ * information.
+ */
+static bool x_before(const struct xsym *a, const struct xsym *b)
+{
+	bool am = x_main_cu != NULL && a->cu == x_main_cu;
+	bool bm = x_main_cu != NULL && b->cu == x_main_cu;
+
+	if (a->rank != b->rank)
+		return a->rank < b->rank;
+	if (am != bm)
+		return am;
+	return a->seq < b->seq;
+}
+
+static bool x_same_place(const struct xsym *a, const struct xsym *b)
+{
+	return a->addr == b->addr && a->tls == b->tls &&
+	       (!a->tls || a->bias == b->bias);
+}
+
+static void x_collect(struct xsym **tab, const char *name, const char *file,
+		      bool global, struct xpick *pk)
+{
+	struct xsym *s;
+	size_t i, j;
+
+	memset(pk, 0, sizeof(*pk));
+	for (s = tab[x_hash(name)]; s != NULL; s = s->next) {
+		if (strcmp(s->name, name) != 0 ||
+		    (s->tag != DW_TAG_variable && s->tag != DW_TAG_subprogram) ||
+		    (global && !s->global) ||
+		    (file != NULL && !x_sym_match(s, file)))
+			continue;
+		if (pk->best == NULL || x_before(s, pk->best))
+			pk->best = s;
+	}
+	if (pk->best == NULL || !pk->best->defined)
+		return;
+	for (s = tab[x_hash(name)]; s != NULL; s = s->next) {
+		if (strcmp(s->name, name) != 0 || !s->defined ||
+		    (s->tag != DW_TAG_variable && s->tag != DW_TAG_subprogram) ||
+		    (global && !s->global) ||
+		    (file != NULL && !x_sym_match(s, file)) ||
+		    x_same_place(s, pk->best))
+			continue;
+		/* the libraries are indexed only for names the program lacks */
+		if (pk->best->mod == x_main && s->mod != x_main)
+			continue;
+		/* one per place (a common symbol is in every file using it) */
+		for (i = 0; i < pk->nalt && !x_same_place(s, pk->alt[i]); i++)
+			;
+		if (i < pk->nalt) {
+			if (x_before(s, pk->alt[i]))
+				pk->alt[i] = s;
+			continue;
+		}
+		if (pk->nalt == sizeof(pk->alt) / sizeof(pk->alt[0])) {
+			pk->more++;
+			continue;
+		}
+		pk->alt[pk->nalt++] = s;
+	}
+	for (i = 1; i < pk->nalt; i++)
+		for (j = i; j > 0 && x_before(pk->alt[j], pk->alt[j - 1]); j--) {
+			s = pk->alt[j];
+			pk->alt[j] = pk->alt[j - 1];
+			pk->alt[j - 1] = s;
+		}
+}
+
+static struct xsym *x_pick(struct xsym **tab, const char *name,
+			   const char *file, bool global, struct xpick *pk)
+{
+	do
+		x_collect(tab, name, file, global, pk);
+	while (pk->best == NULL && x_index_rest());
+	return pk->best;
+}
+
+static void x_note_add(char *note, const char *s)
+{
+	size_t n = strlen(note);
+
+	for (; *s != '\0' && n + 5 < X_NOTE; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			n += (size_t)snprintf(note + n, X_NOTE - n, "\\%03o", c);
+		else
+			note[n++] = (char)c;
+	}
+	note[n] = '\0';
+}
+
+/*
+ * The shortest end of s's file name (with its directory if need be) that
+ * names none of the others, into buf; false if there is none.
+ */
+static bool x_label(const struct xsym *s, const struct xpick *pk,
+		    char *buf, size_t n)
+{
+	const char *path = buf, *suf = buf;
+	bool alone = false;
+	long i, k;
+
+	if (s->cu == NULL) {
+		/* a global of an object without debug info: its object */
+		const char *b = strrchr(x_modname(s->mod), '/');
+
+		snprintf(buf, n, "%s", b != NULL ? b + 1 : x_modname(s->mod));
+		return true;
+	}
+	if (s->cu->dir == NULL ||
+		 (size_t)snprintf(buf, n, "%s/%s", s->cu->dir, s->cu->name) >= n)
+		snprintf(buf, n, "%s", s->cu->name);
+	for (i = (long)strlen(path) - 1; i >= -1 && !alone; i--) {
+		if (i >= 0 && path[i] != '/')
+			continue;
+		suf = path + i + 1;
+		if (*suf == '\0')
+			continue;
+		alone = true;
+		for (k = -1; k < (long)pk->nalt && alone; k++) {
+			const struct xsym *o = k < 0 ? pk->best : pk->alt[k];
+
+			alone = o == s || !x_sym_match(o, suf);
+		}
+	}
+	memmove(buf, suf, strlen(suf) + 1);
+	return alone;
+}
+
+/*
+ * "'a/util.c'" (with ::name), and the address where the file names do
+ * not tell them apart.
+ */
+static void x_note_place(char *note, const struct xsym *s,
+			 const struct xpick *pk, const char *name)
+{
+	char path[4096];
+	bool alone = x_label(s, pk, path, sizeof(path));
+
+	x_note_add(note, "'");
+	x_note_add(note, path);
+	x_note_add(note, "'");
+	if (name != NULL) {
+		x_note_add(note, "::");
+		x_note_add(note, name);
+	}
+	if (!alone && !s->tls) {
+		snprintf(path, sizeof(path), " at 0x%" PRIx64, s->addr);
+		x_note_add(note, path);
+	}
+}
+
+
+/*
+ * A name that several definitions have: the value says which one it is
+ * and where the others are, "<'a/util.c'::level; also in 'b/util.c'> ".
+ */
+static void x_note(struct xparse *ps, const char *name, const struct xpick *pk)
+{
+	char *note = ps->p->note;
+	size_t i;
+
+	if (pk->nalt == 0 || strlen(note) + 64 > X_NOTE)
+		return;
+	x_note_add(note, "<");
+	x_note_place(note, pk->best, pk, name);
+	x_note_add(note, "; also in ");
+	for (i = 0; i < pk->nalt && i < X_ALTS; i++) {
+		if (i > 0)
+			x_note_add(note, ", ");
+		x_note_place(note, pk->alt[i], pk, NULL);
+	}
+	if (pk->nalt + pk->more > X_ALTS) {
+		char more[32];
+
+		snprintf(more, sizeof(more), " and %zu more",
+			 pk->nalt + pk->more - X_ALTS);
+		x_note_add(note, more);
+	}
+	x_note_add(note, "> ");
+}
+
+static struct xnode *x_var(struct xparse *ps, const char *name, const char *file)
+{
+	struct xpick pk;
+	struct xsym *s;
+	struct xnode *n;
 	Dwarf_Die d;
 
+	if (file != NULL && !x_file_known(file)) {
+		x_fail(ps, "no source file \"%s\" in the program", file);
+		return NULL;
+	}
+	n = x_node(ps, XO_VAR);
 	if (n == NULL)
 		return NULL;
 	n->name = x_strdup(name);
 	n->lval = true;
+	s = x_pick(x_vars, name, file, false, &pk);
+	if (s == NULL && file != NULL)	/* gdb: a global, seen from the file */
+		s = x_pick(x_vars, name, NULL, true, &pk);
 	if (s != NULL && !s->defined) {
 		/* declared here, defined in an object without DWARF */
-		struct xsym *e = x_find(x_elfsyms, name, 0);
+		struct xsym *e = x_find(x_elfsyms, name, s->tag);
 
 		if (e != NULL && dwarf_offdie(s->dw, s->off, &d) != NULL) {
-			n->type = x_dwtype_of(s->dw, &d);
+			n->type = s->tag == DW_TAG_subprogram ?
+				  x_dwtype(s->dw, &d) : x_dwtype_of(s->dw, &d);
 			n->addr = e->addr;
 			n->tls = e->tls;
 			n->bias = e->bias;
@@ -1290,22 +2096,34 @@ static struct xnode *x_var(struct xparse *ps, const char *name)
 		s = NULL;
 	}
 	if (s != NULL && dwarf_offdie(s->dw, s->off, &d) != NULL) {
-		n->type = x_dwtype_of(s->dw, &d);
+		n->type = s->tag == DW_TAG_subprogram ?
+			  x_dwtype(s->dw, &d) : x_dwtype_of(s->dw, &d);
 		n->addr = s->addr;
 		n->tls = s->tls;
 		n->bias = s->bias;
+		x_note(ps, name, &pk);
 		return n;
 	}
-	s = x_find(x_elfsyms, name, 0);
+	s = x_pick(x_elfsyms, name, file, false, &pk);
+	if (s == NULL && file != NULL)
+		s = x_pick(x_elfsyms, name, NULL, true, &pk);
 	if (s == NULL) {
-		x_fail(ps, "no symbol \"%s\"", name);
+		if (file != NULL)
+			x_fail(ps, "no symbol \"%s\" in \"%s\"", name, file);
+		else
+			x_fail(ps, "no symbol \"%s\"", name);
 		return NULL;
 	}
-	n->untyped = true;
-	n->type = &x_int;
+	if (s->tag == DW_TAG_subprogram) {
+		n->type = &x_notext;
+	} else {
+		n->untyped = true;
+		n->type = &x_int;
+	}
 	n->addr = s->addr;
 	n->tls = s->tls;
 	n->bias = s->bias;
+	x_note(ps, name, &pk);
 	return n;
 }
 
@@ -1319,9 +2137,23 @@ static struct xnode *x_parse_primary(struct xparse *ps)
 			x_syntax(ps);
 			return NULL;
 		}
-		n = x_var(ps, ps->name);
+		n = x_var(ps, ps->name, NULL);
 		x_next(ps);
 		return n;
+	case T_SCOPE: {
+		char file[sizeof(ps->file)];
+
+		memcpy(file, ps->file, sizeof(file));
+		x_next(ps);
+		if (ps->tok != T_NAME || x_keyword_type(ps->name) ||
+		    strcmp(ps->name, "sizeof") == 0) {
+			x_syntax(ps);
+			return NULL;
+		}
+		n = x_var(ps, ps->name, file);
+		x_next(ps);
+		return n;
+	}
 	case T_INT:
 	case T_CHARLIT:
 		n = x_node(ps, XO_INT);
@@ -1483,6 +2315,47 @@ static struct xnode *x_parse_postfix(struct xparse *ps)
 	return n;
 }
 
+/*
+ * sizeof expr, sizeof(type): an unsigned long, as in gdb; the expression
+ * is not evaluated.
+ */
+static struct xnode *x_parse_sizeof(struct xparse *ps)
+{
+	struct xtype *t = NULL;
+	struct xnode *n;
+
+	x_next(ps);
+	if (x_is(ps, "(")) {
+		struct xparse save = *ps;
+
+		x_next(ps);
+		if (x_type_start(ps)) {
+			t = x_parse_type(ps);
+			if (ps->failed)
+				return NULL;
+			if (!x_is(ps, ")")) {
+				x_syntax(ps);
+				return NULL;
+			}
+			x_next(ps);
+		} else
+			*ps = save;
+	}
+	if (t == NULL) {
+		struct xnode *a = x_parse_unary(ps);
+
+		if (!x_need_typed(ps, a))
+			return NULL;
+		t = a->type;
+	}
+	n = x_node(ps, XO_INT);
+	if (n == NULL)
+		return NULL;
+	n->ival = x_sizeof(t);
+	n->type = &x_ulong;
+	return n;
+}
+
 static struct xnode *x_parse_unary(struct xparse *ps)
 {
 	struct xnode *n, *a;
@@ -1531,7 +2404,8 @@ static struct xnode *x_parse_unary(struct xparse *ps)
 				return NULL;
 			}
 			if (!x_scalar(x_strip(a->type)) &&
-			    !(ts->kind == XK_PTR && x_strip(a->type)->kind == XK_ARRAY)) {
+			    !(ts->kind == XK_PTR && x_strip(a->type)->kind == XK_ARRAY) &&
+			    !(ts->kind != XK_FLOAT && x_strip(a->type)->kind == XK_FUNC)) {
 				x_fail(ps, "cannot cast %s to %s",
 				       x_tn(a->type, tn, sizeof(tn)),
 				       x_tn(t, tn + 128, sizeof(tn) - 128));
@@ -1542,6 +2416,8 @@ static struct xnode *x_parse_unary(struct xparse *ps)
 		*ps = save;
 		return x_parse_postfix(ps);
 	}
+	if (ps->tok == T_NAME && strcmp(ps->name, "sizeof") == 0)
+		return x_parse_sizeof(ps);
 	if (x_is(ps, "*") || x_is(ps, "&") || x_is(ps, "-") || x_is(ps, "+")) {
 		char op = ps->punct[0];
 		struct xtype *t;
@@ -1559,7 +2435,7 @@ static struct xnode *x_parse_unary(struct xparse *ps)
 			if (n == NULL)
 				return NULL;
 			n->a = a;
-			n->type = x_pointer_to(a->untyped ? &x_void : a->type);
+			n->type = x_pointer_to(a->untyped ? &x_nodata : a->type);
 			if (n->type == NULL) {
 				x_fail(ps, "out of memory");
 				return NULL;
@@ -1585,6 +2461,8 @@ static struct xnode *x_parse_unary(struct xparse *ps)
 				  t->size == 4 && !t->sign && t->kind == XK_INT ? &x_uint : &x_int;
 			return n;
 		}
+		if (t->kind == XK_FUNC)
+			return a;	/* *main is main, as in C */
 		if ((t->kind != XK_PTR && t->kind != XK_ARRAY) ||
 		    x_strip(t->target)->kind == XK_VOID) {
 			x_fail(ps, "cannot dereference %s", x_tn(a->type, tn, sizeof(tn)));
@@ -1638,8 +2516,12 @@ static struct xnode *x_binary(struct xparse *ps, char op, struct xnode *a,
 	n->b = b;
 	if (ta->kind == XK_ARRAY)
 		ta = x_pointer_to(ta->target);
+	else if (ta->kind == XK_FUNC)
+		ta = x_pointer_to(ta);
 	if (tb->kind == XK_ARRAY)
 		tb = x_pointer_to(tb->target);
+	else if (tb->kind == XK_FUNC)
+		tb = x_pointer_to(tb);
 	if (ta == NULL || tb == NULL) {
 		x_fail(ps, "out of memory");
 		return NULL;
@@ -1840,8 +2722,8 @@ static int x_load(struct xprog *p, struct xval *v)
 
 	if (!v->lval)
 		return 0;
-	if (t->kind == XK_ARRAY) {
-		/* an array used as a value is its address */
+	if (t->kind == XK_ARRAY || t->kind == XK_FUNC) {
+		/* an array or a function used as a value is its address */
 		v->u = v->addr;
 		v->lval = false;
 		return 0;
@@ -2154,6 +3036,48 @@ static void x_string(struct xprog *p, uint64_t addr, uint64_t max)
 		x_outs(p, "...");
 }
 
+/* " <counter>", " <buf+8>": the symbol an address is in, as gdb says it. */
+static void x_symbolize(struct xprog *p, uint64_t addr)
+{
+	const struct xaddr *x;
+	const char *s;
+	uint64_t off = 0;
+
+	if ((x = x_atab_find(p->atab, addr, &off)) == NULL)
+		return;
+	x_outs(p, " <");
+	for (s = p->atab->names + x->name; *s != '\0' && !p->full; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c >= 0x7f)
+			x_outf(p, "\\%03o", c);
+		else
+			x_out(p, s, 1);
+	}
+	if (off != 0)
+		x_outf(p, "+%" PRIu64, off);
+	x_outs(p, ">");
+}
+
+/*
+ * gdb writes the type before a pointer at top level, "(int *) 0x...",
+ * but for a plain (unnamed) pointer to a type named char, whose string
+ * says enough.
+ */
+static bool x_char_pointer(struct xtype *decl)
+{
+	struct xtype *t = decl;
+
+	while (t != NULL && t->kind == XK_QUAL)
+		t = t->target;
+	if (t == NULL || t->kind != XK_PTR)
+		return false;
+	for (t = t->target; t != NULL && t->kind == XK_QUAL; t = t->target)
+		;
+	return t != NULL && t->name != NULL && strcmp(t->name, "char") == 0 &&
+	       t->kind != XK_TYPEDEF;
+}
+
 static void x_int_text(struct xprog *p, struct xtype *t, uint64_t u)
 {
 	if (p->fmt == 'x')
@@ -2229,21 +3153,27 @@ static void x_scalar_text(struct xprog *p, struct xtype *decl, const uint8_t *b,
 	case XK_PTR: {
 		struct xtype *to = x_strip(t->target);
 
-		if (to->kind == XK_CHAR && p->fmt == 0) {
+		/* /x, /d: the number alone, as gdb */
+		if (p->fmt == 'x') {
 			x_outf(p, "0x%" PRIx64, u);
-			if (u != 0) {
-				x_outs(p, " ");
-				x_string(p, u, UINT64_MAX);
-			}
 			return;
 		}
-		if (top) {
+		if (p->fmt == 'd') {
+			x_outf(p, "%" PRId64, (int64_t)u);
+			return;
+		}
+		if (top && !x_char_pointer(decl)) {
 			char tn[256];
 
 			x_typename(tn, sizeof(tn), decl);
 			x_outf(p, "(%s) ", tn);
 		}
 		x_outf(p, "0x%" PRIx64, u);
+		x_symbolize(p, u);
+		if (to->kind == XK_CHAR && u != 0) {
+			x_outs(p, " ");
+			x_string(p, u, UINT64_MAX);
+		}
 		return;
 	}
 	default:
@@ -2370,7 +3300,25 @@ static void x_value_at(struct xprog *p, struct xtype *decl, uint64_t addr,
 		x_array_at(p, t, addr, depth);
 		return;
 	case XK_FUNC:
-		x_outf(p, "{function} 0x%" PRIx64, addr);
+		if (p->fmt != 0) {
+			/* gdb: a function's first byte */
+			uint8_t c;
+
+			if (!x_read(p, addr, &c, 1)) {
+				x_outf(p, "<error: cannot read 0x%" PRIx64 ">", addr);
+				return;
+			}
+			x_int_text(p, p->fmt == 'd' ? &x_schar : &x_uchar,
+				   p->fmt == 'd' ? x_sext(c, 1) : c);
+			return;
+		}
+		{
+			char tn[256];
+
+			x_typename(tn, sizeof(tn), decl);
+			x_outf(p, "{%s} 0x%" PRIx64, tn, addr);
+		}
+		x_symbolize(p, addr);
 		return;
 	case XK_VOID:
 		x_outs(p, "void");
@@ -2399,6 +3347,7 @@ static int x_parse(struct xprog *p)
 
 	memset(&ps, 0, sizeof(ps));
 	p->fmt = 0;
+	p->note[0] = '\0';
 	ps.p = p;
 	ps.s = p->text;
 	ps.end = p->text + p->len;
@@ -2413,6 +3362,27 @@ static int x_parse(struct xprog *p)
 	if (ps.failed)
 		p->root = NULL;
 	return ps.failed ? -1 : 0;
+}
+
+/* Whether values of a type show addresses (pointers, functions). */
+static bool x_has_addr(struct xtype *t)
+{
+	size_t i;
+
+	t = x_strip(t);
+	if (t->hasaddr != 0)
+		return t->hasaddr > 0;
+	if (t->kind == XK_PTR || t->kind == XK_FUNC) {
+		t->hasaddr = 1;
+		return true;
+	}
+	t->hasaddr = -1;	/* also while looking, against cycles */
+	if (t->kind == XK_ARRAY && x_has_addr(t->target))
+		t->hasaddr = 1;
+	for (i = 0; i < t->nmem && t->hasaddr < 0; i++)
+		if (x_has_addr(t->mem[i].type))
+			t->hasaddr = 1;
+	return t->hasaddr > 0;
 }
 
 static void *x_compile(const char *expr, size_t len)
@@ -2441,6 +3411,8 @@ static void *x_compile(const char *expr, size_t len)
 		p->err[0] = '\0';
 		x_parse(p);
 	}
+	if (p->root != NULL && p->fmt == 0 && x_has_addr(p->root->type))
+		p->atab = x_atab_get();
 	pthread_mutex_unlock(&x_lock);
 	return p;
 }
@@ -2473,6 +3445,7 @@ static int x_evaluate(void *prog, rb_watch_sink put, void *ctx, char *err,
 	p->full = false;
 	if (x_eval(p, p->root, &v) != 0)
 		return -1;
+	x_outs(p, p->note);
 	t = x_strip(v.type);
 	if (v.lval) {
 		/* the value itself must be there: its first byte at least */
@@ -2512,6 +3485,7 @@ static void x_release(void *prog)
 
 	if (p == NULL)
 		return;
+	x_atab_put(p->atab);
 	for (n = p->nodes; n != NULL; n = next) {
 		next = n->next;
 		free((char *)n->name);

@@ -12,6 +12,7 @@
 
 #include <check.h>
 #include <dlfcn.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -76,6 +77,62 @@ USED w_outer_t w_obj = {
 USED w_outer_t *w_objp = &w_obj;
 USED union { int i; unsigned char b[4]; } w_union = { 0x01020304 };
 USED __thread int w_tls = 11;
+
+/* Functions, pointers to them and to symbols. */
+USED void w_handler(int sig);
+USED int w_logf(const char *fmt, ...);
+/* Unprototyped on purpose: gdb writes its type "int ()". */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#pragma GCC diagnostic ignored "-Wold-style-definition"
+USED int w_knr();
+typedef int (*w_log_t)(const char *, ...);
+typedef char *w_text_t;
+
+USED void (*w_fp)(int) = w_handler;
+USED void (*w_nullfp)(int);
+USED w_log_t w_logp = w_logf;
+USED int (*w_vfp)(const char *, ...) = w_logf;
+USED int (*w_knrp)() = w_knr;
+#pragma GCC diagnostic pop
+USED char *(*w_strfn)(char *, const char *);
+USED void (*w_fps[12])(int) = {
+	w_handler, w_handler, w_handler, w_handler, w_handler, w_handler,
+	w_handler, w_handler, w_handler, w_handler, w_handler, w_handler,
+};
+USED int *w_intp = &w_long[3];
+USED int *w_staticp = &w_static;
+USED char *w_namep = &w_name[1];
+USED unsigned char w_ubytes[4] = "uv";
+USED unsigned char *w_ubp = w_ubytes;
+USED w_text_t w_textp = w_name;
+USED const char *const w_cstr = "lit";
+USED int *w_heap;
+/* .bss past the program's file pages: mapped apart from it */
+USED int w_bss[1 << 16];
+USED int *w_bssp = &w_bss[60000];
+USED struct w_inner *w_innerp = &w_obj.arr[1];
+
+void w_handler(int sig)
+{
+	w_int += sig - sig;
+}
+
+int w_logf(const char *fmt, ...)
+{
+	return fmt[0];
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#pragma GCC diagnostic ignored "-Wold-style-definition"
+int w_knr()
+{
+	return 0;
+}
+#pragma GCC diagnostic pop
+
+int main(void);
 
 static const struct rb_watch_ops *ops;
 
@@ -206,7 +263,7 @@ START_TEST(test_aggregates)
 	snprintf(want, sizeof(want),
 		 "{id = 7, in = {a = 1, tag = \"in\"}, arr = {{a = 2, tag = \"a0\"}, "
 		 "{a = 3, tag = \"a1\"}}, flags = 5, delta = -3, {u_i = 42, "
-		 "u_f = 5.88545355e-44}, self = 0x%lx, label = 0x%lx \"obj\", fn = 0x0}",
+		 "u_f = 5.88545355e-44}, self = 0x%lx <w_obj>, label = 0x%lx \"obj\", fn = 0x0}",
 		 (unsigned long)(uintptr_t)&w_obj, (unsigned long)(uintptr_t)w_obj.label);
 	EXPECT("w_obj", want);
 	EXPECT("w_obj.in", "{a = 1, tag = \"in\"}");
@@ -222,14 +279,15 @@ START_TEST(test_aggregates)
 	EXPECT("w_union", "{i = 16909060, b = \"\\004\\003\\002\\001\"}");
 	EXPECT("w_zeros", "{0 <repeats 32 times>}");
 	EXPECT("w_mixed", "{1 <repeats 11 times>, 2}");
-	snprintf(want, sizeof(want), "(w_outer_t *) 0x%lx",
+	snprintf(want, sizeof(want), "(w_outer_t *) 0x%lx <w_obj>",
 		 (unsigned long)(uintptr_t)&w_obj);
 	EXPECT("w_objp", want);
-	snprintf(want, sizeof(want), "(w_outer_t *) 0x%lx",
+	snprintf(want, sizeof(want), "(w_outer_t *) 0x%lx <w_obj>",
 		 (unsigned long)(uintptr_t)&w_obj);
 	EXPECT("&w_obj", want);
-	snprintf(want, sizeof(want), "(struct w_inner *) 0x%lx",
-		 (unsigned long)(uintptr_t)&w_obj.arr[1]);
+	snprintf(want, sizeof(want), "(struct w_inner *) 0x%lx <w_obj+%zu>",
+		 (unsigned long)(uintptr_t)&w_obj.arr[1],
+		 offsetof(w_outer_t, arr[1]));
 	EXPECT("(struct w_inner *)&w_obj.arr[1]", want);
 	EXPECT("((struct w_inner *)&w_obj.arr[0])->tag", "\"a0\"");
 	v = eval("w_obj.self->label");
@@ -348,6 +406,182 @@ START_TEST(test_format_suffix)
 }
 END_TEST
 
+#define ADDR(x)	((unsigned long)(uintptr_t)(x))
+
+/* Function pointers and functions print as gdb prints them. */
+START_TEST(test_functions)
+{
+	char want[512];
+	unsigned char first = *(volatile unsigned char *)(uintptr_t)w_handler;
+
+	snprintf(want, sizeof(want), "(void (*)(int)) 0x%lx <w_handler>", ADDR(w_handler));
+	EXPECT("w_fp", want);
+	EXPECT("&w_handler", want);
+	snprintf(want, sizeof(want), "{void (int)} 0x%lx <w_handler>", ADDR(w_handler));
+	EXPECT("w_handler", want);
+	EXPECT("*w_fp", want);
+	EXPECT("*w_handler", want);
+	EXPECT("**&w_handler", want);
+	snprintf(want, sizeof(want), "(int (*)(void)) 0x%lx <main+1>", ADDR(main) + 1);
+	EXPECT("main + 1", want);
+	snprintf(want, sizeof(want), "(void *) 0x%lx <w_handler>", ADDR(w_handler));
+	EXPECT("(void *)w_handler", want);
+	snprintf(want, sizeof(want), "%ld", (long)ADDR(w_handler));
+	EXPECT("(long)w_handler", want);
+	snprintf(want, sizeof(want), "{int (void)} 0x%lx <main>", ADDR(main));
+	EXPECT("main", want);
+	snprintf(want, sizeof(want), "(int (*)(void)) 0x%lx <main>", ADDR(main));
+	EXPECT("&main", want);
+	snprintf(want, sizeof(want), "(w_log_t) 0x%lx <w_logf>", ADDR(w_logf));
+	EXPECT("w_logp", want);
+	snprintf(want, sizeof(want), "(int (*)(const char *, ...)) 0x%lx <w_logf>", ADDR(w_logf));
+	EXPECT("w_vfp", want);
+	snprintf(want, sizeof(want), "{int (const char *, ...)} 0x%lx <w_logf>", ADDR(w_logf));
+	EXPECT("w_logf", want);
+	snprintf(want, sizeof(want), "(int (*)()) 0x%lx <w_knr>", ADDR(w_knr));
+	EXPECT("w_knrp", want);
+	EXPECT("w_nullfp", "(void (*)(int)) 0x0");
+	EXPECT("w_strfn", "(char *(*)(char *, const char *)) 0x0");
+	snprintf(want, sizeof(want), "{0x%lx <w_handler> <repeats 12 times>}", ADDR(w_handler));
+	EXPECT("w_fps", want);
+	/* /x: the number alone; a function: its first byte, as gdb */
+	snprintf(want, sizeof(want), "0x%lx", ADDR(w_handler));
+	EXPECT("w_fp/x", want);
+	snprintf(want, sizeof(want), "0x%x", first);
+	EXPECT("w_handler/x", want);
+	/* inside a struct */
+	w_obj.fn = (void (*)(void))(uintptr_t)w_knr;
+	snprintf(want, sizeof(want), "fn = 0x%lx <w_knr>}", ADDR(w_knr));
+	ck_assert_msg(strstr(eval("w_obj"), want) != NULL, "%s", eval("w_obj"));
+	w_obj.fn = NULL;
+	EXPECT("-w_handler", "ERR: cannot negate void (int)");
+	EXPECT("w_handler[1]", "ERR: cannot index void (int)");
+	EXPECT("(double)w_handler", "ERR: cannot cast void (int) to double");
+}
+END_TEST
+
+/* Pointers into symbols say which: "<w_long+12>", as gdb. */
+START_TEST(test_pointer_symbols)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "(int *) 0x%lx <w_long+12>", ADDR(w_intp));
+	EXPECT("w_intp", want);
+	EXPECT("&w_long[3]", want);
+	snprintf(want, sizeof(want), "(int *) 0x%lx <w_long>", ADDR(w_long));
+	EXPECT("&w_long[0]", want);
+	EXPECT("w_long + 0", want);
+	snprintf(want, sizeof(want), "(int *) 0x%lx <w_static>", ADDR(w_staticp));
+	EXPECT("w_staticp", want);
+	snprintf(want, sizeof(want), "(int *) 0x%lx <w_bss+240000>", ADDR(w_bssp));
+	EXPECT("w_bssp", want);
+	snprintf(want, sizeof(want), "(struct w_inner *) 0x%lx <w_obj+%zu>",
+		 ADDR(w_innerp), offsetof(w_outer_t, arr[1]));
+	EXPECT("w_innerp", want);
+	/* char *: no type before it, the string after the symbol */
+	snprintf(want, sizeof(want), "0x%lx <w_name+1> \"b\"", ADDR(w_namep));
+	EXPECT("w_namep", want);
+	EXPECT("w_name + 1", want);
+	snprintf(want, sizeof(want), "(unsigned char *) 0x%lx <w_ubytes> \"uv\"", ADDR(w_ubp));
+	EXPECT("w_ubp", want);
+	snprintf(want, sizeof(want), "(w_text_t) 0x%lx <w_name> \"ab\"", ADDR(w_name));
+	EXPECT("w_textp", want);
+	/* no symbol: a string literal, the heap, NULL */
+	snprintf(want, sizeof(want), "0x%lx \"lit\"", ADDR(w_cstr));
+	EXPECT("w_cstr", want);
+	snprintf(want, sizeof(want), "(int *) 0x%lx", ADDR(w_heap));
+	EXPECT("w_heap", want);
+	EXPECT("w_nullp", "(int *) 0x0");
+	/* in aggregates: the symbol, no type */
+	snprintf(want, sizeof(want), "self = 0x%lx <w_obj>,", ADDR(&w_obj));
+	ck_assert_msg(strstr(eval("w_obj"), want) != NULL, "%s", eval("w_obj"));
+	/* /x and /d: the number alone */
+	snprintf(want, sizeof(want), "0x%lx", ADDR(w_intp));
+	EXPECT("w_intp/x", want);
+	snprintf(want, sizeof(want), "%ld", (long)ADDR(w_intp));
+	EXPECT("w_intp/d", want);
+	snprintf(want, sizeof(want), "0x%lx", ADDR(w_namep));
+	EXPECT("w_namep/x", want);
+}
+END_TEST
+
+/* sizeof: an unsigned long, the expression not evaluated; C says the sizes. */
+START_TEST(test_sizeof)
+{
+	char want[64];
+
+#define SIZE(expr, n) do { \
+		snprintf(want, sizeof(want), "%zu", (size_t)(n)); \
+		EXPECT(expr, want); \
+	} while (0)
+	SIZE("sizeof w_int", sizeof w_int);
+	SIZE("sizeof(int)", sizeof(int));
+	SIZE("sizeof(w_int)", sizeof(w_int));
+	SIZE("sizeof w_obj", sizeof w_obj);
+	SIZE("sizeof(w_outer_t)", sizeof(w_outer_t));
+	SIZE("sizeof(struct w_inner)", sizeof(struct w_inner));
+	SIZE("sizeof(struct w_inner *)", sizeof(struct w_inner *));
+	SIZE("sizeof w_grid", sizeof w_grid);
+	SIZE("sizeof w_grid[1]", sizeof w_grid[1]);
+	SIZE("sizeof w_obj.arr / sizeof w_obj.arr[0]", 2);
+	SIZE("sizeof *w_objp", sizeof *w_objp);
+	SIZE("sizeof w_objp->self", sizeof w_objp->self);
+	SIZE("sizeof (w_obj).in", sizeof(w_obj).in);
+	SIZE("sizeof *w_nullp", sizeof *w_nullp);	/* not evaluated */
+	SIZE("sizeof(char *)", sizeof(char *));
+	SIZE("sizeof(long double)", sizeof(long double));
+	SIZE("sizeof(unsigned short)", sizeof(unsigned short));
+	SIZE("sizeof (int) * 2", sizeof(int) * 2);
+	SIZE("sizeof -1", sizeof -1);
+	SIZE("sizeof 'a'", 1);		/* gdb: a char */
+	SIZE("sizeof w_text", sizeof w_text);
+	SIZE("sizeof w_str", sizeof w_str);
+	SIZE("sizeof w_kind", sizeof w_kind);
+	SIZE("sizeof w_fp", sizeof w_fp);
+	SIZE("sizeof(w_log_t)", sizeof(w_log_t));
+	SIZE("sizeof w_handler", 1);	/* gdb */
+	SIZE("sizeof(void)", 1);	/* gdb */
+	SIZE("sizeof w_obj.flags", sizeof(unsigned));
+	SIZE("sizeof sizeof w_int", sizeof(unsigned long));
+	SIZE("sizeof w_tls", sizeof w_tls);
+#undef SIZE
+	EXPECT("sizeof(int)/x", "0x4");
+	EXPECT("sizeof w_int - 5", "18446744073709551615");	/* unsigned long */
+	EXPECT("sizeof", "ERR: syntax error at end of expression");
+	EXPECT("sizeof(int", "ERR: syntax error at end of expression");
+	EXPECT("sizeof(struct nosuch)", "ERR: no struct \"nosuch\" in the program's debug information");
+	EXPECT("sizeof nosuch", "ERR: no symbol \"nosuch\"");
+}
+END_TEST
+
+/* gdb's 'file.c'::name: by the file's name or its end after a "/". */
+START_TEST(test_file_scope)
+{
+	char want[128];
+
+	EXPECT("'check_watch.c'::w_static", "99");
+	EXPECT("'tests/check_watch.c'::w_int", "-17");
+	EXPECT("'check_watch.c' :: w_int", "-17");
+	EXPECT("'check_watch.c'::w_obj.arr[1].a", "3");
+	EXPECT("-'check_watch.c'::w_int", "17");
+	snprintf(want, sizeof(want), "%zu", sizeof w_obj);
+	EXPECT("sizeof 'check_watch.c'::w_obj", want);
+	snprintf(want, sizeof(want), "(int *) 0x%lx <w_static>", ADDR(w_staticp));
+	EXPECT("&'check_watch.c'::w_static", want);
+	snprintf(want, sizeof(want), "{void (int)} 0x%lx <w_handler>", ADDR(w_handler));
+	EXPECT("'check_watch.c'::w_handler", want);
+	/* the object's name too */
+	EXPECT("'check_watch'::w_int", "-17");
+	EXPECT("'nosuch.c'::w_int", "ERR: no source file \"nosuch.c\" in the program");
+	EXPECT("'heck_watch.c'::w_int", "ERR: no source file \"heck_watch.c\" in the program");
+	EXPECT("'/check_watch.c'::w_int", "ERR: no source file \"/check_watch.c\" in the program");
+	EXPECT("'check_watch.c'::nosuch", "ERR: no symbol \"nosuch\" in \"check_watch.c\"");
+	EXPECT("'check_watch.c'::", "ERR: syntax error at end of expression");
+	EXPECT("'check_watch.c'::1", "ERR: syntax error at \"1\"");
+	EXPECT("'check_watch.c'", "ERR: bad token at \"'check_watch.c'\"");
+}
+END_TEST
+
 /* The same text compiles once; a program is tied to its text. */
 START_TEST(test_same)
 {
@@ -377,6 +611,10 @@ static Suite *suite_watch(void)
 	tcase_add_test(tc, test_thread_local);
 	tcase_add_test(tc, test_format_suffix);
 	tcase_add_test(tc, test_same);
+	tcase_add_test(tc, test_functions);
+	tcase_add_test(tc, test_pointer_symbols);
+	tcase_add_test(tc, test_sizeof);
+	tcase_add_test(tc, test_file_scope);
 	suite_add_tcase(s, tc);
 	return s;
 }
@@ -397,6 +635,7 @@ int main(void)
 		w_gone = m;
 		mprotect(m, 4096, PROT_NONE);
 	}
+	w_heap = malloc(64);
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

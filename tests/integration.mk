@@ -20,7 +20,9 @@ INTEGRATION_APPS = \
 	tests/apps/watch \
 	tests/apps/watch-nodebug \
 	tests/apps/cdexec \
-	tests/apps/forktree
+	tests/apps/forktree \
+	tests/apps/watchsyms \
+	tests/apps/watchsyms-nodebug
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -76,6 +78,16 @@ tests_apps_cdexec_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_forktree_SOURCES = tests/apps/forktree.c tests/apps/app.h
 tests_apps_forktree_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_forktree_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# One name in several files (two with one base name), function pointers.
+WATCHSYMS_SOURCES = tests/apps/watchsyms-src/main.c tests/apps/watchsyms-src/a/util.c \
+	tests/apps/watchsyms-src/b/util.c tests/apps/watchsyms-src/display.c \
+	tests/apps/watchsyms-src/watchsyms.h tests/apps/app.h
+tests_apps_watchsyms_SOURCES = $(WATCHSYMS_SOURCES)
+tests_apps_watchsyms_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_watchsyms_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_watchsyms_nodebug_SOURCES = $(WATCHSYMS_SOURCES)
+tests_apps_watchsyms_nodebug_CFLAGS = $(tests_apps_watch_nodebug_CFLAGS)
+tests_apps_watchsyms_nodebug_LDFLAGS = $(tests_apps_watch_nodebug_LDFLAGS)
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -114,7 +126,8 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-multi.sh \
 	tests/integration/relpath.sh \
 	tests/integration/pidmaps.sh \
-	tests/integration/tui-tree.sh
+	tests/integration/tui-tree.sh \
+	tests/integration/watch-symbols.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \

@@ -4,8 +4,8 @@
 #  - tests/apps/watch (with DWARF): integers (decimal, /x), char, _Bool,
 #    double, enums and casts to them, a static, structs, members, indexing,
 #    arithmetic, strings escaped like C, pointers printed as
-#    "(TYPE *) 0xADDR" (the addresses checked against nm and the load
-#    base), linked lists, a thread-local evaluated by its own thread (w1
+#    "(TYPE *) 0xADDR <SYMBOL+OFFSET>" (the addresses checked against nm
+#    and the load base), linked lists, a thread-local evaluated by its own thread (w1
 #    1001, w2 1002), a 300-element array cut at 200 elements ("...") whose
 #    text is longer than 512 bytes and still printed whole;
 #  - values change live: counter read twice differs;
@@ -191,17 +191,17 @@ watch_like "$f" "$K" greeting 'ADDR "hello, \"world\"\n"'
 # Pointers and lists; the addresses are the symbols'.
 cfg_addr=$(sym "$f" "$pid" cfg)
 n2_addr=$(sym "$f" "$pid" n2)
-watch_ok "$f" "$K" "*list" "{value = 1, next = $n2_addr}"
+watch_ok "$f" "$K" "*list" "{value = 1, next = $n2_addr <n2>}"
 watch_ok "$f" "$K" "list->next->next->value" 3
 watch_ok "$f" "$K" "list->next->next->next" "(struct node *) 0x0"
-watch_ok "$f" "$K" "&cfg" "(struct config *) $cfg_addr"
-watch_ok "$f" "$K" cfgp "(struct config *) $cfg_addr"
+watch_ok "$f" "$K" "&cfg" "(struct config *) $cfg_addr <cfg>"
+watch_ok "$f" "$K" cfgp "(struct config *) $cfg_addr <cfg>"
 watch_ok "$f" "$K" "*&cfg.pos.x" 3
 watch_ok "$f" "$K" "(long)answer" 42
 watch_ok "$f" "$K" "(char)65" "65 'A'"
 # pos follows int verbose and char name[16]: offset 20.
 watch_ok "$f" "$K" "(struct point *)&cfg.pos" \
-	"(struct point *) $(printf '0x%x' $((cfg_addr + 20)))"
+	"(struct point *) $(printf '0x%x' $((cfg_addr + 20))) <cfg+20>"
 watch_ok "$f" "$K" "((struct point *)&cfg.pos)->y" 4
 watch_ok "$f" "$K" nullp "(int *) 0x0"
 # A thread-local is evaluated by the thread itself.
