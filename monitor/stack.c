@@ -158,7 +158,8 @@ stack_group_plain(struct stack_rows *rows, struct rbmon_symbols *sy,
 		f->at_file = sym[k - i].file;
 		f->at_line = 0;
 		if (k == i) {
-			if (i == 0)
+			/* The thread's innermost frame, unless it was lost. */
+			if (i == 0 && (t->wrapped == 0 || t->gap_at != 0))
 				f->at_line = f->line > 0 ? f->line :
 				    sym[0].line;
 			continue;
