@@ -125,8 +125,8 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
 }
 
 /*
- * The ring asks for attention (a request, a stop, stepping, breakpoints,
- * trace off), or the clock is not the TSC: keep the stack as usual, then let
+ * The ring asks for attention (a request, a stop, stepping, trace off),
+ * the function's breakpoint filter bit is set, or the clock is not the TSC: keep the stack as usual, then let
  * control.c see to the rest, after the push and after the pop so that a stop
  * shows the function entered, or the caller returned to, on top.
  */
@@ -137,7 +137,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct
 
 	if (!(a & RB_ATTN_UNTRACED))
 		rb_push(t, (uintptr_t)fn, (uintptr_t)site, rb_clock_raw_slow(), 0);
-	if (a & ~RB_ATTN_UNTRACED)
+	if ((a & ~RB_ATTN_UNTRACED) || rb_bp_filtered((uintptr_t)fn))
 		rb_control(t, false, (uintptr_t)fn);
 }
 
@@ -176,8 +176,9 @@ void __cyg_profile_func_enter(void *fn, void *site)
 	t->busy = 1;
 	/* Compiler-only barriers: busy is seen by a signal handler on this thread before and after the ring writes. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	/* Relaxed: a request seen one hook late is still honoured. */
-	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock) != 0))
+	/* Relaxed: a request seen one hook late is still honoured.  One branch for the three tests. */
+	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock |
+			 rb_bp_filtered((uintptr_t)fn)) != 0))
 		rb_attention_enter(t, fn, site);
 	else
 		rb_push(t, (uintptr_t)fn, (uintptr_t)site, __rdtsc(), 0);

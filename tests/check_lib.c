@@ -192,8 +192,13 @@ START_TEST(test_layout_alignment)
 	ck_assert_uint_ge(l.objects_off,
 			  l.owners_off + g->rings * sizeof(struct rb_owner));
 	ck_assert_uint_eq(l.objects_off % 8, 0);
-	ck_assert_uint_ge(l.rings_off,
+	ck_assert_uint_ge(l.bpfilter_off,
 			  l.objects_off + g->objects * sizeof(struct rb_object));
+	ck_assert_uint_eq(l.bpfilter_off % 64, 0);
+	ck_assert_uint_eq(l.bps_off, l.bpfilter_off + RB_BP_FILTER_BITS / 8);
+	ck_assert_uint_eq(l.bps_off % 64, 0);
+	ck_assert_uint_ge(l.rings_off,
+			  l.bps_off + RB_BP_ENTRIES * sizeof(struct rb_bp));
 	ck_assert_uint_eq(l.rings_off % 4096, 0);
 	ck_assert_uint_eq(l.ring_size % 64, 0);
 	ck_assert_uint_eq(l.slots_off % 64, 0);
@@ -218,6 +223,10 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_header, clock_tsc0) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
+	ck_assert_uint_eq(sizeof(struct rb_header), 392);	/* rbtrace(5) */
+	ck_assert_uint_eq(sizeof(struct rb_bp), 64 + RB_BP_NAME);
+	ck_assert_uint_eq(offsetof(struct rb_bp, addr) % 8, 0);
+	ck_assert_uint_eq(offsetof(struct rb_bp, hits) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_object) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_slot), 40);
 	ck_assert_uint_eq(sizeof(struct rb_watch), 16 + RB_EXPR_MAX + RB_RESULT_MAX);
@@ -318,7 +327,7 @@ START_TEST(test_file_validate)
 	h.magic[0] = 'X';
 	ck_assert_int_eq(rb_file_validate(&h, size), -1);
 	h = *m.hdr;
-	h.version = 2;
+	h.version = 1;		/* before the breakpoint table */
 	ck_assert_int_eq(rb_file_validate(&h, size), -2);
 	h = *m.hdr;
 	h.endian = 0x04030201;

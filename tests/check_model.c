@@ -75,6 +75,10 @@ fixture_make(struct fixture *fx, uint32_t rings, uint32_t slots,
 	h->owners_off = l.owners_off;
 	h->objects_off = l.objects_off;
 	h->rings_off = l.rings_off;
+	h->bpfilter_off = l.bpfilter_off;
+	h->bps_off = l.bps_off;
+	h->bps = RB_BP_ENTRIES;
+	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->slots_off = l.slots_off;
 	h->msgarea_off = l.msgarea_off;
 	h->creator_pid = getpid();
@@ -236,6 +240,10 @@ header_valid(void)
 	h.owners_off = l.owners_off;
 	h.objects_off = l.objects_off;
 	h.rings_off = l.rings_off;
+	h.bpfilter_off = l.bpfilter_off;
+	h.bps_off = l.bps_off;
+	h.bps = RB_BP_ENTRIES;
+	h.bpfilter_bits = RB_BP_FILTER_BITS;
 	h.slots_off = l.slots_off;
 	h.msgarea_off = l.msgarea_off;
 	h.slot_size = l.slot_size;
@@ -278,7 +286,7 @@ START_TEST(test_header_corrupt)
 	expect_header_error(&v, 100, "not an rbtrace trace file");
 	h = v; h.version = 7;
 	expect_header_error(&h, size,
-	    "trace format version 7; this rbmon reads version 1");
+	    "trace format version 7; this rbmon reads version 2");
 	h = v; h.endian = 0x04030201u;
 	expect_header_error(&h, size, "byte order");
 	h = v; h.header_size = 12;
