@@ -18,7 +18,9 @@ INTEGRATION_APPS = \
 	tests/apps/execd \
 	tests/apps/simple \
 	tests/apps/watch \
-	tests/apps/watch-nodebug
+	tests/apps/watch-nodebug \
+	tests/apps/brk \
+	tests/apps/brk-nolocals
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -68,6 +70,15 @@ tests_apps_watch_nodebug_CFLAGS = $(WARN_CFLAGS) -O0 -finstrument-functions \
 	-fno-inline $(PTHREAD_CFLAGS)
 tests_apps_watch_nodebug_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) \
 	-Wl,--strip-debug
+# Breakpoints on real C++ code: optimised as real programs are, so that GCC
+# splits .cold parts off (the tests check with nm that it did).
+tests_apps_brk_SOURCES = tests/apps/brk.cc tests/apps/app.h
+tests_apps_brk_CXXFLAGS = -O2 -g -finstrument-functions $(PTHREAD_CFLAGS)
+tests_apps_brk_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# The same without local symbols: static functions are known from DWARF only.
+tests_apps_brk_nolocals_SOURCES = tests/apps/brk.cc tests/apps/app.h
+tests_apps_brk_nolocals_CXXFLAGS = $(tests_apps_brk_CXXFLAGS)
+tests_apps_brk_nolocals_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) -Wl,--discard-all
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -101,12 +112,16 @@ INTEGRATION_TESTS = \
 	tests/integration/control-blocked.sh \
 	tests/integration/control-errors.sh \
 	tests/integration/watch-values.sh \
-	tests/integration/watch-multi.sh
+	tests/integration/watch-multi.sh \
+	tests/integration/break-cxx.sh \
+	tests/integration/break-blocked.sh \
+	tests/integration/break-debuglink.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
 	tests/integration/tui.sh \
-	tests/integration/control.sh
+	tests/integration/control.sh \
+	tests/integration/brk.sh
 
 INTEGRATION_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
