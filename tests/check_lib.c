@@ -554,16 +554,19 @@ START_TEST(test_ring_claim_race)
 	/* two processes claim concurrently: no ring is handed out twice */
 	struct rb_geometry g = { 64, 4, 8, 64, 1024, 16 };
 	struct rb_map m;
-	int fds[2], i, status, mine = 0;
+	int fds[2], hold[2], i, status, mine = 0;
 	pid_t child;
 	uint8_t seen[64] = { 0 };
+	char c;
 
 	open_file(&m, "c.trace", &g);
 	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(pipe(hold), 0);
 	child = fork();
 	if (child == 0) {
 		pid_t p = getpid();
 
+		close(hold[1]);
 		for (i = 0; i < 40; i++) {
 			int r = rb_ring_claim(&m, p);
 			uint8_t b = (uint8_t)r;
@@ -574,9 +577,14 @@ START_TEST(test_ring_claim_race)
 			if (write(fds[1], &b, 1) != 1)
 				_exit(1);
 		}
+		/* Alive until the parent is done: a dead owner's rings are fair game. */
+		close(fds[1]);
+		if (read(hold[0], &c, 1) != 0)
+			_exit(1);
 		_exit(0);
 	}
 	close(fds[1]);
+	close(hold[0]);
 	for (i = 0; i < 40; i++) {
 		int r = rb_ring_claim(&m, getpid());
 
@@ -594,6 +602,7 @@ START_TEST(test_ring_claim_race)
 		ck_assert_int_eq(seen[b], 0);
 		seen[b] = 2;
 	}
+	close(hold[1]);
 	waitpid(child, &status, 0);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	for (i = 0, status = 0; i < 64; i++)
