@@ -126,9 +126,10 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
 
 /*
  * The ring asks for attention (a request, a stop, stepping, trace off),
- * the function's breakpoint filter bit is set, or the clock is not the TSC: keep the stack as usual, then let
- * control.c see to the rest, after the push and after the pop so that a stop
- * shows the function entered, or the caller returned to, on top.
+ * the function's breakpoint filter bit is set, or the clock is not the TSC:
+ * keep the stack as usual, then let control.c see to the rest, after the
+ * push and after the pop so that a stop shows the function entered, or the
+ * caller returned to, on top.
  */
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct rb_thread *t, void *fn,
 					  void *site)
