@@ -12,7 +12,10 @@
 #     1-thread figure;
 #   - depth: the overhead per call pair with the calls DEPTH frames down
 #     (deeper than the ring's slots, so the ring wraps) within 1.25 x the
-#     figure at the shallowest depth.
+#     figure at the shallowest depth;
+#   - breakpoints: fib's cost per call pair (work time / call pairs) with
+#     1 and with 16 breakpoints set on functions never called within
+#     1.2 x the cost with none.
 #
 # Workloads (bench/apps, built with -O2 -g -finstrument-functions):
 #   fib   fib N 1 2: fib(N) twice, on 1 thread (a pure call-heavy loop);
@@ -32,6 +35,9 @@
 #   librbtrace  LD_PRELOAD of the freshly built librbtrace.so, default
 #               settings, RBTRACE_FILE in a temporary directory (removed
 #               after each run);
+#   librbtrace-bpN  the same, the program waiting (FIB_GO, see fib.c)
+#               until rbmon --send has set N breakpoints (0, 1, 16) on
+#               fib_idle_0 .. fib_idle_N-1, never called; fib only;
 #   uftrace     uftrace record --no-libcall -d DIR (libmcount's
 #               -finstrument-functions hooks on every instrumented function;
 #               --no-libcall so that it traces the same functions as the
@@ -93,6 +99,7 @@ fi
 DEPTHS=${BENCH_DEPTHS:-10 100 1000 5000}
 WAIT_TIMEOUT=${WAIT_TIMEOUT:-30}
 LIBRBTRACE=$top_builddir/lib/.libs/librbtrace.so
+RBMON=$top_builddir/rbmon
 FIB=$top_builddir/bench/apps/fib
 WORK=$top_builddir/bench/apps/work
 
@@ -100,6 +107,7 @@ TARGET_NS=15		# fib, 1 thread: ns per call pair over the baseline
 TARGET_UFTRACE=10	# uftrace's overhead / librbtrace's, at least
 TARGET_THREADS=1.25	# 2 threads / 1 thread, at most
 TARGET_DEPTH=1.25	# deepest / shallowest, at most
+TARGET_BP=1.2		# cost per call pair with 1 or 16 breakpoints / with none, at most
 DEFAULT_SLOTS=32	# man/rbtrace.5: RBTRACE_SLOTS default
 
 note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
@@ -108,6 +116,7 @@ skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
 
 [ "$(uname -s)" = Linux ] || skip "Linux only"
 [ -f "$LIBRBTRACE" ] || broke "library not built: $LIBRBTRACE"
+[ -x "$RBMON" ] || broke "rbmon not built: $RBMON"
 for p in "$FIB" "$WORK"; do
 	[ -x "$p" ] || broke "benchmark program not built: $p (make bench/apps/fib bench/apps/work)"
 done
@@ -296,6 +305,23 @@ run_once()
 		now_us; t0=$NOW
 		"$@" >"$T/run.out" 2>"$T/run.err" || rc=$?
 		now_us;;
+	librbtrace-bp*)
+		rm -f "$TRACE" "$T/go"
+		mkfifo "$T/go" || broke "mkfifo $T/go"
+		now_us; t0=$NOW
+		env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" FIB_GO="$T/go" "$@" \
+			>"$T/run.out" 2>"$T/run.err" &
+		local pid=$!
+		bp_arm "$pid" "${v#librbtrace-bp}" ||
+			{ kill -KILL "$pid" 2>/dev/null; wait "$pid"; broke "$BP_ERROR"; }
+		# Opening the FIFO for writing lets the program's open() return.
+		timeout "$WAIT_TIMEOUT" bash -c 'printf x >"$1"' _ "$T/go" ||
+			{ kill -KILL "$pid" 2>/dev/null; wait "$pid"; broke "fib did not take the go-ahead"; }
+		wait "$pid" || rc=$?
+		now_us
+		[ "$rc" -eq 0 ] && [ -s "$T/run.err" ] &&
+			broke "librbtrace complained: $(cat "$T/run.err")"
+		rm -f "$TRACE" "$T/go";;
 	librbtrace | librbtrace-s64)
 		rm -f "$TRACE"
 		local slots=()
@@ -342,6 +368,34 @@ run_once()
 	read -r _ R_CALLS _ R_TIMED _ _ _ R_WORK _ _ _ _ <<<"$line"
 }
 
+# bp_arm PID N - once PID (fib waiting for FIB_GO) has its trace file, set
+# breakpoints on fib_idle_0 .. fib_idle_N-1 with rbmon and check BLST lists
+# exactly them; false with BP_ERROR set otherwise.
+bp_arm()
+{
+	local pid=$1 n=$2 i deadline=$((SECONDS + WAIT_TIMEOUT)) out
+	BP_ERROR=
+	until [ -f "$TRACE" ] && "$RBMON" --thread "$pid" --send BLST "$TRACE" >/dev/null 2>&1; do
+		if gone "$pid" || [ "$SECONDS" -ge "$deadline" ]; then
+			BP_ERROR="fib's main thread never showed up in $TRACE: $(cat "$T/run.err")"
+			return 1
+		fi
+		sleep 0.05
+	done
+	for ((i = 0; i < n; i++)); do
+		out=$("$RBMON" --thread "$pid" --send "BRKP fib_idle_$i" "$TRACE" 2>&1)
+		[[ $out =~ ^breakpoint\ [0-9]+\ at\ fib_idle_$i$ ]] ||
+			{ BP_ERROR="BRKP fib_idle_$i: $out"; return 1; }
+	done
+	out=$("$RBMON" --thread "$pid" --send BLST "$TRACE" 2>&1)
+	if [ "$n" -eq 0 ]; then
+		[ "$out" = "no breakpoints" ] || { BP_ERROR="BLST with none set: $out"; return 1; }
+	elif [ "$(grep -c ' fib_idle_[0-9]*$' <<<"$out")" -ne "$n" ]; then
+		BP_ERROR="BLST does not list $n breakpoints: $out"
+		return 1
+	fi
+}
+
 # --- the sets -----------------------------------------------------------------
 # A set: one command line and the variants run on it.  Every set's runs
 # are collected per variant: W[set:variant] (work ns), P[...] (process ns).
@@ -361,6 +415,7 @@ PEERS="baseline librbtrace"
 [ -z "$LTTNG_STATE" ] && PEERS+=" lttng"
 
 add_set fib "baseline librbtrace" "$FIB" "$FIB_N" 1 2
+add_set fib-bp "baseline librbtrace-bp0 librbtrace-bp1 librbtrace-bp16" "$FIB" "$FIB_N" 1 2
 add_set fib-peer "$PEERS" "$FIB" "$FIB_PEER_N" 1 2
 add_set fib2 "baseline librbtrace" "$FIB" "$FIB_N" 2 2
 add_set fib2-peer "$PEERS" "$FIB" "$FIB_PEER_N" 2 2
@@ -555,6 +610,8 @@ label()
 	baseline) echo baseline;;
 	librbtrace) echo librbtrace;;
 	librbtrace-s64) echo "librbtrace, 64 slots";;
+	librbtrace-bp1) echo "librbtrace, 1 breakpoint";;
+	librbtrace-bp*) echo "librbtrace, ${1#librbtrace-bp} breakpoints";;
 	uftrace) echo "uftrace record";;
 	lttng) echo LTTng-UST;;
 	esac
@@ -647,6 +704,24 @@ done
 [ -n "$(med "depth-$SHALLOW" librbtrace-s64 W)" ] &&
 	echo "  (64 slots: depth $SHALLOW + $((DEPTH_N + 2)) levels fit, so that ring never wraps)"
 echo
+echo "breakpoints: fib($FIB_N) twice, 1 thread, with N breakpoints set on functions never called"
+echo "(the program waits until rbmon --send has set them; process time includes that: not shown)"
+printf '  %-28s %13s %10s %10s %10s %12s %12s\n' variant "call pairs" "work ms" "work ns/c" "+ns/c work" "ns/c / none" "+ns/c / none"
+for v in baseline librbtrace-bp0 librbtrace-bp1 librbtrace-bp16; do
+	w=$(med fib-bp "$v" W)
+	[ -n "$w" ] || continue
+	ow=- r1=- r2=-
+	if [ "$v" != baseline ]; then
+		ow=$(per_call fib-bp "$v" W)
+		r1=$(calc "printf \"%.3f\", $w / $(med fib-bp librbtrace-bp0 W)")
+		r2=$(per_call fib-bp librbtrace-bp0 W)
+		if le "$r2" 0; then r2=-; else r2=$(calc "printf \"%.2f\", $ow / $r2"); fi
+	fi
+	printf '  %-28s %13s %10s %10s %10s %12s %12s\n' "$(label "$v")" "$(group "${CALLS[fib-bp]}")" \
+		"$(ms "$w")" "$(calc "printf \"%.2f\", $w / ${TIMED[fib-bp]}")" "$ow" "$r1" "$r2"
+done
+echo
+
 echo "instructions per call pair, callgrind (Ir), fib N 1 2:"
 if [ -n "$CG_STATE" ]; then
 	echo "  $CG_STATE"
@@ -701,6 +776,12 @@ else
 	vd=$(verdict "$rd" "$TARGET_DEPTH")
 fi
 printf '  %-72s %8s x    %s\n' "depth: +ns per call pair at D=$DEEP <= ${TARGET_DEPTH}x D=$SHALLOW's ($DD / $DS)" "$rd" "$vd"
+B0=$(med fib-bp librbtrace-bp0 W)
+for n in 1 16; do
+	Bn=$(med fib-bp "librbtrace-bp$n" W)
+	rb=$(calc "printf \"%.3f\", $Bn / $B0")
+	printf '  %-72s %8s x    %s\n' "breakpoints: fib's ns per call pair with $n / with none <= ${TARGET_BP}x" "$rb" "$(verdict "$rb" "$TARGET_BP")"
+done
 DN=$(per_call "depth-$SHALLOW" librbtrace-s64 W)
 if [ -n "$DN" ] && ! le "$DN" 0; then
 	printf '  %-72s %8s x    %s\n' "  (information: D=$DEEP vs D=$SHALLOW with 64 slots, no wrap: $DD / $DN)" \

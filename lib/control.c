@@ -1,12 +1,12 @@
 /*
- * control.c - the cold path: commands, stops, steps and breakpoints.
+ * control.c - the cold path: commands, stops and steps.
  *
- * The hot path loads one word, rb_ring.attention; any bit in it sends the
- * hook here (see format.h for the bits and who sets them).  Everything in
- * this file runs inside a hook of the calling thread, with its recursion
- * guard set, and touches only its own ring, the header's global flags, the
- * global message area under its ownership rule, and the process's private
- * breakpoint table.
+ * The hot path loads one word, rb_ring.attention, and tests the function's
+ * bit in the breakpoint filter; either sends the hook here (see format.h
+ * for the bits and who sets them, breakpoint.c for the filter).
+ * Everything in this file runs inside a hook of the calling thread, with
+ * its recursion guard set, and touches only its own ring, the header's
+ * global flags and the global message area under its ownership rule.
  *
  * The handshake (DESIGN.md, rbtrace(5)):
  *
@@ -52,108 +52,6 @@
 #define RB_ATTN_OR(r, bits)	__atomic_fetch_or(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
 #define RB_ATTN_AND(r, bits)	__atomic_fetch_and(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
 
-/* -------------------------------------------------------------------------
- * Breakpoints: the process's private table.
- *
- * Changed under rb_bp_lock (commands, thread start and exit); read without
- * a lock by every entry hook of an armed thread.  Each entry is a seqlock:
- * seq is odd while it changes, so a reader skips an entry caught changing.
- */
-
-struct rb_bp {
-	uint32_t	seq;
-	uint32_t	id;		/* 0: free */
-	int32_t		tid;		/* 0: every thread of the process */
-	uint32_t	from;		/* stop from this hit on */
-	uint32_t	nlocs;
-	uint32_t	pad;
-	uint64_t	hits;
-	uint64_t	fn[RB_BP_LOCS];
-	char		name[RB_BP_NAME];
-};
-
-static struct rb_bp rb_bps[RB_BP_MAX];
-static uint32_t rb_bp_used;		/* entries [0, used) may be in use */
-static uint32_t rb_bp_next_id = 1;
-pthread_mutex_t rb_bp_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void rb_bp_begin(struct rb_bp *b)
-{
-	RB_STORE(&b->seq, b->seq + 1);
-	/* The odd seq before the changes; pairs with the reader's acquire fence before its second seq load. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-}
-
-static void rb_bp_end(struct rb_bp *b)
-{
-	/* The changes before the even seq; pairs with the reader's acquire load of seq. */
-	RB_STORE_REL(&b->seq, b->seq + 1);
-}
-
-/* Does ring @r's thread need its entries checked?  Under rb_bp_lock. */
-static bool rb_bp_applies(int32_t tid)
-{
-	uint32_t i;
-
-	for (i = 0; i < rb_bp_used; i++)
-		if (rb_bps[i].id != 0 &&
-		    (rb_bps[i].tid == 0 || rb_bps[i].tid == tid))
-			return true;
-	return false;
-}
-
-static void rb_bp_arm_ring(struct rb_ring *r, void *arg)
-{
-	(void)arg;
-	if (rb_bp_applies(RB_LOAD(&r->tid)))
-		RB_ATTN_OR(r, RB_ATTN_BREAK);
-	else
-		RB_ATTN_AND(r, ~RB_ATTN_BREAK);
-}
-
-/* After the table changed: arm exactly the rings that need it.  Under rb_bp_lock. */
-static void rb_bp_rearm(void)
-{
-	rb_thread_each_ring(rb_bp_arm_ring, NULL);
-}
-
-/*
- * The calling thread enters @fn: count the hits of every breakpoint on it.
- * Return: the id of one whose hit count is reached, or 0.
- */
-static uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn)
-{
-	uint32_t n = RB_LOAD_ACQ(&rb_bp_used), i, k, stop = 0;
-
-	for (i = 0; i < n && i < RB_BP_MAX; i++) {
-		struct rb_bp *b = &rb_bps[i];
-		uint32_t s1, id, nl, from;
-		int32_t tid;
-		bool hit = false;
-		uint64_t hits;
-
-		s1 = RB_LOAD_ACQ(&b->seq);
-		if (s1 & 1)
-			continue;
-		id = RB_LOAD(&b->id);
-		tid = RB_LOAD(&b->tid);
-		nl = RB_LOAD(&b->nlocs);
-		from = RB_LOAD(&b->from);
-		for (k = 0; k < nl && k < RB_BP_LOCS; k++)
-			if (RB_LOAD(&b->fn[k]) == fn)
-				hit = true;
-		/* The fields before the second seq load; pairs with rb_bp_begin()'s release fence. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (RB_LOAD(&b->seq) != s1 || id == 0 || !hit ||
-		    (tid != 0 && tid != t->tid))
-			continue;
-		hits = __atomic_add_fetch(&b->hits, 1, __ATOMIC_RELAXED);
-		if (hits >= from && stop == 0)
-			stop = id;
-	}
-	return stop;
-}
-
 /**
  * rb_control_thread_start - arm a new thread for what is in force
  * @t: the calling thread, its ring just published LIVE
@@ -161,7 +59,8 @@ static uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn)
  * A monitor that sets header.single meanwhile ORs the bit into every ring;
  * setup's plain store of attention may have overwritten it, so look again
  * after a full fence (the monitor stores single before it ORs: one of the
- * two sees the other).
+ * two sees the other).  Breakpoints need no arming: every entry hook
+ * tests the filter (rbtrace(5), "BREAKPOINTS").
  */
 void rb_control_thread_start(struct rb_thread *t)
 {
@@ -169,52 +68,6 @@ void rb_control_thread_start(struct rb_thread *t)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (RB_LOAD(&rb_proc.map.hdr->single))
 		RB_ATTN_OR(t->ring, RB_ATTN_SINGLE);
-	pthread_mutex_lock(&rb_bp_lock);
-	if (rb_bp_applies(t->tid))
-		RB_ATTN_OR(t->ring, RB_ATTN_BREAK);
-	pthread_mutex_unlock(&rb_bp_lock);
-}
-
-/**
- * rb_control_thread_exit - drop the calling thread's thread-only breakpoints
- */
-void rb_control_thread_exit(struct rb_thread *t)
-{
-	uint32_t i;
-
-	/* The exiting thread's own ring needs no disarming. */
-	pthread_mutex_lock(&rb_bp_lock);
-	for (i = 0; i < rb_bp_used; i++) {
-		struct rb_bp *b = &rb_bps[i];
-
-		if (b->id == 0 || b->tid != t->tid)
-			continue;
-		rb_bp_begin(b);
-		RB_STORE(&b->id, 0);
-		rb_bp_end(b);
-	}
-	pthread_mutex_unlock(&rb_bp_lock);
-}
-
-/**
- * rb_control_fork_child - in a fork child: the parent's threads are not
- * here, so their thread-only breakpoints go
- */
-void rb_control_fork_child(void)
-{
-	uint32_t i;
-
-	pthread_mutex_lock(&rb_bp_lock);
-	for (i = 0; i < rb_bp_used; i++) {
-		struct rb_bp *b = &rb_bps[i];
-
-		if (b->id == 0 || b->tid == 0)
-			continue;
-		rb_bp_begin(b);
-		RB_STORE(&b->id, 0);
-		rb_bp_end(b);
-	}
-	pthread_mutex_unlock(&rb_bp_lock);
 }
 
 /* -------------------------------------------------------------------------
@@ -528,189 +381,6 @@ static char *rb_word(char **s)
 	return w;
 }
 
-static int rb_hexaddr(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	const char *p;
-
-	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s[2] == '\0')
-		return -1;
-	for (p = s + 2; *p; p++) {
-		int d;
-
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (*p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else if (*p >= 'A' && *p <= 'F')
-			d = *p - 'A' + 10;
-		else
-			return -1;
-		if (p - s > 17)
-			return -1;
-		v = v << 4 | (uint64_t)d;
-	}
-	*out = v;
-	return 0;
-}
-
-/*
- * BRKP FUNCTION [COUNT] [thread]: the arguments end with the optional
- * words, so a C++ name may contain spaces ("ns::f(int, char)").
- */
-static int rb_cmd_brkp(struct rb_ctx *c)
-{
-	uint64_t addrs[RB_BP_LOCS];
-	char *a = c->args, *end, *name;
-	uint32_t from = 1, i, slot;
-	int32_t tid = 0;
-	int n = 0, more = 0;
-	struct rb_bp *b;
-
-	/* The optional words from the end: "thread", then COUNT before it. */
-	for (i = 0; i < 2; i++) {
-		char *sp, *w;
-
-		end = a + strlen(a);
-		while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
-			*--end = '\0';
-		sp = strrchr(a, ' ');
-		if (sp == NULL)
-			sp = strrchr(a, '\t');
-		if (sp == NULL)
-			break;
-		w = sp + 1;
-		if (i == 0 && strcmp(w, "thread") == 0) {
-			tid = c->t->tid;
-		} else if (w[strspn(w, "0123456789")] == '\0') {
-			if (rb_parse_uint(w, 1, UINT32_MAX, &from) != 0)
-				return rb_cmd_err(c, "hit count '%.20s' is not a number from 1 to %u",
-						  w, UINT32_MAX);
-			i = 2;	/* nothing comes before the count */
-		} else {
-			break;
-		}
-		*sp = '\0';
-	}
-	end = a + strlen(a);
-	while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
-		*--end = '\0';
-	while (*a == ' ' || *a == '\t')
-		a++;
-	name = a;
-	if (*name == '\0')
-		return rb_cmd_err(c, "usage: BRKP FUNCTION [COUNT] [thread]");
-	if (strlen(name) >= RB_BP_NAME)
-		return rb_cmd_err(c, "function name longer than %d bytes",
-				  RB_BP_NAME - 1);
-	if (rb_hexaddr(name, &addrs[0]) == 0) {
-		n = 1;
-	} else {
-		n = rb_sym_lookup(name, addrs, RB_BP_LOCS, &more);
-		if (n == 0)
-			return rb_cmd_err(c, "no function '%s' in the program's symbols",
-					  name);
-	}
-
-	pthread_mutex_lock(&rb_bp_lock);
-	for (slot = 0; slot < RB_BP_MAX; slot++)
-		if (rb_bps[slot].id == 0)
-			break;
-	if (slot == RB_BP_MAX) {
-		pthread_mutex_unlock(&rb_bp_lock);
-		return rb_cmd_err(c, "too many breakpoints (%d); clear some with BCLR",
-				  RB_BP_MAX);
-	}
-	b = &rb_bps[slot];
-	rb_bp_begin(b);
-	RB_STORE(&b->id, rb_bp_next_id++);
-	RB_STORE(&b->tid, tid);
-	RB_STORE(&b->from, from);
-	RB_STORE(&b->hits, 0);
-	for (i = 0; i < RB_BP_LOCS; i++)
-		RB_STORE(&b->fn[i], i < (uint32_t)n ? addrs[i] : 0);
-	RB_STORE(&b->nlocs, (uint32_t)n);
-	rb_strlcpy(b->name, name, sizeof(b->name));
-	rb_bp_end(b);
-	if (slot >= rb_bp_used)
-		/* The entry before the bound that exposes it; pairs with rb_bp_check()'s acquire load. */
-		RB_STORE_REL(&rb_bp_used, slot + 1);
-	rb_bp_rearm();
-	rb_resp_printf(c->out, "breakpoint %u at %s", b->id, name);
-	if (n > 1)
-		rb_resp_printf(c->out, " (%d%s locations)", n, more ? "+" : "");
-	if (from > 1)
-		rb_resp_printf(c->out, ", stops from hit %u", from);
-	if (tid != 0)
-		rb_resp_printf(c->out, ", thread %d only", (int)tid);
-	pthread_mutex_unlock(&rb_bp_lock);
-	return 1;
-}
-
-static int rb_cmd_bclr(struct rb_ctx *c)
-{
-	char *a = c->args, *w = rb_word(&a);
-	uint32_t id = 0, i, n = 0;
-
-	if (w == NULL || rb_word(&a) != NULL ||
-	    (strcmp(w, "*") != 0 && rb_parse_uint(w, 1, UINT32_MAX, &id) != 0))
-		return rb_cmd_err(c, "usage: BCLR ID|*");
-	pthread_mutex_lock(&rb_bp_lock);
-	for (i = 0; i < rb_bp_used; i++) {
-		struct rb_bp *b = &rb_bps[i];
-
-		if (b->id == 0 || (id != 0 && b->id != id))
-			continue;
-		rb_bp_begin(b);
-		RB_STORE(&b->id, 0);
-		rb_bp_end(b);
-		n++;
-	}
-	if (n > 0)
-		rb_bp_rearm();
-	pthread_mutex_unlock(&rb_bp_lock);
-	if (id != 0 && n == 0)
-		return rb_cmd_err(c, "no breakpoint %u", id);
-	if (id != 0)
-		rb_resp_printf(c->out, "cleared breakpoint %u", id);
-	else
-		rb_resp_printf(c->out, "cleared %u breakpoint%s", n,
-			       n == 1 ? "" : "s");
-	return 1;
-}
-
-/* One line per breakpoint: ID hits=N from=N thread=all|TID at=ADDR[,...] NAME */
-static int rb_cmd_blst(struct rb_ctx *c)
-{
-	uint32_t i, k, n = 0;
-
-	if (!rb_cmd_noargs(c, "BLST"))
-		return 0;
-	pthread_mutex_lock(&rb_bp_lock);
-	for (i = 0; i < rb_bp_used; i++) {
-		struct rb_bp *b = &rb_bps[i];
-
-		if (b->id == 0)
-			continue;
-		rb_resp_printf(c->out, "%s%u hits=%llu from=%u thread=", n ? "\n" : "",
-			       b->id, (unsigned long long)RB_LOAD(&b->hits),
-			       b->from);
-		if (b->tid)
-			rb_resp_printf(c->out, "%d", (int)b->tid);
-		else
-			rb_resp_printf(c->out, "all");
-		for (k = 0; k < b->nlocs; k++)
-			rb_resp_printf(c->out, "%s%#llx", k ? "," : " at=",
-				       (unsigned long long)b->fn[k]);
-		rb_resp_printf(c->out, " %s", b->name);
-		n++;
-	}
-	pthread_mutex_unlock(&rb_bp_lock);
-	if (n == 0)
-		rb_resp_printf(c->out, "no breakpoints");
-	return 1;
-}
-
 struct rb_cmd {
 	char	name[5];
 	bool	more;		/* may be continued with MORE (no side effect) */
@@ -725,9 +395,6 @@ static const struct rb_cmd rb_cmds[] = {
 	{ "STEP", false, rb_cmd_step },
 	{ "NEXT", false, rb_cmd_next },
 	{ "FINI", false, rb_cmd_fini },
-	{ "BRKP", false, rb_cmd_brkp },
-	{ "BCLR", false, rb_cmd_bclr },
-	{ "BLST", true, rb_cmd_blst },
 	{ "TRON", false, rb_cmd_tron },
 	{ "TROF", false, rb_cmd_trof },
 	{ "PING", true, rb_cmd_ping },
@@ -823,7 +490,7 @@ static void rb_command(struct rb_thread *t, uint32_t *why)
 			char shown[5];
 
 			rb_cmd_show(cmd, shown);
-			rb_cmd_err(&c, "unknown command '%s' (known: STOP CONT STEP NEXT FINI BRKP BCLR BLST TRON TROF PING MORE)",
+			rb_cmd_err(&c, "unknown command '%s' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE)",
 				   shown);
 		} else {
 			k->run(&c);
@@ -964,7 +631,7 @@ void rb_control(struct rb_thread *t, bool exiting, uint64_t fn)
 		}
 	}
 	t->fresh = 0;
-	if (!exiting && (a & RB_ATTN_BREAK)) {
+	if (!exiting && rb_bp_filtered(fn)) {
 		id = rb_bp_check(t, fn);
 		if (id != 0)
 			why = RB_WHY_BREAKPOINT | id << 8;

@@ -119,6 +119,10 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	h->owners_off = l.owners_off;
 	h->objects_off = l.objects_off;
 	h->rings_off = l.rings_off;
+	h->bpfilter_off = l.bpfilter_off;
+	h->bps_off = l.bps_off;
+	h->bps = RB_BP_ENTRIES;
+	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->slots_off = l.slots_off;
 	h->msgarea_off = l.msgarea_off;
 	h->creator_pid = pid;

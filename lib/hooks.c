@@ -221,10 +221,11 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_unwind(struct rb_threa
 }
 
 /*
- * The ring asks for attention (a request, a stop, stepping, breakpoints,
- * trace off), or the clock is not the TSC: keep the stack as usual, then let
- * control.c see to the rest, after the push and after the pop so that a stop
- * shows the function entered, or the caller returned to, on top.
+ * The ring asks for attention (a request, a stop, stepping, trace off),
+ * the function's breakpoint filter bit is set, or the clock is not the TSC:
+ * keep the stack as usual, then let control.c see to the rest, after the
+ * push and after the pop so that a stop shows the function entered, or the
+ * caller returned to, on top.
  */
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct rb_thread *t, void *fn,
 					  void *site, uint64_t sp)
@@ -237,7 +238,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct
 		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp,
 			rb_clock_raw_slow(), 0);
 	}
-	if (a & ~RB_ATTN_UNTRACED)
+	if ((a & ~RB_ATTN_UNTRACED) || rb_bp_filtered((uintptr_t)fn))
 		rb_control(t, false, (uintptr_t)fn);
 }
 
@@ -277,8 +278,9 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_enter(void *fn, 
 	t->busy = 1;
 	/* Compiler-only barriers: busy is seen by a signal handler on this thread before and after the ring writes. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	/* Relaxed: a request seen one hook late is still honoured. */
-	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock) != 0))
+	/* Relaxed: a request seen one hook late is still honoured.  One branch for the three tests. */
+	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock |
+			 rb_bp_filtered((uintptr_t)fn)) != 0))
 		rb_attention_enter(t, fn, site, sp);
 	else {
 		if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site,

@@ -58,7 +58,6 @@ static void rb_fork_prepare(void)
 	/* Every process-private lock, so that the child finds none held by a thread it lacks. */
 	pthread_mutex_lock(&rb_fork_lock);
 	pthread_mutex_lock(&rb_objects_lock);
-	pthread_mutex_lock(&rb_bp_lock);
 	pthread_mutex_lock(&rb_thread_lock);
 	rb_fork_traced = t->state == RB_T_TRACED && rb_fork_frames != NULL;
 	if (!rb_fork_traced)
@@ -71,7 +70,6 @@ static void rb_fork_prepare(void)
 static void rb_fork_unlock(void)
 {
 	pthread_mutex_unlock(&rb_thread_lock);
-	pthread_mutex_unlock(&rb_bp_lock);
 	pthread_mutex_unlock(&rb_objects_lock);
 	pthread_mutex_unlock(&rb_fork_lock);
 }
@@ -93,13 +91,12 @@ static void rb_fork_child(void)
 	rb_proc.image = __atomic_add_fetch(&m->hdr->next_image, 1,
 					   __ATOMIC_RELAXED);
 	rb_thread_table_reset();
-	/* rb_thread_setup() takes these; the breakpoint table is the parent's copy. */
+	/* rb_thread_setup() takes these. */
 	pthread_mutex_unlock(&rb_thread_lock);
-	pthread_mutex_unlock(&rb_bp_lock);
 	pthread_mutex_unlock(&rb_objects_lock);
 	rb_objects_copy(m, parent_image, rb_proc.pid, rb_proc.pstart,
 			rb_proc.image);
-	rb_control_fork_child();
+	rb_bp_fork_child(parent_image);
 
 	/* The parent's ring stays the parent's; this thread needs its own. */
 	t->ring = NULL;
@@ -151,6 +148,7 @@ static bool rb_process_setup(void)
 	if (rb_file_open(&rb_proc.map, path, s, rb_proc.pid, rb_proc.pstart,
 			 program) < 0)
 		return false;
+	rb_bp_setup();
 	/* A joined file keeps the clock its creator chose. */
 	rb_clock_kind = (int)rb_proc.map.hdr->clock;
 	/* exec'd children join this file through the environment */
@@ -171,9 +169,11 @@ static bool rb_process_setup(void)
 					   __ATOMIC_RELAXED);
 	rb_objects_register(&rb_proc.map, rb_proc.pid, rb_proc.pstart,
 			    rb_proc.image);
-	if (!rb_proc.map.created)
+	if (!rb_proc.map.created) {
 		rb_ring_release_image(&rb_proc.map, rb_proc.pid, rb_proc.pstart,
 				      rb_proc.image);
+		rb_bp_image_start();
+	}
 	if (pthread_key_create(&rb_thread_key, rb_thread_exit_cb) != 0 ||
 	    pthread_atfork(rb_fork_prepare, rb_fork_parent, rb_fork_child) != 0) {
 		rb_warn("rbtrace: cannot register thread and fork handlers; running untraced");

@@ -103,6 +103,10 @@ struct rb_process {
 	pid_t			pid;
 	uint64_t		pstart;
 	uint64_t		image;
+	/* breakpoint.c: placed once from the validated header */
+	struct rb_bp		*bps;		/* NULL: none */
+	uint32_t		nbps;
+	const uint64_t		*bpfilter;	/* never NULL once set up */
 };
 
 RB_HIDDEN extern struct rb_process rb_proc;
@@ -156,15 +160,9 @@ RB_HIDDEN void rb_thread_refresh_name(struct rb_thread *t);
 RB_HIDDEN void rb_thread_each_ring(void (*fn)(struct rb_ring *, void *),
 				   void *arg);
 
-/* control.c: commands, stops, steps, breakpoints (the cold path) */
-#define RB_BP_MAX	64	/* breakpoints per process */
-#define RB_BP_LOCS	8	/* addresses one function name may have */
-#define RB_BP_NAME	128
-RB_HIDDEN extern pthread_mutex_t rb_bp_lock;
+/* control.c: commands, stops, steps (the cold path) */
 RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);
 RB_HIDDEN void rb_control_thread_start(struct rb_thread *t);
-RB_HIDDEN void rb_control_thread_exit(struct rb_thread *t);
-RB_HIDDEN void rb_control_fork_child(void);
 RB_HIDDEN bool rb_gma_claim(uint32_t me, uint64_t pos);
 RB_HIDDEN void rb_futex_wake(void *addr);
 
@@ -172,9 +170,24 @@ RB_HIDDEN void rb_futex_wake(void *addr);
 RB_HIDDEN void rb_watch_serve(struct rb_thread *t);
 RB_HIDDEN void rb_watch_thread_exit(struct rb_thread *t);
 
-/* elfsym.c: function names to addresses */
-RB_HIDDEN int rb_sym_lookup(const char *name, uint64_t *addrs, int max,
-			    int *more);
+/* breakpoint.c: the hooks' side of the file's breakpoint table */
+RB_HIDDEN void rb_bp_setup(void);
+RB_HIDDEN uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn);
+RB_HIDDEN void rb_bp_thread_exit(struct rb_thread *t);
+RB_HIDDEN void rb_bp_fork_child(uint64_t parent_image);
+RB_HIDDEN void rb_bp_image_start(void);
+
+/*
+ * Is @fn's bit set in the breakpoint filter?  A few instructions on every
+ * entry hook; only a set bit sends the hook to rb_bp_check().
+ */
+static inline RB_NOINSTR uint64_t rb_bp_filtered(uintptr_t fn)
+{
+	uint32_t h = rb_bp_hash(fn);
+
+	/* Relaxed: a monitor sets the bit after the entry it announces; a bit seen a hook late only delays that breakpoint's first hit by a call. */
+	return (RB_LOAD(&rb_proc.bpfilter[h >> 6]) >> (h & 63)) & 1;
+}
 
 /* hooks.c */
 RB_HIDDEN void rb_enter_at(void *fn, void *site, uint64_t sp);

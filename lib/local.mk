@@ -2,8 +2,7 @@
 # or -finstrument-functions: it runs inside someone else's process.
 RB_LIB_SOURCES = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/unwind.c \
-	lib/init.c \
-	lib/control.c lib/elfsym.c lib/watch.c lib/watch.h
+	lib/init.c lib/control.c lib/breakpoint.c lib/watch.c lib/watch.h
 
 lib_LTLIBRARIES += lib/librbtrace.la
 lib_librbtrace_la_SOURCES = $(RB_LIB_SOURCES)

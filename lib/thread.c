@@ -174,7 +174,7 @@ void rb_thread_detach(struct rb_thread *t)
 
 	t->busy = 1;
 	if (t->state == RB_T_TRACED && t->ring != NULL) {
-		rb_control_thread_exit(t);
+		rb_bp_thread_exit(t);
 		rb_watch_thread_exit(t);
 		pthread_mutex_lock(&rb_thread_lock);
 		if (rb_ring_owner != NULL)

@@ -189,6 +189,54 @@ ctl_same_thread(struct rbmon_ctl *c, const struct rbmon_cmd *k)
 	    __atomic_load_n(&r->gen, __ATOMIC_RELAXED) == k->gen;
 }
 
+struct ctl_pcall {
+	struct ctl_call	 x;
+	const struct rbmon_cmd *k;
+	uint64_t	 pstart, image;
+};
+
+static int
+ctl_process(struct ctl_call *x)
+{
+	struct ctl_pcall *p = (struct ctl_pcall *)x;
+	struct rb_ring	*r = ctl_ring(x->c, p->k->ring);
+
+	if (!ctl_same_thread(x->c, p->k)) {
+		rbmon_xasprintf(x->cause, "thread %d has exited", p->k->tid);
+		return -1;
+	}
+	/* Relaxed: identity, written before the ring was published LIVE (ctl_same_thread's acquire). */
+	p->pstart = __atomic_load_n(&r->pstart, __ATOMIC_RELAXED);
+	p->image = __atomic_load_n(&r->image, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/**
+ * rbmon_ctl_process - the process image of @k's thread
+ * @pstart: set to the process's start time
+ * @image: set to its image id (rb_ring.image)
+ *
+ * Return: 0, or -1 with *@cause set (the thread is gone).
+ */
+int
+rbmon_ctl_process(struct rbmon_ctl *c, const struct rbmon_cmd *k,
+    uint64_t *pstart, uint64_t *image, char **cause)
+{
+	struct ctl_pcall p = { .x = { .c = c, .cause = cause,
+				      .fn = ctl_process }, .k = k };
+
+	if (c->base == NULL) {
+		rbmon_xasprintf(cause, "the trace file is not open for "
+		    "writing");
+		return -1;
+	}
+	if (ctl_guarded(&p.x) != 0)
+		return -1;
+	*pstart = p.pstart;
+	*image = p.image;
+	return 0;
+}
+
 static int
 ctl_target(struct ctl_call *x)
 {

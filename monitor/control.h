@@ -38,6 +38,8 @@ void	rbmon_ctl_close(struct rbmon_ctl *);
 void	rbmon_ctl_heartbeat(struct rbmon_ctl *);
 int	rbmon_ctl_target(struct rbmon_ctl *, int32_t, struct rbmon_cmd *,
 	    char **);
+int	rbmon_ctl_process(struct rbmon_ctl *, const struct rbmon_cmd *,
+	    uint64_t *, uint64_t *, char **);
 int	rbmon_ctl_post(struct rbmon_ctl *, struct rbmon_cmd *, const char *,
 	    const char *, char **);
 int	rbmon_ctl_poll(struct rbmon_ctl *, struct rbmon_cmd *, char **);

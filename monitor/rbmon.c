@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "breakpoint.h"
 #include "control.h"
 #include "discover.h"
 #include "dump.h"
@@ -75,12 +76,15 @@ rbmon_usage(FILE *f)
 	    "act on\n"
 	    "      --send 'CMD [ARG]'  post one command to --thread, wait for "
 	    "its answer and\n"
-	    "                       print it: STOP CONT STEP NEXT FINI, BRKP "
-	    "FUNCTION [COUNT]\n"
-	    "                       [thread], BCLR ID|*, BLST, TRON TROF PING; "
-	    "exit status 0 for\n"
-	    "                       OK, 1 for ERR, 2 when the thread did not "
-	    "answer\n"
+	    "                       print it: STOP CONT STEP NEXT FINI TRON TROF "
+	    "PING; exit\n"
+	    "                       status 0 for OK, 1 for ERR, 2 when the "
+	    "thread did not\n"
+	    "                       answer.  BRKP FUNCTION [COUNT] [thread], "
+	    "BCLR ID|* and\n"
+	    "                       BLST act on the breakpoints of --thread's "
+	    "process at once\n"
+	    "                       (rbmon writes them; no answer awaited)\n"
 	    "  -w, --watch EXPR     evaluate a C expression over the program's "
 	    "globals in\n"
 	    "                       --thread and print its value; up to 4 "
@@ -364,6 +368,38 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
 	return status;
 }
 
+/*
+ * --send BRKP, BCLR, BLST: rbmon writes the file's breakpoint table
+ * itself, so the thread need not pass a hook; the answers are as the
+ * thread's would be.
+ */
+static int
+rbmon_bp_send(struct rbmon_ctl *c, const struct rbmon_cmd *k,
+    const char *cmd, const char *args)
+{
+	struct rbmon_bp_scope	 sc;
+	struct rbmon_symbols	*sy;
+	char			*text = NULL;
+	int			 r;
+
+	if (rbmon_bp_scope_of(c, k, &sc, &text) != 0) {
+		fprintf(stderr, "rbmon: %s\n", text);
+		free(text);
+		return 2;
+	}
+	sy = rbmon_symbols_new(stderr);
+	r = rbmon_bp_run(c, sy, &sc, cmd, args, &text);
+	rbmon_symbols_free(sy);
+	if (r == 1)
+		printf("%s\n", text);
+	else if (r == 0)
+		fprintf(stderr, "rbmon: thread %d: %s\n", k->tid, text);
+	else
+		fprintf(stderr, "rbmon: %s\n", text);
+	free(text);
+	return r == 1 ? 0 : r == 0 ? 1 : 2;
+}
+
 /* --thread/--send/--set/--watch: one round of control, for scripts. */
 static int
 rbmon_control(const char *path, long tid, const char *send, char **sets,
@@ -410,6 +446,10 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 	}
 	if (send == NULL || status != 0)
 		goto out;
+	if (rbmon_bp_is_command(cmd)) {
+		status = rbmon_bp_send(&c, &k, cmd, args);
+		goto out;
+	}
 	if (rbmon_ctl_post(&c, &k, cmd, args, &cause) != 0) {
 		fprintf(stderr, "rbmon: %s\n", cause);
 		free(cause);

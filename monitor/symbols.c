@@ -1154,3 +1154,26 @@ rbmon_symbols_variables(struct rbmon_symbols *sy,
 	*n = im->nvars;
 	return im->vars;
 }
+
+/**
+ * rbmon_symbols_dwfl - the Dwfl a process image is symbolized with
+ * @sy: the cache
+ * @s: the snapshot the process comes from
+ * @p: the process (its image and pid)
+ * @bad: set to the modules not to use (changed on disk since loaded)
+ * @nbad: set to how many
+ *
+ * For lookups this file does not make itself (breakpoint.c); the Dwfl
+ * belongs to the cache and lasts until the image's objects change.
+ * Return: the Dwfl, or NULL when there is nothing to symbolize with.
+ */
+Dwfl *
+rbmon_symbols_dwfl(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p, Dwfl_Module *const **bad, size_t *nbad)
+{
+	struct symbols_image	*im = symbols_image_get(sy, s, p);
+
+	*bad = im->bad;
+	*nbad = im->nbad;
+	return im->dwfl;
+}

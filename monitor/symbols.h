@@ -43,5 +43,10 @@ char *const *rbmon_symbols_functions(struct rbmon_symbols *,
 char *const *rbmon_symbols_variables(struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
 	    size_t *);
+struct Dwfl;
+struct Dwfl_Module;
+struct Dwfl *rbmon_symbols_dwfl(struct rbmon_symbols *,
+	    const struct rbmon_snapshot *, const struct rbmon_process *,
+	    struct Dwfl_Module *const **, size_t *);
 
 #endif /* RBMON_SYMBOLS_H */

@@ -555,7 +555,6 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 	flags = RBMON_RESCAN | RBMON_REDRAW;
 	while (!(flags & RBMON_QUIT) && !rbmon_tty_quit) {
 		flags |= rbmon_tuictl_tick(&t);
-		rbmon_tuictl_after(&t);
 		now = rbmon_mono_ns();
 		if ((flags & RBMON_RESCAN) || (!t.frozen && now >= t.next_ns)) {
 			tui_rescan(&t);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "breakpoint.h"
 #include "control.h"
 #include "model.h"
 #include "symbols.h"
@@ -142,7 +143,7 @@ struct rbmon_tui {
 	struct rbmon_ident	*mine;		/* threads stopped from here */
 	size_t			 nmine;
 	struct rbmon_tui_bp {
-		int32_t		 pid, tid;
+		struct rbmon_bp_scope sc;
 		uint32_t	 id;
 	}			*bps;		/* breakpoints set from here */
 	size_t			 nbps;
@@ -153,10 +154,11 @@ struct rbmon_tui {
 	struct rbmon_tui_hist	 bhist;		/* breakpoints typed */
 	struct rbmon_tui_hist	 whist;		/* watch expressions typed */
 	size_t			 hist_pos;
-	int			 blist, bl_refresh;	/* breakpoint list */
+	int			 blist;		/* breakpoint list */
 	char			**bl_lines;
 	size_t			 bl_n, bl_sel;
 	int32_t			 bl_pid, bl_tid;
+	struct rbmon_bp_scope	 bl_scope;	/* whose it is */
 	int			 asking_quit, quit_undo;
 
 	/* watches, see tuiwatch.c */
@@ -190,7 +192,6 @@ const struct rbmon_thread *rbmon_tuictl_thread(struct rbmon_tui *,
 int	rbmon_tuictl_tick(struct rbmon_tui *);
 int	rbmon_tuictl_key(struct rbmon_tui *, int, int);
 int	rbmon_tuictl_quit(struct rbmon_tui *);
-void	rbmon_tuictl_after(struct rbmon_tui *);
 void	rbmon_tuictl_end(struct rbmon_tui *, int);
 void	rbmon_tuictl_prompt(struct rbmon_tui *, int, const char *);
 

@@ -2,7 +2,8 @@
  * rbmon tuictl: control from the full-screen monitor.  Commands go to the
  * selected thread one at a time, without blocking the screen: the loop
  * polls for the answer (rbmon_tuictl_tick) and shows it on the message
- * line.  What this rbmon changed (threads it stopped, breakpoints it set,
+ * line.  Breakpoints need no thread: they are set, listed and cleared at
+ * once in the file (breakpoint.c), for the selected thread's process.  What this rbmon changed (threads it stopped, breakpoints it set,
  * single stepping or stop-on-create it turned on) is remembered so that
  * quitting can undo it, after asking.  The watches added from here
  * (tuiwatch.c) are removed on leaving, without asking.
@@ -120,23 +121,25 @@ tuictl_mine_add(struct rbmon_tui *t)
 }
 
 static void
-tuictl_bp_add(struct rbmon_tui *t, uint32_t id)
+tuictl_bp_add(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
+    uint32_t id)
 {
 	t->bps = rbmon_xreallocarray(t->bps, t->nbps + 1, sizeof *t->bps);
-	t->bps[t->nbps].pid = t->cmd.pid;
-	t->bps[t->nbps].tid = t->cmd.tid;
+	t->bps[t->nbps].sc = *sc;
 	t->bps[t->nbps].id = id;
 	t->nbps++;
 }
 
-/* Forget breakpoint @id of @pid (0: all of @pid), cleared by BCLR. */
+/* Forget breakpoint @id of @sc's image (0: all of it), cleared by BCLR. */
 static void
-tuictl_bp_forget(struct rbmon_tui *t, int32_t pid, uint32_t id)
+tuictl_bp_forget(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
+    uint32_t id)
 {
 	size_t	i, j;
 
 	for (i = j = 0; i < t->nbps; i++)
-		if (t->bps[i].pid != pid || (id != 0 && t->bps[i].id != id))
+		if (t->bps[i].sc.image != sc->image ||
+		    (id != 0 && t->bps[i].id != id))
 			t->bps[j++] = t->bps[i];
 	t->nbps = j;
 }
@@ -147,7 +150,7 @@ tuictl_is_mine_bp(const struct rbmon_tui *t, int32_t pid, uint32_t id)
 	size_t	i;
 
 	for (i = 0; i < t->nbps; i++)
-		if (t->bps[i].pid == pid && t->bps[i].id == id)
+		if (t->bps[i].sc.pid == pid && t->bps[i].id == id)
 			return 1;
 	return 0;
 }
@@ -194,7 +197,6 @@ tuictl_answer(struct rbmon_tui *t)
 {
 	struct rbmon_cmd	*k = &t->cmd;
 	char			 first[200];
-	unsigned		 id;
 	size_t			 n;
 
 	n = strcspn(k->text, "\n");
@@ -205,30 +207,92 @@ tuictl_answer(struct rbmon_tui *t)
 		    first);
 		return;
 	}
-	switch (t->cmd_kind) {
-	case TUICTL_STOPPER:
+	if (t->cmd_kind == TUICTL_STOPPER)
 		tuictl_mine_add(t);
-		break;
+	rbmon_tui_message(t, RBMON_MSG_INFO, "thread %d: %s", k->tid, first);
+}
+
+/* The breakpoints a command to @th acts on: its process image's. */
+static int
+tuictl_scope(struct rbmon_tui *t, int32_t tid, struct rbmon_bp_scope *sc)
+{
+	struct rbmon_cmd	 k;
+	char			*cause = NULL;
+	int			 r;
+
+	memset(&k, 0, sizeof k);
+	r = rbmon_ctl_target(&t->ctl, tid, &k, &cause);
+	if (r == 0)
+		r = rbmon_bp_scope_of(&t->ctl, &k, sc, &cause);
+	if (r != 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
+		free(cause);
+	}
+	rbmon_cmd_free(&k);
+	return r;
+}
+
+/*
+ * BRKP, BCLR or BLST (@kind TUICTL_BREAK, _CLEAR, _LIST) for @sc: done at
+ * once, the answer on the message line as a thread's would be.
+ */
+static int
+tuictl_bp(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
+    const char *cmd, const char *args, int kind)
+{
+	char		*text = NULL, first[200];
+	unsigned	 id;
+	int		 r;
+
+	if (!rbmon_tuictl_usable(t))
+		return RBMON_REDRAW;
+	r = rbmon_bp_run(&t->ctl, t->sy, sc, cmd, args, &text);
+	if (r < 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", text);
+		free(text);
+		return RBMON_REDRAW;
+	}
+	snprintf(first, sizeof first, "%.*s", (int)strcspn(text, "\n"), text);
+	if (r == 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d: %s", sc->tid,
+		    first);
+		free(text);
+		return RBMON_REDRAW;
+	}
+	switch (kind) {
 	case TUICTL_BREAK:
-		if (sscanf(k->text, "breakpoint %u", &id) == 1)
-			tuictl_bp_add(t, id);
+		if (sscanf(text, "breakpoint %u", &id) == 1)
+			tuictl_bp_add(t, sc, id);
 		break;
 	case TUICTL_CLEAR:
-		if (sscanf(k->args, "%u", &id) == 1)
-			tuictl_bp_forget(t, k->pid, id);
-		else
-			tuictl_bp_forget(t, k->pid, 0);
+		tuictl_bp_forget(t, sc, sscanf(args, "%u", &id) == 1 ? id : 0);
 		break;
 	case TUICTL_LIST:
-		tuictl_blist_fill(t, k->text);
-		t->bl_pid = k->pid;
-		t->bl_tid = k->tid;
+		tuictl_blist_fill(t, text);
+		t->bl_scope = *sc;
+		t->bl_pid = sc->pid;
+		t->bl_tid = sc->tid;
 		t->blist = 1;
 		rbmon_tui_message(t, RBMON_MSG_INFO, "%zu breakpoint%s in "
-		    "process %d", t->bl_n, t->bl_n == 1 ? "" : "s", k->pid);
-		return;
+		    "process %d", t->bl_n, t->bl_n == 1 ? "" : "s", sc->pid);
+		free(text);
+		return RBMON_REDRAW | RBMON_RESCAN;
 	}
-	rbmon_tui_message(t, RBMON_MSG_INFO, "thread %d: %s", k->tid, first);
+	rbmon_tui_message(t, RBMON_MSG_INFO, "thread %d: %s", sc->tid, first);
+	free(text);
+	return RBMON_REDRAW | RBMON_RESCAN;
+}
+
+/* BRKP or BLST for the selected thread's process. */
+static int
+tuictl_bp_thread(struct rbmon_tui *t, const struct rbmon_thread *th,
+    const char *cmd, const char *args, int kind)
+{
+	struct rbmon_bp_scope	 sc;
+
+	if (!rbmon_tuictl_usable(t) || tuictl_scope(t, th->tid, &sc) != 0)
+		return RBMON_REDRAW;
+	return tuictl_bp(t, &sc, cmd, args, kind);
 }
 
 /**
@@ -422,7 +486,7 @@ tuictl_prompt_key(struct rbmon_tui *t, int key, int is_key)
 		th = rbmon_tuictl_thread(t, NULL);
 		if (th == NULL)
 			return RBMON_REDRAW;
-		return tuictl_send(t, th, "BRKP", line, TUICTL_BREAK);
+		return tuictl_bp_thread(t, th, "BRKP", line, TUICTL_BREAK);
 	}
 	if (!is_key && key == '\t') {
 		if (what == TUICTL_BREAK)
@@ -467,8 +531,9 @@ tuictl_prompt_key(struct rbmon_tui *t, int key, int is_key)
 static int
 tuictl_blist_key(struct rbmon_tui *t, int key, int is_key)
 {
-	char			 id[16];
-	struct rbmon_thread	 th;
+	char		 id[16], msg[sizeof t->msg];
+	enum rbmon_msg	 kind;
+	int		 r;
 
 	if (is_key && key == KEY_RESIZE)
 		return -1;
@@ -482,23 +547,25 @@ tuictl_blist_key(struct rbmon_tui *t, int key, int is_key)
 			t->bl_sel++;
 		return RBMON_REDRAW;
 	}
-	memset(&th, 0, sizeof th);
-	th.tid = t->bl_tid;
 	if ((is_key && key == KEY_DC) || (!is_key && (key == 'd' ||
-	    key == 'x'))) {
+	    key == 'x' || key == 'D' || key == '*'))) {
 		if (t->bl_n == 0)
 			return RBMON_REDRAW;
-		snprintf(id, sizeof id, "%u", (unsigned)strtoul(
-		    t->bl_lines[t->bl_sel], NULL, 10));
-		t->bl_refresh = 1;
-		return tuictl_send(t, &th, "BCLR", id, TUICTL_CLEAR);
-	}
-	if (!is_key && (key == 'D' || key == '*')) {
-		t->bl_refresh = 1;
-		return tuictl_send(t, &th, "BCLR", "*", TUICTL_CLEAR);
+		if (key == 'D' || key == '*')
+			strlcpy(id, "*", sizeof id);
+		else
+			snprintf(id, sizeof id, "%u", (unsigned)strtoul(
+			    t->bl_lines[t->bl_sel], NULL, 10));
+		r = tuictl_bp(t, &t->bl_scope, "BCLR", id, TUICTL_CLEAR);
+		/* The list as it is now, the answer kept on the message line. */
+		strlcpy(msg, t->msg, sizeof msg);
+		kind = t->msg_kind;
+		r |= tuictl_bp(t, &t->bl_scope, "BLST", "", TUICTL_LIST);
+		rbmon_tui_message(t, kind, "%s", msg);
+		return r;
 	}
 	if (!is_key && (key == 'r' || key == TUI_CTRL('l')))
-		return tuictl_send(t, &th, "BLST", "", TUICTL_LIST);
+		return tuictl_bp(t, &t->bl_scope, "BLST", "", TUICTL_LIST);
 	if (!is_key && key == 'b') {
 		t->blist = 0;
 		rbmon_tuictl_prompt(t, TUICTL_BREAK, NULL);
@@ -608,37 +675,6 @@ tuictl_sync(struct rbmon_tui *t, int32_t tid, const char *cmd,
 	rbmon_cmd_free(&k);
 }
 
-/* Some live thread of @pid to talk to: @tid if it lives, else another. */
-static int32_t
-tuictl_some_thread(struct rbmon_tui *t, int32_t pid, int32_t tid)
-{
-	size_t	i, j;
-
-	if (!t->have_snap)
-		return tid;
-	for (i = 0; i < t->s.nprocs; i++) {
-		const struct rbmon_process *p = &t->s.procs[i];
-
-		if (p->pid != pid)
-			continue;
-		for (j = 0; j < p->nthreads; j++)
-			if (p->threads[j].tid == tid &&
-			    rbmon_thread_state(p, &p->threads[j]) !=
-			    RBMON_TS_EXITED)
-				return tid;
-		/* A stopped thread answers at once; else any live one. */
-		for (j = 0; j < p->nthreads; j++)
-			if (rbmon_thread_state(p, &p->threads[j]) ==
-			    RBMON_TS_STOPPED)
-				return p->threads[j].tid;
-		for (j = 0; j < p->nthreads; j++)
-			if (rbmon_thread_state(p, &p->threads[j]) ==
-			    RBMON_TS_RUNNING)
-				return p->threads[j].tid;
-	}
-	return tid;
-}
-
 /**
  * rbmon_tuictl_end - leave: undo what this rbmon changed if @undo, close
  */
@@ -659,11 +695,12 @@ rbmon_tuictl_end(struct rbmon_tui *t, int undo)
 			rbmon_ctl_set_flag(&t->ctl, "stop_on_create", 0, &cause);
 		free(cause);
 		for (i = 0; i < t->nbps; i++) {
-			char id[16];
+			char id[16], *text = NULL;
 
 			snprintf(id, sizeof id, "%u", t->bps[i].id);
-			tuictl_sync(t, tuictl_some_thread(t, t->bps[i].pid,
-			    t->bps[i].tid), "BCLR", id);
+			rbmon_bp_run(&t->ctl, t->sy, &t->bps[i].sc, "BCLR", id,
+			    &text);
+			free(text);
 		}
 		n = tuictl_stopped_mine(t, NULL);
 		ids = rbmon_xcalloc(n ? n : 1, sizeof *ids);
@@ -751,7 +788,7 @@ rbmon_tuictl_key(struct rbmon_tui *t, int key, int is_key)
 	case 'B':
 		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
-		return tuictl_send(t, th, "BLST", "", TUICTL_LIST);
+		return tuictl_bp_thread(t, th, "BLST", "", TUICTL_LIST);
 	case 'p':
 	case 's':
 	case 'n':
@@ -786,21 +823,4 @@ rbmon_tuictl_key(struct rbmon_tui *t, int key, int is_key)
 		    "threads start untraced");
 	}
 	return -1;
-}
-
-/**
- * rbmon_tuictl_after - after an answer: refresh the breakpoint list if a
- * deletion in it asked for that
- */
-void
-rbmon_tuictl_after(struct rbmon_tui *t)
-{
-	struct rbmon_thread	th;
-
-	if (!t->bl_refresh || t->cmd_busy)
-		return;
-	t->bl_refresh = 0;
-	memset(&th, 0, sizeof th);
-	th.tid = t->bl_tid;
-	tuictl_send(t, &th, "BLST", "", TUICTL_LIST);
 }

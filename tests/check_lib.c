@@ -1,4 +1,4 @@
-/* check_lib.c - unit tests of librbtrace: settings, layout, file, rings, slot publication. */
+/* check_lib.c - unit tests of librbtrace: settings, layout, file, rings, slot publication, breakpoints. */
 #include "config.h"
 
 #include <check.h>
@@ -192,8 +192,13 @@ START_TEST(test_layout_alignment)
 	ck_assert_uint_ge(l.objects_off,
 			  l.owners_off + g->rings * sizeof(struct rb_owner));
 	ck_assert_uint_eq(l.objects_off % 8, 0);
-	ck_assert_uint_ge(l.rings_off,
+	ck_assert_uint_ge(l.bpfilter_off,
 			  l.objects_off + g->objects * sizeof(struct rb_object));
+	ck_assert_uint_eq(l.bpfilter_off % 64, 0);
+	ck_assert_uint_eq(l.bps_off, l.bpfilter_off + RB_BP_FILTER_BITS / 8);
+	ck_assert_uint_eq(l.bps_off % 64, 0);
+	ck_assert_uint_ge(l.rings_off,
+			  l.bps_off + RB_BP_ENTRIES * sizeof(struct rb_bp));
 	ck_assert_uint_eq(l.rings_off % 4096, 0);
 	ck_assert_uint_eq(l.ring_size % 64, 0);
 	ck_assert_uint_eq(l.slots_off % 64, 0);
@@ -218,6 +223,10 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_header, clock_tsc0) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
+	ck_assert_uint_eq(sizeof(struct rb_header), 392);	/* rbtrace(5) */
+	ck_assert_uint_eq(sizeof(struct rb_bp), 64 + RB_BP_NAME);
+	ck_assert_uint_eq(offsetof(struct rb_bp, addr) % 8, 0);
+	ck_assert_uint_eq(offsetof(struct rb_bp, hits) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_object) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_slot), 48);
 	ck_assert_uint_eq(sizeof(struct rb_watch), 16 + RB_EXPR_MAX + RB_RESULT_MAX);
@@ -594,6 +603,7 @@ START_TEST(test_ring_claim_race)
 		ck_assert_int_eq(seen[b], 0);
 		seen[b] = 2;
 	}
+	close(hold[1]);
 	waitpid(child, &status, 0);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	for (i = 0, status = 0; i < 64; i++)
@@ -821,6 +831,146 @@ START_TEST(test_hooks_keep_errno)
 }
 END_TEST
 
+/* ---- breakpoints ------------------------------------------------------- */
+
+#define BP_FN(k)	((void *)(uintptr_t)(0x7f0000100000ull + (k) * 0x1230ull))
+
+/* Write table entry @i (SET) as a monitor would; with @bit its filter bit. */
+static void bp_put(uint32_t i, uint32_t id, uint64_t image, int32_t tid,
+		   void *fn, uint32_t from, uint32_t loc, uint32_t nlocs,
+		   bool bit)
+{
+	struct rb_bp *b = rb_bp_at(rb_proc.map.base, rb_proc.map.hdr, i);
+	uint64_t *f = rb_bpfilter(rb_proc.map.base, rb_proc.map.hdr);
+	uint32_t h = rb_bp_hash((uintptr_t)fn);
+
+	b->id = id;
+	b->pid = rb_proc.pid;
+	b->tid = tid;
+	b->pstart = rb_proc.pstart;
+	b->image = image;
+	b->addr = (uintptr_t)fn;
+	b->hits = 0;
+	b->from = from;
+	b->loc = loc;
+	b->nlocs = nlocs;
+	snprintf(b->name, sizeof(b->name), "bp%u", id);
+	RB_STORE_REL(&b->ctl, RB_BP_MAKE(RB_BP_SET, 1));
+	if (bit)
+		__atomic_fetch_or(&f[h >> 6], 1ull << (h & 63), __ATOMIC_SEQ_CST);
+}
+
+static struct rb_bp *bp_get(uint32_t i)
+{
+	return rb_bp_at(rb_proc.map.base, rb_proc.map.hdr, i);
+}
+
+static void bp_calls(void *fn, int n)
+{
+	while (n-- > 0) {
+		__cyg_profile_func_enter(fn, NULL);
+		__cyg_profile_func_exit(fn, NULL);
+	}
+}
+
+static void *bp_own_thread(void *arg)
+{
+	(void)arg;
+	bp_calls(BP_FN(9), 1);
+	bp_put(7, 9, rb_proc.image, rb_gettid(), BP_FN(4), 1000, 0, 1, true);
+	bp_calls(BP_FN(4), 2);
+	return (void *)(uintptr_t)RB_LOAD(&bp_get(7)->hits);
+}
+
+START_TEST(test_hooks_breakpoints)
+{
+	char path[512];
+	struct rb_ring *r;
+	pthread_t th;
+	void *ret;
+	pid_t child;
+	int32_t tid;
+	int status, k;
+	uint32_t i, copies = 0;
+
+	snprintf(path, sizeof(path), "%s/b.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	setenv("RBTRACE_ORPHAN_TIMEOUT", "1", 1);
+	bp_calls(BP_FN(0), 1);
+	r = rb_self.ring;
+	ck_assert_ptr_nonnull(r);
+	tid = rb_gettid();
+	for (k = 0; k < 5; k++)
+		for (i = (uint32_t)k + 1; i < 5; i++)
+			ck_assert_uint_ne(rb_bp_hash((uintptr_t)BP_FN(k)),
+					  rb_bp_hash((uintptr_t)BP_FN(i)));
+
+	/* id 1 at two places; 2 of another image; 3 another thread's; 4 ours. */
+	bp_put(0, 1, rb_proc.image, 0, BP_FN(1), 6, 0, 2, true);
+	bp_put(5, 1, rb_proc.image, 0, BP_FN(2), 6, 1, 2, true);
+	bp_put(1, 2, rb_proc.image + 1000, 0, BP_FN(1), 1, 0, 1, true);
+	bp_put(2, 3, rb_proc.image, tid + 1, BP_FN(1), 1, 0, 1, true);
+	bp_put(3, 4, rb_proc.image, tid, BP_FN(2), 1000, 0, 1, true);
+	/* In force but without its filter bit: never looked at. */
+	bp_put(4, 5, rb_proc.image, 0, BP_FN(3), 1, 0, 1, false);
+	bp_calls(BP_FN(1), 3);
+	bp_calls(BP_FN(2), 2);
+	bp_calls(BP_FN(3), 4);
+	ck_assert_uint_eq(bp_get(0)->hits, 3);
+	ck_assert_uint_eq(bp_get(5)->hits, 2);
+	ck_assert_uint_eq(bp_get(1)->hits, 0);
+	ck_assert_uint_eq(bp_get(2)->hits, 0);
+	ck_assert_uint_eq(bp_get(3)->hits, 2);
+	ck_assert_uint_eq(bp_get(4)->hits, 0);
+	ck_assert_uint_eq(r->stops, 0);
+
+	/* The 6th hit of id 1, at either place: a stop (ended by the orphan timeout). */
+	bp_calls(BP_FN(1), 1);
+	ck_assert_uint_eq(r->stops, 1);
+	ck_assert_uint_eq(r->orphaned, 1);
+	ck_assert_uint_eq(r->stopfn, (uintptr_t)BP_FN(1));
+
+	/* A thread's own breakpoint goes with it. */
+	ck_assert_int_eq(pthread_create(&th, NULL, bp_own_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(th, &ret), 0);
+	ck_assert_uint_eq((uintptr_t)ret, 2);
+	ck_assert_uint_eq(RB_BP_STATE(bp_get(7)->ctl), RB_BP_FREE);
+
+	/* A fork child gets id 1's two places (hits too) and id 5, not id 4. */
+	child = fork();
+	if (child == 0) {
+		for (i = 0; i < RB_BP_ENTRIES; i++) {
+			struct rb_bp *b = bp_get(i);
+			uint64_t want = b->id == 5 ? 0 : b->loc == 0 ? 4 : 2;
+
+			if (RB_BP_STATE(b->ctl) != RB_BP_SET ||
+			    b->image != rb_proc.image)
+				continue;
+			if ((b->id != 1 && b->id != 5) || b->pid != getpid() ||
+			    b->tid != 0 || b->hits != want ||
+			    strncmp(b->name, "bp", 2) != 0)
+				_exit(2);
+			copies++;
+		}
+		_exit(copies == 3 ? 0 : 3);
+	}
+	ck_assert_int_gt(child, 0);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+
+	/* A garbled table and filter: calls go on, nothing stops. */
+	for (i = 0; i < RB_BP_ENTRIES * sizeof(struct rb_bp); i++)
+		((unsigned char *)bp_get(0))[i] = (unsigned char)(i * 131 + 7);
+	memset(rb_bpfilter(rb_proc.map.base, rb_proc.map.hdr), 0xff,
+	       RB_BP_FILTER_BITS / 8);
+	for (k = 0; k < 1000; k++)
+		bp_calls(BP_FN(k % 8), 1);
+	ck_assert_uint_eq(r->stops, 1);
+	ck_assert_int_eq(r->depth, 0);
+}
+END_TEST
+
 Suite *suite_lib(void)
 {
 	Suite *s = suite_create("lib");
@@ -864,6 +1014,7 @@ Suite *suite_lib(void)
 	tcase_add_test(tc, test_hooks_wrap_and_resync);
 	tcase_add_test(tc, test_hooks_unwound);
 	tcase_add_test(tc, test_hooks_keep_errno);
+	tcase_add_test(tc, test_hooks_breakpoints);
 	suite_add_tcase(s, tc);
 	return s;
 }

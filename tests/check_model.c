@@ -76,6 +76,10 @@ fixture_make(struct fixture *fx, uint32_t rings, uint32_t slots,
 	h->owners_off = l.owners_off;
 	h->objects_off = l.objects_off;
 	h->rings_off = l.rings_off;
+	h->bpfilter_off = l.bpfilter_off;
+	h->bps_off = l.bps_off;
+	h->bps = RB_BP_ENTRIES;
+	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->slots_off = l.slots_off;
 	h->pinned = rb_slots_pinned(g.slots);
 	h->msgarea_off = l.msgarea_off;
@@ -240,6 +244,10 @@ header_valid(void)
 	h.owners_off = l.owners_off;
 	h.objects_off = l.objects_off;
 	h.rings_off = l.rings_off;
+	h.bpfilter_off = l.bpfilter_off;
+	h.bps_off = l.bps_off;
+	h.bps = RB_BP_ENTRIES;
+	h.bpfilter_bits = RB_BP_FILTER_BITS;
 	h.slots_off = l.slots_off;
 	h.pinned = rb_slots_pinned(g.slots);
 	h.msgarea_off = l.msgarea_off;

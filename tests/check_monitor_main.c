@@ -7,6 +7,7 @@
 
 Suite	*suite_model(void);
 Suite	*suite_view(void);
+Suite	*suite_breakpoint(void);
 
 int
 main(void)
@@ -16,6 +17,7 @@ main(void)
 
 	sr = srunner_create(suite_model());
 	srunner_add_suite(sr, suite_view());
+	srunner_add_suite(sr, suite_breakpoint());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

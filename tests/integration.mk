@@ -22,7 +22,9 @@ INTEGRATION_APPS = \
 	tests/apps/cdexec \
 	tests/apps/forktree \
 	tests/apps/watchsyms \
-	tests/apps/watchsyms-nodebug
+	tests/apps/watchsyms-nodebug \
+	tests/apps/brk \
+	tests/apps/brk-nolocals
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -88,6 +90,15 @@ tests_apps_watchsyms_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_watchsyms_nodebug_SOURCES = $(WATCHSYMS_SOURCES)
 tests_apps_watchsyms_nodebug_CFLAGS = $(tests_apps_watch_nodebug_CFLAGS)
 tests_apps_watchsyms_nodebug_LDFLAGS = $(tests_apps_watch_nodebug_LDFLAGS)
+# Breakpoints on real C++ code: optimised as real programs are, so that GCC
+# splits .cold parts off (the tests check with nm that it did).
+tests_apps_brk_SOURCES = tests/apps/brk.cc tests/apps/app.h
+tests_apps_brk_CXXFLAGS = -O2 -g -finstrument-functions $(PTHREAD_CFLAGS)
+tests_apps_brk_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# The same without local symbols: static functions are known from DWARF only.
+tests_apps_brk_nolocals_SOURCES = tests/apps/brk.cc tests/apps/app.h
+tests_apps_brk_nolocals_CXXFLAGS = $(tests_apps_brk_CXXFLAGS)
+tests_apps_brk_nolocals_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) -Wl,--discard-all
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -127,12 +138,16 @@ INTEGRATION_TESTS = \
 	tests/integration/relpath.sh \
 	tests/integration/pidmaps.sh \
 	tests/integration/tui-tree.sh \
-	tests/integration/watch-symbols.sh
+	tests/integration/watch-symbols.sh \
+	tests/integration/break-cxx.sh \
+	tests/integration/break-blocked.sh \
+	tests/integration/break-debuglink.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
 	tests/integration/tui.sh \
-	tests/integration/control.sh
+	tests/integration/control.sh \
+	tests/integration/brk.sh
 
 INTEGRATION_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \

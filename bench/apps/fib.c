@@ -11,8 +11,9 @@
  * DEPTH .. DEPTH + N (bench/overhead.sh uses it to show that a traced
  * call costs the same at any depth, the ring wrapping included).
  *
- * Only main(), fib(), descend() and attach() are instrumented (everything
- * else is NOTRACE), so the number of call pairs (one enter + one exit) is
+ * Only main(), fib(), descend() and attach() are instrumented and called
+ * (everything else is NOTRACE, or never called), so the number of call
+ * pairs (one enter + one exit) is
  * exact and known: fib(n) makes 2 * fib(n + 1) - 1 calls of fib, so the
  * timed work section makes
  *	timed_calls = REPS * (2 * fib(N + 1) - 1) + THREADS * DEPTH
@@ -21,6 +22,11 @@
  * main() and attach() are instrumented so that a tracer's start-up in the
  * process and in each thread (say, creating or joining its file, claiming
  * a ring) happens before the clocks start.
+ *
+ * With FIB_GO=PATH in the environment, main() first waits for a byte from
+ * the FIFO at PATH (uninstrumented code, so no hook runs meanwhile):
+ * bench/overhead.sh sets breakpoints on fib_idle_0 .. fib_idle_15,
+ * instrumented functions never called, before it lets the work start.
  *
  * With THREADS = 1 the work runs on the main thread; otherwise on THREADS
  * new threads that a barrier releases together.  Each thread times its
@@ -34,12 +40,14 @@
  * the last one's end; R: fib(N), to check the work was done.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "app.h"		/* tests/apps/app.h: NOTRACE */
 
@@ -65,6 +73,39 @@ NOTRACE static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Never called: breakpoints on them must not slow fib() down. */
+static volatile unsigned long fib_idle_sink;
+#define FIB_IDLE(k) \
+	void fib_idle_##k(void); \
+	__attribute__((noinline, used)) void fib_idle_##k(void) \
+	{ \
+		fib_idle_sink += (k) + 1;	/* distinct bodies: never merged */ \
+	}
+FIB_IDLE(0) FIB_IDLE(1) FIB_IDLE(2) FIB_IDLE(3) FIB_IDLE(4) FIB_IDLE(5)
+FIB_IDLE(6) FIB_IDLE(7) FIB_IDLE(8) FIB_IDLE(9) FIB_IDLE(10) FIB_IDLE(11)
+FIB_IDLE(12) FIB_IDLE(13) FIB_IDLE(14) FIB_IDLE(15)
+
+/* FIB_GO: wait for the go-ahead, one byte from that FIFO. */
+NOTRACE static int fib_wait_go(void)
+{
+	const char *path = getenv("FIB_GO");
+	char c;
+	int fd;
+	ssize_t n;
+
+	if (path == NULL)
+		return 0;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		perror(path);
+		return -1;
+	}
+	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	return n == 1 ? 0 : -1;
 }
 
 /* The instrumented work: the hooks run around every call. */
@@ -163,6 +204,8 @@ int main(int argc, char **argv)
 	fib_reps = reps / threads;
 	fib_depth = depth;
 
+	if (fib_wait_go() != 0)
+		return 1;
 	sh = calloc(threads, sizeof(*sh));
 	if (sh == NULL) {
 		perror("fib");

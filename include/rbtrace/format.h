@@ -15,7 +15,11 @@
  *   | struct rb_owner[rings]    |  free map: who owns each ring
  *   +---------------------------+ objects_off
  *   | struct rb_object[objects] |  loaded objects of every process image
- *   +---------------------------+ rings_off (64-byte aligned)
+ *   +---------------------------+ bpfilter_off (64-byte aligned)
+ *   | breakpoint filter         |  RB_BP_FILTER_BITS bits
+ *   +---------------------------+ bps_off
+ *   | struct rb_bp[bps]         |  breakpoints of every process image
+ *   +---------------------------+ rings_off (4096-byte aligned)
  *   | ring 0                    |  ring_size bytes each:
  *   | ring 1                    |    struct rb_ring
  *   | ...                       |    msgarea[msg_sz]
@@ -66,6 +70,12 @@
 #define RB_DEF_OBJECTS		256
 #define RB_MAX_OBJECTS		65536
 #define RB_MAX_FILE_SIZE	(1ull << 34)	/* 16 GiB: refuse anything larger */
+
+/* The breakpoint table and its filter: fixed sizes, see struct rb_bp. */
+#define RB_BP_ENTRIES		256	/* one per location of a breakpoint */
+#define RB_BP_NAME		128	/* the name as given, NUL-terminated */
+#define RB_BP_FILTER_SHIFT	12
+#define RB_BP_FILTER_BITS	(1u << RB_BP_FILTER_SHIFT)
 
 /* rb_header.clock: what slot timestamps count. */
 #define RB_CLOCK_MONO		1	/* CLOCK_MONOTONIC nanoseconds */
@@ -138,11 +148,18 @@ struct rb_header {
 	uint32_t	gma_owner;
 	uint64_t	gma_pos;
 
+	/* breakpoints, see struct rb_bp; bps and bpfilter_bits are fixed */
+	uint64_t	bpfilter_off;
+	uint64_t	bps_off;
+	uint32_t	bps;		/* RB_BP_ENTRIES */
+	uint32_t	bpfilter_bits;	/* RB_BP_FILTER_BITS */
+	uint64_t	bp_next_id;	/* the last id handed out; atomic adds */
+
 	/* geometry derived from slots: see rb_slot_index() */
 	uint32_t	pinned;
 	uint32_t	pad2;
 
-	uint64_t	reserved[6];
+	uint64_t	reserved[2];
 };
 
 /*
@@ -197,6 +214,51 @@ struct rb_object {
 	char		path[RB_PATH_MAX];
 };
 
+/*
+ * rb_bp.ctl: the state in the low two bits, a generation above them that
+ * every claim bumps, so that a reader who finds ctl unchanged across its
+ * copy of an entry knows the entry did not change meanwhile.
+ */
+#define RB_BP_FREE		0
+#define RB_BP_WRITING		1	/* claimed by setter, being filled */
+#define RB_BP_SET		2	/* in force */
+#define RB_BP_STATE(c)		((c) & 3u)
+#define RB_BP_GEN(c)		((c) >> 2)
+#define RB_BP_MAKE(st, gen)	((uint32_t)(st) | (uint32_t)(gen) << 2)
+
+/*
+ * One location of a breakpoint: a breakpoint whose function has several
+ * entry addresses has one entry per address, all with its id.  Written by
+ * the monitors (set, clear) and by librbtrace (a fork child's copies, a
+ * thread's own at its exit); read by the hooks of the process image it
+ * belongs to.  See rbtrace(5), "BREAKPOINTS".
+ */
+struct rb_bp {
+	uint32_t	ctl;		/* RB_BP_*, changed by compare-and-swap */
+	uint32_t	id;
+	int32_t		pid;		/* the process ... */
+	int32_t		tid;		/* ... and its thread, 0: every thread */
+	uint64_t	pstart;		/* the process's start time */
+	uint64_t	image;		/* rb_ring.image of the process */
+	uint64_t	addr;		/* the function's entry, runtime */
+	uint64_t	hits;		/* entries counted here; atomic adds */
+	uint32_t	from;		/* stop from this hit of the id on */
+	uint32_t	loc;		/* this location's index ... */
+	uint32_t	nlocs;		/* ... among the id's */
+	int32_t		setter;		/* pid of who wrote the entry */
+	char		name[RB_BP_NAME];
+};
+
+/*
+ * The filter word and bit of a function address: a hook tests the bit of
+ * the function it enters and looks at the table only when it is set.
+ */
+static inline uint32_t rb_bp_hash(uint64_t addr)
+{
+	return (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >>
+			  (64 - RB_BP_FILTER_SHIFT));
+}
+
 /* Watch entry, see DESIGN.md "Watch expressions". */
 struct rb_watch {
 	int32_t		inuse;		/* 0 free, 1 set, -2 removal asked,
@@ -244,7 +306,7 @@ struct rb_watch {
 #define RB_ATTN_WATCH		0x4u	/* a watch wants a value */
 #define RB_ATTN_SIGNAL		0x8u	/* signal set: stop at the next hook */
 #define RB_ATTN_SINGLE		0x10u	/* global single stepping */
-#define RB_ATTN_BREAK		0x20u	/* breakpoints apply: check entries */
+/* 0x20 is free: breakpoints are found through their filter instead. */
 #define RB_ATTN_SELF		0x40u	/* owner's own: step, finish, create */
 
 /*
@@ -352,6 +414,7 @@ struct rb_geometry {
 
 struct rb_layout {
 	uint64_t	gma_off, owners_off, objects_off, rings_off;
+	uint64_t	bpfilter_off, bps_off;
 	uint32_t	msgarea_off, slots_off, slot_size, ring_size;
 	uint64_t	total_size;
 };
@@ -373,8 +436,12 @@ static inline int rb_layout_compute(const struct rb_geometry *g,
 	l->objects_off = RB_ALIGN(l->owners_off +
 				  (uint64_t)g->rings * sizeof(struct rb_owner),
 				  RB_CACHELINE);
-	l->rings_off = RB_ALIGN(l->objects_off +
-				(uint64_t)g->objects * sizeof(struct rb_object),
+	l->bpfilter_off = RB_ALIGN(l->objects_off +
+				   (uint64_t)g->objects * sizeof(struct rb_object),
+				   RB_CACHELINE);
+	l->bps_off = l->bpfilter_off + RB_BP_FILTER_BITS / 8;
+	l->rings_off = RB_ALIGN(l->bps_off +
+				(uint64_t)RB_BP_ENTRIES * sizeof(struct rb_bp),
 				4096);
 	l->msgarea_off = (uint32_t)sizeof(struct rb_ring);
 	l->slots_off = (uint32_t)RB_ALIGN(l->msgarea_off + g->msg_sz,
@@ -445,6 +512,8 @@ static inline int rb_header_check_layout(const struct rb_header *h,
 	if (rb_layout_compute(&g, &l) < 0 ||
 	    l.gma_off != h->gma_off || l.owners_off != h->owners_off ||
 	    l.objects_off != h->objects_off || l.rings_off != h->rings_off ||
+	    l.bpfilter_off != h->bpfilter_off || l.bps_off != h->bps_off ||
+	    h->bps != RB_BP_ENTRIES || h->bpfilter_bits != RB_BP_FILTER_BITS ||
 	    l.msgarea_off != h->msgarea_off || l.slots_off != h->slots_off ||
 	    l.slot_size != h->slot_size || l.ring_size != h->ring_size ||
 	    l.total_size != h->total_size)
@@ -467,6 +536,17 @@ static inline struct rb_object *rb_object_at(void *base,
 					     const struct rb_header *h, uint32_t i)
 {
 	return (struct rb_object *)((char *)base + h->objects_off) + i;
+}
+
+static inline struct rb_bp *rb_bp_at(void *base, const struct rb_header *h,
+				     uint32_t i)
+{
+	return (struct rb_bp *)((char *)base + h->bps_off) + i;
+}
+
+static inline uint64_t *rb_bpfilter(void *base, const struct rb_header *h)
+{
+	return (uint64_t *)((char *)base + h->bpfilter_off);
 }
 
 static inline struct rb_ring *rb_ring_at(void *base,

@@ -43,6 +43,11 @@ int main(void)
 	FIELD(stop_on_create);
 	FIELD(trace_on_create);
 	FIELD(untraced_threads);
+	FIELD(bpfilter_off);
+	FIELD(bps_off);
+	FIELD(bps);
 	printf("header %zu %zu\n", (size_t)0, sizeof(struct rb_header));
+	printf("bp %zu %zu\n", (size_t)0, sizeof(struct rb_bp));
+	printf("bpfilter %zu %zu\n", (size_t)0, (size_t)RB_BP_FILTER_BITS / 8);
 	return 0;
 }

@@ -17,19 +17,19 @@ send()
 		>"$T/send.out" 2>"$T/send.err" || SENT=$?
 }
 
-# send_ok FILE TID CMD REPLY - CMD must succeed with exactly REPLY.
+# send_ok FILE TID CMD REPLY [OPTIONS] - CMD must succeed with exactly REPLY.
 send_ok()
 {
-	send "$1" "$2" "$3"
+	send "$1" "$2" "$3" "${@:5}"
 	[ "$SENT" -eq 0 ] ||
 		fail "'$3' to thread $2 exited $SENT, expected 0 (stderr: $(cat "$T/send.err"))"
 	expect "reply to '$3' (thread $2)" "$4" "$(cat "$T/send.out")"
 }
 
-# send_err FILE TID CMD MESSAGE - CMD must get ERR MESSAGE.
+# send_err FILE TID CMD MESSAGE [OPTIONS] - CMD must get ERR MESSAGE.
 send_err()
 {
-	send "$1" "$2" "$3"
+	send "$1" "$2" "$3" "${@:5}"
 	expect "exit status of '$3' (stderr: $(cat "$T/send.err"))" 1 "$SENT"
 	expect "stdout of '$3'" "" "$(cat "$T/send.out")"
 	expect "stderr of '$3'" "rbmon: thread $2: $4" "$(cat "$T/send.err")"

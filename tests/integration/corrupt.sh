@@ -56,8 +56,10 @@ refuse "directory" "$T"
 
 x=$(damaged magic); printf 'RBTRACEX' | dd of="$x" conv=notrunc status=none
 refuse "bad magic" "$x"
-x=$(damaged version9); header_put "$x" version 9
-refuse "format version 9" "$x"
+x=$(damaged version1); header_put "$x" version 1
+refuse "format version 1" "$x"
+x=$(damaged version3); header_put "$x" version 3
+refuse "format version 3" "$x"
 x=$(damaged version0); header_put "$x" version 0
 refuse "format version 0" "$x"
 

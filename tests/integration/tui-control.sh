@@ -6,9 +6,10 @@
 # lists breakpoints and d deletes one; p, s, n, f pause and step (each
 # reason shown); t turns tracing off and on; g, C, T toggle the global
 # flags (header and threads follow); a command to a thread blocked in a
-# system call is withdrawn after 5 s with a message.  While rbmon runs, its
-# heartbeat keeps a stopped thread stopped past RBTRACE_ORPHAN_TIMEOUT;
-# killed, the thread resumes by itself.  Quitting asks whether to undo
+# system call is withdrawn after 5 s with a message, but a breakpoint is
+# set for its process at once and stops it once it is released.  While
+# rbmon runs, its heartbeat keeps a stopped thread stopped past
+# RBTRACE_ORPHAN_TIMEOUT; killed, the thread resumes by itself.  Quitting asks whether to undo
 # what this rbmon did: y resumes and clears, n leaves the thread stopped.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
@@ -146,6 +147,27 @@ select_thread blocked "$K"
 tui_keys p
 tui_wait "^thread $K did not answer STOP within 5 s: .*withdrawn" "the withdrawn command"
 json_state "$K" running || fail "the blocked thread is marked $(state_of "$K")"
+
+# A breakpoint needs no thread: set at once for the blocked thread's
+# process, listed, and hit once the thread is released.
+tui_keys b
+tui_wait '^Break at: ?$' "the breakpoint prompt"
+tui_keys -l blocked_loop
+tui_keys Enter
+tui_wait "^thread $K: breakpoint 2 at blocked_loop" "the answer to BRKP for the blocked thread"
+tui_has "sent to thread" && tui_fail "BRKP went to the blocked thread"
+tui_keys B
+tui_wait "^ 2 hits=0 from=1 thread=all at=0x[0-9a-f]+ blocked_loop" "the breakpoint listed"
+tui_keys Escape
+kill -USR2 "$pid"
+tui_wait "^.* +$K blocked +stopped:break 2 " "the released thread stopped at breakpoint 2"
+tui_keys B
+tui_wait "^ 2 hits=1 from=1 thread=all at=0x[0-9a-f]+ blocked_loop" "the hit counted"
+tui_keys d
+tui_wait 'no breakpoints \(b sets one\)' "the empty list after d"
+tui_keys Escape
+tui_keys c
+wait_state "$K" running
 
 # The heartbeat keeps a stopped thread stopped past the 3 s orphan timeout.
 select_thread alpha "$A"
