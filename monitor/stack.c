@@ -118,8 +118,9 @@ stack_group_chain(struct stack_rows *rows, const struct rbmon_thread *t,
 			f->inlined = 1;
 			continue;
 		}
-		f->at_function = chain[c].function != NULL ?
-		    chain[c].function : fs != NULL ? fs->function : NULL;
+		/* A ring frame keeps its symbol's name, as frames outside inline chains do. */
+		f->at_function = fs != NULL && fs->function != NULL ?
+		    fs->function : chain[c].function;
 		f->at_file = chain[c].file;
 		f->at_line = chain[c].line;
 		f->inlined = c != (ptrdiff_t)n - 1;

@@ -573,6 +573,23 @@ symbols_is_function(Dwarf_Die *d)
 	    tag == DW_TAG_entry_point;
 }
 
+/*
+ * A compiler's copy of a function is shown as the function: "f(int)
+ * [clone .constprop.0]" as "f(int)", "f.part.0" as "f".
+ */
+static char *
+symbols_unclone(char *name)
+{
+	char	*p;
+
+	if ((p = strstr(name, " [clone ")) != NULL)
+		*p = '\0';
+	else if (strchr(name, '(') == NULL && (p = strchr(name, '.')) != NULL &&
+	    p != name)
+		*p = '\0';
+	return name;
+}
+
 /* A function's name as a debugger shows it: C++ demangled, qualified. */
 static char *
 symbols_die_name(Dwarf_Die *d)
@@ -692,8 +709,8 @@ symbols_resolve(struct symbols_image *im, struct symbols_addr *e)
 	for (i = 0; i < n; i++) {
 		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
 			continue;
-		/* A clone ("f.constprop.0") is shown as its source's name. */
-		e->function = symbols_die_name(&scopes[i]);
+		if (name == NULL || *name == '\0')
+			e->function = symbols_die_name(&scopes[i]);
 		e->origin = symbols_origin(mod, &scopes[i]);
 		file = dwarf_decl_file(&scopes[i]);
 		if (name != NULL && off == 0 && file != NULL && *file != '\0' &&
@@ -705,7 +722,7 @@ symbols_resolve(struct symbols_image *im, struct symbols_addr *e)
 	}
 	free(scopes);
 	if (e->function == NULL && name != NULL && *name != '\0')
-		e->function = rbmon_symbols_demangle(name);
+		e->function = symbols_unclone(rbmon_symbols_demangle(name));
 	if (e->file == NULL)
 		symbols_src(cu, e->addr - bias, &e->file, &e->line);
 }

@@ -144,6 +144,7 @@ bpfix_make(struct bpfix *fx)
 	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->rings_off = l.rings_off;
 	h->slots_off = l.slots_off;
+	h->pinned = rb_slots_pinned(g.slots);
 	h->msgarea_off = l.msgarea_off;
 	h->creator_pid = getpid();
 	h->clock = RB_CLOCK_MONO;

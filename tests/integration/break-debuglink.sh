@@ -72,7 +72,7 @@ f=$T/nolocals.trace
 rm -rf "$T/fifo"
 brk_start "$prog"
 wait_for "the worker asleep in read()" asleep "$W" "worker_main(void*)"
-# (rbmon names frames from symbol tables: inner has none here.)
+# (no symbol names inner here: rbmon names the frame from DWARF.)
 stop_at_inner "$prog" "$(printf '%#x' $((low + $(load_bias "$PID" "$prog"))))" \
-	" worker_main(void*)"
+	"inner worker_main(void*)"
 exit 0
