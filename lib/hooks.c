@@ -69,13 +69,14 @@ static inline RB_NOINSTR uint32_t rb_slot_below(const struct rb_thread *t,
  * holds another level.  Ordered before the slot's rewrite by that slot's
  * release of its odd seq.
  */
-static inline RB_NOINSTR void rb_wrap(struct rb_thread *t)
+static inline RB_NOINSTR uint32_t rb_wrap(struct rb_thread *t,
+					   struct rb_ring *r)
 {
 	struct rb_slot *s = rb_slot(t, t->pinned);
 
 	if (RB_LOAD(&s->depth) == t->pinned)
-		RB_STORE(&t->ring->pinned_site, RB_LOAD(&s->site));
-	t->cur = t->pinned;
+		RB_STORE(&r->pinned_site, RB_LOAD(&s->site));
+	return t->pinned;
 }
 
 /* The entry hook's caller's stack pointer: the hook's canonical frame address. */
@@ -95,7 +96,8 @@ static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *rb_push(
 						  uint64_t sp, uint64_t ts,
 						  uint32_t flags)
 {
-	uint32_t d = t->depth, c = t->cur;
+	uint32_t d = t->depth, c = t->cur, n;
+	struct rb_ring *r = t->ring;
 	struct rb_slot *s = rb_slot(t, c);
 	uint32_t q = RB_LOAD(&s->seq) & ~1u;
 
@@ -116,14 +118,15 @@ static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *rb_push(
 	/* else rb_push_named() fills the name and closes the slot itself. */
 	t->depth = d + 1;
 	if (RB_LIKELY(c + 1 != t->nslots))
-		t->cur = c + 1;
+		n = c + 1;
 	else
-		rb_wrap(t);
+		n = rb_wrap(t, r);
+	t->cur = n;
 	if (flags == 0) {
 		/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
-		RB_STORE_REL(&t->ring->depth, (int32_t)(d + 1));
+		RB_STORE_REL(&r->depth, (int32_t)(d + 1));
 		/* currSlot is advisory (readers derive it from depth): no ordering. */
-		RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
+		RB_STORE(&r->currSlot, (int32_t)n);
 	}
 	return s;
 }
@@ -144,7 +147,8 @@ static inline RB_NOINSTR void rb_set_depth(struct rb_thread *t, uint32_t d)
  * by a wrapped deeper stack cannot be checked and are popped one by one, so
  * the cost never grows with depth.
  */
-static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
+static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
+				     uintptr_t fn)
 {
 	uint32_t d = t->depth, c, k, lim;
 	struct rb_slot *s;
@@ -157,8 +161,8 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, uintptr_t fn)
 	    RB_LOAD(&s->depth) != d - 1) {
 		t->depth = d - 1;
 		t->cur = c;
-		RB_STORE(&t->ring->depth, (int32_t)(d - 1));
-		RB_STORE(&t->ring->currSlot, (int32_t)c);
+		RB_STORE(&r->depth, (int32_t)(d - 1));
+		RB_STORE(&r->currSlot, (int32_t)c);
 		return;
 	}
 	lim = d < t->nslots ? d : t->nslots;
@@ -247,7 +251,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct 
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
 	if (!(a & RB_ATTN_UNTRACED))
-		rb_pop(t, (uintptr_t)fn);
+		rb_pop(t, t->ring, (uintptr_t)fn);
 	if (a & ~RB_ATTN_UNTRACED)
 		rb_control(t, true, (uintptr_t)fn);
 }
@@ -263,6 +267,17 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_t
 		rb_attention_enter(t, fn, site, sp);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
+}
+
+/*
+ * The fast path's entry after frames were unwound without their exit hooks;
+ * out of line, so that the fast path keeps no value across a call.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_unwound(struct rb_thread *t, void *fn,
+					void *site, uint64_t sp)
+{
+	rb_unwind(t, (uintptr_t)site, sp);
+	rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, __rdtsc(), 0);
 }
 
 /* Entering @fn, called from @site, whose stack pointer is @sp. */
@@ -282,12 +297,11 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_enter(void *fn, 
 	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock |
 			 rb_bp_filtered((uintptr_t)fn)) != 0))
 		rb_attention_enter(t, fn, site, sp);
-	else {
-		if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site,
-					    sp)))
-			rb_unwind(t, (uintptr_t)site, sp);
+	else if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site,
+					 sp)))
+		rb_enter_unwound(t, fn, site, sp);
+	else
 		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, __rdtsc(), 0);
-	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 }
@@ -318,7 +332,7 @@ void __cyg_profile_func_exit(void *fn, void *site)
 	if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0))
 		rb_attention_exit(t, fn);
 	else
-		rb_pop(t, (uintptr_t)fn);
+		rb_pop(t, r, (uintptr_t)fn);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 }
