@@ -11,8 +11,9 @@
 #   - fib on 2 threads: the overhead per call pair within 1.25 x the
 #     1-thread figure;
 #   - depth: the overhead per call pair with the calls DEPTH frames down
-#     (deeper than the ring's slots, so the ring wraps) within 1.25 x the
-#     figure at the shallowest depth;
+#     (the deepest far deeper than the ring's slots, so the ring wraps)
+#     within 1.25 x the figure at the shallowest depth (where the default
+#     ring holds the whole stack; also run with 16 slots, wrapping);
 #   - breakpoints: fib's cost per call pair (work time / call pairs) with
 #     1 and with 16 breakpoints set on functions never called within
 #     1.2 x the cost with none.
@@ -108,7 +109,7 @@ TARGET_UFTRACE=10	# uftrace's overhead / librbtrace's, at least
 TARGET_THREADS=1.25	# 2 threads / 1 thread, at most
 TARGET_DEPTH=1.25	# deepest / shallowest, at most
 TARGET_BP=1.2		# cost per call pair with 1 or 16 breakpoints / with none, at most
-DEFAULT_SLOTS=32	# man/rbtrace.5: RBTRACE_SLOTS default
+DEFAULT_SLOTS=64	# man/rbtrace.5: RBTRACE_SLOTS default
 
 note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
 broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
@@ -322,10 +323,10 @@ run_once()
 		[ "$rc" -eq 0 ] && [ -s "$T/run.err" ] &&
 			broke "librbtrace complained: $(cat "$T/run.err")"
 		rm -f "$TRACE" "$T/go";;
-	librbtrace | librbtrace-s64)
+	librbtrace | librbtrace-s16)
 		rm -f "$TRACE"
 		local slots=()
-		[ "$v" = librbtrace-s64 ] && slots=(RBTRACE_SLOTS=64)
+		[ "$v" = librbtrace-s16 ] && slots=(RBTRACE_SLOTS=16)
 		now_us; t0=$NOW
 		env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "${slots[@]}" "$@" \
 			>"$T/run.out" 2>"$T/run.err" || rc=$?
@@ -429,8 +430,9 @@ for d in $DEPTHS; do
 done
 for d in $DEPTHS; do
 	vars="baseline librbtrace"
-	# The shallowest also with 64 slots: DEPTH + N + 2 levels < 64, the ring never wraps.
-	[ "$d" = "$SHALLOW" ] && [ $((d + DEPTH_N + 2)) -lt 64 ] && vars+=" librbtrace-s64"
+	# The shallowest also with 16 slots: DEPTH + N + 2 levels > 16, so
+	# that ring wraps at every call as the deep ones do.
+	[ "$d" = "$SHALLOW" ] && [ $((d + DEPTH_N + 2)) -gt 16 ] && vars+=" librbtrace-s16"
 	add_set "depth-$d" "$vars" "$FIB" "$DEPTH_N" 1 2 "$d"
 done
 
@@ -609,7 +611,7 @@ label()
 	case $1 in
 	baseline) echo baseline;;
 	librbtrace) echo librbtrace;;
-	librbtrace-s64) echo "librbtrace, 64 slots";;
+	librbtrace-s16) echo "librbtrace, 16 slots";;
 	librbtrace-bp1) echo "librbtrace, 1 breakpoint";;
 	librbtrace-bp*) echo "librbtrace, ${1#librbtrace-bp} breakpoints";;
 	uftrace) echo "uftrace record";;
@@ -623,7 +625,7 @@ table()
 {
 	local s=$1 v w p ow op ratio rb
 	rb=$(per_call "$s" librbtrace W)
-	for v in baseline librbtrace librbtrace-s64 uftrace lttng; do
+	for v in baseline librbtrace librbtrace-s16 uftrace lttng; do
 		w=$(med "$s" "$v" W)
 		[ -n "$w" ] || continue
 		p=$(med "$s" "$v" P)
@@ -689,10 +691,10 @@ peer_notes
 [ "$LTTNG_DISCARDED" -gt 0 ] && echo "  LTTng-UST discarded $LTTNG_DISCARDED events in all (lttng stop)"
 echo
 echo "depth: fib($DEPTH_N) twice at the bottom of D frames (bench/apps/fib $DEPTH_N 1 2 D);"
-echo "the calls run at levels D .. D+$((DEPTH_N + 1)): with $DEFAULT_SLOTS slots the ring wraps at every D"
+echo "the calls run at levels D .. D+$((DEPTH_N + 1)): with $DEFAULT_SLOTS slots the ring wraps where D+$((DEPTH_N + 2)) > $DEFAULT_SLOTS"
 printf '  %-7s %-22s %13s %10s %10s %10s\n' D variant "call pairs" "work ms" "+ns/c work" "+ns/c proc"
 for d in $DEPTHS; do
-	for v in baseline librbtrace librbtrace-s64; do
+	for v in baseline librbtrace librbtrace-s16; do
 		w=$(med "depth-$d" "$v" W)
 		[ -n "$w" ] || continue
 		ow=- op=-
@@ -701,8 +703,8 @@ for d in $DEPTHS; do
 			"$(group "${CALLS[depth-$d]}")" "$(ms "$w")" "$ow" "$op"
 	done
 done
-[ -n "$(med "depth-$SHALLOW" librbtrace-s64 W)" ] &&
-	echo "  (64 slots: depth $SHALLOW + $((DEPTH_N + 2)) levels fit, so that ring never wraps)"
+[ -n "$(med "depth-$SHALLOW" librbtrace-s16 W)" ] &&
+	echo "  (16 slots: depth $SHALLOW + $((DEPTH_N + 2)) levels do not fit, so that ring wraps at every call)"
 echo
 echo "breakpoints: fib($FIB_N) twice, 1 thread, with N breakpoints set on functions never called"
 echo "(the program waits until rbmon --send has set them; process time includes that: not shown)"
@@ -782,9 +784,9 @@ for n in 1 16; do
 	rb=$(calc "printf \"%.3f\", $Bn / $B0")
 	printf '  %-72s %8s x    %s\n' "breakpoints: fib's ns per call pair with $n / with none <= ${TARGET_BP}x" "$rb" "$(verdict "$rb" "$TARGET_BP")"
 done
-DN=$(per_call "depth-$SHALLOW" librbtrace-s64 W)
+DN=$(per_call "depth-$SHALLOW" librbtrace-s16 W)
 if [ -n "$DN" ] && ! le "$DN" 0; then
-	printf '  %-72s %8s x    %s\n' "  (information: D=$DEEP vs D=$SHALLOW with 64 slots, no wrap: $DD / $DN)" \
+	printf '  %-72s %8s x    %s\n' "  (information: D=$DEEP vs D=$SHALLOW with 16 slots, both wrap: $DD / $DN)" \
 		"$(calc "printf \"%.2f\", $DD / $DN")" ""
 fi
 echo

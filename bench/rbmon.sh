@@ -163,7 +163,7 @@ MANY_PID=$!
 bounded "'ready $MANY_PID $THREADS' from many" many_ready
 bounded "$THREADS rings in use" rings_used
 RINGS_USED=$("$RBMON" --dump --json "$TRACE" | jq -r '.rings.used')
-SLOTS=${RBTRACE_SLOTS:-32 (default)}
+SLOTS=${RBTRACE_SLOTS:-64 (default)}
 
 # A session that keeps the tmux server up, so that starting rbmon's
 # session below does not include starting the server.

@@ -197,7 +197,8 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 				if (k == t->nframes)
 					break;
 				rbmon_dump_resolve(sy, s, p, t, k, c, &sh);
-				dump_text_frame(out, k, &sh);
+				dump_text_frame(out,
+				    rbmon_frame_number(t, k), &sh);
 			}
 		}
 	}

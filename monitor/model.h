@@ -103,6 +103,17 @@ struct rbmon_thread {
 	struct rbmon_watch *watches;	/* RB_WATCHES, or NULL: none in use */
 };
 
+/*
+ * The number shown for frames[i] ("#N"): rows are numbered from the
+ * innermost, and the rows after the overwritten frames count them, so the
+ * outermost frame of a wrapped stack is numbered as deep as it is.
+ */
+static inline size_t
+rbmon_frame_number(const struct rbmon_thread *t, size_t i)
+{
+	return t->wrapped != 0 && i >= t->gap_at ? i + t->wrapped : i;
+}
+
 struct rbmon_process {
 	int32_t		pid;
 	int32_t		ppid;		/* as its oldest ring says */

@@ -423,7 +423,7 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 		    rbmon_tty_attr(RBMON_A_EXITED), loc);
 		return;
 	}
-	snprintf(idx, sizeof idx, "#%zu", f);
+	snprintf(idx, sizeof idx, "#%zu", rbmon_frame_number(th, f));
 	panel_text(y, 0, 5, a, idx);
 	rbmon_dump_resolve(t->sy, &t->s, p, th, f, &t->c, &sh);
 	if (sh.torn) {

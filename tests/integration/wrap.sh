@@ -36,7 +36,7 @@ expect "lines (the pinned frame next to the gap too)" "$want" "$(jqv "$TH.frames
 "$RBMON" --dump "$f" >"$T/text" || fail "rbmon --dump exited $?"
 grep -A2 "^    #$((inner - 1)) recurse " "$T/text" >"$T/gap"
 expect "the gap in the text dump" "    ... $((depth - slots)) frames overwritten" "$(sed -n 2p "$T/gap")"
-grep -q "^    #$inner recurse (recurse.c:$rc)" "$T/gap" || fail "the frame after the gap: $(cat "$T/gap")"
+grep -q "^    #$((inner + depth - slots)) recurse (recurse.c:$rc)" "$T/gap" || fail "the frame after the gap: $(cat "$T/gap")"
 
 # Unwind to recurse(10) and park in at_shallow: depth 12, all in the ring
 # again, but slots 0..11 were overwritten by frames 32..43 and 48..49.
