@@ -33,9 +33,6 @@
 
 #include "internal.h"
 
-/* The filter of a process whose table cannot be used: never a bit set. */
-static const uint64_t rb_bp_nofilter[RB_BP_FILTER_BITS / 64];
-
 /* An entry as copied by rb_bp_read(). */
 struct rb_bp_copy {
 	uint32_t	ctl, id, from, nlocs, loc;
@@ -71,23 +68,16 @@ static bool rb_bp_read(struct rb_bp *b, struct rb_bp_copy *v)
 /**
  * rb_bp_setup - find the table in the file just opened
  *
- * From a private copy of the header, validated again, so that nothing a
- * stray write does to the header later moves the table.
+ * From the header validated at open (rb_map.geo), so that nothing a stray
+ * write does to the header later moves the table.
  */
 void rb_bp_setup(void)
 {
-	struct rb_map *m = &rb_proc.map;
-	struct rb_header h;
+	const struct rb_map *m = &rb_proc.map;
 
-	rb_proc.bps = NULL;
-	rb_proc.nbps = 0;
-	rb_proc.bpfilter = rb_bp_nofilter;
-	memcpy(&h, m->hdr, sizeof(h));
-	if (rb_file_validate(&h, m->size) != 0)
-		return;
-	rb_proc.bps = rb_bp_at(m->base, &h, 0);
+	rb_proc.bps = rb_bp_at(m->base, &m->geo, 0);
 	rb_proc.nbps = RB_BP_ENTRIES;
-	rb_proc.bpfilter = rb_bpfilter(m->base, &h);
+	rb_proc.bpfilter = rb_bpfilter(m->base, &m->geo);
 }
 
 /* The hits of every location of breakpoint @id of this image. */

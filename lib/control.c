@@ -94,13 +94,13 @@ struct rb_resp {
  */
 static bool rb_gma_held(uint32_t cur)
 {
-	struct rb_header *h = rb_proc.map.hdr;
+	const struct rb_header *g = &rb_proc.map.geo;
 	uint32_t ring = RB_GMA_RING(cur), entry = RB_GMA_ENTRY(cur);
 	struct rb_ring *r;
 
-	if (ring == 0 || ring > h->rings)
+	if (ring == 0 || ring > g->rings)
 		return false;
-	r = rb_ring_at(rb_proc.map.base, h, ring - 1);
+	r = rb_ring_at(rb_proc.map.base, g, ring - 1);
 	if (entry == 0) {
 		int32_t c = RB_LOAD(&r->cmdready);
 
@@ -141,8 +141,8 @@ bool rb_gma_claim(uint32_t me, uint64_t pos)
 
 static void rb_resp_put(struct rb_resp *o, const char *s, size_t n)
 {
-	struct rb_header *h = rb_proc.map.hdr;
-	char *gma = (char *)rb_proc.map.base + h->gma_off;
+	const struct rb_header *g = &rb_proc.map.geo;
+	char *gma = (char *)rb_proc.map.base + g->gma_off;
 	uint64_t end = o->off + o->area_sz;
 	size_t i;
 
@@ -157,7 +157,7 @@ static void rb_resp_put(struct rb_resp *o, const char *s, size_t n)
 		}
 		if (o->gma == 0)
 			o->gma = rb_gma_claim(RB_GMA_MAKE(o->t->index, 0), end) ? 1 : -1;
-		if (o->gma == 1 && p - end < h->global_sz) {
+		if (o->gma == 1 && p - end < g->global_sz) {
 			gma[p - end] = s[i];
 			o->gma_len = (uint32_t)(p - end + 1);
 		}
@@ -427,7 +427,13 @@ static int rb_cmd_more(struct rb_ctx *c)
 		a++;
 	c->args = a;
 	c->out->off = off;
-	return k->run(c);
+	if (!k->run(c) || !c->out->ok)
+		return 0;
+	/* Nothing of the text from there on: say so rather than leave the request in the area. */
+	if (off > 0 && off >= c->out->total)
+		return rb_cmd_err(c, "MORE offset %u is past the end of the %llu-byte answer",
+				  off, (unsigned long long)c->out->total);
+	return 1;
 }
 
 /* A command name for a message: printable, at most 4 bytes. */
@@ -447,7 +453,7 @@ static void rb_cmd_show(const char *cmd, char *buf)
 static void rb_command(struct rb_thread *t, uint32_t *why)
 {
 	struct rb_ring *r = t->ring;
-	struct rb_header *h = rb_proc.map.hdr;
+	const struct rb_header *g = &rb_proc.map.geo;
 	int32_t expect = RB_CMD_POSTED, len;
 	char cmd[5], args[RB_ARGS_MAX + 1];
 	struct rb_resp out;
@@ -466,8 +472,8 @@ static void rb_command(struct rb_thread *t, uint32_t *why)
 
 	memset(&out, 0, sizeof(out));
 	out.t = t;
-	out.area = rb_ring_msgarea(h, r);
-	out.area_sz = h->msg_sz;
+	out.area = rb_ring_msgarea(g, r);
+	out.area_sz = g->msg_sz;
 	out.ok = 1;
 	c.t = t;
 	c.args = args;
@@ -475,9 +481,9 @@ static void rb_command(struct rb_thread *t, uint32_t *why)
 	c.why = why ? why : &dummy;
 	c.out = &out;
 
-	if (len < 0 || (uint32_t)len > h->msg_sz) {
+	if (len < 0 || (uint32_t)len > g->msg_sz) {
 		rb_cmd_err(&c, "bad argument length %d (0..%u)", (int)len,
-			   h->msg_sz);
+			   g->msg_sz);
 	} else if (len > RB_ARGS_MAX) {
 		rb_cmd_err(&c, "arguments longer than %d bytes", RB_ARGS_MAX);
 	} else {
