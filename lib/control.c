@@ -520,20 +520,41 @@ static void rb_futex_wait(uint32_t *addr, uint32_t val, uint64_t ns)
 }
 
 /*
+ * When a monitor was last seen, given heartbeat @hb read @now.  A monitor
+ * stores its CLOCK_MONOTONIC time, so a heartbeat from the future is no
+ * monitor's: it counts as seen now, once per value written, and a stray
+ * write cannot hold a thread stopped.  @last is the last such value.
+ */
+static uint64_t rb_heartbeat_seen(uint64_t hb, uint64_t *last, uint64_t seen,
+				  uint64_t now)
+{
+	if (hb <= now)
+		return hb > seen ? hb : seen;
+	if (hb != *last) {
+		*last = hb;
+		return now;
+	}
+	return seen;
+}
+
+/*
  * Stop here for @why until a command resumes the thread, global single
  * stepping ends (for a single-step stop), or no monitor shows a heartbeat
  * for the orphan timeout.  Commands and later watches are served meanwhile.
+ * The time of the stop is kept here, not read back from the ring.
  */
 static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 {
 	struct rb_ring *r = t->ring;
 	struct rb_header *h = rb_proc.map.hdr;
 	uint64_t timeout = (uint64_t)rb_proc.set.orphan_timeout * RB_SEC;
-	uint64_t since, hb, now, wait;
+	uint64_t seen, last, now, wait;
 
 	t->step = RB_STEP_NONE;
 	t->resume = 0;
 	now = rb_clock_mono_ns();
+	seen = now;
+	last = RB_LOAD(&h->monitor_heartbeat_ns);
 	RB_STORE(&r->why, (int32_t)why);
 	RB_STORE(&r->stopfn, fn);
 	RB_STORE(&r->stop_ns, now);
@@ -561,16 +582,16 @@ static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 		now = rb_clock_mono_ns();
 		wait = RB_SEC;
 		if (timeout != 0) {
-			hb = RB_LOAD(&h->monitor_heartbeat_ns);
-			since = hb > r->stop_ns ? hb : r->stop_ns;
-			if (now >= since + timeout) {
+			seen = rb_heartbeat_seen(RB_LOAD(&h->monitor_heartbeat_ns),
+						 &last, seen, now);
+			if (now - seen >= timeout) {
 				RB_STORE(&r->orphaned, r->orphaned + 1);
 				rb_warnf("rbtrace: thread %d resumed by itself: no monitor for %u s (RBTRACE_ORPHAN_TIMEOUT)",
 					 (int)t->tid, rb_proc.set.orphan_timeout);
 				break;
 			}
-			if (since + timeout - now < wait)
-				wait = since + timeout - now;
+			if (seen + timeout - now < wait)
+				wait = seen + timeout - now;
 		}
 		rb_futex_wait(&r->wake, w, wait);
 	}

@@ -145,7 +145,8 @@ INTEGRATION_TESTS = \
 	tests/integration/break-cxx.sh \
 	tests/integration/break-blocked.sh \
 	tests/integration/break-debuglink.sh \
-	tests/integration/hostile-geometry.sh
+	tests/integration/hostile-geometry.sh \
+	tests/integration/hostile-heartbeat.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
