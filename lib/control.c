@@ -28,7 +28,8 @@
  * is MAP_SHARED, so the futex is shared with other processes): the monitor
  * bumps the word after every request.  It wakes at least once a second to
  * check the monitor's heartbeat, and resumes by itself once no monitor has
- * shown one for RBTRACE_ORPHAN_TIMEOUT seconds.
+ * shown one for RBTRACE_ORPHAN_TIMEOUT seconds; the breakpoints and global
+ * flags that stop threads lapse with it (rb_control_lapse()).
  */
 #include "config.h"
 
@@ -538,6 +539,44 @@ static uint64_t rb_heartbeat_seen(uint64_t hb, uint64_t *last, uint64_t seen,
 }
 
 /*
+ * No monitor showed a heartbeat for the orphan timeout: what monitors set
+ * to stop threads lapses with them, as their stops do (rbtrace(5),
+ * "Stopping"): this image's breakpoints, single stepping and stop on
+ * create.  One thread at a time does it and says so, once, in one line.
+ */
+static void rb_control_lapse(void)
+{
+	static int busy;
+	struct rb_header *h = rb_proc.map.hdr;
+	uint32_t n;
+	int32_t single, soc;
+	char what[80];
+	int k = 0;
+
+	/* Acquire: after the last lapse's work; never waits (no lock in a hook). */
+	if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+		return;
+	n = rb_bp_lapse();
+	/* Seq_cst: pairs with the owners' clear-then-look of single in rb_control(). */
+	single = __atomic_exchange_n(&h->single, 0, __ATOMIC_SEQ_CST);
+	soc = __atomic_exchange_n(&h->stop_on_create, 0, __ATOMIC_SEQ_CST);
+	if (n != 0)
+		k += snprintf(what, sizeof(what), "%u breakpoint%s", n,
+			      n == 1 ? "" : "s");
+	if (single != 0)
+		k += snprintf(what + k, sizeof(what) - (size_t)k, "%ssingle",
+			      k ? ", " : "");
+	if (soc != 0)
+		k += snprintf(what + k, sizeof(what) - (size_t)k,
+			      "%sstop_on_create", k ? ", " : "");
+	if (k != 0)
+		rb_warnf("rbtrace: process %d: no monitor for %u s: cleared %s (RBTRACE_ORPHAN_TIMEOUT)",
+			 (int)rb_proc.pid, rb_proc.set.orphan_timeout, what);
+	/* Release: pairs with the acquire above. */
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
+
+/*
  * Stop here for @why until a command resumes the thread, global single
  * stepping ends (for a single-step stop), or no monitor shows a heartbeat
  * for the orphan timeout.  Commands and later watches are served meanwhile.
@@ -588,6 +627,7 @@ static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 				RB_STORE(&r->orphaned, r->orphaned + 1);
 				rb_warnf("rbtrace: thread %d resumed by itself: no monitor for %u s (RBTRACE_ORPHAN_TIMEOUT)",
 					 (int)t->tid, rb_proc.set.orphan_timeout);
+				rb_control_lapse();
 				break;
 			}
 			if (seen + timeout - now < wait)

@@ -183,6 +183,7 @@ RB_HIDDEN uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn);
 RB_HIDDEN void rb_bp_thread_exit(struct rb_thread *t);
 RB_HIDDEN void rb_bp_fork_child(uint64_t parent_image);
 RB_HIDDEN void rb_bp_image_start(void);
+RB_HIDDEN uint32_t rb_bp_lapse(void);
 
 /*
  * Is @fn's bit set in the breakpoint filter?  A few instructions on every

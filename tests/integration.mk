@@ -146,7 +146,8 @@ INTEGRATION_TESTS = \
 	tests/integration/break-blocked.sh \
 	tests/integration/break-debuglink.sh \
 	tests/integration/hostile-geometry.sh \
-	tests/integration/hostile-heartbeat.sh
+	tests/integration/hostile-heartbeat.sh \
+	tests/integration/orphan-lapse.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
