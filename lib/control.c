@@ -189,14 +189,20 @@ static void rb_resp_publish(struct rb_resp *o)
 {
 	struct rb_ring *r = o->t->ring;
 	struct rb_header *h = rb_proc.map.hdr;
+	int32_t taken = RB_CMD_TAKEN;
 
 	if (o->gma == 1)
 		RB_STORE(&h->gma_len, o->gma_len);
 	memcpy(r->command, o->ok ? "OK  " : "ERR ", 4);
 	RB_STORE(&r->msglen, (int32_t)(o->total > INT32_MAX ? INT32_MAX : o->total));
-	/* The response (command, msgarea, msglen, GMA) before RESPONSE; pairs with the monitor's acquire load of cmdready. */
-	RB_STORE_REL(&r->cmdready, RB_CMD_RESPONSE);
-	rb_futex_wake(&r->cmdready);
+	/*
+	 * Release: the response (command, msgarea, msglen, GMA) before
+	 * RESPONSE; pairs with the monitor's acquire load of cmdready.  A
+	 * compare-and-swap: an area a monitor reclaimed meanwhile is its own.
+	 */
+	if (__atomic_compare_exchange_n(&r->cmdready, &taken, RB_CMD_RESPONSE,
+					false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		rb_futex_wake(&r->cmdready);
 }
 
 /* -------------------------------------------------------------------------

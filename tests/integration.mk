@@ -147,7 +147,8 @@ INTEGRATION_TESTS = \
 	tests/integration/break-debuglink.sh \
 	tests/integration/hostile-geometry.sh \
 	tests/integration/hostile-heartbeat.sh \
-	tests/integration/orphan-lapse.sh
+	tests/integration/orphan-lapse.sh \
+	tests/integration/wedged.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
