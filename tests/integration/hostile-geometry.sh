@@ -11,8 +11,8 @@
 # alpha's depth, currSlot and stop_ns to nonsense; then:
 #  - an unknown command's answer, longer than the 64-byte message area,
 #    comes back whole, its tail in the real global message area;
-#  - a msglen of 500 is refused by the real msg_sz: "bad argument length
-#    500 (0..64)";
+#  - a msglen of 500 (and -1, 2^31 - 1) is refused by the real msg_sz:
+#    "bad argument length 500 (0..64)";
 #  - PING answers alpha's real depth (1 to 3), not the ring's;
 #  - MORE 10 PING answers the rest of the pong; MORE 200 PING, past the
 #    end, an error (not the request bytes left in the area);
@@ -20,6 +20,7 @@
 #    place and size are the program's own): its hits grow;
 #  - a thread started meanwhile (SIGUSR1) finds no ring among the 5 real
 #    ones and runs untraced, instead of taking one past the table;
+#  - rbmon refuses the file ("corrupt header") while the program runs on;
 #  - the program stays alive and answers; with the header put back, rbmon
 #    reads the file again: untraced_threads is 1, every thread answers PING.
 . "$(dirname "$0")/lib.sh"
@@ -61,17 +62,27 @@ hostile \
 	ring depth=2000000000 ring currSlot=-5 ring stop_ns=0xffffffffffffffff \
 	send XYZW '' \
 	post PING 500 x \
+	post PING -1 x \
+	post PING 2147483647 x \
 	send PING '' \
 	send MORE '10 PING' \
 	send MORE '200 PING'
 alive "after the stray writes and the commands"
+# Monitors validate the header when they open the file: they refuse it now.
+rc=0
+"$RBMON" --dump --json "$f" >/dev/null 2>"$T/refused.err" || rc=$?
+[ "$rc" -ne 0 ] && grep -q "corrupt header" "$T/refused.err" ||
+	fail "rbmon on the rewritten header: exit $rc, $(cat "$T/refused.err")"
 
 mapfile -t got <"$T/hostile.out"
-expect "lines answered" 5 "${#got[@]}"
+expect "lines answered" 7 "${#got[@]}"
 expect "answer to XYZW (its tail in the global area)" \
 	"ERR unknown command 'XYZW' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE)" \
 	"${got[0]}"
 expect "answer to a msglen of 500" "ERR bad argument length 500 (0..64)" "${got[1]}"
+expect "answer to a msglen of -1" "ERR bad argument length -1 (0..64)" "${got[2]}"
+expect "answer to a msglen of 2^31 - 1" "ERR bad argument length 2147483647 (0..64)" "${got[3]}"
+got=("${got[0]}" "${got[1]}" "${got[4]}" "${got[5]}" "${got[6]}")
 [[ ${got[2]} =~ ^OK\ pong\ pid\ $pid\ tid\ $A\ depth\ [1-3]\ running\ trace\ on$ ]] ||
 	fail "answer to PING: '${got[2]}'"
 head="pong pid $pid tid $A depth "
