@@ -552,15 +552,22 @@ static uint64_t rb_heartbeat_seen(uint64_t hb, uint64_t *last, uint64_t seen,
  */
 static void rb_control_lapse(void)
 {
-	static int busy;
+	static int32_t busy;	/* pid of the process lapsing, 0: none */
 	struct rb_header *h = rb_proc.map.hdr;
+	int32_t cur;
 	uint32_t n;
 	int32_t single, soc;
 	char what[80];
 	int k = 0;
 
-	/* Acquire: after the last lapse's work; never waits (no lock in a hook). */
-	if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+	/*
+	 * Acquire: after the last lapse's work; never waits (no lock in a
+	 * hook).  A parent's pid is a lapse a fork interrupted: not ours.
+	 */
+	cur = __atomic_load_n(&busy, __ATOMIC_RELAXED);
+	if (cur == (int32_t)rb_proc.pid ||
+	    !__atomic_compare_exchange_n(&busy, &cur, (int32_t)rb_proc.pid, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
 	n = rb_bp_lapse();
 	/* Seq_cst: pairs with the owners' clear-then-look of single in rb_control(). */
