@@ -24,17 +24,15 @@
  * wrongly.
  *
  * librbtrace writes the table only to copy a process's breakpoints into a
- * fork child and to drop a thread's own when it exits, or those of the
- * image an exec replaced.
+ * fork child and to drop a thread's own when it exits, those of the image
+ * an exec replaced, and its image's when no monitor is left (rb_bp_lapse(),
+ * on the orphan path of a stop; rbtrace(5), "Stopping").
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "internal.h"
-
-/* The filter of a process whose table cannot be used: never a bit set. */
-static const uint64_t rb_bp_nofilter[RB_BP_FILTER_BITS / 64];
 
 /* An entry as copied by rb_bp_read(). */
 struct rb_bp_copy {
@@ -71,23 +69,16 @@ static bool rb_bp_read(struct rb_bp *b, struct rb_bp_copy *v)
 /**
  * rb_bp_setup - find the table in the file just opened
  *
- * From a private copy of the header, validated again, so that nothing a
- * stray write does to the header later moves the table.
+ * From the header validated at open (rb_map.geo), so that nothing a stray
+ * write does to the header later moves the table.
  */
 void rb_bp_setup(void)
 {
-	struct rb_map *m = &rb_proc.map;
-	struct rb_header h;
+	const struct rb_map *m = &rb_proc.map;
 
-	rb_proc.bps = NULL;
-	rb_proc.nbps = 0;
-	rb_proc.bpfilter = rb_bp_nofilter;
-	memcpy(&h, m->hdr, sizeof(h));
-	if (rb_file_validate(&h, m->size) != 0)
-		return;
-	rb_proc.bps = rb_bp_at(m->base, &h, 0);
+	rb_proc.bps = rb_bp_at(m->base, &m->geo, 0);
 	rb_proc.nbps = RB_BP_ENTRIES;
-	rb_proc.bpfilter = rb_bpfilter(m->base, &h);
+	rb_proc.bpfilter = rb_bpfilter(m->base, &m->geo);
 }
 
 /* The hits of every location of breakpoint @id of this image. */
@@ -134,13 +125,13 @@ uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn)
 	return stop;
 }
 
-/* Free entry @b, in state @c, unless it changed since. */
-static void rb_bp_free(struct rb_bp *b, uint32_t c)
+/* Free entry @b, in state @c, unless it changed since.  Return: freed. */
+static bool rb_bp_free(struct rb_bp *b, uint32_t c)
 {
 	/* Release: our reads of the entry before it may be reused. */
-	__atomic_compare_exchange_n(&b->ctl, &c,
-				    RB_BP_MAKE(RB_BP_FREE, RB_BP_GEN(c) + 1),
-				    false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(&b->ctl, &c,
+					   RB_BP_MAKE(RB_BP_FREE, RB_BP_GEN(c) + 1),
+					   false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 
 /**
@@ -246,4 +237,72 @@ void rb_bp_image_start(void)
 		    v.pid == (int32_t)rb_proc.pid && v.pstart == rb_proc.pstart &&
 		    v.image != rb_proc.image)
 			rb_bp_free(&rb_proc.bps[i], v.ctl);
+}
+
+/*
+ * Make the filter hold exactly the bits of the entries in force, as a
+ * monitor does after a clear (rbtrace(5), "The filter"): gather them, AND
+ * every word with them, then OR them in again.  A writer ORs its bit after
+ * its entry is SET; the AND and that OR are ordered on the word, so either
+ * the OR comes later, or the SET is seen by the second pass.
+ */
+static void rb_bp_filter_sync(void)
+{
+	uint64_t want[RB_BP_FILTER_BITS / 64], *f = (uint64_t *)rb_proc.bpfilter;
+	struct rb_bp_copy v;
+	uint32_t i, h;
+
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < rb_proc.nbps; i++)
+		if (rb_bp_read(&rb_proc.bps[i], &v)) {
+			h = rb_bp_hash(v.addr);
+			want[h >> 6] |= 1ull << (h & 63);
+		}
+	for (i = 0; i < RB_BP_FILTER_BITS / 64; i++)
+		/* Acq_rel: ordered against the writers' ORs of this word (see above). */
+		if (RB_LOAD(&f[i]) & ~want[i])
+			__atomic_fetch_and(&f[i], want[i], __ATOMIC_ACQ_REL);
+	for (i = 0; i < rb_proc.nbps; i++)
+		if (rb_bp_read(&rb_proc.bps[i], &v)) {
+			h = rb_bp_hash(v.addr);
+			/* Acq_rel: after the entry's SET, which rb_bp_read() saw; the hooks read the word relaxed. */
+			if (!(RB_LOAD(&f[h >> 6]) & (1ull << (h & 63))))
+				__atomic_fetch_or(&f[h >> 6], 1ull << (h & 63),
+						  __ATOMIC_ACQ_REL);
+		}
+}
+
+/**
+ * rb_bp_lapse - no monitor is left: clear every breakpoint of this image
+ *
+ * Return: how many breakpoints (ids) were cleared.
+ */
+uint32_t rb_bp_lapse(void)
+{
+	uint64_t freed[RB_BP_ENTRIES / 64] = { 0 };
+	struct rb_bp_copy v;
+	uint32_t i, j, id, n = 0;
+
+	for (i = 0; i < rb_proc.nbps; i++)
+		if (rb_bp_read(&rb_proc.bps[i], &v) &&
+		    v.image == rb_proc.image &&
+		    rb_bp_free(&rb_proc.bps[i], v.ctl))
+			freed[i >> 6] |= 1ull << (i & 63);
+	/* Count the ids (a freed entry keeps its fields until it is reused: at worst a miscount). */
+	for (i = 0; i < rb_proc.nbps; i++) {
+		if (!(freed[i >> 6] >> (i & 63) & 1))
+			continue;
+		id = RB_LOAD(&rb_proc.bps[i].id);
+		for (j = 0; j < i; j++)
+			if ((freed[j >> 6] >> (j & 63) & 1) &&
+			    RB_LOAD(&rb_proc.bps[j].id) == id)
+				break;
+		n += j == i;
+	}
+	for (i = 0; i < RB_BP_ENTRIES / 64; i++)
+		if (freed[i] != 0) {
+			rb_bp_filter_sync();
+			break;
+		}
+	return n;
 }

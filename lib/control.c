@@ -28,7 +28,8 @@
  * is MAP_SHARED, so the futex is shared with other processes): the monitor
  * bumps the word after every request.  It wakes at least once a second to
  * check the monitor's heartbeat, and resumes by itself once no monitor has
- * shown one for RBTRACE_ORPHAN_TIMEOUT seconds.
+ * shown one for RBTRACE_ORPHAN_TIMEOUT seconds; the breakpoints and global
+ * flags that stop threads lapse with it (rb_control_lapse()).
  */
 #include "config.h"
 
@@ -94,13 +95,13 @@ struct rb_resp {
  */
 static bool rb_gma_held(uint32_t cur)
 {
-	struct rb_header *h = rb_proc.map.hdr;
+	const struct rb_header *g = &rb_proc.map.geo;
 	uint32_t ring = RB_GMA_RING(cur), entry = RB_GMA_ENTRY(cur);
 	struct rb_ring *r;
 
-	if (ring == 0 || ring > h->rings)
+	if (ring == 0 || ring > g->rings)
 		return false;
-	r = rb_ring_at(rb_proc.map.base, h, ring - 1);
+	r = rb_ring_at(rb_proc.map.base, g, ring - 1);
 	if (entry == 0) {
 		int32_t c = RB_LOAD(&r->cmdready);
 
@@ -141,8 +142,8 @@ bool rb_gma_claim(uint32_t me, uint64_t pos)
 
 static void rb_resp_put(struct rb_resp *o, const char *s, size_t n)
 {
-	struct rb_header *h = rb_proc.map.hdr;
-	char *gma = (char *)rb_proc.map.base + h->gma_off;
+	const struct rb_header *g = &rb_proc.map.geo;
+	char *gma = (char *)rb_proc.map.base + g->gma_off;
 	uint64_t end = o->off + o->area_sz;
 	size_t i;
 
@@ -157,7 +158,7 @@ static void rb_resp_put(struct rb_resp *o, const char *s, size_t n)
 		}
 		if (o->gma == 0)
 			o->gma = rb_gma_claim(RB_GMA_MAKE(o->t->index, 0), end) ? 1 : -1;
-		if (o->gma == 1 && p - end < h->global_sz) {
+		if (o->gma == 1 && p - end < g->global_sz) {
 			gma[p - end] = s[i];
 			o->gma_len = (uint32_t)(p - end + 1);
 		}
@@ -188,14 +189,20 @@ static void rb_resp_publish(struct rb_resp *o)
 {
 	struct rb_ring *r = o->t->ring;
 	struct rb_header *h = rb_proc.map.hdr;
+	int32_t taken = RB_CMD_TAKEN;
 
 	if (o->gma == 1)
 		RB_STORE(&h->gma_len, o->gma_len);
 	memcpy(r->command, o->ok ? "OK  " : "ERR ", 4);
 	RB_STORE(&r->msglen, (int32_t)(o->total > INT32_MAX ? INT32_MAX : o->total));
-	/* The response (command, msgarea, msglen, GMA) before RESPONSE; pairs with the monitor's acquire load of cmdready. */
-	RB_STORE_REL(&r->cmdready, RB_CMD_RESPONSE);
-	rb_futex_wake(&r->cmdready);
+	/*
+	 * Release: the response (command, msgarea, msglen, GMA) before
+	 * RESPONSE; pairs with the monitor's acquire load of cmdready.  A
+	 * compare-and-swap: an area a monitor reclaimed meanwhile is its own.
+	 */
+	if (__atomic_compare_exchange_n(&r->cmdready, &taken, RB_CMD_RESPONSE,
+					false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		rb_futex_wake(&r->cmdready);
 }
 
 /* -------------------------------------------------------------------------
@@ -427,7 +434,13 @@ static int rb_cmd_more(struct rb_ctx *c)
 		a++;
 	c->args = a;
 	c->out->off = off;
-	return k->run(c);
+	if (!k->run(c) || !c->out->ok)
+		return 0;
+	/* Nothing of the text from there on: say so rather than leave the request in the area. */
+	if (off > 0 && off >= c->out->total)
+		return rb_cmd_err(c, "MORE offset %u is past the end of the %llu-byte answer",
+				  off, (unsigned long long)c->out->total);
+	return 1;
 }
 
 /* A command name for a message: printable, at most 4 bytes. */
@@ -447,7 +460,7 @@ static void rb_cmd_show(const char *cmd, char *buf)
 static void rb_command(struct rb_thread *t, uint32_t *why)
 {
 	struct rb_ring *r = t->ring;
-	struct rb_header *h = rb_proc.map.hdr;
+	const struct rb_header *g = &rb_proc.map.geo;
 	int32_t expect = RB_CMD_POSTED, len;
 	char cmd[5], args[RB_ARGS_MAX + 1];
 	struct rb_resp out;
@@ -466,8 +479,8 @@ static void rb_command(struct rb_thread *t, uint32_t *why)
 
 	memset(&out, 0, sizeof(out));
 	out.t = t;
-	out.area = rb_ring_msgarea(h, r);
-	out.area_sz = h->msg_sz;
+	out.area = rb_ring_msgarea(g, r);
+	out.area_sz = g->msg_sz;
 	out.ok = 1;
 	c.t = t;
 	c.args = args;
@@ -475,9 +488,9 @@ static void rb_command(struct rb_thread *t, uint32_t *why)
 	c.why = why ? why : &dummy;
 	c.out = &out;
 
-	if (len < 0 || (uint32_t)len > h->msg_sz) {
+	if (len < 0 || (uint32_t)len > g->msg_sz) {
 		rb_cmd_err(&c, "bad argument length %d (0..%u)", (int)len,
-			   h->msg_sz);
+			   g->msg_sz);
 	} else if (len > RB_ARGS_MAX) {
 		rb_cmd_err(&c, "arguments longer than %d bytes", RB_ARGS_MAX);
 	} else {
@@ -514,20 +527,86 @@ static void rb_futex_wait(uint32_t *addr, uint32_t val, uint64_t ns)
 }
 
 /*
+ * When a monitor was last seen, given heartbeat @hb read @now.  A monitor
+ * stores its CLOCK_MONOTONIC time, so a heartbeat from the future is no
+ * monitor's: it counts as seen now, once per value written, and a stray
+ * write cannot hold a thread stopped.  @last is the last such value.
+ */
+static uint64_t rb_heartbeat_seen(uint64_t hb, uint64_t *last, uint64_t seen,
+				  uint64_t now)
+{
+	if (hb <= now)
+		return hb > seen ? hb : seen;
+	if (hb != *last) {
+		*last = hb;
+		return now;
+	}
+	return seen;
+}
+
+/*
+ * No monitor showed a heartbeat for the orphan timeout: what monitors set
+ * to stop threads lapses with them, as their stops do (rbtrace(5),
+ * "Stopping"): this image's breakpoints, single stepping and stop on
+ * create.  One thread at a time does it and says so, once, in one line.
+ */
+static void rb_control_lapse(void)
+{
+	static int32_t busy;	/* pid of the process lapsing, 0: none */
+	struct rb_header *h = rb_proc.map.hdr;
+	int32_t cur;
+	uint32_t n;
+	int32_t single, soc;
+	char what[80];
+	int k = 0;
+
+	/*
+	 * Acquire: after the last lapse's work; never waits (no lock in a
+	 * hook).  A parent's pid is a lapse a fork interrupted: not ours.
+	 */
+	cur = __atomic_load_n(&busy, __ATOMIC_RELAXED);
+	if (cur == (int32_t)rb_proc.pid ||
+	    !__atomic_compare_exchange_n(&busy, &cur, (int32_t)rb_proc.pid, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	n = rb_bp_lapse();
+	/* Seq_cst: pairs with the owners' clear-then-look of single in rb_control(). */
+	single = __atomic_exchange_n(&h->single, 0, __ATOMIC_SEQ_CST);
+	soc = __atomic_exchange_n(&h->stop_on_create, 0, __ATOMIC_SEQ_CST);
+	if (n != 0)
+		k += snprintf(what, sizeof(what), "%u breakpoint%s", n,
+			      n == 1 ? "" : "s");
+	if (single != 0)
+		k += snprintf(what + k, sizeof(what) - (size_t)k, "%ssingle",
+			      k ? ", " : "");
+	if (soc != 0)
+		k += snprintf(what + k, sizeof(what) - (size_t)k,
+			      "%sstop_on_create", k ? ", " : "");
+	if (k != 0)
+		rb_warnf("rbtrace: process %d: no monitor for %u s: cleared %s (RBTRACE_ORPHAN_TIMEOUT)",
+			 (int)rb_proc.pid, rb_proc.set.orphan_timeout, what);
+	/* Release: pairs with the acquire above. */
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+}
+
+/*
  * Stop here for @why until a command resumes the thread, global single
  * stepping ends (for a single-step stop), or no monitor shows a heartbeat
  * for the orphan timeout.  Commands and later watches are served meanwhile.
+ * The time of the stop is kept here, not read back from the ring.
  */
 static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 {
 	struct rb_ring *r = t->ring;
 	struct rb_header *h = rb_proc.map.hdr;
 	uint64_t timeout = (uint64_t)rb_proc.set.orphan_timeout * RB_SEC;
-	uint64_t since, hb, now, wait;
+	uint64_t seen, last, now, wait;
 
 	t->step = RB_STEP_NONE;
 	t->resume = 0;
 	now = rb_clock_mono_ns();
+	seen = now;
+	last = RB_LOAD(&h->monitor_heartbeat_ns);
 	RB_STORE(&r->why, (int32_t)why);
 	RB_STORE(&r->stopfn, fn);
 	RB_STORE(&r->stop_ns, now);
@@ -555,16 +634,17 @@ static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 		now = rb_clock_mono_ns();
 		wait = RB_SEC;
 		if (timeout != 0) {
-			hb = RB_LOAD(&h->monitor_heartbeat_ns);
-			since = hb > r->stop_ns ? hb : r->stop_ns;
-			if (now >= since + timeout) {
+			seen = rb_heartbeat_seen(RB_LOAD(&h->monitor_heartbeat_ns),
+						 &last, seen, now);
+			if (now - seen >= timeout) {
 				RB_STORE(&r->orphaned, r->orphaned + 1);
 				rb_warnf("rbtrace: thread %d resumed by itself: no monitor for %u s (RBTRACE_ORPHAN_TIMEOUT)",
 					 (int)t->tid, rb_proc.set.orphan_timeout);
+				rb_control_lapse();
 				break;
 			}
-			if (since + timeout - now < wait)
-				wait = since + timeout - now;
+			if (seen + timeout - now < wait)
+				wait = seen + timeout - now;
 		}
 		rb_futex_wait(&r->wake, w, wait);
 	}

@@ -99,8 +99,11 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 		return -1;
 	}
 	m->size = l.total_size;
-	h = m->hdr = m->base;
+	m->hdr = m->base;
 
+	/* Laid out privately first: the copy kept is what was written, whatever happens to the file. */
+	h = &m->geo;
+	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, RB_MAGIC, RB_MAGIC_LEN);
 	h->version = RB_VERSION;
 	h->header_size = sizeof(*h);
@@ -139,8 +142,10 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	h->single = 0;
 	h->stop_on_create = s->stop_on_create;
 	h->trace_on_create = s->trace_on_create;
+	memcpy(m->hdr, h, sizeof(*h));
 	/* Publish: every field above before ready; pairs with the acquire load of ready by joiners. */
-	RB_STORE_REL(&h->ready, 1u);
+	RB_STORE_REL(&m->hdr->ready, 1u);
+	m->geo.ready = 1;
 	m->created = true;
 	return 0;
 }
@@ -148,7 +153,7 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 /* A file nobody uses any more: its creator and every ring owner are gone. */
 static bool rb_file_stale(const struct rb_map *m)
 {
-	const struct rb_header *h = m->hdr;
+	const struct rb_header *h = &m->geo;
 	uint32_t i;
 
 	if (rb_proc_alive(h->creator_pid, h->creator_start))
@@ -215,19 +220,25 @@ static int rb_file_join(struct rb_map *m)
 	     !memcmp(h->magic, RB_MAGIC, RB_MAGIC_LEN) &&
 	     waited < RB_JOIN_WAIT_MS; waited += 10)
 		rb_sleep_ms(10);
-	code = RB_LOAD_ACQ(&h->ready) == 1 ?
-	       rb_file_validate(h, (uint64_t)st.st_size) : -1;
-	if (code == 0 && h->total_size != (uint64_t)st.st_size)
+	/*
+	 * Validate a private copy and keep it: nothing written into the
+	 * header later moves or resizes anything this process uses.
+	 */
+	code = -1;
+	if (RB_LOAD_ACQ(&h->ready) == 1) {
+		memcpy(&m->geo, h, sizeof(m->geo));
+		code = rb_file_validate(&m->geo, (uint64_t)st.st_size);
+	}
+	if (code == 0 && m->geo.total_size != (uint64_t)st.st_size)
 		code = -4;
+	munmap(h, sizeof(*h));
 	if (code < 0) {
 		rb_warnf("rbtrace: cannot use %s: %s; running untraced",
 			 m->path, rb_file_reason(code));
-		munmap(h, sizeof(*h));
 		close(fd);
 		return -1;
 	}
-	m->size = h->total_size;
-	munmap(h, sizeof(*h));
+	m->size = m->geo.total_size;
 	m->base = mmap(NULL, m->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m->base == MAP_FAILED) {
 		rb_warnf("rbtrace: cannot map %s: %s; running untraced",

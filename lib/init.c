@@ -150,18 +150,18 @@ static bool rb_process_setup(void)
 		return false;
 	rb_bp_setup();
 	/* A joined file keeps the clock its creator chose. */
-	rb_clock_kind = (int)rb_proc.map.hdr->clock;
+	rb_clock_kind = (int)rb_proc.map.geo.clock;
 	/* exec'd children join this file through the environment */
 	if (path == dflt)
 		setenv("RBTRACE_FILE", path, 1);
 
 	/* Private memory: fork snapshots and the ring -> pthread table. */
-	frames = (size_t)rb_proc.map.hdr->slots * rb_proc.map.hdr->slot_size;
+	frames = (size_t)rb_proc.map.geo.slots * rb_proc.map.geo.slot_size;
 	rb_fork_frames = mmap(NULL, frames, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (rb_fork_frames == MAP_FAILED)
 		rb_fork_frames = NULL;
-	owners = mmap(NULL, rb_proc.map.hdr->rings * sizeof(pthread_t),
+	owners = mmap(NULL, rb_proc.map.geo.rings * sizeof(pthread_t),
 		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	rb_thread_table_init(owners == MAP_FAILED ? NULL : owners);
 

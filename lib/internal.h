@@ -63,11 +63,18 @@ RB_HIDDEN bool rb_proc_alive(pid_t pid, uint64_t pstart);
 RB_HIDDEN bool rb_proc_alive_pid(pid_t pid);
 RB_HIDDEN pid_t rb_gettid(void);
 
-/* file.c: the mapping this process writes to */
+/*
+ * file.c: the mapping this process writes to.  @hdr is the shared header,
+ * which anyone who can write the file may change at any time: only its
+ * flags, counters and handshake words are read there.  Sizes and offsets
+ * come from @geo, the private copy validated at open (rbtrace(5),
+ * "HOSTILE FILES AND WRITERS").
+ */
 struct rb_map {
 	void			*base;
 	size_t			size;
 	struct rb_header	*hdr;
+	struct rb_header	geo;
 	char			path[4096];
 	bool			created;
 };
@@ -176,6 +183,7 @@ RB_HIDDEN uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn);
 RB_HIDDEN void rb_bp_thread_exit(struct rb_thread *t);
 RB_HIDDEN void rb_bp_fork_child(uint64_t parent_image);
 RB_HIDDEN void rb_bp_image_start(void);
+RB_HIDDEN uint32_t rb_bp_lapse(void);
 
 /*
  * Is @fn's bit set in the breakpoint filter?  A few instructions on every

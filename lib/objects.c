@@ -31,11 +31,11 @@ static bool rb_image_has_rings(struct rb_map *m, uint64_t image)
 {
 	uint32_t i;
 
-	for (i = 0; i < m->hdr->rings; i++) {
-		uint64_t ctl = RB_LOAD(&rb_owner_at(m->base, m->hdr, i)->ctl);
+	for (i = 0; i < m->geo.rings; i++) {
+		uint64_t ctl = RB_LOAD(&rb_owner_at(m->base, &m->geo, i)->ctl);
 
 		if (RB_OWN_STATE(ctl) != RB_OWN_FREE &&
-		    RB_LOAD(&rb_ring_at(m->base, m->hdr, i)->image) == image)
+		    RB_LOAD(&rb_ring_at(m->base, &m->geo, i)->image) == image)
 			return true;
 	}
 	return false;
@@ -43,7 +43,7 @@ static bool rb_image_has_rings(struct rb_map *m, uint64_t image)
 
 static struct rb_object *rb_object_claim(struct rb_map *m)
 {
-	const struct rb_header *h = m->hdr;
+	const struct rb_header *h = &m->geo;
 	struct rb_object *o;
 	uint32_t i, st;
 
@@ -72,8 +72,8 @@ static bool rb_object_known(struct rb_map *m, uint64_t image, uint64_t base,
 {
 	uint32_t i;
 
-	for (i = 0; i < m->hdr->objects; i++) {
-		struct rb_object *o = rb_object_at(m->base, m->hdr, i);
+	for (i = 0; i < m->geo.objects; i++) {
+		struct rb_object *o = rb_object_at(m->base, &m->geo, i);
 
 		if (RB_LOAD_ACQ(&o->state) == RB_OBJ_VALID &&
 		    o->image == image && o->base == base &&
@@ -189,8 +189,8 @@ void rb_objects_copy(struct rb_map *m, uint64_t from, pid_t pid,
 {
 	uint32_t i;
 
-	for (i = 0; i < m->hdr->objects; i++) {
-		struct rb_object *src = rb_object_at(m->base, m->hdr, i), *o;
+	for (i = 0; i < m->geo.objects; i++) {
+		struct rb_object *src = rb_object_at(m->base, &m->geo, i), *o;
 
 		if (RB_LOAD_ACQ(&src->state) != RB_OBJ_VALID ||
 		    src->image != from)

@@ -54,7 +54,7 @@ static _Atomic uint32_t rb_free_hint;	/* where the last FREE ring was found */
 static bool rb_ring_take(struct rb_map *m, uint32_t i, uint64_t expect,
 			 pid_t pid)
 {
-	struct rb_owner *o = rb_owner_at(m->base, m->hdr, i);
+	struct rb_owner *o = rb_owner_at(m->base, &m->geo, i);
 
 	/* Acquire: see the previous owner's last writes before we reuse the ring. */
 	if (!RB_CAS(&o->ctl, &expect, RB_OWN_MAKE(RB_OWN_CLAIMING, pid)))
@@ -71,7 +71,7 @@ static bool rb_ring_take(struct rb_map *m, uint32_t i, uint64_t expect,
  */
 int rb_ring_claim(struct rb_map *m, pid_t pid)
 {
-	const struct rb_header *h = m->hdr;
+	const struct rb_header *h = &m->geo;
 	uint32_t n = h->rings, hint, k, i, best;
 	struct rb_dead_cache dead = { 0 };
 	uint64_t ctl, best_stamp;
@@ -139,8 +139,8 @@ int rb_ring_claim(struct rb_map *m, pid_t pid)
  */
 void rb_ring_release(struct rb_map *m, uint32_t i)
 {
-	struct rb_owner *o = rb_owner_at(m->base, m->hdr, i);
-	struct rb_ring *r = rb_ring_at(m->base, m->hdr, i);
+	struct rb_owner *o = rb_owner_at(m->base, &m->geo, i);
+	struct rb_ring *r = rb_ring_at(m->base, &m->geo, i);
 	uint64_t now = rb_clock_mono_ns(), ctl;
 
 	RB_STORE(&r->exited_ns, now);
@@ -164,7 +164,7 @@ void rb_ring_release(struct rb_map *m, uint32_t i)
 int rb_ring_release_image(struct rb_map *m, pid_t pid, uint64_t pstart,
 			  uint64_t keep_image)
 {
-	const struct rb_header *h = m->hdr;
+	const struct rb_header *h = &m->geo;
 	uint32_t i;
 	int count = 0;
 

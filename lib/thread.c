@@ -24,7 +24,7 @@ void rb_thread_table_reset(void)
 {
 	if (rb_ring_owner != NULL)
 		memset(rb_ring_owner, 0,
-		       rb_proc.map.hdr->rings * sizeof(pthread_t));
+		       rb_proc.map.geo.rings * sizeof(pthread_t));
 }
 
 static void rb_ring_set_name(struct rb_ring *r, const char *name)
@@ -55,11 +55,11 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 		     uint32_t depth)
 {
 	struct rb_map *m = &rb_proc.map;
-	struct rb_header *h = m->hdr;
+	const struct rb_header *h = &m->geo;
 	struct rb_ring *r = rb_ring_at(m->base, h, idx);
 	struct rb_owner *o = rb_owner_at(m->base, h, idx);
-	int trace = RB_LOAD(&h->trace_on_create) != 0;
-	int soc = RB_LOAD(&h->stop_on_create) != 0;
+	int trace = RB_LOAD(&m->hdr->trace_on_create) != 0;
+	int soc = RB_LOAD(&m->hdr->stop_on_create) != 0;
 	uint32_t i;
 
 	RB_STORE(&r->depth, 0);
@@ -133,7 +133,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 		rb_ring_owner[idx] = pthread_self();
 	pthread_mutex_unlock(&rb_thread_lock);
 	rb_control_thread_start(t);
-	rb_clock_calibrate(h);
+	rb_clock_calibrate(m->hdr);
 }
 
 /**
@@ -197,11 +197,11 @@ void rb_thread_each_ring(void (*fn)(struct rb_ring *, void *), void *arg)
 
 	if (rb_proc.map.hdr == NULL)
 		return;
-	n = rb_proc.map.hdr->rings;
+	n = rb_proc.map.geo.rings;
 	pthread_mutex_lock(&rb_thread_lock);
 	for (i = 0; rb_ring_owner != NULL && i < n; i++)
 		if (memcmp(&rb_ring_owner[i], &none, sizeof(none)) != 0)
-			fn(rb_ring_at(rb_proc.map.base, rb_proc.map.hdr, i), arg);
+			fn(rb_ring_at(rb_proc.map.base, &rb_proc.map.geo, i), arg);
 	pthread_mutex_unlock(&rb_thread_lock);
 }
 
@@ -223,11 +223,11 @@ int pthread_setname_np(pthread_t th, const char *name)
 	if (ret != 0 ||
 	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) != RB_INIT_DONE)
 		return ret;
-	n = rb_proc.map.hdr->rings;
+	n = rb_proc.map.geo.rings;
 	pthread_mutex_lock(&rb_thread_lock);
 	for (i = 0; rb_ring_owner != NULL && i < n; i++) {
 		struct rb_ring *r = rb_ring_at(rb_proc.map.base,
-					       rb_proc.map.hdr, i);
+					       &rb_proc.map.geo, i);
 
 		if (pthread_equal(rb_ring_owner[i], th) &&
 		    RB_LOAD(&r->pid) == rb_proc.pid) {

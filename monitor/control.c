@@ -296,24 +296,62 @@ rbmon_ctl_target(struct rbmon_ctl *c, int32_t tid, struct rbmon_cmd *k,
 }
 
 /*
- * A command area left busy by a monitor that died: clear what can be
- * cleared without undoing anything the owner started.
+ * Make a busy command area free when nobody will finish with it:
+ *
+ *  - a value that is no state of the protocol (a stray write): at once;
+ *  - WRITING, POSTED or RESPONSE whose cmdpid is no live process (a
+ *    monitor that died; or our own, abandoned): at once.  POSTED was never
+ *    taken, so withdrawing it leaves nothing half-done;
+ *  - anything else (a live cmdpid, or TAKEN) once the area has stayed the
+ *    same, cmdready, cmdpid and the ring's wake count (bumped by every
+ *    request), for RBMON_CTL_RECLAIM_NS as this monitor saw it.  A monitor
+ *    reads its answer within a poll and an owner executes a command within
+ *    its hook, so only a monitor that waits for a thread blocked in a
+ *    system call loses its command (it was never taken: nothing was done).
+ *
+ * Every take-over is a compare-and-swap from the value seen.
  */
 static void
-ctl_reclaim(struct rb_ring *r)
+ctl_reclaim(struct rbmon_ctl *c, const struct rbmon_cmd *k, struct rb_ring *r)
 {
-	int32_t	st = __atomic_load_n(&r->cmdready, __ATOMIC_ACQUIRE);
-	int32_t	pid = __atomic_load_n(&r->cmdpid, __ATOMIC_RELAXED);
+	/* Acquire: the area as its last user left it. */
+	int32_t		st = __atomic_load_n(&r->cmdready, __ATOMIC_ACQUIRE);
+	int32_t		pid = __atomic_load_n(&r->cmdpid, __ATOMIC_RELAXED);
+	uint32_t	wake = __atomic_load_n(&r->wake, __ATOMIC_RELAXED);
+	uint64_t	now;
 
-	if (st == RB_CMD_EMPTY || st == RB_CMD_TAKEN)
+	switch (st) {
+	case RB_CMD_EMPTY:
+		c->stuck_since = 0;
 		return;
-	if (pid > 0 && pid != getpid() &&
-	    (kill(pid, 0) == 0 || errno == EPERM))
-		return;		/* its monitor still runs: it will finish */
-	/*
-	 * WRITING or RESPONSE: nobody will finish them.  POSTED: the owner
-	 * has not taken it, so withdrawing it leaves nothing half-done.
-	 */
+	case RB_CMD_WRITING:
+	case RB_CMD_POSTED:
+	case RB_CMD_RESPONSE:
+		if (pid <= 0 || pid == getpid() ||
+		    (kill(pid, 0) != 0 && errno != EPERM))
+			goto take;
+		break;
+	case RB_CMD_TAKEN:
+		break;
+	default:
+		goto take;
+	}
+	now = rbmon_mono_ns();
+	if (c->stuck_since == 0 || c->stuck_ring != k->ring ||
+	    c->stuck_gen != k->gen || c->stuck_state != st ||
+	    c->stuck_pid != pid || c->stuck_wake != wake) {
+		c->stuck_ring = k->ring;
+		c->stuck_gen = k->gen;
+		c->stuck_state = st;
+		c->stuck_pid = pid;
+		c->stuck_wake = wake;
+		c->stuck_since = now;
+		return;
+	}
+	if (now - c->stuck_since < RBMON_CTL_RECLAIM_NS)
+		return;
+take:
+	c->stuck_since = 0;
 	__atomic_compare_exchange_n(&r->cmdready, &st, RB_CMD_EMPTY, 0,
 	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
@@ -354,16 +392,19 @@ ctl_post(struct ctl_call *x)
 		rbmon_xasprintf(x->cause, "thread %d has exited", k->tid);
 		return -1;
 	}
-	ctl_reclaim(r);
+	ctl_reclaim(c, k, r);
 	/* Acquire: the area is ours only after the CAS; pairs with the release that emptied it. */
 	if (!__atomic_compare_exchange_n(&r->cmdready, &expect,
 	    RB_CMD_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
 		pid = __atomic_load_n(&r->cmdpid, __ATOMIC_RELAXED);
 		rbmon_xasprintf(x->cause, "thread %d is busy with another "
-		    "command (from rbmon pid %d, %s)", k->tid, (int)pid,
-		    ctl_state_text(expect));
+		    "command (from rbmon pid %d, %s; taken over if it stays "
+		    "so for %llu s)", k->tid, (int)pid, ctl_state_text(expect),
+		    RBMON_CTL_RECLAIM_NS / CTL_SEC);
+		c->busy = 1;
 		return -1;
 	}
+	c->stuck_since = 0;
 	memcpy(r->command, x->cmd, 4);
 	memcpy(rb_ring_msgarea(&c->m->hdr, r), x->args, len);
 	__atomic_store_n(&r->msglen, (int32_t)len, __ATOMIC_RELAXED);
@@ -412,7 +453,40 @@ rbmon_ctl_post(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *cmd,
 	k->len = k->want = 0;
 	k->done = k->ok = 0;
 	k->rounds = 0;
+	c->busy = 0;
 	return ctl_post_args(c, k, k->cmd, k->args, cause);
+}
+
+/**
+ * rbmon_ctl_post_wait - rbmon_ctl_post(), waiting up to @wait_ns for an
+ * area busy with another command, and at least long enough to take over
+ * one nobody finishes (see ctl_reclaim()); heartbeats meanwhile
+ *
+ * Return: 0 once posted, or -1 with *@cause set.
+ */
+int
+rbmon_ctl_post_wait(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *cmd,
+    const char *args, uint64_t wait_ns, char **cause)
+{
+	struct timespec	 step = { 0, (long)CTL_WAIT_STEP };
+	uint64_t	 start = rbmon_mono_ns(), now;
+	char		*why = NULL;
+
+	if (wait_ns < RBMON_CTL_RECLAIM_NS + CTL_SEC / 2)
+		wait_ns = RBMON_CTL_RECLAIM_NS + CTL_SEC / 2;
+	for (;;) {
+		if (rbmon_ctl_post(c, k, cmd, args, &why) == 0)
+			return 0;
+		now = rbmon_mono_ns();
+		if (!c->busy || now - start >= wait_ns) {
+			*cause = why;
+			return -1;
+		}
+		free(why);
+		why = NULL;
+		rbmon_ctl_heartbeat(c);
+		nanosleep(&step, NULL);
+	}
 }
 
 /* Take in a response window starting at byte k->len of the full text. */

@@ -9,12 +9,20 @@
 
 #define RBMON_CTL_MORE_MAX	4096	/* continuation rounds per response */
 #define RBMON_CTL_TEXT_MAX	(16u << 20)	/* longest response kept */
+#define RBMON_CTL_RECLAIM_NS	(2 * 1000000000ull)	/* a stuck area's wait */
 
 /* A writable mapping of a model's file. */
 struct rbmon_ctl {
 	struct rbmon_model *m;
 	void		*base;
 	size_t		 size;
+	int		 busy;		/* the last post found the area busy */
+	/* A command area seen busy, unchanged since: see ctl_reclaim(). */
+	uint32_t	 stuck_ring;
+	uint64_t	 stuck_gen;
+	int32_t		 stuck_state, stuck_pid;
+	uint32_t	 stuck_wake;
+	uint64_t	 stuck_since;	/* 0: none */
 };
 
 /* One command to one thread, from posting to its whole response. */
@@ -42,6 +50,8 @@ int	rbmon_ctl_process(struct rbmon_ctl *, const struct rbmon_cmd *,
 	    uint64_t *, uint64_t *, char **);
 int	rbmon_ctl_post(struct rbmon_ctl *, struct rbmon_cmd *, const char *,
 	    const char *, char **);
+int	rbmon_ctl_post_wait(struct rbmon_ctl *, struct rbmon_cmd *,
+	    const char *, const char *, uint64_t, char **);
 int	rbmon_ctl_poll(struct rbmon_ctl *, struct rbmon_cmd *, char **);
 int	rbmon_ctl_withdraw(struct rbmon_ctl *, struct rbmon_cmd *);
 int	rbmon_ctl_wait(struct rbmon_ctl *, struct rbmon_cmd *, uint64_t,

@@ -450,7 +450,8 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 		status = rbmon_bp_send(&c, &k, cmd, args);
 		goto out;
 	}
-	if (rbmon_ctl_post(&c, &k, cmd, args, &cause) != 0) {
+	if (rbmon_ctl_post_wait(&c, &k, cmd, args, (uint64_t)(timeout * 1e9),
+	    &cause) != 0) {
 		fprintf(stderr, "rbmon: %s\n", cause);
 		free(cause);
 		status = 2;

@@ -865,6 +865,15 @@ static struct rb_bp *bp_get(uint32_t i)
 	return rb_bp_at(rb_proc.map.base, rb_proc.map.hdr, i);
 }
 
+/* Is @fn's bit set in the filter? */
+static bool bp_bit(void *fn)
+{
+	uint64_t *f = rb_bpfilter(rb_proc.map.base, rb_proc.map.hdr);
+	uint32_t h = rb_bp_hash((uintptr_t)fn);
+
+	return (RB_LOAD(&f[h >> 6]) >> (h & 63)) & 1;
+}
+
 static void bp_calls(void *fn, int n)
 {
 	while (n-- > 0) {
@@ -929,6 +938,25 @@ START_TEST(test_hooks_breakpoints)
 	ck_assert_uint_eq(r->stops, 1);
 	ck_assert_uint_eq(r->orphaned, 1);
 	ck_assert_uint_eq(r->stopfn, (uintptr_t)BP_FN(1));
+
+	/* No monitor: this image's breakpoints lapsed, another image's stay; so do the filter bits. */
+	for (i = 0; i < 6; i++)
+		ck_assert_uint_eq(RB_BP_STATE(bp_get(i)->ctl),
+				  i == 1 ? RB_BP_SET : RB_BP_FREE);
+	ck_assert(bp_bit(BP_FN(1)));
+	ck_assert(!bp_bit(BP_FN(2)));
+	bp_calls(BP_FN(1), 10);
+	bp_calls(BP_FN(2), 10);
+	ck_assert_uint_eq(r->stops, 1);
+	ck_assert_uint_eq(bp_get(1)->hits, 0);
+
+	/* Set again, as they were, for what follows. */
+	bp_put(0, 1, rb_proc.image, 0, BP_FN(1), 6, 0, 2, true);
+	bp_put(5, 1, rb_proc.image, 0, BP_FN(2), 6, 1, 2, true);
+	bp_put(3, 4, rb_proc.image, tid, BP_FN(2), 1000, 0, 1, true);
+	bp_put(4, 5, rb_proc.image, 0, BP_FN(3), 1, 0, 1, false);
+	bp_get(0)->hits = 4;
+	bp_get(5)->hits = 2;
 
 	/* A thread's own breakpoint goes with it. */
 	ck_assert_int_eq(pthread_create(&th, NULL, bp_own_thread, NULL), 0);

@@ -101,6 +101,9 @@ tests_apps_brk_nolocals_CXXFLAGS = $(tests_apps_brk_CXXFLAGS)
 tests_apps_brk_nolocals_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) -Wl,--discard-all
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
+# Writes into a live file as a stray writer would (the hostile-*.sh tests).
+check_PROGRAMS += tests/apps/hostile
+tests_apps_hostile_SOURCES = tests/apps/hostile.c
 
 INTEGRATION_TESTS = \
 	tests/integration/tui-gone.sh \
@@ -141,7 +144,11 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-symbols.sh \
 	tests/integration/break-cxx.sh \
 	tests/integration/break-blocked.sh \
-	tests/integration/break-debuglink.sh
+	tests/integration/break-debuglink.sh \
+	tests/integration/hostile-geometry.sh \
+	tests/integration/hostile-heartbeat.sh \
+	tests/integration/orphan-lapse.sh \
+	tests/integration/wedged.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
