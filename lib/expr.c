@@ -888,7 +888,7 @@ static struct xtype *x_dw_array(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
 				if (dwarf_whatform(&at) == DW_FORM_sdata ||
 				    dwarf_whatform(&at) == DW_FORM_implicit_const) {
 					if (dwarf_formsdata(&at, &sw) == 0 && sw >= -1) {
-						a->count = (uint64_t)(sw + 1);
+						a->count = (uint64_t)sw + 1;
 						a->sized = true;
 					}
 				} else if (dwarf_formudata(&at, &w) == 0 &&
@@ -2774,6 +2774,18 @@ static double x_as_double(const struct xval *v)
 	return t->sign ? (double)(int64_t)v->u : (double)v->u;
 }
 
+/*
+ * A float as an integer, as gdb converts one (target_float_to_longest()):
+ * saturated to long's range, NaN to its maximum.  C leaves converting a
+ * value out of the type's range undefined.
+ */
+static int64_t x_to_long(double d)
+{
+	if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+		return (int64_t)d;
+	return d < 0 ? INT64_MIN : INT64_MAX;
+}
+
 static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
 {
 	struct xval a, b;
@@ -2871,7 +2883,12 @@ static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
 			if (t->size == 4)
 				v->d = (float)v->d;
 		} else if (x_strip(a.type)->kind == XK_FLOAT) {
-			v->u = t->sign ? (uint64_t)(int64_t)a.d : (uint64_t)a.d;
+			/* gdb: through long, then the type's low bytes */
+			uint64_t l = (uint64_t)x_to_long(a.d);
+
+			v->u = t->kind == XK_BOOL ? l != 0 :
+			       t->sign ? x_sext(x_zext(l, t->size), t->size) :
+			       x_zext(l, t->size);
 		} else if (t->kind == XK_BOOL) {
 			v->u = a.u != 0;
 		} else {
@@ -2910,7 +2927,9 @@ static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
 
 		if (esz == 0)
 			esz = 1;
-		v->u = (uint64_t)(((int64_t)a.u - (int64_t)b.u) / (int64_t)esz);
+		/* modulo 2^64, then divided as signed, as gdb does */
+		v->u = esz > INT64_MAX ? 0 :
+		       (uint64_t)((int64_t)(a.u - b.u) / (int64_t)esz);
 		return 0;
 	}
 	if (t->kind == XK_FLOAT) {

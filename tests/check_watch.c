@@ -112,6 +112,12 @@ USED int *w_heap;
 USED int w_bss[1 << 16];
 USED int *w_bssp = &w_bss[60000];
 USED struct w_inner *w_innerp = &w_obj.arr[1];
+/* Values C leaves undefined to convert or subtract (gdb's answers below). */
+USED double w_huge = 1e300, w_neghuge = -1e300, w_nan = __builtin_nan("");
+USED char *w_lowp = (char *)(uintptr_t)0x10;
+USED char *w_highp = (char *)(uintptr_t)0xffffffffffffff00ull;
+USED long *w_llow = (long *)(uintptr_t)0x10;
+USED long *w_lhigh = (long *)(uintptr_t)0x8000000000000010ull;
 
 void w_handler(int sig)
 {
@@ -582,6 +588,39 @@ START_TEST(test_file_scope)
 }
 END_TEST
 
+/*
+ * What C leaves undefined has gdb's answer: a float converted to an
+ * integer saturates to long's range (NaN to its maximum), then keeps the
+ * type's low bytes; pointers subtract modulo 2^64, then divide.  Every
+ * expected value but _Bool's (gdb's C has no _Bool) is what gdb 13.1
+ * prints for the same expression over the same values.
+ */
+START_TEST(test_undefined)
+{
+	EXPECT("(int)w_huge", "-1");
+	EXPECT("(long)w_huge", "9223372036854775807");
+	EXPECT("(unsigned long)w_huge", "9223372036854775807");
+	EXPECT("(long)w_neghuge", "-9223372036854775808");
+	EXPECT("(int)w_neghuge", "0");
+	EXPECT("(unsigned long)w_neghuge", "9223372036854775808");
+	EXPECT("(short)w_huge", "-1");
+	EXPECT("(char)w_huge", "-1 '\\377'");
+	EXPECT("(long)w_nan", "9223372036854775807");
+	EXPECT("(int)w_nan", "-1");
+	EXPECT("(long)(w_huge * w_huge)", "9223372036854775807");
+	EXPECT("(unsigned int)-w_double", "0");
+	EXPECT("(_Bool)w_huge", "true");	/* not 0, as C says */
+	EXPECT("(float)w_huge", "inf");
+	EXPECT("w_lowp - w_highp", "272");
+	EXPECT("w_highp - w_lowp", "-272");
+	EXPECT("w_llow - w_lhigh", "-1152921504606846976");
+	EXPECT("w_lhigh - w_llow", "-1152921504606846976");
+	EXPECT("(long)w_lhigh - (long)w_llow", "-9223372036854775808");
+	EXPECT("(long)w_llow - (long)w_lhigh", "-9223372036854775808");
+	EXPECT("(unsigned char)w_huge", "255 '\\377'");
+}
+END_TEST
+
 /* The same text compiles once; a program is tied to its text. */
 START_TEST(test_same)
 {
@@ -615,6 +654,7 @@ static Suite *suite_watch(void)
 	tcase_add_test(tc, test_pointer_symbols);
 	tcase_add_test(tc, test_sizeof);
 	tcase_add_test(tc, test_file_scope);
+	tcase_add_test(tc, test_undefined);
 	suite_add_tcase(s, tc);
 	return s;
 }
