@@ -621,6 +621,36 @@ START_TEST(test_undefined)
 }
 END_TEST
 
+/*
+ * An unknown name after a dlopen() or dlclose() makes the index again:
+ * programs compiled before keep their types, and the ones compiled after
+ * get the same answers.  Under the sanitizer build LeakSanitizer checks
+ * that making it again loses nothing.
+ */
+START_TEST(test_reindex)
+{
+	char want[256];
+	void *before = ops->compile("w_objp->in", 10), *lib;
+	struct out o;
+	char err[128];
+
+	snprintf(want, sizeof(want), "(w_outer_t *) 0x%lx <w_obj>", ADDR(&w_obj));
+	EXPECT("w_objp", want);
+	lib = dlopen("libutil.so.1", RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(lib != NULL, "dlopen libutil.so.1: %s", dlerror());
+	EXPECT("nosuch_after_dlopen", "ERR: no symbol \"nosuch_after_dlopen\"");
+	EXPECT("w_objp", want);
+	EXPECT("w_obj.arr[1].tag", "\"a1\"");
+	dlclose(lib);
+	EXPECT("nosuch_after_dlclose", "ERR: no symbol \"nosuch_after_dlclose\"");
+	EXPECT("w_objp", want);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(ops->eval(before, put, &o, err, sizeof(err)), 0);
+	ck_assert_str_eq(o.buf, "{a = 1, tag = \"in\"}");
+	ops->release(before);
+}
+END_TEST
+
 /* The same text compiles once; a program is tied to its text. */
 START_TEST(test_same)
 {
@@ -655,6 +685,7 @@ static Suite *suite_watch(void)
 	tcase_add_test(tc, test_sizeof);
 	tcase_add_test(tc, test_file_scope);
 	tcase_add_test(tc, test_undefined);
+	tcase_add_test(tc, test_reindex);
 	suite_add_tcase(s, tc);
 	return s;
 }
