@@ -403,6 +403,118 @@ START_TEST(test_thread_local)
 }
 END_TEST
 
+/*
+ * The library's worker compiles, the watched thread evaluates: a
+ * thread-local is found in the evaluating thread, through its own thread
+ * pointer, whichever thread compiled it.
+ */
+static void *tls_eval_thread(void *prog)
+{
+	static struct out o;
+	char err[128];
+
+	w_tls = 33;
+	memset(&o, 0, sizeof(o));
+	if (ops->eval(prog, put, &o, err, sizeof(err)) != 0)
+		snprintf(o.buf, sizeof(o.buf), "ERR: %s", err);
+	return o.buf;
+}
+
+static void *tls_compile_thread(void *arg)
+{
+	(void)arg;
+	w_tls = 44;
+	return ops->compile("w_tls * 2", 9);
+}
+
+START_TEST(test_thread_local_elsewhere)
+{
+	pthread_t th;
+	struct out o;
+	char err[128];
+	void *p = ops->compile("w_tls", 5), *got;
+
+	ck_assert_int_eq(pthread_create(&th, NULL, tls_eval_thread, p), 0);
+	ck_assert_int_eq(pthread_join(th, &got), 0);
+	ck_assert_str_eq(got, "33");
+	ops->release(p);
+	ck_assert_int_eq(pthread_create(&th, NULL, tls_compile_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(th, &p), 0);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(ops->eval(p, put, &o, err, sizeof(err)), 0);
+	ck_assert_str_eq(o.buf, "22");
+	ops->release(p);
+}
+END_TEST
+
+/*
+ * A library loaded with dlopen() keeps its thread-locals in blocks each
+ * thread allocates when it first uses them: before that the thread has no
+ * storage for them (and the evaluation allocates none).
+ */
+static void *wtls_eval_thread(void *arg)
+{
+	static struct out o;
+	void (*set)(int) = (void (*)(int))(uintptr_t)arg;
+	void *p = ops->compile("wtls_value", 10);
+	char err[128];
+
+	memset(&o, 0, sizeof(o));
+	if (ops->eval(p, put, &o, err, sizeof(err)) != 0)
+		snprintf(o.buf, sizeof(o.buf), "ERR: %s", err);
+	ck_assert_str_eq(o.buf, "ERR: thread-local \"wtls_value\" has no storage in this thread");
+	set(77);
+	memset(&o, 0, sizeof(o));
+	if (ops->eval(p, put, &o, err, sizeof(err)) != 0)
+		snprintf(o.buf, sizeof(o.buf), "ERR: %s", err);
+	ops->release(p);
+	return o.buf;
+}
+
+START_TEST(test_thread_local_dlopen)
+{
+	void *lib = dlopen(RB_TEST_WTLS, RTLD_NOW | RTLD_LOCAL), *got;
+	void (*set)(int);
+	pthread_t th;
+
+	ck_assert_msg(lib != NULL, "dlopen %s: %s", RB_TEST_WTLS, dlerror());
+	*(void **)&set = dlsym(lib, "wtls_set");
+	ck_assert_ptr_nonnull(set);
+	EXPECT("wtls_value", "ERR: thread-local \"wtls_value\" has no storage in this thread");
+	set(9);
+	EXPECT("wtls_value", "9");
+	EXPECT("wtls_value + 1", "10");
+	ck_assert_int_eq(pthread_create(&th, NULL, wtls_eval_thread,
+					(void *)(uintptr_t)set), 0);
+	ck_assert_int_eq(pthread_join(th, &got), 0);
+	ck_assert_str_eq(got, "77");
+	EXPECT("wtls_value", "9");
+}
+END_TEST
+
+/* Expression text is bytes with a length: a NUL in it is an error. */
+START_TEST(test_nul)
+{
+	struct out o;
+	char err[128];
+	void *p = ops->compile("w_int\0 + 1", 9);
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert(ops->same(p, "w_int\0 + 1", 9));
+	ck_assert(!ops->same(p, "w_int", 5));
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(ops->eval(p, put, &o, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "NUL byte in the expression");
+	ops->release(p);
+	/* not NUL-terminated: only the length counts */
+	p = ops->compile("w_intXYZ", 5);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(ops->eval(p, put, &o, err, sizeof(err)), 0);
+	ck_assert_str_eq(o.buf, "-17");
+	ops->release(p);
+}
+END_TEST
+
 START_TEST(test_format_suffix)
 {
 	EXPECT("w_obj.in/x", "{a = 0x1, tag = {0x69, 0x6e, 0x0, 0x0}}");
@@ -678,6 +790,9 @@ static Suite *suite_watch(void)
 	tcase_add_test(tc, test_memory_errors);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_thread_local);
+	tcase_add_test(tc, test_thread_local_elsewhere);
+	tcase_add_test(tc, test_thread_local_dlopen);
+	tcase_add_test(tc, test_nul);
 	tcase_add_test(tc, test_format_suffix);
 	tcase_add_test(tc, test_same);
 	tcase_add_test(tc, test_functions);

@@ -24,7 +24,8 @@ INTEGRATION_APPS = \
 	tests/apps/watchsyms \
 	tests/apps/watchsyms-nodebug \
 	tests/apps/brk \
-	tests/apps/brk-nolocals
+	tests/apps/brk-nolocals \
+	tests/apps/sigmalloc
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -99,6 +100,16 @@ tests_apps_brk_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_brk_nolocals_SOURCES = tests/apps/brk.cc tests/apps/app.h
 tests_apps_brk_nolocals_CXXFLAGS = $(tests_apps_brk_CXXFLAGS)
 tests_apps_brk_nolocals_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) -Wl,--discard-all
+# Hooks only in a signal handler that interrupts malloc() (watch-signal).
+tests_apps_sigmalloc_SOURCES = tests/apps/sigmalloc.c tests/apps/app.h
+tests_apps_sigmalloc_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_sigmalloc_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Preloaded before librbtrace: counts what a hook must not do (watch-hook).
+check_LTLIBRARIES += tests/apps/libhookshim.la
+tests_apps_libhookshim_la_SOURCES = tests/apps/hookshim.c
+tests_apps_libhookshim_la_CFLAGS = $(WARN_CFLAGS) -g -O1 $(PTHREAD_CFLAGS)
+tests_apps_libhookshim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_apps_libhookshim_la_LIBADD = -ldl
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -141,7 +152,9 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-symbols.sh \
 	tests/integration/break-cxx.sh \
 	tests/integration/break-blocked.sh \
-	tests/integration/break-debuglink.sh
+	tests/integration/break-debuglink.sh \
+	tests/integration/watch-hook.sh \
+	tests/integration/watch-signal.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
