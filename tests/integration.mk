@@ -110,6 +110,9 @@ tests_apps_libhookshim_la_SOURCES = tests/apps/hookshim.c
 tests_apps_libhookshim_la_CFLAGS = $(WARN_CFLAGS) -g -O1 $(PTHREAD_CFLAGS)
 tests_apps_libhookshim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_apps_libhookshim_la_LIBADD = -ldl
+# Writes watch entries and header fields of a live file (watch-hostile).
+check_PROGRAMS += tests/apps/wpoke
+tests_apps_wpoke_SOURCES = tests/apps/wpoke.c
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 
@@ -154,7 +157,8 @@ INTEGRATION_TESTS = \
 	tests/integration/break-blocked.sh \
 	tests/integration/break-debuglink.sh \
 	tests/integration/watch-hook.sh \
-	tests/integration/watch-signal.sh
+	tests/integration/watch-signal.sh \
+	tests/integration/watch-hostile.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
