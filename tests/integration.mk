@@ -25,7 +25,8 @@ INTEGRATION_APPS = \
 	tests/apps/watchsyms-nodebug \
 	tests/apps/brk \
 	tests/apps/brk-nolocals \
-	tests/apps/sigmalloc
+	tests/apps/sigmalloc \
+	tests/apps/wfork
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -104,6 +105,10 @@ tests_apps_brk_nolocals_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) -Wl,--discard-all
 tests_apps_sigmalloc_SOURCES = tests/apps/sigmalloc.c tests/apps/app.h
 tests_apps_sigmalloc_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_sigmalloc_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Watches before and after fork() (watch-fork).
+tests_apps_wfork_SOURCES = tests/apps/wfork.c tests/apps/app.h
+tests_apps_wfork_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_wfork_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Preloaded before librbtrace: counts what a hook must not do (watch-hook).
 check_LTLIBRARIES += tests/apps/libhookshim.la
 tests_apps_libhookshim_la_SOURCES = tests/apps/hookshim.c
@@ -158,7 +163,8 @@ INTEGRATION_TESTS = \
 	tests/integration/break-debuglink.sh \
 	tests/integration/watch-hook.sh \
 	tests/integration/watch-signal.sh \
-	tests/integration/watch-hostile.sh
+	tests/integration/watch-hostile.sh \
+	tests/integration/watch-fork.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
