@@ -164,7 +164,8 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-hook.sh \
 	tests/integration/watch-signal.sh \
 	tests/integration/watch-hostile.sh \
-	tests/integration/watch-fork.sh
+	tests/integration/watch-fork.sh \
+	tests/integration/watch-exit.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
