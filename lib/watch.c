@@ -220,25 +220,44 @@ static void rb_watch_compile(struct rb_wslot *s)
 	rb_watch_poke(s->ring);
 }
 
+/* Whether exit() has begun; else the worker is busy until rb_watch_idle(). */
+static bool rb_watch_busy(void)
+{
+	/* seq_cst, both: busy before quit here, quit before busy in rb_watch_exit(), so one of the two sees the other. */
+	__atomic_store_n(&rb_wk.busy, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&rb_wk.quit, __ATOMIC_SEQ_CST))
+		return false;
+	__atomic_store_n(&rb_wk.busy, 0, __ATOMIC_SEQ_CST);
+	return true;
+}
+
+static void rb_watch_idle(void)
+{
+	/* seq_cst: see rb_watch_busy(). */
+	__atomic_store_n(&rb_wk.busy, 0, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &rb_wk.busy, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
+		NULL, 0);
+}
+
 static void rb_watch_work(void)
 {
 	uint32_t i, n = rb_wk.rings * RB_WATCHES;
 
-	for (i = 0; i < n && !RB_LOAD(&rb_wk.quit); i++) {
+	for (i = 0; i < n; i++) {
 		struct rb_wslot *s = &rb_wk.slots[i];
+		/* Relaxed: the CAS or the fence below orders what follows. */
 		uint32_t st = RB_LOAD(&s->state);
 
 		if (st == RB_WS_WANT) {
+			if (rb_watch_busy())
+				return;
 			/* Acquire: the owner's text and ring; pairs with its release store of WANT. */
-			if (!__atomic_compare_exchange_n(&s->state, &st, RB_WS_BUSY,
-							 false, __ATOMIC_ACQUIRE,
-							 __ATOMIC_RELAXED))
-				continue;	/* dropped meanwhile: next pass */
-			RB_STORE(&rb_wk.busy, 1);
-			rb_watch_compile(s);
-			RB_STORE(&rb_wk.busy, 0);
-			syscall(SYS_futex, &rb_wk.busy, FUTEX_WAKE_PRIVATE, INT_MAX,
-				NULL, NULL, 0);
+			if (__atomic_compare_exchange_n(&s->state, &st, RB_WS_BUSY,
+							false, __ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED))
+				rb_watch_compile(s);
+			/* else dropped meanwhile: the next pass frees it */
+			rb_watch_idle();
 		} else if (st == RB_WS_DROP) {
 			/* Acquire: the owner is done with prog; pairs with its release store of DROP. */
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -261,6 +280,7 @@ static void *rb_watch_worker(void *arg)
 		/* Acquire: the requests made before this bump are seen by the scan; pairs with rb_watch_kick(). */
 		uint32_t seq = RB_LOAD_ACQ(&rb_wk.seq);
 
+		/* Relaxed: a compile looks again (rb_watch_busy()). */
 		if (RB_LOAD(&rb_wk.quit))
 			break;
 		rb_watch_work();
@@ -279,11 +299,13 @@ static void rb_watch_exit(void)
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int waited;
 
-	if (rb_wk.pid != getpid() || rb_wk.state != 1)
+	/* Acquire: pairs with rb_watch_start()'s release store of state. */
+	if (rb_wk.pid != getpid() || RB_LOAD_ACQ(&rb_wk.state) != 1)
 		return;
-	RB_STORE(&rb_wk.quit, 1);
-	for (waited = 0; RB_LOAD(&rb_wk.busy) && waited < RB_WK_EXIT_WAIT_MS;
-	     waited += 10)
+	/* seq_cst, both: see rb_watch_busy(). */
+	__atomic_store_n(&rb_wk.quit, 1, __ATOMIC_SEQ_CST);
+	for (waited = 0; __atomic_load_n(&rb_wk.busy, __ATOMIC_SEQ_CST) &&
+	     waited < RB_WK_EXIT_WAIT_MS; waited += 10)
 		syscall(SYS_futex, &rb_wk.busy, FUTEX_WAIT_PRIVATE, 1, &ts,
 			NULL, 0);
 }
@@ -319,11 +341,13 @@ void rb_watch_start(void)
 	pthread_t th;
 	int saved = errno, rc;
 
+	/* One thread of the process starts it; the others go on (see rb_watch_eval()). */
 	if (cur == rb_proc.pid ||
 	    !__atomic_compare_exchange_n(&rb_wk.pid, &cur, rb_proc.pid, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return;
-	rb_wk.state = 0;
+	/* Relaxed: hooks only tell starting (0) from failed (-1) meanwhile. */
+	RB_STORE(&rb_wk.state, 0);
 	rb_wk.quit = 0;
 	rb_wk.busy = 0;
 	if (rb_wk.slots != NULL) {
@@ -340,6 +364,7 @@ void rb_watch_start(void)
 		if (m == MAP_FAILED) {
 			snprintf(rb_wk.err, sizeof(rb_wk.err), "no memory for its slots: %s",
 				 strerror(errno));
+			/* Release: err before the state; pairs with the hooks' acquire loads. */
 			RB_STORE_REL(&rb_wk.state, -1);
 			errno = saved;
 			return;
@@ -376,6 +401,7 @@ void rb_watch_start(void)
 		rb_warnf("rbtrace: no watch worker thread: %s; watches answer an error",
 			 strerror(rc));
 	}
+	/* Release: err before the state; pairs with the hooks' acquire loads. */
 	RB_STORE_REL(&rb_wk.state, rc == 0 ? 1 : -1);
 	errno = saved;
 }
@@ -411,6 +437,7 @@ static void rb_watch_drop(struct rb_thread *t, uint32_t i)
 
 	if (s == NULL)
 		return;
+	/* Relaxed: the CAS below decides. */
 	st = RB_LOAD(&s->state);
 	for (;;) {
 		uint32_t to;
@@ -504,19 +531,22 @@ static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 		return;
 	}
 	if (s == NULL) {
+		/* Acquire: err; pairs with rb_watch_start()'s release store of state. */
 		if (RB_LOAD_ACQ(&rb_wk.state) < 0)
 			rb_watch_fail(w, "watches need the library's worker thread: %s",
 				      rb_wk.err);
+		/* Relaxed: only whether there are slots at all. */
 		else if (__atomic_load_n(&rb_wk.slots, __ATOMIC_RELAXED) != NULL)
 			rb_watch_fail(w, "no watch slots for ring %u", t->index);
-		else	/* being started: look again at the next hook */
+		else	/* being started: look again at the next hook (seq_cst, as every attention change) */
 			RB_ATTN_OR(t->ring, RB_ATTN_WATCH);
 		return;
 	}
-	/* Acquire: prog, fail, the module's ops; pairs with the worker's release of IDLE. */
+	/* Acquire: prog and fail; pairs with the worker's release of IDLE. */
 	if (RB_LOAD_ACQ(&s->state) != RB_WS_IDLE)
 		return;		/* the worker pokes the ring when done */
 	memcpy(expr, w->expr, (size_t)len);
+	/* Acquire: the module's ops; pairs with rb_watch_try()'s release store. */
 	ops = __atomic_load_n(&rb_wops, __ATOMIC_ACQUIRE);
 	if (s->prog == NULL || ops == NULL || !ops->same(s->prog, expr, (size_t)len)) {
 		if (s->fail != 0 && s->len == (uint32_t)len &&
@@ -530,6 +560,7 @@ static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 			s->fail = 0;
 			return;
 		}
+		/* Acquire: err; pairs with rb_watch_start()'s release store of state. */
 		if (RB_LOAD_ACQ(&rb_wk.state) < 0) {
 			rb_watch_fail(w, "watches need the library's worker thread: %s",
 				      rb_wk.err);
