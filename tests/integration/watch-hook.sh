@@ -10,9 +10,9 @@
 #  - then watches that compile everything the module compiles (the first
 #    one loads the module and reads the program's DWARF, a thread-local
 #    on two threads, a struct, a value longer than the ring's result
-#    (the GMA), pointers printed with their symbols, an error, and the
-#    same expressions again, compiled already) each print their right
-#    value;
+#    (the GMA), pointers printed with their symbols, doubles, an enum, a
+#    string, an error, and the same expressions again, compiled already)
+#    each print their right value;
 #  - the counts after them equal the counts before: compiling (module
 #    load, libdw, malloc, the module's lock) ran in the library's worker
 #    thread, never in a hook, and evaluating took no lock and allocated
@@ -69,6 +69,7 @@ W2=$(tid_of w2)
 
 report 1
 before=$COUNTS
+echo "before any watch: $before"
 [ "$(field lock)" -ge 5 ] ||
 	fail "the shim counted $(field lock) locks in hooks before any watch (a thread's first hook takes one: expected at least 5): '$COUNTS'"
 
@@ -87,8 +88,14 @@ for round in 1 2; do
 	watch_ok "$K" cfg.pos "{x = 3, y = 4}"
 	watch_ok "$K" "*list" "{value = 1, next = $n2 <n2>}"
 	watch_ok "$K" big "{$big...}"
+	watch_ok "$K" ratio 2.5
+	watch_ok "$K" "ratio * 1000000" 2500000
+	watch_ok "$K" color GREEN
+	watch_ok "$K" "*greeting" "104 'h'"
+	watch_ok "$K" cfg.name '"demo"'
 	watch_err "$K" nosuch_var 'no symbol "nosuch_var"'
 	report $((round + 1))
+	echo "after round $round: $COUNTS"
 	for k in alloc lock dlopen phdr; do
 		expect "$k calls inside hooks during watch round $round ($before, then $COUNTS)" \
 			"$(COUNTS=$before field "$k")" "$(field "$k")"
