@@ -2,17 +2,17 @@
  * expr.c - rbtrace-watch.so: watch expressions, compiled and evaluated
  * inside the traced program.
  *
- * librbtrace dlopen()s this module the first time a thread has a watch to
- * evaluate (see watch.c), so libdw and the DWARF index cost nothing until
- * then.  compile() parses C expression text into a small typed tree; the
- * variables and types come from DWARF (libdwfl on the process's own
- * mappings), or, for objects without debug information, from the symbol
- * tables, where a variable has an address but no type and must be cast.
- * All of that runs under one mutex and allocates.  eval() then runs in the
- * watched thread at its hooks without locks or allocation: it walks the
- * tree, reads the program's memory with process_vm_readv() on itself (a
- * bad address is an error, never a fault), and formats the value as gdb
- * prints it.
+ * librbtrace's worker thread dlopen()s this module on the process's first
+ * watch (see watch.c), so libdw and the DWARF index cost nothing until
+ * then.  compile(), in that thread, parses C expression text into a small
+ * typed tree; the variables and types come from DWARF (libdwfl on the
+ * process's own mappings), or, for objects without debug information, from
+ * the symbol tables, where a variable has an address but no type and must
+ * be cast.  All of that runs under one mutex and allocates.  eval() then
+ * runs in the watched thread at its hooks without locks or allocation: it
+ * walks the tree, reads the program's memory with process_vm_readv() on
+ * itself (a bad address is an error, never a fault), finds thread-locals
+ * through its own thread pointer, and formats the value as gdb prints it.
  *
  * Grammar (C, without calls or assignment):
  *
@@ -363,9 +363,49 @@ struct xtcache {
 
 #define X_HASH	4096
 static char *x_debuginfo_path;
+
+/* Is there a file @link where elfutils looks for @file's debug link? */
+static bool x_debuglink_here(const char *file, const char *link)
+{
+	const char *slash = strrchr(file, '/');
+	int dir = slash != NULL ? (int)(slash - file) : 0;
+	char path[4096];
+
+	if (slash == NULL || strchr(link, '/') != NULL)
+		return false;
+	if ((size_t)snprintf(path, sizeof(path), "%.*s/%s", dir, file, link) < sizeof(path) &&
+	    strcmp(path, file) != 0 && access(path, R_OK) == 0)
+		return true;
+	if ((size_t)snprintf(path, sizeof(path), "%.*s/.debug/%s", dir, file, link) < sizeof(path) &&
+	    access(path, R_OK) == 0)
+		return true;
+	return (size_t)snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", dir, file,
+				link) < sizeof(path) && access(path, R_OK) == 0;
+}
+
+/*
+ * Separate debug information from this machine only: by build-id, then
+ * by debug link where elfutils looks for it.  Never from debuginfod
+ * servers (dwfl_standard_find_debuginfo()'s last resort): loading their
+ * client brings libcurl, a TLS library and their exit handlers into the
+ * traced program, which the program's exit() then runs under a compile.
+ */
+static int x_find_debuginfo(Dwfl_Module *mod, void **user, const char *modname,
+			    Dwarf_Addr base, const char *file, const char *link,
+			    GElf_Word crc, char **found)
+{
+	int fd = dwfl_build_id_find_debuginfo(mod, user, modname, base, file,
+					      link, crc, found);
+
+	if (fd >= 0 || file == NULL || link == NULL || !x_debuglink_here(file, link))
+		return fd;
+	return dwfl_standard_find_debuginfo(mod, user, modname, base, file, link,
+					    crc, found);
+}
+
 static const Dwfl_Callbacks x_cb = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = x_find_debuginfo,
 	.debuginfo_path = &x_debuginfo_path,
 };
 static Dwfl *x_dwfl;
@@ -888,7 +928,7 @@ static struct xtype *x_dw_array(Dwarf *dw, Dwarf_Die *die, struct xtype *t)
 				if (dwarf_whatform(&at) == DW_FORM_sdata ||
 				    dwarf_whatform(&at) == DW_FORM_implicit_const) {
 					if (dwarf_formsdata(&at, &sw) == 0 && sw >= -1) {
-						a->count = (uint64_t)(sw + 1);
+						a->count = (uint64_t)sw + 1;
 						a->sized = true;
 					}
 				} else if (dwarf_formudata(&at, &w) == 0 &&
@@ -1426,6 +1466,7 @@ struct xnode {
 	uint64_t	 addr;		/* or TLS offset */
 	bool		 tls;
 	uint64_t	 bias;		/* TLS: the module's load bias */
+	size_t		 modid;		/* TLS: its module id, 0: none found */
 	const char	*name;
 	/* XO_INT; XO_MEMBER: the offset of an anonymous member's parent */
 	uint64_t	 ival;
@@ -2062,6 +2103,19 @@ static void x_note(struct xparse *ps, const char *name, const struct xpick *pk)
 	x_note_add(note, "> ");
 }
 
+static int x_tls_modid(uint64_t bias, size_t *modid);
+
+/* A thread-local's module, for the evaluating thread to find its block. */
+static struct xnode *x_var_tls(struct xparse *ps, struct xnode *n)
+{
+	if (n->tls && x_tls_modid(n->bias, &n->modid) != 0) {
+		x_fail(ps, "thread-local \"%s\": this C library's thread-local storage is not known",
+		       n->name);
+		return NULL;
+	}
+	return n;
+}
+
 static struct xnode *x_var(struct xparse *ps, const char *name, const char *file)
 {
 	struct xpick pk;
@@ -2091,7 +2145,7 @@ static struct xnode *x_var(struct xparse *ps, const char *name, const char *file
 			n->addr = e->addr;
 			n->tls = e->tls;
 			n->bias = e->bias;
-			return n;
+			return x_var_tls(ps, n);
 		}
 		s = NULL;
 	}
@@ -2102,7 +2156,7 @@ static struct xnode *x_var(struct xparse *ps, const char *name, const char *file
 		n->tls = s->tls;
 		n->bias = s->bias;
 		x_note(ps, name, &pk);
-		return n;
+		return x_var_tls(ps, n);
 	}
 	s = x_pick(x_elfsyms, name, file, false, &pk);
 	if (s == NULL && file != NULL)
@@ -2124,7 +2178,7 @@ static struct xnode *x_var(struct xparse *ps, const char *name, const char *file
 	n->tls = s->tls;
 	n->bias = s->bias;
 	x_note(ps, name, &pk);
-	return n;
+	return x_var_tls(ps, n);
 }
 
 static struct xnode *x_parse_primary(struct xparse *ps)
@@ -2658,6 +2712,85 @@ static bool x_read(struct xprog *p, uint64_t addr, void *buf, size_t n)
 }
 
 /* -------------------------------------------------------------------------
+ * Thread-local variables: the block of a module in the evaluating thread,
+ * found without a lock or an allocation (dl_iterate_phdr() takes the
+ * loader's lock, __tls_get_addr() may allocate).
+ */
+
+/*
+ * As glibc's _dl_tls_get_addr_soft() finds it: the thread pointer's
+ * control block (x86_64 tcbhead_t: tcb, dtv, self) holds the thread's DTV,
+ * whose entry @modid (16 bytes each) starts with the module's block,
+ * (void *)-1 while the thread has not needed it; dtv[-1] counts the
+ * entries.  Read without faulting; x_tls_modid() checked the layout.
+ */
+static int x_tls_block(size_t modid, uint64_t *block)
+{
+#if defined(__x86_64__)
+	uint64_t tp, dtv, n, b;
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	if (modid == 0 || x_readmem(tp + 8, &dtv, 8) != 8 ||
+	    x_readmem(dtv - 16, &n, 8) != 8 || modid > n ||
+	    x_readmem(dtv + 16 * (uint64_t)modid, &b, 8) != 8 ||
+	    b == 0 || b == UINT64_MAX)
+		return -1;
+	*block = b;
+	return 0;
+#else
+	(void)modid, (void)block;
+	return -1;
+#endif
+}
+
+struct x_tls_find {
+	uint64_t	 bias;
+	size_t		 modid;
+};
+
+static int x_tls_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct x_tls_find *f = arg;
+
+	(void)size;
+	if ((uint64_t)info->dlpi_addr != f->bias || info->dlpi_tls_modid == 0)
+		return 0;
+	f->modid = info->dlpi_tls_modid;
+	return 1;
+}
+
+static int x_tls_state;		/* 1 x_tls_block() agrees with glibc, -1 not */
+
+static int x_tls_check_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uint64_t b;
+
+	(void)size, (void)arg;
+	if (info->dlpi_tls_modid == 0 || info->dlpi_tls_data == NULL)
+		return 0;
+	x_tls_state = x_tls_block(info->dlpi_tls_modid, &b) == 0 &&
+		      b == (uint64_t)(uintptr_t)info->dlpi_tls_data ? 1 : -1;
+	return 1;
+}
+
+/*
+ * At compile time (under x_lock): the module id of a thread-local of the
+ * module loaded at @bias, for x_tls_block() in the evaluating thread.
+ */
+static int x_tls_modid(uint64_t bias, size_t *modid)
+{
+	struct x_tls_find f = { bias, 0 };
+
+	if (x_tls_state == 0)
+		dl_iterate_phdr(x_tls_check_cb, NULL);
+	if (x_tls_state < 0)
+		return -1;
+	dl_iterate_phdr(x_tls_cb, &f);
+	*modid = f.modid;
+	return 0;
+}
+
+/* -------------------------------------------------------------------------
  * Evaluation.
  */
 
@@ -2679,24 +2812,6 @@ static int x_eerr(struct xprog *p, const char *fmt, ...)
 	vsnprintf(p->eerr, p->eerrsz, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-struct x_tls_find {
-	uint64_t	 bias;
-	void		*data;
-	bool		 found;
-};
-
-static int x_tls_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct x_tls_find *f = arg;
-
-	(void)size;
-	if ((uint64_t)info->dlpi_addr != f->bias)
-		return 0;
-	f->found = true;
-	f->data = info->dlpi_tls_data;
-	return 1;
 }
 
 static uint64_t x_sext(uint64_t v, uint64_t size)
@@ -2774,6 +2889,18 @@ static double x_as_double(const struct xval *v)
 	return t->sign ? (double)(int64_t)v->u : (double)v->u;
 }
 
+/*
+ * A float as an integer, as gdb converts one (target_float_to_longest()):
+ * saturated to long's range, NaN to its maximum.  C leaves converting a
+ * value out of the type's range undefined.
+ */
+static int64_t x_to_long(double d)
+{
+	if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+		return (int64_t)d;
+	return d < 0 ? INT64_MIN : INT64_MAX;
+}
+
 static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
 {
 	struct xval a, b;
@@ -2786,13 +2913,12 @@ static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
 		v->lval = true;
 		v->addr = n->addr;
 		if (n->tls) {
-			struct x_tls_find f = { n->bias, NULL, false };
+			uint64_t block;
 
-			dl_iterate_phdr(x_tls_cb, &f);
-			if (!f.found || f.data == NULL)
+			if (x_tls_block(n->modid, &block) != 0)
 				return x_eerr(p, "thread-local \"%s\" has no storage in this thread",
 					      n->name);
-			v->addr = (uint64_t)(uintptr_t)f.data + n->addr;
+			v->addr = block + n->addr;
 		}
 		return 0;
 	case XO_INT:
@@ -2871,7 +2997,12 @@ static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
 			if (t->size == 4)
 				v->d = (float)v->d;
 		} else if (x_strip(a.type)->kind == XK_FLOAT) {
-			v->u = t->sign ? (uint64_t)(int64_t)a.d : (uint64_t)a.d;
+			/* gdb: through long, then the type's low bytes */
+			uint64_t l = (uint64_t)x_to_long(a.d);
+
+			v->u = t->kind == XK_BOOL ? l != 0 :
+			       t->sign ? x_sext(x_zext(l, t->size), t->size) :
+			       x_zext(l, t->size);
 		} else if (t->kind == XK_BOOL) {
 			v->u = a.u != 0;
 		} else {
@@ -2910,7 +3041,9 @@ static int x_eval(struct xprog *p, const struct xnode *n, struct xval *v)
 
 		if (esz == 0)
 			esz = 1;
-		v->u = (uint64_t)(((int64_t)a.u - (int64_t)b.u) / (int64_t)esz);
+		/* modulo 2^64, then divided as signed, as gdb does */
+		v->u = esz > INT64_MAX ? 0 :
+		       (uint64_t)((int64_t)(a.u - b.u) / (int64_t)esz);
 		return 0;
 	}
 	if (t->kind == XK_FLOAT) {
@@ -3351,6 +3484,10 @@ static int x_parse(struct xprog *p)
 	ps.p = p;
 	ps.s = p->text;
 	ps.end = p->text + p->len;
+	if (memchr(p->text, '\0', p->len) != NULL) {
+		x_fail(&ps, "NUL byte in the expression");
+		return -1;
+	}
 	x_next(&ps);
 	if (ps.tok == T_END)
 		x_fail(&ps, "empty expression");

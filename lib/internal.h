@@ -145,8 +145,6 @@ struct rb_thread {
 	uint32_t	pending;	/* RB_WHY_* to stop with at the next hook */
 	uint32_t	resume;		/* a command ended the stop */
 	uint32_t	fresh;		/* a step armed at this very hook */
-	/* watch.c: each watch entry's compiled expression, or NULL */
-	void		*wprog[RB_WATCHES];
 };
 
 RB_HIDDEN extern __thread struct rb_thread rb_self
@@ -174,6 +172,7 @@ RB_HIDDEN bool rb_gma_claim(uint32_t me, uint64_t pos);
 RB_HIDDEN void rb_futex_wake(void *addr);
 
 /* watch.c: watch expressions, evaluated by rbtrace-watch.so */
+RB_HIDDEN void rb_watch_start(void);
 RB_HIDDEN void rb_watch_serve(struct rb_thread *t);
 RB_HIDDEN void rb_watch_thread_exit(struct rb_thread *t);
 

@@ -132,6 +132,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	if (rb_ring_owner != NULL)
 		rb_ring_owner[idx] = pthread_self();
 	pthread_mutex_unlock(&rb_thread_lock);
+	rb_watch_start();
 	rb_control_thread_start(t);
 	rb_clock_calibrate(m->hdr);
 }

@@ -1,5 +1,6 @@
 /*
- * watch.c - the owner's half of the watch protocol (DESIGN.md, rbtrace(5)).
+ * watch.c - the owner's half of the watch protocol (DESIGN.md, rbtrace(5)),
+ * and the worker thread that compiles the expressions.
  *
  *   monitor                                   owner thread (a hook)
  *   expr, exprlength, resready = 0
@@ -15,11 +16,28 @@
  * Nothing happens while no monitor asks: an entry whose value was read and
  * not asked for again costs nothing, and the hot path never looks here.
  *
- * The expressions themselves are compiled and evaluated by the module
- * rbtrace-watch.so (expr.c), loaded here on the first watch the process
- * gets: programs that are never watched never load it, nor libdw.
- * Compiling happens once per entry and expression text, in the watched
- * thread; evaluating reads memory without faulting and allocates nothing.
+ * A hook takes no lock and allocates nothing: it may run in a signal
+ * handler that interrupted malloc().  So the expressions are compiled by
+ * the module rbtrace-watch.so (expr.c) in a worker thread of this library,
+ * started with the process's first traced thread (and again in a fork
+ * child), which loads the module on the first watch: programs that are
+ * never watched never load it, nor libdw.  Each ring's entry has a slot
+ * here, in this process's memory; the owner and the worker hand it over by
+ * its state alone:
+ *
+ *   owner (a hook)                            worker
+ *   IDLE, prog does not match the text:
+ *   text, ring; state = WANT   (release)  ->  CAS WANT -> BUSY (acquire)
+ *   seq++, FUTEX_WAKE(seq)                    compile; prog = the new one
+ *                                             CAS BUSY -> IDLE (release),
+ *   state == IDLE (acquire): evaluate    <-   free the old program, then
+ *     prog, allocation-free, in the hook      attention |= WATCH, wake++
+ *   removal, exit: IDLE -> DROP,  ->          DROP: free prog, IDLE
+ *     WANT -> DROP, BUSY -> BUSYDROP          BUSYDROP: free both, IDLE
+ *
+ * The owner reads prog only while the state is IDLE, the worker changes it
+ * only while it is not, so a program is never freed under its evaluation.
+ * Evaluating reads memory without faulting and allocates nothing.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -29,19 +47,68 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "watch.h"
 
 #define RB_ATTN_AND(r, bits)	__atomic_fetch_and(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
+#define RB_ATTN_OR(r, bits)	__atomic_fetch_or(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
 
-static pthread_mutex_t rb_wmod_lock = PTHREAD_MUTEX_INITIALIZER;
+#define RB_WS_IDLE	0	/* the owner may evaluate prog */
+#define RB_WS_WANT	1	/* the owner asks for text's program */
+#define RB_WS_BUSY	2	/* the worker compiles it */
+#define RB_WS_DROP	3	/* the owner is done with prog: free it */
+#define RB_WS_BUSYDROP	4	/* ... and with the one being compiled */
+
+#define RB_WF_MODULE	1	/* no program: the module is missing */
+#define RB_WF_NOMEM	2	/* no program: out of memory */
+
+/* One watch entry of one ring, private to this process. */
+struct rb_wslot {
+	uint32_t	 state;		/* RB_WS_* */
+	uint32_t	 fail;		/* RB_WF_*, for text; 0: prog is it */
+	void		*prog;		/* compiled by the module, or NULL */
+	struct rb_ring	*ring;		/* where to say it is done */
+	uint32_t	 len;
+	char		 text[RB_EXPR_MAX];
+};
+
+#define RB_WK_EXIT_WAIT_MS	1000	/* exit() waits this long for a compile */
+
+static struct {
+	pid_t		 pid;		/* the process that has (had) it */
+	int		 state;		/* 0 starting, 1 running, -1 failed */
+	char		 err[128];	/* why it failed */
+	uint32_t	 seq;		/* futex: bumped after every request */
+	uint32_t	 busy;		/* futex: 1 while compiling */
+	int		 quit;		/* exit(): no more compiling */
+	bool		 atexit;	/* rb_watch_exit() registered */
+	struct rb_wslot	*slots;		/* rings * RB_WATCHES, or NULL */
+	uint32_t	 rings;
+	size_t		 map_size;
+	uint64_t	 gma_off;	/* the GMA, as laid out at the start */
+	uint32_t	 gma_size;
+} rb_wk;
+
 static const struct rb_watch_ops *rb_wops;
 static int rb_wmod_state;		/* 0 not tried, 1 loaded, -1 failed */
 static char rb_wmod_err[256];
+
+/* -------------------------------------------------------------------------
+ * The worker: loads the module, compiles, frees.
+ */
 
 static bool rb_watch_try(const char *path)
 {
@@ -64,50 +131,335 @@ static bool rb_watch_try(const char *path)
 		dlclose(h);
 		return false;
 	}
-	rb_wops = ops;
+	/* Release: the module's ops before a hook uses them; pairs with rb_watch_eval()'s acquire load. */
+	__atomic_store_n(&rb_wops, ops, __ATOMIC_RELEASE);
 	return true;
 }
 
 /*
- * The module: next to the library that holds this code (its rbtrace/
- * subdirectory when installed, the same directory in a build tree), then
- * where it was installed.
+ * The module, in the worker only: next to the library that holds this
+ * code (its rbtrace/ subdirectory when installed, the same directory in a
+ * build tree), then where it was installed.
  */
 static const struct rb_watch_ops *rb_watch_module(void)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 64];
 	Dl_info info;
 	char *slash;
+	bool ok = false;
 
-	if (__atomic_load_n(&rb_wmod_state, __ATOMIC_ACQUIRE) != 0)
+	if (rb_wmod_state != 0)
 		return rb_wops;
-	pthread_mutex_lock(&rb_wmod_lock);
-	if (rb_wmod_state == 0) {
-		bool ok = false;
-
-		if (dladdr((void *)rb_watch_module, &info) != 0 &&
-		    info.dli_fname != NULL &&
-		    strlen(info.dli_fname) < sizeof(dir)) {
-			strcpy(dir, info.dli_fname);
-			slash = strrchr(dir, '/');
-			if (slash != NULL) {
-				*slash = '\0';
-				snprintf(path, sizeof(path), "%s/rbtrace/%s", dir,
+	if (dladdr((void *)rb_watch_module, &info) != 0 &&
+	    info.dli_fname != NULL && strlen(info.dli_fname) < sizeof(dir)) {
+		strcpy(dir, info.dli_fname);
+		slash = strrchr(dir, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/rbtrace/%s", dir,
+				 RB_WATCH_MODULE);
+			ok = rb_watch_try(path);
+			if (!ok) {
+				snprintf(path, sizeof(path), "%s/%s", dir,
 					 RB_WATCH_MODULE);
 				ok = rb_watch_try(path);
-				if (!ok) {
-					snprintf(path, sizeof(path), "%s/%s", dir,
-						 RB_WATCH_MODULE);
-					ok = rb_watch_try(path);
-				}
 			}
 		}
-		if (!ok)
-			ok = rb_watch_try(RB_PKGLIBDIR "/" RB_WATCH_MODULE);
-		__atomic_store_n(&rb_wmod_state, ok ? 1 : -1, __ATOMIC_RELEASE);
 	}
-	pthread_mutex_unlock(&rb_wmod_lock);
+	if (!ok)
+		ok = rb_watch_try(RB_PKGLIBDIR "/" RB_WATCH_MODULE);
+	rb_wmod_state = ok ? 1 : -1;
 	return rb_wops;
+}
+
+static void rb_watch_release(void *prog)
+{
+	if (prog != NULL && rb_wops != NULL)
+		rb_wops->release(prog);
+}
+
+/* Tell the owner its program is there: as a monitor asks for a value. */
+static void rb_watch_poke(struct rb_ring *r)
+{
+	/* After the slot's IDLE: the owner clears the bit before it looks at the slot (rb_watch_serve()), so one of the two sees the other. */
+	RB_ATTN_OR(r, RB_ATTN_WATCH);
+	/* Release: the bit before the bump; pairs with a stopped owner's acquire load of wake. */
+	__atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
+	rb_futex_wake(&r->wake);
+}
+
+static void rb_watch_compile(struct rb_wslot *s)
+{
+	const struct rb_watch_ops *ops = rb_watch_module();
+	void *old = s->prog, *prog = NULL;
+	uint32_t expect = RB_WS_BUSY, fail = 0;
+
+	if (ops == NULL)
+		fail = RB_WF_MODULE;
+	else if (old != NULL && ops->same(old, s->text, s->len))
+		prog = old;
+	else if ((prog = ops->compile(s->text, s->len)) == NULL)
+		fail = RB_WF_NOMEM;
+	s->prog = prog;
+	s->fail = fail;
+	/* Release: prog and fail before IDLE; pairs with the owner's acquire load of state. */
+	if (!__atomic_compare_exchange_n(&s->state, &expect, RB_WS_IDLE, false,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+		/* BUSYDROP: the owner wants neither. */
+		s->prog = NULL;
+		s->fail = 0;
+		if (prog != old)
+			rb_watch_release(prog);
+		rb_watch_release(old);
+		/* Release: done with the slot before the owner takes it again. */
+		RB_STORE_REL(&s->state, RB_WS_IDLE);
+		return;
+	}
+	if (old != prog)
+		rb_watch_release(old);
+	rb_watch_poke(s->ring);
+}
+
+/* Whether exit() has begun; else the worker is busy until rb_watch_idle(). */
+static bool rb_watch_busy(void)
+{
+	/* seq_cst, both: busy before quit here, quit before busy in rb_watch_exit(), so one of the two sees the other. */
+	__atomic_store_n(&rb_wk.busy, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&rb_wk.quit, __ATOMIC_SEQ_CST))
+		return false;
+	__atomic_store_n(&rb_wk.busy, 0, __ATOMIC_SEQ_CST);
+	return true;
+}
+
+static void rb_watch_idle(void)
+{
+	/* seq_cst: see rb_watch_busy(). */
+	__atomic_store_n(&rb_wk.busy, 0, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &rb_wk.busy, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
+		NULL, 0);
+}
+
+static void rb_watch_work(void)
+{
+	uint32_t i, n = rb_wk.rings * RB_WATCHES;
+
+	for (i = 0; i < n; i++) {
+		struct rb_wslot *s = &rb_wk.slots[i];
+		/* Relaxed: the CAS or the fence below orders what follows. */
+		uint32_t st = RB_LOAD(&s->state);
+
+		if (st == RB_WS_WANT) {
+			if (rb_watch_busy())
+				return;
+			/* Acquire: the owner's text and ring; pairs with its release store of WANT. */
+			if (__atomic_compare_exchange_n(&s->state, &st, RB_WS_BUSY,
+							false, __ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED))
+				rb_watch_compile(s);
+			/* else dropped meanwhile: the next pass frees it */
+			rb_watch_idle();
+		} else if (st == RB_WS_DROP) {
+			/* Acquire: the owner is done with prog; pairs with its release store of DROP. */
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			rb_watch_release(s->prog);
+			s->prog = NULL;
+			s->fail = 0;
+			/* Release: the slot is the owner's again. */
+			RB_STORE_REL(&s->state, RB_WS_IDLE);
+		}
+	}
+}
+
+static void *rb_watch_worker(void *arg)
+{
+	(void)arg;
+	/* Never traced: a hook in code it runs (a traced malloc) does nothing. */
+	rb_self.state = RB_T_DONE;
+	prctl(PR_SET_NAME, "rbtrace-watch", 0, 0, 0);
+	for (;;) {
+		/* Acquire: the requests made before this bump are seen by the scan; pairs with rb_watch_kick(). */
+		uint32_t seq = RB_LOAD_ACQ(&rb_wk.seq);
+
+		/* Relaxed: a compile looks again (rb_watch_busy()). */
+		if (RB_LOAD(&rb_wk.quit))
+			break;
+		rb_watch_work();
+		syscall(SYS_futex, &rb_wk.seq, FUTEX_WAIT_PRIVATE, seq, NULL,
+			NULL, 0);
+	}
+	return NULL;
+}
+
+/*
+ * exit(): no compile may run on while the libraries it uses are being
+ * finalized; wait a bounded time for the one in progress.
+ */
+static void rb_watch_exit(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int waited;
+
+	/* Acquire: pairs with rb_watch_start()'s release store of state. */
+	if (rb_wk.pid != getpid() || RB_LOAD_ACQ(&rb_wk.state) != 1)
+		return;
+	/* seq_cst, both: see rb_watch_busy(). */
+	__atomic_store_n(&rb_wk.quit, 1, __ATOMIC_SEQ_CST);
+	for (waited = 0; __atomic_load_n(&rb_wk.busy, __ATOMIC_SEQ_CST) &&
+	     waited < RB_WK_EXIT_WAIT_MS; waited += 10)
+		syscall(SYS_futex, &rb_wk.busy, FUTEX_WAIT_PRIVATE, 1, &ts,
+			NULL, 0);
+}
+
+/*
+ * A fork child has the parent's slots, for the parent's rings, and no
+ * worker: every program is freed by its own worker, then the slot is idle.
+ */
+static void rb_watch_slots_reset(void)
+{
+	uint32_t i, n = rb_wk.rings * RB_WATCHES;
+
+	for (i = 0; i < n; i++) {
+		struct rb_wslot *s = &rb_wk.slots[i];
+
+		s->fail = 0;
+		s->state = s->prog != NULL ? RB_WS_DROP : RB_WS_IDLE;
+	}
+}
+
+/**
+ * rb_watch_start - start this process's worker, unless it has one
+ *
+ * From a thread's setup (its first hook, or fork() in the child), before
+ * the thread serves any watch; once per process.
+ */
+void rb_watch_start(void)
+{
+	const struct rb_header *g = &rb_proc.map.geo;
+	pid_t cur = RB_LOAD(&rb_wk.pid);
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t th;
+	int saved = errno, rc;
+
+	/* One thread of the process starts it; the others go on (see rb_watch_eval()). */
+	if (cur == rb_proc.pid ||
+	    !__atomic_compare_exchange_n(&rb_wk.pid, &cur, rb_proc.pid, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	/* Relaxed: hooks only tell starting (0) from failed (-1) meanwhile. */
+	RB_STORE(&rb_wk.state, 0);
+	rb_wk.quit = 0;
+	rb_wk.busy = 0;
+	if (rb_wk.slots != NULL) {
+		rb_watch_slots_reset();
+	} else {
+		uint32_t rings = g->rings;
+		void *m;
+
+		if (rings > RB_MAX_RINGS)
+			rings = RB_MAX_RINGS;
+		rb_wk.map_size = (size_t)rings * RB_WATCHES * sizeof(struct rb_wslot);
+		m = mmap(NULL, rb_wk.map_size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED) {
+			snprintf(rb_wk.err, sizeof(rb_wk.err), "no memory for its slots: %s",
+				 strerror(errno));
+			/* Release: err before the state; pairs with the hooks' acquire loads. */
+			RB_STORE_REL(&rb_wk.state, -1);
+			errno = saved;
+			return;
+		}
+		/*
+		 * The GMA as this process laid it out or checked it (the
+		 * private copy of the header): a header changed since cannot
+		 * send values elsewhere.
+		 */
+		rb_wk.gma_off = g->gma_off;
+		rb_wk.gma_size = g->global_sz;
+		if (rb_wk.gma_size > RB_MAX_GLOBAL_SZ)
+			rb_wk.gma_size = RB_MAX_GLOBAL_SZ;
+		if (rb_wk.gma_off + rb_wk.gma_size > rb_proc.map.size)
+			rb_wk.gma_size = 0;
+		rb_wk.rings = rings;
+		/* Release: the slots before a hook finds them; pairs with rb_watch_slot(). */
+		__atomic_store_n(&rb_wk.slots, (struct rb_wslot *)m, __ATOMIC_RELEASE);
+	}
+	if (!rb_wk.atexit)
+		rb_wk.atexit = atexit(rb_watch_exit) == 0;
+
+	/* Every signal blocked: the program's signals go to its own threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 4u << 20);
+	rc = pthread_create(&th, &attr, rb_watch_worker, NULL);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		snprintf(rb_wk.err, sizeof(rb_wk.err), "cannot start it: %s",
+			 strerror(rc));
+		rb_warnf("rbtrace: no watch worker thread: %s; watches answer an error",
+			 strerror(rc));
+	}
+	/* Release: err before the state; pairs with the hooks' acquire loads. */
+	RB_STORE_REL(&rb_wk.state, rc == 0 ? 1 : -1);
+	errno = saved;
+}
+
+/* -------------------------------------------------------------------------
+ * The owner: at its hooks, allocation-free and without locks.
+ */
+
+/* The slot of the calling thread's entry @i, or NULL. */
+static struct rb_wslot *rb_watch_slot(struct rb_thread *t, uint32_t i)
+{
+	/* Acquire: the slots' set-up; pairs with rb_watch_start()'s release store. */
+	struct rb_wslot *slots = __atomic_load_n(&rb_wk.slots, __ATOMIC_ACQUIRE);
+
+	if (slots == NULL || t->index >= rb_wk.rings)
+		return NULL;
+	return &slots[(size_t)t->index * RB_WATCHES + i];
+}
+
+/* Wake the worker for a request. */
+static void rb_watch_kick(void)
+{
+	/* Release: the slot's WANT or DROP before the bump; pairs with the worker's acquire load of seq. */
+	__atomic_fetch_add(&rb_wk.seq, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &rb_wk.seq, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* The owner is done with the slot's program (removal, exit). */
+static void rb_watch_drop(struct rb_thread *t, uint32_t i)
+{
+	struct rb_wslot *s = rb_watch_slot(t, i);
+	uint32_t st;
+
+	if (s == NULL)
+		return;
+	/* Relaxed: the CAS below decides. */
+	st = RB_LOAD(&s->state);
+	for (;;) {
+		uint32_t to;
+
+		if (st == RB_WS_IDLE && s->prog == NULL) {
+			s->fail = 0;
+			return;
+		}
+		if (st == RB_WS_IDLE || st == RB_WS_WANT)
+			to = RB_WS_DROP;
+		else if (st == RB_WS_BUSY)
+			to = RB_WS_BUSYDROP;
+		else
+			return;		/* dropped already */
+		/* Release: done with prog before the worker frees it; pairs with its acquire. */
+		if (__atomic_compare_exchange_n(&s->state, &st, to, false,
+						__ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			break;
+	}
+	if (st != RB_WS_BUSY)
+		rb_watch_kick();
 }
 
 /* Where a value's text goes: result first, the GMA after it. */
@@ -123,8 +475,7 @@ struct rb_wsink {
 static int rb_watch_put(void *arg, const char *s, size_t n)
 {
 	struct rb_wsink *k = arg;
-	struct rb_header *h = rb_proc.map.hdr;
-	char *gma = (char *)rb_proc.map.base + h->gma_off;
+	char *gma = (char *)rb_proc.map.base + rb_wk.gma_off;
 	size_t i;
 
 	for (i = 0; i < n; i++, k->total++) {
@@ -137,7 +488,7 @@ static int rb_watch_put(void *arg, const char *s, size_t n)
 		if (k->gma == 0)
 			k->gma = rb_gma_claim(RB_GMA_MAKE(k->t->index, k->entry + 1) |
 					      RB_GMA_BUSY, RB_RESULT_MAX) ? 1 : -1;
-		if (k->gma == 1 && p - RB_RESULT_MAX < h->global_sz) {
+		if (k->gma == 1 && p - RB_RESULT_MAX < rb_wk.gma_size) {
 			gma[p - RB_RESULT_MAX] = s[i];
 			k->gma_len = (uint32_t)(p - RB_RESULT_MAX + 1);
 		}
@@ -145,52 +496,100 @@ static int rb_watch_put(void *arg, const char *s, size_t n)
 	return 0;
 }
 
+/* Answer entry @w with an error; @fmt's text is cut to the result. */
+static __attribute__((format(printf, 2, 3)))
+void rb_watch_fail(struct rb_watch *w, const char *fmt, ...)
+{
+	char err[RB_RESULT_MAX];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(err, sizeof(err), fmt, ap);
+	va_end(ap);
+	n = strnlen(err, sizeof(err) - 1);
+	if (n == 0)
+		n = strlen(strcpy(err, "error"));
+	memcpy(w->result, err, n);
+	RB_STORE(&w->reslength, -(int32_t)n);
+	/* result and reslength before resready; pairs with the monitor's acquire load. */
+	RB_STORE_REL(&w->resready, 1);
+}
+
 static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 {
 	struct rb_header *h = rb_proc.map.hdr;
-	const struct rb_watch_ops *ops = rb_watch_module();
-	char expr[RB_EXPR_MAX], err[RB_RESULT_MAX];
+	const struct rb_watch_ops *ops;
 	struct rb_wsink k = { t, w, i, 0, 0, 0 };
+	struct rb_wslot *s = rb_watch_slot(t, i);
 	int32_t len = RB_LOAD(&w->exprlength);
+	char expr[RB_EXPR_MAX], err[RB_RESULT_MAX];
 	int rc;
 
-	if (len < 0 || len > RB_EXPR_MAX)
-		len = RB_EXPR_MAX;
-	memcpy(expr, w->expr, (size_t)len);
-	if (ops == NULL) {
-		snprintf(err, sizeof(err), "watches need %s: %s", RB_WATCH_MODULE,
-			 rb_wmod_err[0] ? rb_wmod_err : "not found");
-		rc = -1;
-	} else {
-		if (t->wprog[i] != NULL && !ops->same(t->wprog[i], expr, (size_t)len)) {
-			ops->release(t->wprog[i]);
-			t->wprog[i] = NULL;
-		}
-		if (t->wprog[i] == NULL)
-			t->wprog[i] = ops->compile(expr, (size_t)len);
-		if (t->wprog[i] == NULL) {
-			snprintf(err, sizeof(err), "out of memory");
-			rc = -1;
-		} else {
-			err[0] = '\0';
-			rc = ops->eval(t->wprog[i], rb_watch_put, &k, err, sizeof(err));
-		}
+	if (len < 0 || len > RB_EXPR_MAX) {
+		rb_watch_fail(w, "bad expression length %d (0..%d)", (int)len,
+			      RB_EXPR_MAX);
+		return;
 	}
+	if (s == NULL) {
+		/* Acquire: err; pairs with rb_watch_start()'s release store of state. */
+		if (RB_LOAD_ACQ(&rb_wk.state) < 0)
+			rb_watch_fail(w, "watches need the library's worker thread: %s",
+				      rb_wk.err);
+		/* Relaxed: only whether there are slots at all. */
+		else if (__atomic_load_n(&rb_wk.slots, __ATOMIC_RELAXED) != NULL)
+			rb_watch_fail(w, "no watch slots for ring %u", t->index);
+		else	/* being started: look again at the next hook (seq_cst, as every attention change) */
+			RB_ATTN_OR(t->ring, RB_ATTN_WATCH);
+		return;
+	}
+	/* Acquire: prog and fail; pairs with the worker's release of IDLE. */
+	if (RB_LOAD_ACQ(&s->state) != RB_WS_IDLE)
+		return;		/* the worker pokes the ring when done */
+	memcpy(expr, w->expr, (size_t)len);
+	/* Acquire: the module's ops; pairs with rb_watch_try()'s release store. */
+	ops = __atomic_load_n(&rb_wops, __ATOMIC_ACQUIRE);
+	if (s->prog == NULL || ops == NULL || !ops->same(s->prog, expr, (size_t)len)) {
+		if (s->fail != 0 && s->len == (uint32_t)len &&
+		    memcmp(s->text, expr, (size_t)len) == 0) {
+			/* compiled for this very text, and failed */
+			if (s->fail == RB_WF_MODULE)
+				rb_watch_fail(w, "watches need %s: %s", RB_WATCH_MODULE,
+					      rb_wmod_err[0] ? rb_wmod_err : "not found");
+			else
+				rb_watch_fail(w, "out of memory");
+			s->fail = 0;
+			return;
+		}
+		/* Acquire: err; pairs with rb_watch_start()'s release store of state. */
+		if (RB_LOAD_ACQ(&rb_wk.state) < 0) {
+			rb_watch_fail(w, "watches need the library's worker thread: %s",
+				      rb_wk.err);
+			return;
+		}
+		memcpy(s->text, expr, (size_t)len);
+		s->len = (uint32_t)len;
+		s->ring = t->ring;
+		s->fail = 0;
+		/* Release: the text, and done with the old program; pairs with the worker's acquire CAS. */
+		RB_STORE_REL(&s->state, RB_WS_WANT);
+		rb_watch_kick();
+		return;
+	}
+	err[0] = '\0';
+	rc = ops->eval(s->prog, rb_watch_put, &k, err, sizeof(err));
 	if (rc != 0) {
-		size_t n = strnlen(err, sizeof(err) - 1);
-
-		if (n == 0)
-			n = strlen(strcpy(err, "error"));
-		memcpy(w->result, err, n);
-		RB_STORE(&w->reslength, -(int32_t)n);
+		if (k.gma == 1)
+			RB_STORE(&h->gma_len, 0);
+		rb_watch_fail(w, "%s", err);
 	} else {
 		RB_STORE(&w->reslength,
 			 (int32_t)(k.total > INT32_MAX ? INT32_MAX : k.total));
+		if (k.gma == 1)
+			RB_STORE(&h->gma_len, k.gma_len);
+		/* result, reslength, the GMA before resready; pairs with the monitor's acquire load. */
+		RB_STORE_REL(&w->resready, 1);
 	}
-	if (k.gma == 1)
-		RB_STORE(&h->gma_len, rc == 0 ? k.gma_len : 0);
-	/* result, reslength, the GMA before resready; pairs with the monitor's acquire load. */
-	RB_STORE_REL(&w->resready, 1);
 	/*
 	 * Only now from busy to held (resready == 1 keeps it), so no moment
 	 * lets another thread see the claim as lapsed.  The monitor waits out
@@ -216,27 +615,22 @@ void rb_watch_serve(struct rb_thread *t)
 		int32_t in = RB_LOAD_ACQ(&w->inuse);
 
 		if (in == -2) {
-			if (t->wprog[i] != NULL && rb_wops != NULL) {
-				rb_wops->release(t->wprog[i]);
-				t->wprog[i] = NULL;
-			}
+			rb_watch_drop(t, i);
 			/* Release: done with the entry before it is free. */
 			RB_STORE_REL(&w->inuse, 0);
 			continue;
 		}
+		/* Any other value of inuse or resready asks for nothing. */
 		if (in == 1 && RB_LOAD_ACQ(&w->resready) == 0)
 			rb_watch_eval(t, i, w);
 	}
 }
 
-/* rb_watch_thread_exit - free the exiting thread's compiled expressions */
+/* rb_watch_thread_exit - the exiting thread's programs go to the worker to free */
 void rb_watch_thread_exit(struct rb_thread *t)
 {
 	uint32_t i;
 
-	for (i = 0; i < RB_WATCHES; i++) {
-		if (t->wprog[i] != NULL && rb_wops != NULL)
-			rb_wops->release(t->wprog[i]);
-		t->wprog[i] = NULL;
-	}
+	for (i = 0; i < RB_WATCHES; i++)
+		rb_watch_drop(t, i);
 }

@@ -112,6 +112,12 @@ USED int *w_heap;
 USED int w_bss[1 << 16];
 USED int *w_bssp = &w_bss[60000];
 USED struct w_inner *w_innerp = &w_obj.arr[1];
+/* Values C leaves undefined to convert or subtract (gdb's answers below). */
+USED double w_huge = 1e300, w_neghuge = -1e300, w_nan = __builtin_nan("");
+USED char *w_lowp = (char *)(uintptr_t)0x10;
+USED char *w_highp = (char *)(uintptr_t)0xffffffffffffff00ull;
+USED long *w_llow = (long *)(uintptr_t)0x10;
+USED long *w_lhigh = (long *)(uintptr_t)0x8000000000000010ull;
 
 void w_handler(int sig)
 {
@@ -397,6 +403,118 @@ START_TEST(test_thread_local)
 }
 END_TEST
 
+/*
+ * The library's worker compiles, the watched thread evaluates: a
+ * thread-local is found in the evaluating thread, through its own thread
+ * pointer, whichever thread compiled it.
+ */
+static void *tls_eval_thread(void *prog)
+{
+	static struct out o;
+	char err[128];
+
+	w_tls = 33;
+	memset(&o, 0, sizeof(o));
+	if (ops->eval(prog, put, &o, err, sizeof(err)) != 0)
+		snprintf(o.buf, sizeof(o.buf), "ERR: %s", err);
+	return o.buf;
+}
+
+static void *tls_compile_thread(void *arg)
+{
+	(void)arg;
+	w_tls = 44;
+	return ops->compile("w_tls * 2", 9);
+}
+
+START_TEST(test_thread_local_elsewhere)
+{
+	pthread_t th;
+	struct out o;
+	char err[128];
+	void *p = ops->compile("w_tls", 5), *got;
+
+	ck_assert_int_eq(pthread_create(&th, NULL, tls_eval_thread, p), 0);
+	ck_assert_int_eq(pthread_join(th, &got), 0);
+	ck_assert_str_eq(got, "33");
+	ops->release(p);
+	ck_assert_int_eq(pthread_create(&th, NULL, tls_compile_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(th, &p), 0);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(ops->eval(p, put, &o, err, sizeof(err)), 0);
+	ck_assert_str_eq(o.buf, "22");
+	ops->release(p);
+}
+END_TEST
+
+/*
+ * A library loaded with dlopen() keeps its thread-locals in blocks each
+ * thread allocates when it first uses them: before that the thread has no
+ * storage for them (and the evaluation allocates none).
+ */
+static void *wtls_eval_thread(void *arg)
+{
+	static struct out o;
+	void (*set)(int) = (void (*)(int))(uintptr_t)arg;
+	void *p = ops->compile("wtls_value", 10);
+	char err[128];
+
+	memset(&o, 0, sizeof(o));
+	if (ops->eval(p, put, &o, err, sizeof(err)) != 0)
+		snprintf(o.buf, sizeof(o.buf), "ERR: %s", err);
+	ck_assert_str_eq(o.buf, "ERR: thread-local \"wtls_value\" has no storage in this thread");
+	set(77);
+	memset(&o, 0, sizeof(o));
+	if (ops->eval(p, put, &o, err, sizeof(err)) != 0)
+		snprintf(o.buf, sizeof(o.buf), "ERR: %s", err);
+	ops->release(p);
+	return o.buf;
+}
+
+START_TEST(test_thread_local_dlopen)
+{
+	void *lib = dlopen(RB_TEST_WTLS, RTLD_NOW | RTLD_LOCAL), *got;
+	void (*set)(int);
+	pthread_t th;
+
+	ck_assert_msg(lib != NULL, "dlopen %s: %s", RB_TEST_WTLS, dlerror());
+	*(void **)&set = dlsym(lib, "wtls_set");
+	ck_assert_ptr_nonnull(set);
+	EXPECT("wtls_value", "ERR: thread-local \"wtls_value\" has no storage in this thread");
+	set(9);
+	EXPECT("wtls_value", "9");
+	EXPECT("wtls_value + 1", "10");
+	ck_assert_int_eq(pthread_create(&th, NULL, wtls_eval_thread,
+					(void *)(uintptr_t)set), 0);
+	ck_assert_int_eq(pthread_join(th, &got), 0);
+	ck_assert_str_eq(got, "77");
+	EXPECT("wtls_value", "9");
+}
+END_TEST
+
+/* Expression text is bytes with a length: a NUL in it is an error. */
+START_TEST(test_nul)
+{
+	struct out o;
+	char err[128];
+	void *p = ops->compile("w_int\0 + 1", 9);
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert(ops->same(p, "w_int\0 + 1", 9));
+	ck_assert(!ops->same(p, "w_int", 5));
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(ops->eval(p, put, &o, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "NUL byte in the expression");
+	ops->release(p);
+	/* not NUL-terminated: only the length counts */
+	p = ops->compile("w_intXYZ", 5);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(ops->eval(p, put, &o, err, sizeof(err)), 0);
+	ck_assert_str_eq(o.buf, "-17");
+	ops->release(p);
+}
+END_TEST
+
 START_TEST(test_format_suffix)
 {
 	EXPECT("w_obj.in/x", "{a = 0x1, tag = {0x69, 0x6e, 0x0, 0x0}}");
@@ -582,6 +700,69 @@ START_TEST(test_file_scope)
 }
 END_TEST
 
+/*
+ * What C leaves undefined has gdb's answer: a float converted to an
+ * integer saturates to long's range (NaN to its maximum), then keeps the
+ * type's low bytes; pointers subtract modulo 2^64, then divide.  Every
+ * expected value but _Bool's (gdb's C has no _Bool) is what gdb 13.1
+ * prints for the same expression over the same values.
+ */
+START_TEST(test_undefined)
+{
+	EXPECT("(int)w_huge", "-1");
+	EXPECT("(long)w_huge", "9223372036854775807");
+	EXPECT("(unsigned long)w_huge", "9223372036854775807");
+	EXPECT("(long)w_neghuge", "-9223372036854775808");
+	EXPECT("(int)w_neghuge", "0");
+	EXPECT("(unsigned long)w_neghuge", "9223372036854775808");
+	EXPECT("(short)w_huge", "-1");
+	EXPECT("(char)w_huge", "-1 '\\377'");
+	EXPECT("(long)w_nan", "9223372036854775807");
+	EXPECT("(int)w_nan", "-1");
+	EXPECT("(long)(w_huge * w_huge)", "9223372036854775807");
+	EXPECT("(unsigned int)-w_double", "0");
+	EXPECT("(_Bool)w_huge", "true");	/* not 0, as C says */
+	EXPECT("(float)w_huge", "inf");
+	EXPECT("w_lowp - w_highp", "272");
+	EXPECT("w_highp - w_lowp", "-272");
+	EXPECT("w_llow - w_lhigh", "-1152921504606846976");
+	EXPECT("w_lhigh - w_llow", "-1152921504606846976");
+	EXPECT("(long)w_lhigh - (long)w_llow", "-9223372036854775808");
+	EXPECT("(long)w_llow - (long)w_lhigh", "-9223372036854775808");
+	EXPECT("(unsigned char)w_huge", "255 '\\377'");
+}
+END_TEST
+
+/*
+ * An unknown name after a dlopen() or dlclose() makes the index again:
+ * programs compiled before keep their types, and the ones compiled after
+ * get the same answers.  Under the sanitizer build LeakSanitizer checks
+ * that making it again loses nothing.
+ */
+START_TEST(test_reindex)
+{
+	char want[256];
+	void *before = ops->compile("w_objp->in", 10), *lib;
+	struct out o;
+	char err[128];
+
+	snprintf(want, sizeof(want), "(w_outer_t *) 0x%lx <w_obj>", ADDR(&w_obj));
+	EXPECT("w_objp", want);
+	lib = dlopen("libutil.so.1", RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(lib != NULL, "dlopen libutil.so.1: %s", dlerror());
+	EXPECT("nosuch_after_dlopen", "ERR: no symbol \"nosuch_after_dlopen\"");
+	EXPECT("w_objp", want);
+	EXPECT("w_obj.arr[1].tag", "\"a1\"");
+	dlclose(lib);
+	EXPECT("nosuch_after_dlclose", "ERR: no symbol \"nosuch_after_dlclose\"");
+	EXPECT("w_objp", want);
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(ops->eval(before, put, &o, err, sizeof(err)), 0);
+	ck_assert_str_eq(o.buf, "{a = 1, tag = \"in\"}");
+	ops->release(before);
+}
+END_TEST
+
 /* The same text compiles once; a program is tied to its text. */
 START_TEST(test_same)
 {
@@ -609,12 +790,17 @@ static Suite *suite_watch(void)
 	tcase_add_test(tc, test_memory_errors);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_thread_local);
+	tcase_add_test(tc, test_thread_local_elsewhere);
+	tcase_add_test(tc, test_thread_local_dlopen);
+	tcase_add_test(tc, test_nul);
 	tcase_add_test(tc, test_format_suffix);
 	tcase_add_test(tc, test_same);
 	tcase_add_test(tc, test_functions);
 	tcase_add_test(tc, test_pointer_symbols);
 	tcase_add_test(tc, test_sizeof);
 	tcase_add_test(tc, test_file_scope);
+	tcase_add_test(tc, test_undefined);
+	tcase_add_test(tc, test_reindex);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,7 +24,9 @@ INTEGRATION_APPS = \
 	tests/apps/watchsyms \
 	tests/apps/watchsyms-nodebug \
 	tests/apps/brk \
-	tests/apps/brk-nolocals
+	tests/apps/brk-nolocals \
+	tests/apps/sigmalloc \
+	tests/apps/wfork
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -99,6 +101,23 @@ tests_apps_brk_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_brk_nolocals_SOURCES = tests/apps/brk.cc tests/apps/app.h
 tests_apps_brk_nolocals_CXXFLAGS = $(tests_apps_brk_CXXFLAGS)
 tests_apps_brk_nolocals_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) -Wl,--discard-all
+# Hooks only in a signal handler that interrupts malloc() (watch-signal).
+tests_apps_sigmalloc_SOURCES = tests/apps/sigmalloc.c tests/apps/app.h
+tests_apps_sigmalloc_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_sigmalloc_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Watches before and after fork() (watch-fork).
+tests_apps_wfork_SOURCES = tests/apps/wfork.c tests/apps/app.h
+tests_apps_wfork_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_wfork_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Preloaded before librbtrace: counts what a hook must not do (watch-hook).
+check_LTLIBRARIES += tests/apps/libhookshim.la
+tests_apps_libhookshim_la_SOURCES = tests/apps/hookshim.c
+tests_apps_libhookshim_la_CFLAGS = $(WARN_CFLAGS) -g -O1 $(PTHREAD_CFLAGS)
+tests_apps_libhookshim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_apps_libhookshim_la_LIBADD = -ldl
+# Writes watch entries and header fields of a live file (watch-hostile).
+check_PROGRAMS += tests/apps/wpoke
+tests_apps_wpoke_SOURCES = tests/apps/wpoke.c
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 # Writes into a live file as a stray writer would (the hostile-*.sh tests).
@@ -148,7 +167,12 @@ INTEGRATION_TESTS = \
 	tests/integration/hostile-geometry.sh \
 	tests/integration/hostile-heartbeat.sh \
 	tests/integration/orphan-lapse.sh \
-	tests/integration/wedged.sh
+	tests/integration/wedged.sh \
+	tests/integration/watch-hook.sh \
+	tests/integration/watch-signal.sh \
+	tests/integration/watch-hostile.sh \
+	tests/integration/watch-fork.sh \
+	tests/integration/watch-exit.sh
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \

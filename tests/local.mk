@@ -14,8 +14,14 @@ check_PROGRAMS += tests/check_watch
 TESTS += tests/check_watch
 tests_check_watch_SOURCES = tests/check_watch.c lib/watch.h
 tests_check_watch_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS) -g -O0 \
-	-DRB_TEST_WATCH_MODULE='"$(abs_top_builddir)/lib/.libs/rbtrace-watch.so"'
+	-DRB_TEST_WATCH_MODULE='"$(abs_top_builddir)/lib/.libs/rbtrace-watch.so"' \
+	-DRB_TEST_WTLS='"$(abs_top_builddir)/tests/.libs/libwtls.so"'
 tests_check_watch_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS) -ldl
+# A thread-local in a dlopen()ed library (dynamic TLS), for check_watch.
+check_LTLIBRARIES += tests/libwtls.la
+tests_libwtls_la_SOURCES = tests/wtls.c
+tests_libwtls_la_CFLAGS = -g -O0
+tests_libwtls_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
 include $(srcdir)/tests/monitor.mk
 include $(srcdir)/tests/integration.mk

@@ -70,6 +70,8 @@ PROGRAM = os.path.realpath(gdb.current_progspace().filename)
 inferior = gdb.selected_inferior()
 threads = []
 for th in sorted(inferior.threads(), key=lambda t: t.ptid[1]):
+    if th.name == "rbtrace-watch":
+        continue    # the library's watch worker: none of the program's
     th.switch()
     threads.append({"tid": th.ptid[1], "frames": thread_frames()})
 with open(os.environ["STK_GDB_OUT"], "w") as out:

@@ -50,12 +50,13 @@ stacks_require()
 }
 
 # in_read PID N - PID has N tasks, all blocked in read(2) (syscall 0 on
-# x86_64); prints what each is doing.
+# x86_64), the library's watch worker aside; prints what each is doing.
 in_read()
 {
 	local task sc k=0 all=0
 
 	for task in /proc/"$1"/task/*; do
+		[ "$(cat "$task/comm" 2>/dev/null)" = rbtrace-watch ] && continue
 		read -r sc _ <"$task/syscall" || return 1
 		echo "task ${task##*/}: syscall $sc"
 		[ "$sc" = 0 ] || all=1
