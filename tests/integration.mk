@@ -141,7 +141,19 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-symbols.sh \
 	tests/integration/break-cxx.sh \
 	tests/integration/break-blocked.sh \
-	tests/integration/break-debuglink.sh
+	tests/integration/break-debuglink.sh \
+	tests/integration/hostile-output.sh \
+	tests/integration/hostile-objects.sh \
+	tests/integration/hostile-discover.sh \
+	tests/integration/hostile-writable.sh
+
+# rbmon on hostile files and writers: control bytes everywhere a program
+# can put them, an object path naming a FIFO.
+check_PROGRAMS += tests/apps/hostile
+tests_apps_hostile_SOURCES = tests/apps/hostile.c tests/apps/app.h
+tests_apps_hostile_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_hostile_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_hostile_LDADD = -ldl
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
