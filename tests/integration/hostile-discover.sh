@@ -76,7 +76,7 @@ by_pid "$vr"
 expect "rbmon -p with a planted file (stderr: $(cat "$T/bypid.err"))" 0 "$RC"
 expect "root's file, not nobody's newer one" "$T/dir/right.trace" "$(jqv .file)"
 expect "the note on the planted file" "rbmon: note: $T/dir/planted.trace names pid $vr but does not count for it: it belongs to uid 65534, process $vr to uid 0" \
-	"$(cat "$T/bypid.err")"
+	"$(grep '^rbmon: ' "$T/bypid.err")"
 
 # A file of root's naming the pid of an earlier process: another start time.
 rm "$T/dir/right.trace"
