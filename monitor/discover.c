@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <bsd/string.h>
 
 #include "discover.h"
+#include "escape.h"
 #include "model.h"
 
 static int
@@ -109,6 +111,7 @@ discover_dir(struct rbmon_found_list *l, const char *dir, pid_t want)
 		f = &l->v[l->n++];
 		memset(f, 0, sizeof *f);
 		f->path = rbmon_xstrdup(real);
+		f->uid = st.st_uid;
 		discover_examine(f, want);
 	}
 	closedir(d);
@@ -188,10 +191,27 @@ rbmon_discover_free(struct rbmon_found_list *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* A file's owner for --list: the user name, else the number; escaped. */
+static char *
+discover_owner(uid_t uid)
+{
+	struct passwd	*pw = getpwuid(uid);
+	char		*s;
+
+	if (pw != NULL && pw->pw_name != NULL && *pw->pw_name != '\0')
+		return rbmon_esc_dup(pw->pw_name);
+	rbmon_xasprintf(&s, "%lu", (unsigned long)uid);
+	return s;
+}
+
 /**
  * rbmon_discover_list - print the caller's trace files (--list)
  * @out: the table
  * @err: where to say there are none
+ *
+ * Paths, program names and reasons are escaped (escape.c).  When files
+ * of other users are listed (root scans everyone's), an OWNER column
+ * names the owner of every file.
  *
  * Return: the exit status, 0.
  */
@@ -202,37 +222,58 @@ rbmon_discover_list(FILE *out, FILE *err)
 	struct rbmon_found	*f;
 	struct timespec		 ts;
 	uint64_t		 now, age;
-	char			 agebuf[32];
+	char			 agebuf[32], **path, **prog, *owner, *dirs;
 	size_t			 i;
-	int			 w = 4;
+	int			 w = 4, others = 0;
 
 	rbmon_discover_scan(&l, 0);
 	if (l.n == 0) {
-		fprintf(err, "no trace files in %s\n", l.dirs);
+		dirs = rbmon_esc_dup(l.dirs);
+		fprintf(err, "no trace files in %s\n", dirs);
+		free(dirs);
 		rbmon_discover_free(&l);
 		return 0;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	path = rbmon_xcalloc(l.n, sizeof *path);
+	prog = rbmon_xcalloc(l.n, sizeof *prog);
 	for (i = 0; i < l.n; i++) {
-		if ((int)strlen(l.v[i].path) > w)
-			w = (int)strlen(l.v[i].path);
+		path[i] = rbmon_esc_dup(l.v[i].path);
+		prog[i] = rbmon_esc_dup(l.v[i].reason != NULL ?
+		    l.v[i].reason : l.v[i].program);
+		if ((int)strlen(path[i]) > w)
+			w = (int)strlen(path[i]);
+		if (l.v[i].uid != geteuid())
+			others = 1;
 	}
-	fprintf(out, "%-*s %7s %-16s %-5s %7s %s\n", w, "PATH", "PID",
-	    "PROGRAM", "STATE", "THREADS", "AGE");
+	fprintf(out, "%-*s %7s %-16s %-5s %7s %-*s%s\n", w, "PATH", "PID",
+	    "PROGRAM", "STATE", "THREADS", others ? 7 : 0, "AGE",
+	    others ? " OWNER" : "");
 	for (i = 0; i < l.n; i++) {
 		f = &l.v[i];
 		if (f->reason != NULL) {
-			fprintf(out, "%-*s %7s %-16s invalid: %s\n", w,
-			    f->path, "-", "-", f->reason);
-			continue;
+			fprintf(out, "%-*s %7s %-16s invalid: %s", w, path[i],
+			    "-", "-", prog[i]);
+		} else {
+			age = now > f->created_ns ? now - f->created_ns : 0;
+			rbmon_age_format(agebuf, sizeof agebuf, age);
+			fprintf(out, "%-*s %7d %-16s %-5s %7u %-*s", w,
+			    path[i], f->creator_pid, prog[i],
+			    f->alive ? "alive" : "gone", f->threads,
+			    others ? 7 : 0, agebuf);
 		}
-		age = now > f->created_ns ? now - f->created_ns : 0;
-		rbmon_age_format(agebuf, sizeof agebuf, age);
-		fprintf(out, "%-*s %7d %-16s %-5s %7u %s\n", w, f->path,
-		    f->creator_pid, f->program, f->alive ? "alive" : "gone",
-		    f->threads, agebuf);
+		if (others) {
+			owner = discover_owner(f->uid);
+			fprintf(out, " %s", owner);
+			free(owner);
+		}
+		fputc('\n', out);
+		free(path[i]);
+		free(prog[i]);
 	}
+	free(path);
+	free(prog);
 	rbmon_discover_free(&l);
 	return 0;
 }
@@ -371,46 +412,98 @@ discover_maps(pid_t pid)
 	return best;
 }
 
+/*
+ * Why a scanned file that names @pid does not count for it, or NULL if it
+ * does.  A live process (started at @start, owned by @uid) must be in the
+ * file, pid and start time, and own it; for a pid that is gone nothing can
+ * vouch for a file, so only the caller's own files count.
+ */
+static char *
+discover_refuse(const struct rbmon_found *f, pid_t pid, uint64_t start,
+    long long uid, uint64_t *created)
+{
+	char	*why = NULL;
+
+	*created = f->created_ns;
+	if (start != 0 && uid >= 0) {
+		if ((long long)f->uid != uid)
+			rbmon_xasprintf(&why, "it belongs to uid %lu, process "
+			    "%ld to uid %lld", (unsigned long)f->uid,
+			    (long)pid, uid);
+		else if (!discover_claims(f->path, pid, start, uid, created))
+			rbmon_xasprintf(&why, "process %ld is not in it (its "
+			    "start time differs: another process had the pid)",
+			    (long)pid);
+	} else if (f->uid != geteuid())
+		rbmon_xasprintf(&why, "it belongs to uid %lu and process %ld "
+		    "is gone: nothing shows the file is its", (unsigned long)
+		    f->uid, (long)pid);
+	return why;
+}
+
 /**
  * rbmon_discover_pid - the trace file a process writes to (-p)
  * @pid: its creator or any process with a ring in it
+ * @notes: where to name the files refused, or NULL
  * @cause: message on failure
  *
  * A live process's own mappings come first (a trace file in any
- * directory); otherwise the directories are scanned: files in which @pid
- * is alive win over those where it is gone; among equals the newest file
- * wins.
+ * directory); otherwise the directories are scanned.  A file counts for a
+ * live process only if the process's owner owns it and the process, pid
+ * and start time, created it or has a ring in it; for a pid that is gone,
+ * only the caller's own files count.  Among those the newest wins.
  *
  * Return: a malloc'd path, or NULL with *@cause set.
  */
 char *
-rbmon_discover_pid(pid_t pid, char **cause)
+rbmon_discover_pid(pid_t pid, FILE *notes, char **cause)
 {
 	struct rbmon_found_list	 l;
 	struct rbmon_found	*f, *best = NULL;
-	char			*path;
-	size_t			 i;
+	uint64_t		 start, created, best_ns = 0;
+	long long		 uid;
+	char			*path, *why, *refused = NULL;
+	size_t			 i, nrefused = 0;
 
 	path = discover_maps(pid);
 	if (path != NULL)
 		return path;
+	start = rbmon_model_proc_start(pid);
+	uid = start != 0 ? discover_proc_uid(pid) : -1;
 	rbmon_discover_scan(&l, pid);
 	for (i = 0; i < l.n; i++) {
 		f = &l.v[i];
 		if (f->reason != NULL || !f->has_pid)
 			continue;
-		if (best == NULL || f->pid_alive > best->pid_alive ||
-		    (f->pid_alive == best->pid_alive &&
-		    f->created_ns >= best->created_ns))
+		why = discover_refuse(f, pid, start, uid, &created);
+		if (why != NULL) {
+			if (notes != NULL)
+				rbmon_esc_line(notes, "rbmon: note: %s names "
+				    "pid %ld but does not count for it: %s",
+				    f->path, (long)pid, why);
+			if (refused == NULL)
+				rbmon_xasprintf(&refused, "%s: %s", f->path,
+				    why);
+			nrefused++;
+			free(why);
+			continue;
+		}
+		if (best == NULL || created >= best_ns) {
 			best = f;
+			best_ns = created;
+		}
 	}
-	if (best == NULL) {
+	if (best == NULL && refused != NULL) {
+		rbmon_xasprintf(cause, "no trace file for pid %ld: %zu file%s "
+		    "name%s it but do%s not count for it (%s)", (long)pid,
+		    nrefused, nrefused == 1 ? "" : "s", nrefused == 1 ? "s" :
+		    "", nrefused == 1 ? "es" : "", refused);
+	} else if (best == NULL) {
 		rbmon_xasprintf(cause, "no trace file for pid %ld (none mapped "
 		    "by it, none in %s; see rbmon --list)", (long)pid, l.dirs);
-		rbmon_discover_free(&l);
-		return NULL;
 	}
-	path = rbmon_xstrdup(best->path);
+	path = best != NULL ? rbmon_xstrdup(best->path) : NULL;
+	free(refused);
 	rbmon_discover_free(&l);
 	return path;
 }

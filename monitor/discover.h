@@ -11,6 +11,7 @@
 struct rbmon_found {
 	char		*path;		/* realpath */
 	char		*reason;	/* NULL if valid */
+	uid_t		 uid;		/* the file's owner */
 	int32_t		 creator_pid;
 	char		 program[RB_PROGRAM_MAX];
 	int		 alive;		/* some process of it is alive */
@@ -29,6 +30,6 @@ struct rbmon_found_list {
 void	rbmon_discover_scan(struct rbmon_found_list *, pid_t);
 void	rbmon_discover_free(struct rbmon_found_list *);
 int	rbmon_discover_list(FILE *, FILE *);
-char	*rbmon_discover_pid(pid_t, char **);
+char	*rbmon_discover_pid(pid_t, FILE *, char **);
 
 #endif /* RBMON_DISCOVER_H */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "escape.h"
 #include "view.h"
 
 static int
@@ -55,7 +56,7 @@ dump_text_stop(FILE *out, struct rbmon_symbols *sy,
 		fprintf(out, " %u", RB_WHY_ID(t->why));
 	fprintf(out, "%s ", (t->why & RB_WHY_EXIT) ? ": returned from" : " at");
 	if (sym.function != NULL)
-		fputs(sym.function, out);
+		rbmon_esc_fputs(sym.function, out);
 	else
 		fprintf(out, "0x%" PRIx64, t->stopfn);
 	fputc(')', out);
@@ -119,14 +120,16 @@ dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
 	}
 	fprintf(out, "    #%zu ", i);
 	if (sh->function != NULL)
-		fputs(sh->function, out);
+		rbmon_esc_fputs(sh->function, out);
 	else
 		fprintf(out, "0x%" PRIx64, sh->address);
-	if (sh->file != NULL && sh->line != 0)
-		fprintf(out, " (%s:%d)", sh->file, sh->line);
-	else if (sh->file != NULL)
-		fprintf(out, " (%s)", sh->file);
-	else if (sh->line != 0)
+	if (sh->file != NULL) {
+		fputs(" (", out);
+		rbmon_esc_fputs(sh->file, out);
+		if (sh->line != 0)
+			fprintf(out, ":%d", sh->line);
+		fputc(')', out);
+	} else if (sh->line != 0)
 		fprintf(out, " (line %d)", sh->line);
 	else
 		fputs(" (?\?)", out);
@@ -169,17 +172,22 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 	struct rbmon_shown		 sh;
 	size_t				 i, j, k;
 
-	fprintf(out, "%s: program %s, %u of %u rings used, %" PRIu64
-	    " threads untraced\n", m->path, dump_program(m, s),
+	rbmon_esc_fputs(m->path, out);
+	fputs(": program ", out);
+	rbmon_esc_fputs(dump_program(m, s), out);
+	fprintf(out, ", %u of %u rings used, %" PRIu64 " threads untraced\n",
 	    s->rings_used, s->rings_total, s->untraced);
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
-		fprintf(out, "process %d (%s) %s, parent %d\n", p->pid,
-		    rbmon_model_program(m, s, p->image),
-		    p->alive ? "alive" : "gone", p->ppid);
+		fprintf(out, "process %d (", p->pid);
+		rbmon_esc_fputs(rbmon_model_program(m, s, p->image), out);
+		fprintf(out, ") %s, parent %d\n", p->alive ? "alive" : "gone",
+		    p->ppid);
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
-			fprintf(out, "  thread %d \"%s\" ", t->tid, t->name);
+			fprintf(out, "  thread %d \"", t->tid);
+			rbmon_esc_fputs(t->name, out);
+			fputs("\" ", out);
 			if (p->alive || dump_thread_exited(t))
 				fputs(dump_ring_state(t), out);
 			else
@@ -204,49 +212,20 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 	}
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t
-dump_utf8_len(const unsigned char *s)
-{
-	uint32_t	cp;
-	size_t		n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /**
  * rbmon_json_string - print a JSON string literal
  * @out: stream
  * @str: NUL-terminated bytes; NULL prints null
  *
- * Control characters, quotes and backslashes are escaped; bytes that are
- * not valid UTF-8 become U+FFFD.
+ * Quotes, backslashes and what rbmon_esc_unsafe() names (controls, C1
+ * and bidirectional controls included) are escaped, so the output is
+ * plain to a terminal too; bytes that are not valid UTF-8 become U+FFFD.
  */
 void
 rbmon_json_string(FILE *out, const char *str)
 {
 	const unsigned char	*s = (const unsigned char *)str;
+	uint32_t		 cp;
 	size_t			 n;
 
 	if (s == NULL) {
@@ -278,16 +257,15 @@ rbmon_json_string(FILE *out, const char *str)
 			fputs("\\t", out);
 			break;
 		default:
-			if (*s < 0x20 || *s == 0x7f) {
-				fprintf(out, "\\u%04x", *s);
-				break;
-			}
-			n = dump_utf8_len(s);
+			n = rbmon_utf8_decode((const char *)s, &cp);
 			if (n == 0) {
 				fputs("\\ufffd", out);
 				break;
 			}
-			fwrite(s, 1, n, out);
+			if (rbmon_esc_unsafe(cp))
+				fprintf(out, "\\u%04x", (unsigned)cp);
+			else
+				fwrite(s, 1, n, out);
 			s += n;
 			continue;
 		}

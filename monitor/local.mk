@@ -7,6 +7,8 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/symbols.c monitor/symbols.h \
 	monitor/stack.c monitor/stack.h \
 	monitor/dump.c monitor/dump.h \
+	monitor/escape.c monitor/escape.h \
+	monitor/safeio.c monitor/safeio.h \
 	monitor/discover.c monitor/discover.h \
 	monitor/view.c monitor/view.h \
 	monitor/control.c monitor/control.h \

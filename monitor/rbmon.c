@@ -17,7 +17,9 @@
 #include "control.h"
 #include "discover.h"
 #include "dump.h"
+#include "escape.h"
 #include "model.h"
+#include "safeio.h"
 #include "stack.h"
 #include "symbols.h"
 #include "tui.h"
@@ -106,12 +108,15 @@ rbmon_usage(FILE *f)
 static __attribute__((noreturn, format(printf, 1, 2))) void
 rbmon_bad_usage(const char *fmt, ...)
 {
-	va_list	ap;
+	va_list	 ap;
+	char	*msg = NULL;
 
 	fputs("rbmon: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
+	rbmon_esc_fputs(msg != NULL ? msg : "out of memory", stderr);
 	fputs("\nTry 'rbmon --help'.\n", stderr);
 	exit(2);
 }
@@ -150,6 +155,22 @@ rbmon_sleep(long tenths)
 	}
 }
 
+/*
+ * Open the trace file to work on; run by root on another user's file,
+ * rbmon then keeps to that user's file access rights (see safeio.c).
+ */
+static int
+rbmon_open(struct rbmon_model *m, const char *path, char **cause)
+{
+	if (rbmon_model_open(m, path, RBMON_READY_WAIT_MS, cause) != 0)
+		return -1;
+	if (rbmon_safeio_become_owner(m->fd, cause) != 0) {
+		rbmon_model_close(m);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 rbmon_any_alive(const struct rbmon_model *m, const struct rbmon_snapshot *s)
 {
@@ -173,8 +194,8 @@ rbmon_run(const char *path, int json, int follow, long delay)
 	char			*cause = NULL;
 	int			 tty, status = 0, more;
 
-	if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS, &cause) != 0) {
-		fprintf(stderr, "rbmon: %s: %s\n", path, cause);
+	if (rbmon_open(&m, path, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon: %s: %s", path, cause);
 		free(cause);
 		return 1;
 	}
@@ -189,7 +210,7 @@ rbmon_run(const char *path, int json, int follow, long delay)
 	sy = rbmon_symbols_new(stderr);
 	for (;;) {
 		if (rbmon_model_snapshot(&m, &s, &cause) != 0) {
-			fprintf(stderr, "rbmon: %s: %s\n", path, cause);
+			rbmon_esc_line(stderr, "rbmon: %s: %s", path, cause);
 			free(cause);
 			status = 1;
 			break;
@@ -255,7 +276,7 @@ rbmon_set_one(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *spec,
 		r = rbmon_ctl_set_flag(c, name, value, &cause);
 	}
 	if (r != 0) {
-		fprintf(stderr, "rbmon: --set %s: %s\n", spec, cause);
+		rbmon_esc_line(stderr, "rbmon: --set %s: %s", spec, cause);
 		free(cause);
 	}
 	free(name);
@@ -287,8 +308,8 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
 		entry[i] = -1;
 		if (rbmon_ctl_watch_add(c, k, exprs[i], &entry[i], &cause) !=
 		    0) {
-			fprintf(stderr, "rbmon: thread %d: %s: %s\n", k->tid,
-			    exprs[i], cause);
+			rbmon_esc_line(stderr, "rbmon: thread %d: %s: %s",
+			    k->tid, exprs[i], cause);
 			free(cause);
 			cause = NULL;
 			got[i] = -1;
@@ -308,9 +329,9 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
 			pending--;
 			got[i] = r;
 			if (r < 0) {
-				fprintf(stderr, "rbmon: thread %d: %s: %s\n",
-				    k->tid, exprs[i], cause != NULL ? cause :
-				    "the thread exited");
+				rbmon_esc_line(stderr, "rbmon: thread %d: %s: "
+				    "%s", k->tid, exprs[i], cause != NULL ?
+				    cause : "the thread exited");
 				free(cause);
 				cause = NULL;
 				status = 1;
@@ -324,22 +345,22 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
 		if (got[i] != 1)
 			continue;
 		if (v[i].error) {
-			fprintf(stderr, "rbmon: thread %d: %s: %s\n", k->tid,
-			    exprs[i], v[i].text);
+			rbmon_esc_line(stderr, "rbmon: thread %d: %s: %s",
+			    k->tid, exprs[i], v[i].text);
 			status = 1;
 			continue;
 		}
 		if (n == 1)
-			printf("%s%s\n", v[i].text, v[i].truncated ? "..." : "");
-		else
-			printf("%s = %s%s\n", exprs[i], v[i].text,
+			rbmon_esc_line(stdout, "%s%s", v[i].text,
 			    v[i].truncated ? "..." : "");
+		else
+			rbmon_esc_line(stdout, "%s = %s%s", exprs[i],
+			    v[i].text, v[i].truncated ? "..." : "");
 		if (v[i].truncated)
-			fprintf(stderr, "rbmon: thread %d: %s: only %zu of %d "
-			    "bytes: the global message area was in use or too "
-			    "small\n",
-			    k->tid, exprs[i], strlen(v[i].text),
-			    (int)v[i].reslength);
+			rbmon_esc_line(stderr, "rbmon: thread %d: %s: only %zu "
+			    "of %d bytes: the global message area was in use "
+			    "or too small", k->tid, exprs[i],
+			    strlen(v[i].text), (int)v[i].reslength);
 	}
 	if (pending > 0) {
 		fprintf(stderr, "rbmon: thread %d did not evaluate the watch "
@@ -383,19 +404,21 @@ rbmon_bp_send(struct rbmon_ctl *c, const struct rbmon_cmd *k,
 	int			 r;
 
 	if (rbmon_bp_scope_of(c, k, &sc, &text) != 0) {
-		fprintf(stderr, "rbmon: %s\n", text);
+		rbmon_esc_line(stderr, "rbmon: %s", text);
 		free(text);
 		return 2;
 	}
 	sy = rbmon_symbols_new(stderr);
 	r = rbmon_bp_run(c, sy, &sc, cmd, args, &text);
 	rbmon_symbols_free(sy);
-	if (r == 1)
-		printf("%s\n", text);
-	else if (r == 0)
-		fprintf(stderr, "rbmon: thread %d: %s\n", k->tid, text);
+	/* BLST answers a line per breakpoint. */
+	if (r == 1) {
+		rbmon_esc_write(stdout, text, RBMON_ESC_NL);
+		putchar('\n');
+	} else if (r == 0)
+		rbmon_esc_line(stderr, "rbmon: thread %d: %s", k->tid, text);
 	else
-		fprintf(stderr, "rbmon: %s\n", text);
+		rbmon_esc_line(stderr, "rbmon: %s", text);
 	free(text);
 	return r == 1 ? 0 : r == 0 ? 1 : 2;
 }
@@ -417,21 +440,25 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 	if (send != NULL && strcmp(cmd, "MORE") == 0)
 		rbmon_bad_usage("--send: MORE is what rbmon itself sends to "
 		    "continue a long answer");
-	if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS, &cause) != 0) {
-		fprintf(stderr, "rbmon: %s: %s\n", path, cause);
+	if (rbmon_open(&m, path, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon: %s: %s", path, cause);
 		free(cause);
 		return 2;
 	}
 	if (rbmon_ctl_open(&c, &m, &cause) != 0) {
-		fprintf(stderr, "rbmon: %s: %s\n", path, cause);
+		rbmon_esc_line(stderr, "rbmon: %s: %s", path, cause);
 		free(cause);
 		rbmon_model_close(&m);
 		return 2;
 	}
+	if (rbmon_safeio_shared_write(m.fd))
+		rbmon_esc_line(stderr, "rbmon: warning: %s is writable by "
+		    "others than its owner: they can change what rbmon writes "
+		    "to it (librbtrace joins no such file)", path);
 	/* Stopped threads count their orphan timeout from here. */
 	rbmon_ctl_heartbeat(&c);
 	if (tid != 0 && rbmon_ctl_target(&c, (int32_t)tid, &k, &cause) != 0) {
-		fprintf(stderr, "rbmon: %s\n", cause);
+		rbmon_esc_line(stderr, "rbmon: %s", cause);
 		free(cause);
 		status = 2;
 		goto out;
@@ -452,7 +479,7 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 	}
 	if (rbmon_ctl_post_wait(&c, &k, cmd, args, (uint64_t)(timeout * 1e9),
 	    &cause) != 0) {
-		fprintf(stderr, "rbmon: %s\n", cause);
+		rbmon_esc_line(stderr, "rbmon: %s", cause);
 		free(cause);
 		status = 2;
 		goto out;
@@ -471,13 +498,13 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 		status = 2;
 	}
 	if (r < 0) {
-		fprintf(stderr, "rbmon: %s\n", cause);
+		rbmon_esc_line(stderr, "rbmon: %s", cause);
 		free(cause);
 		status = 2;
 	} else if (r == 1 && k.ok) {
-		printf("%s\n", k.text);
+		rbmon_esc_line(stdout, "%s", k.text);
 	} else if (r == 1) {
-		fprintf(stderr, "rbmon: thread %ld: %s\n", tid, k.text);
+		rbmon_esc_line(stderr, "rbmon: thread %ld: %s", tid, k.text);
 		status = 1;
 	}
 out:
@@ -498,8 +525,8 @@ rbmon_interactive(const char *path, const struct rbmon_tui_opts *o)
 	char			*cause = NULL;
 	int			 status;
 
-	if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS, &cause) != 0) {
-		fprintf(stderr, "rbmon: %s: %s\n", path, cause);
+	if (rbmon_open(&m, path, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon: %s: %s", path, cause);
 		free(cause);
 		return 1;
 	}
@@ -524,8 +551,7 @@ rbmon_pick(const struct rbmon_tui_opts *o)
 		error = last = NULL;
 		if (r != 0)
 			return r < 0 ? 1 : 0;
-		if (rbmon_model_open(&m, path, RBMON_READY_WAIT_MS,
-		    &cause) == 0)
+		if (rbmon_open(&m, path, &cause) == 0)
 			break;
 		rbmon_xasprintf(&error, "%s: %s", path, cause);
 		free(cause);
@@ -668,9 +694,9 @@ main(int argc, char **argv)
 		dump = 1;
 
 	if (pid != 0) {
-		found = rbmon_discover_pid((pid_t)pid, &cause);
+		found = rbmon_discover_pid((pid_t)pid, stderr, &cause);
 		if (found == NULL) {
-			fprintf(stderr, "rbmon: %s\n", cause);
+			rbmon_esc_line(stderr, "rbmon: %s", cause);
 			free(cause);
 			/* --send: 2 whenever no answer was had */
 			return send != NULL || nsets > 0 || nwatches > 0 ?

@@ -10,8 +10,11 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
+#include "escape.h"
+#include "safeio.h"
 #include "symbols.h"
 
 #ifdef HAVE_CXA_DEMANGLE
@@ -81,18 +84,233 @@ struct rbmon_symbols {
 
 static char *symbols_debuginfo_path;
 
+static int	symbols_find_elf_none(Dwfl_Module *, void **, const char *,
+		    Dwarf_Addr, char **, Elf **);
+static int	symbols_find_elf_proc(Dwfl_Module *, void **, const char *,
+		    Dwarf_Addr, char **, Elf **);
+static int	symbols_find_debuginfo(Dwfl_Module *, void **, const char *,
+		    Dwarf_Addr, const char *, const char *, GElf_Word, char **);
+
+/*
+ * Every file libdwfl would open by a name is opened here instead, as
+ * rbmon_safeio_open() does: the names come from the trace file and from
+ * the objects it names.
+ */
 static const Dwfl_Callbacks symbols_offline_cb = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = symbols_find_elf_none,
+	.find_debuginfo = symbols_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &symbols_debuginfo_path,
 };
 
 static const Dwfl_Callbacks symbols_proc_cb = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = symbols_find_elf_proc,
+	.find_debuginfo = symbols_find_debuginfo,
 	.debuginfo_path = &symbols_debuginfo_path,
 };
+
+/* Objects are reported with their descriptor: nothing is looked up. */
+static int
+symbols_find_elf_none(Dwfl_Module *mod, void **ud, const char *name,
+    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	(void)mod;
+	(void)ud;
+	(void)name;
+	(void)base;
+	(void)file_name;
+	(void)elfp;
+	errno = 0;
+	return -1;
+}
+
+/* A live process's mappings: files by path, the rest (vdso) as libdwfl. */
+static int
+symbols_find_elf_proc(Dwfl_Module *mod, void **ud, const char *name,
+    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	const char	*why;
+	size_t		 n = strlen(name);
+	int		 fd;
+
+	if (name[0] != '/' || (n > 10 && strcmp(name + n - 10,
+	    " (deleted)") == 0))
+		return dwfl_linux_proc_find_elf(mod, ud, name, base,
+		    file_name, elfp);
+	fd = rbmon_safeio_open(name, &why);
+	if (fd < 0)
+		return -1;
+	*file_name = rbmon_xstrdup(name);
+	return fd;
+}
+
+static uint32_t
+symbols_crc32(int fd, int *ok)
+{
+	static uint32_t	 tab[256];
+	unsigned char	 buf[65536];
+	uint32_t	 c, crc = 0xffffffffu;
+	off_t		 off = 0;
+	ssize_t		 n, i;
+	int		 k;
+
+	if (tab[1] == 0) {
+		for (i = 0; i < 256; i++) {
+			c = (uint32_t)i;
+			for (k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			tab[i] = c;
+		}
+	}
+	while ((n = pread(fd, buf, sizeof buf, off)) > 0) {
+		for (i = 0; i < n; i++)
+			crc = tab[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+		off += n;
+	}
+	*ok = n == 0;
+	return crc ^ 0xffffffffu;
+}
+
+/* Is @fd the debug file of @mod: the same build-id, else the link's CRC? */
+static int
+symbols_debug_valid(Dwfl_Module *mod, int fd, int check, GElf_Word crc)
+{
+	const unsigned char	*want;
+	const void		*got;
+	GElf_Addr		 vaddr;
+	ssize_t			 len;
+	Elf			*elf;
+	int			 n, ok;
+
+	n = dwfl_module_build_id(mod, &want, &vaddr);
+	if (n > 0) {
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		len = elf != NULL ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+		ok = len == n && memcmp(want, got, (size_t)n) == 0;
+		if (elf != NULL)
+			elf_end(elf);
+		return ok;
+	}
+	if (!check)
+		return 1;
+	return symbols_crc32(fd, &ok) == crc && ok;
+}
+
+/* Try @dir/@sub/@name (@sub may be NULL); on success set *@found. */
+static int
+symbols_debug_try(Dwfl_Module *mod, const struct stat *main_st,
+    const char *dir, const char *sub, const char *name, int check,
+    GElf_Word crc, char **found)
+{
+	struct stat	 st;
+	const char	*why;
+	char		*path;
+	int		 fd;
+
+	if (sub != NULL)
+		rbmon_xasprintf(&path, "%s/%s/%s", dir, sub, name);
+	else
+		rbmon_xasprintf(&path, "%s/%s", dir, name);
+	fd = rbmon_safeio_open(path, &why);
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == main_st->st_dev &&
+	    st.st_ino == main_st->st_ino) {
+		close(fd);	/* the object itself by another name */
+		fd = -1;
+	}
+	if (fd >= 0 && !symbols_debug_valid(mod, fd, check, crc)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		*found = path;
+	else
+		free(path);
+	return fd;
+}
+
+/*
+ * The .gnu_debuglink search of libdwfl's standard callback: the object's
+ * directory, its .debug subdirectory, and the directory's twin under
+ * /usr/lib/debug.
+ */
+static int
+symbols_debug_by_link(Dwfl_Module *mod, const char *file, const char *link,
+    GElf_Word crc, char **found)
+{
+	struct stat	 main_st;
+	char		*dir, *name = NULL;
+	int		 fd, check = crc != 0;
+
+	if (file == NULL || file[0] != '/')
+		return -1;
+	if (stat(file, &main_st) != 0)
+		memset(&main_st, 0, sizeof main_st);
+	dir = rbmon_xstrdup(file);
+	*strrchr(dir, '/') = '\0';
+	if (link == NULL) {
+		rbmon_xasprintf(&name, "%s.debug", rbmon_basename(file));
+		link = name;
+		check = 0;
+	}
+	fd = symbols_debug_try(mod, &main_st, dir, NULL, link, check, crc,
+	    found);
+	if (fd < 0)
+		fd = symbols_debug_try(mod, &main_st, dir, ".debug", link,
+		    check, crc, found);
+	if (fd < 0)
+		fd = symbols_debug_try(mod, &main_st, "/usr/lib/debug",
+		    dir[0] != '\0' ? dir + 1 : NULL, link, check, crc, found);
+	free(dir);
+	free(name);
+	return fd;
+}
+
+/*
+ * A module's separate debug file.  By build-id, libdwfl's own lookup opens
+ * only /usr/lib/debug/.build-id/NN/N...N.debug, hexadecimal names in
+ * root's tree (and checks the build-id); by .gnu_debuglink, names the
+ * object chose, the search is ours.  A dwz alternate file is looked up by
+ * build-id only: its name comes from the debug information.
+ */
+static int
+symbols_find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
+    Dwarf_Addr base, const char *file_name, const char *debuglink,
+    GElf_Word crc, char **debuginfo_file_name)
+{
+	GElf_Addr	 bias;
+	GElf_Word	 mycrc = 0;
+	const char	*mylink = NULL;
+	char		*canon, *found = NULL;
+	Elf		*elf;
+	int		 fd;
+
+	elf = dwfl_module_getelf(mod, &bias);
+	if (elf != NULL)
+		mylink = dwelf_elf_gnu_debuglink(elf, &mycrc);
+	fd = dwfl_build_id_find_debuginfo(mod, ud, modname, base, file_name,
+	    debuglink, crc, debuginfo_file_name);
+	if (fd >= 0)
+		return fd;
+	if (debuglink != NULL && (mylink == NULL ||
+	    strcmp(mylink, debuglink) != 0 || crc != mycrc)) {
+		errno = 0;	/* a dwz file: not found */
+		return -1;
+	}
+	fd = symbols_debug_by_link(mod, file_name, debuglink, crc, &found);
+	if (fd < 0 && file_name != NULL &&
+	    (canon = realpath(file_name, NULL)) != NULL) {
+		if (strcmp(canon, file_name) != 0)
+			fd = symbols_debug_by_link(mod, canon, debuglink, crc,
+			    &found);
+		free(canon);
+	}
+	if (fd < 0) {
+		errno = 0;
+		return -1;
+	}
+	*debuginfo_file_name = found;
+	return fd;
+}
 
 /**
  * rbmon_symbols_new - an empty symbol cache
@@ -215,12 +433,13 @@ symbols_report_deleted(struct rbmon_symbols *sy, struct symbols_image *im,
     const struct rbmon_object *o, const struct rbmon_process *p)
 {
 	Dwfl_Module	*mod = NULL;
+	const char	*why;
 	char		 exe[64];
 	int		 fd;
 
 	if (p->alive && (o->flags & RB_OBJF_MAIN)) {
 		snprintf(exe, sizeof exe, "/proc/%d/exe", (int)p->pid);
-		fd = open(exe, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		fd = rbmon_safeio_open(exe, &why);
 		if (fd >= 0) {
 			/* libdwfl owns the descriptor once it is reported. */
 			mod = dwfl_report_elf(im->dwfl, rbmon_basename(o->path),
@@ -230,10 +449,41 @@ symbols_report_deleted(struct rbmon_symbols *sy, struct symbols_image *im,
 		}
 	}
 	if (sy->notes != NULL)
-		fprintf(sy->notes, "rbmon: note: %s: binary deleted since it "
-		    "was loaded%s\n", o->path, mod != NULL ? "; reading it "
-		    "through the live process" : "; its frames show addresses "
-		    "only");
+		rbmon_esc_line(sy->notes, "rbmon: note: %s: binary deleted "
+		    "since it was loaded%s", o->path, mod != NULL ? "; reading "
+		    "it through the live process" : "; its frames show "
+		    "addresses only");
+	return mod;
+}
+
+/*
+ * An object as the file names it: opened by rbmon_safeio_open() and handed
+ * to libdwfl, so that a FIFO, a device or a path its owner cannot read is
+ * never opened for symbols.
+ */
+static Dwfl_Module *
+symbols_report_object(struct rbmon_symbols *sy, struct symbols_image *im,
+    const struct rbmon_object *o, const struct rbmon_process *p)
+{
+	Dwfl_Module	*mod;
+	const char	*why;
+	int		 fd;
+
+	fd = rbmon_safeio_open(o->path, &why);
+	if (fd < 0 && errno == ENOENT)
+		return symbols_report_deleted(sy, im, o, p);
+	if (fd < 0) {
+		if (sy->notes != NULL)
+			rbmon_esc_line(sy->notes, "rbmon: note: %s: %s; not "
+			    "read for symbols, its frames show addresses only",
+			    o->path, why);
+		return NULL;
+	}
+	/* base is the load bias: add_p_vaddr places PT_LOADs. */
+	mod = dwfl_report_elf(im->dwfl, rbmon_basename(o->path), o->path, fd,
+	    o->base, true);
+	if (mod == NULL)
+		close(fd);	/* libdwfl keeps only what it reported */
 	return mod;
 }
 
@@ -243,7 +493,6 @@ symbols_image_report(struct rbmon_symbols *sy, struct symbols_image *im,
 {
 	const struct rbmon_object	*o;
 	Dwfl_Module			*mod;
-	struct stat			 st;
 	size_t				 i;
 
 	im->dwfl = dwfl_begin(&symbols_offline_cb);
@@ -254,18 +503,15 @@ symbols_image_report(struct rbmon_symbols *sy, struct symbols_image *im,
 		o = &s->objects[i];
 		if (o->image != im->image || o->path[0] != '/')
 			continue;
-		/* base is the load bias: add_p_vaddr places PT_LOADs. */
-		mod = dwfl_report_elf(im->dwfl, rbmon_basename(o->path),
-		    o->path, -1, o->base, true);
-		if (mod == NULL && stat(o->path, &st) != 0 && errno == ENOENT)
-			mod = symbols_report_deleted(sy, im, o, p);
+		mod = symbols_report_object(sy, im, o, p);
 		if (mod == NULL)
 			continue;
 		if (!symbols_build_id_matches(mod, o)) {
 			if (sy->notes != NULL)
-				fprintf(sy->notes, "rbmon: note: %s changed on "
-				    "disk since it was loaded (build-id "
-				    "differs); not using it\n", o->path);
+				rbmon_esc_line(sy->notes, "rbmon: note: %s "
+				    "changed on disk since it was loaded "
+				    "(build-id differs); not using it",
+				    o->path);
 			im->bad = rbmon_xreallocarray(im->bad, im->nbad + 1,
 			    sizeof *im->bad);
 			im->bad[im->nbad++] = mod;

@@ -16,6 +16,7 @@
 #include <bsd/string.h>
 
 #include "dump.h"
+#include "safeio.h"
 #include "tty.h"
 #include "tui.h"
 
@@ -32,6 +33,10 @@ rbmon_tuictl_init(struct rbmon_tui *t)
 
 	if (rbmon_ctl_open(&t->ctl, t->m, &cause) == 0) {
 		t->ctl_ok = 1;
+		if (rbmon_safeio_shared_write(t->m->fd))
+			rbmon_tui_message(t, RBMON_MSG_ERROR, "warning: the "
+			    "file is writable by others than its owner: they "
+			    "can change what rbmon writes to it");
 		rbmon_ctl_heartbeat(&t->ctl);
 		t->beat_ns = rbmon_mono_ns();
 	} else {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "view.h"
 
 static const long view_delays[] = {
@@ -983,27 +984,35 @@ rbmon_delay_format(char *buf, size_t len, long tenths)
  * @src: untrusted bytes (from the trace file or the symbol tables)
  * @width: columns at most
  *
- * Control and non-ASCII bytes become '?'; a cut string ends in '~'.
+ * Escaped as everywhere else (escape.c), in ASCII so that a byte is a
+ * column: a control or a byte that is not UTF-8 shows as \xNN, another
+ * character beyond ASCII as '?'.  A cut string ends in '~'.
  *
  * Return: the columns used.
  */
 size_t
 rbmon_fit(char *dst, size_t size, const char *src, size_t width)
 {
-	size_t	n = 0, len;
+	char	c[RBMON_ESC_MAX];
+	size_t	n = 0, k, len;
 
 	if (size == 0)
 		return 0;
 	if (width > size - 1)
 		width = size - 1;
-	len = strlen(src);
-	for (; n < width && n < len; n++) {
-		unsigned char c = (unsigned char)src[n];
-
-		dst[n] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	while ((len = rbmon_esc_next(src, RBMON_ESC_ASCII, c)) != 0) {
+		k = strlen(c);
+		if (n + k > width) {
+			if (n < width)
+				n++;
+			if (n > 0)
+				dst[n - 1] = '~';
+			break;
+		}
+		memcpy(dst + n, c, k);
+		n += k;
+		src += len;
 	}
-	if (len > width && width > 0)
-		dst[width - 1] = '~';
 	dst[n] = '\0';
 	return n;
 }

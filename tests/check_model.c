@@ -702,6 +702,9 @@ START_TEST(test_json_escape)
 		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },	/* surrogate */
 		{ "x\xe2\x82", "\"x\\ufffd\\ufffd\"" },		/* cut short */
 		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+		/* C1 and bidirectional controls: plain to a terminal too */
+		{ "\xc2\x9b\xc2\x85\xc2\xa0", "\"\\u009b\\u0085\xc2\xa0\"" },
+		{ "\xe2\x80\xae\xe2\x80\xa8", "\"\\u202e\\u2028\"" },
 	};
 	char	*got;
 	size_t	 i;
@@ -857,6 +860,49 @@ START_TEST(test_dump_torn_gone)
 }
 END_TEST
 
+/* Every byte from the file reaches the text dump escaped (escape.c). */
+START_TEST(test_dump_text_escaped)
+{
+	struct fixture	 fx;
+	struct rb_ring	*r;
+	const char	*p;
+	char		*out, want[128];
+	pid_t		 dead;
+
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	fixture_make(&fx, 4, 8, 64);
+	fx.h->creator_pid = dead;
+	strcpy(fx.h->program, "\033]2;P\a\033[2J\x7f\xc2\x85p");
+	r = fixture_ring(&fx, 0, RB_OWN_LIVE, dead, dead,
+	    "\033]2;T\a\xc2\x9b\x9b\n");
+	r->pstart = 12345;
+	fixture_push_named(&fx, r, "\033[31mfn\r", "\033[2Jx.c\t", 7);
+	out = fixture_dump(&fx, 0);
+	for (p = out; *p != '\0'; p++)
+		ck_assert_msg(*p == '\n' || (*p >= ' ' && *p <= '~'),
+		    "byte 0x%02x at %zu of:\n%s", (unsigned char)*p,
+		    (size_t)(p - out), out);
+	ck_assert_msg(strstr(out, ": program \\x1b]2;P\\x07\\x1b[2J\\x7f"
+	    "\\u0085p, ") != NULL, "%s", out);
+	snprintf(want, sizeof want, "process %d (\\x1b]2;P\\x07\\x1b[2J"
+	    "\\x7f\\u0085p) gone", (int)dead);
+	ck_assert_msg(strstr(out, want) != NULL, "%s\nlacks %s", out, want);
+	ck_assert_msg(strstr(out, "\"\\x1b]2;T\\x07\\u009b\\x9b\\n\" "
+	    "gone (was running)") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "#0 \\x1b[31mfn\\r (\\x1b[2Jx.c\\t:7)") !=
+	    NULL, "%s", out);
+	free(out);
+	out = fixture_dump(&fx, 1);
+	ck_assert_msg(strstr(out, "\"name\": \"\\u001b]2;T\\u0007\\u009b"
+	    "\\ufffd\\n\"") != NULL, "%s", out);
+	free(out);
+	fixture_done(&fx);
+}
+END_TEST
+
 Suite *
 suite_model(void)
 {
@@ -885,6 +931,7 @@ suite_model(void)
 	tcase_add_test(tc, test_clock);
 	tcase_add_test(tc, test_json_escape);
 	tcase_add_test(tc, test_dump_symbols);
+	tcase_add_test(tc, test_dump_text_escaped);
 	tcase_add_test(tc, test_dump_torn_gone);
 	tcase_add_test(tc, test_symbols_variables);
 	suite_add_tcase(s, tc);

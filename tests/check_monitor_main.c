@@ -8,6 +8,7 @@
 Suite	*suite_model(void);
 Suite	*suite_view(void);
 Suite	*suite_breakpoint(void);
+Suite	*suite_escape(void);
 
 int
 main(void)
@@ -18,6 +19,7 @@ main(void)
 	sr = srunner_create(suite_model());
 	srunner_add_suite(sr, suite_view());
 	srunner_add_suite(sr, suite_breakpoint());
+	srunner_add_suite(sr, suite_escape());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

@@ -662,8 +662,13 @@ START_TEST(test_fit)
 	ck_assert_str_eq(buf, "main");
 	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "parse_value", 6), 6);
 	ck_assert_str_eq(buf, "parse~");
-	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "a\033[2Jb\x80\n", 10), 8);
-	ck_assert_str_eq(buf, "a?[2Jb??");	/* no escape reaches the tty */
+	/* no escape reaches the tty: the forms of escape.c, in ASCII */
+	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "a\033[2Jb\x80\n", 15), 15);
+	ck_assert_str_eq(buf, "a\\x1b[2Jb\\x80\\n");
+	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "a\033[2Jb\x80\n", 10), 10);
+	ck_assert_str_eq(buf, "a\\x1b[2Jb~");	/* never half an escape */
+	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "\xc2\x9b\xc3\xa9t\xe2\x80\xae", 15), 14);
+	ck_assert_str_eq(buf, "\\u009b?t\\u202e");
 	ck_assert_uint_eq(rbmon_fit(buf, 4, "abcdef", 10), 3);
 	ck_assert_str_eq(buf, "ab~");		/* bounded by the buffer */
 	ck_assert_uint_eq(rbmon_fit(buf, sizeof buf, "abc", 0), 0);

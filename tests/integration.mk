@@ -172,7 +172,19 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-signal.sh \
 	tests/integration/watch-hostile.sh \
 	tests/integration/watch-fork.sh \
-	tests/integration/watch-exit.sh
+	tests/integration/watch-exit.sh \
+	tests/integration/hostile-output.sh \
+	tests/integration/hostile-objects.sh \
+	tests/integration/hostile-discover.sh \
+	tests/integration/hostile-writable.sh
+
+# rbmon on hostile files and writers: control bytes everywhere a program
+# can put them, an object path naming a FIFO.
+check_PROGRAMS += tests/apps/rawbytes
+tests_apps_rawbytes_SOURCES = tests/apps/rawbytes.c tests/apps/app.h
+tests_apps_rawbytes_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_rawbytes_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_rawbytes_LDADD = -ldl
 
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \

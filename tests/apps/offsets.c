@@ -37,6 +37,8 @@ int main(void)
 	FIELD(msgarea_off);
 	FIELD(creator_pid);
 	FIELD(creator_uid);
+	FIELD(creator_start);
+	FIELD(created_realtime_ns);
 	FIELD(program);
 	FIELD(clock);
 	FIELD(single);
