@@ -48,9 +48,16 @@ watch_err()
 # report N - send SIGUSR2 and wait for the shim's Nth line; into COUNTS.
 report()
 {
+	local deadline=$((SECONDS + WAIT_TIMEOUT))
 	kill -USR2 "$pid"
-	wait_for "the shim's report $1" \
-		test "$(grep -c '^hookshim ' "$T/app.err")" -ge "$1"
+	until [ "$(grep -c '^hookshim ' "$T/app.err")" -ge "$1" ]; do
+		[ "$SECONDS" -lt "$deadline" ] || {
+			grep -H . /proc/"$pid"/task/*/comm /proc/"$pid"/task/*/wchan >&2
+			grep -H '^Sig' /proc/"$pid"/task/*/status >&2
+			fail "timed out after ${WAIT_TIMEOUT}s waiting for the shim's report $1; its stderr: $(cat -v "$T/app.err")"
+		}
+		sleep 0.1
+	done
 	COUNTS=$(grep '^hookshim ' "$T/app.err" | sed -n "${1}p")
 	[[ $COUNTS =~ ^hookshim\ alloc\ [0-9]+\ lock\ [0-9]+\ dlopen\ [0-9]+\ phdr\ [0-9]+\ first\ 0x[0-9a-f]+$ ]] ||
 		fail "bad report line '$COUNTS'"
