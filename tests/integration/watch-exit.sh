@@ -26,7 +26,7 @@ launch_watch()
 }
 
 launch_watch 0
-v=$("$RBMON" --thread "$K" --watch cfgp --timeout 10 "$f") || fail "--watch cfgp"
+v=$("$RBMON" --thread "$K" --watch cfgp --timeout 30 "$f") || fail "--watch cfgp"
 [[ $v =~ ^\(struct\ config\ \*\)\ 0x[0-9a-f]+\ \<cfg\>$ ]] || fail "--watch cfgp printed '$v'"
 expect "debuginfod, curl or TLS libraries in the program" "" \
 	"$(grep -oE '[^/ ]*(debuginfod|curl|gnutls|crypto|ssl)[^/ ]*$' "/proc/$pid/maps" | sort -u | tr '\n' ' ')"

@@ -17,7 +17,7 @@
 watch_ok()
 {
 	local st=0
-	"$RBMON" --thread "$1" --watch "$2" --timeout 10 "$f" \
+	"$RBMON" --thread "$1" --watch "$2" --timeout 30 "$f" \
 		>"$T/watch.out" 2>"$T/watch.err" || st=$?
 	expect "exit status of --watch '$2' on $1 (stderr: $(cat "$T/watch.err"))" 0 "$st"
 	expect "value of '$2' on $1" "$3" "$(cat "$T/watch.out")"

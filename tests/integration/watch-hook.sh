@@ -29,7 +29,7 @@ SHIM=$APPS/.libs/libhookshim.so
 watch_ok()
 {
 	local st=0
-	"$RBMON" --thread "$1" --watch "$2" --timeout 10 "$f" \
+	"$RBMON" --thread "$1" --watch "$2" --timeout 30 "$f" \
 		>"$T/watch.out" 2>"$T/watch.err" || st=$?
 	expect "exit status of --watch '$2' on $1 (stderr: $(cat "$T/watch.err"))" 0 "$st"
 	expect "value of '$2' on $1" "$3" "$(cat "$T/watch.out")"
@@ -39,7 +39,7 @@ watch_ok()
 watch_err()
 {
 	local st=0
-	"$RBMON" --thread "$1" --watch "$2" --timeout 10 "$f" \
+	"$RBMON" --thread "$1" --watch "$2" --timeout 30 "$f" \
 		>"$T/watch.out" 2>"$T/watch.err" || st=$?
 	expect "exit status of --watch '$2' on $1" 1 "$st"
 	expect "stderr of --watch '$2' on $1" "rbmon: thread $1: $2: $3" "$(cat "$T/watch.err")"

@@ -101,7 +101,7 @@ kill -0 "$pid" || fail "the program died: $(cat "$T/app.err")"
 poke 3 inuse=-2 kick
 
 # Still running, still answering.
-c1=$("$RBMON" --thread "$K" --watch counter --timeout 10 "$f") ||
+c1=$("$RBMON" --thread "$K" --watch counter --timeout 30 "$f") ||
 	fail "--watch counter after the stray writes"
 wait_for "counter to change" bash -c \
 	"[ \"\$(\"$RBMON\" --thread $K --watch counter --timeout 10 \"$f\")\" -gt $c1 ]"

@@ -20,7 +20,7 @@
 watch_ok()
 {
 	local st=0
-	"$RBMON" --thread "$S" --watch "$1" --timeout 10 "$f" \
+	"$RBMON" --thread "$S" --watch "$1" --timeout 30 "$f" \
 		>"$T/watch.out" 2>"$T/watch.err" || st=$?
 	expect "exit status of --watch '$1' (stderr: $(cat "$T/watch.err"))" 0 "$st"
 	expect "value of '$1'" "$2" "$(cat "$T/watch.out")"
@@ -30,7 +30,7 @@ watch_ok()
 number()
 {
 	local st=0
-	"$RBMON" --thread "$S" --watch "$1" --timeout 10 "$f" \
+	"$RBMON" --thread "$S" --watch "$1" --timeout 30 "$f" \
 		>"$T/watch.out" 2>"$T/watch.err" || st=$?
 	NUMBER=$(cat "$T/watch.out")
 	[ "$st" -eq 0 ] && [[ $NUMBER =~ ^[0-9]+$ ]] ||
@@ -53,7 +53,7 @@ done
 watch_ok pair "{a = 3, b = 4}"
 watch_ok "pair.b * answer" 168
 st=0
-"$RBMON" --thread "$S" --watch nosuch --timeout 10 "$f" >"$T/watch.out" 2>"$T/watch.err" || st=$?
+"$RBMON" --thread "$S" --watch nosuch --timeout 30 "$f" >"$T/watch.out" 2>"$T/watch.err" || st=$?
 expect "exit status of --watch nosuch" 1 "$st"
 expect "stderr of --watch nosuch" "rbmon: thread $S: nosuch: no symbol \"nosuch\"" "$(cat "$T/watch.err")"
 number spins
