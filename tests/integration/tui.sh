@@ -38,10 +38,19 @@ tui_start()
 	echo \$rc >"$T/tui.rc"
 	exec sleep 3600
 	EOF
-	rm -f "$T/tui.rc"
-	tmx new-session -d -s rbt -x "$cols" -y "$rows" \
-		"exec bash $(printf '%q' "$T/tui.run")" ||
-		fail "tmux new-session failed"
+	# A tmux server starting on a loaded machine now and then dies
+	# before it answers ("server exited unexpectedly"): the session then
+	# does not exist and nothing ran in it, so start it again.
+	local try
+	for try in 1 2 3; do
+		rm -f "$T/tui.rc"
+		tmx new-session -d -s rbt -x "$cols" -y "$rows" \
+			"exec bash $(printf '%q' "$T/tui.run")" 2>"$T/tmux.err" && break
+		tmx has-session -t rbt 2>/dev/null && break
+		[ "$try" -lt 3 ] || fail "tmux new-session failed: $(cat "$T/tmux.err")"
+		echo "tmux new-session failed ($(cat "$T/tmux.err")), again" >&2
+		sleep 1
+	done
 	tmx set-option -t rbt remain-on-exit on >/dev/null
 	tmx set-option -t rbt status off >/dev/null
 	tmx set-window-option -t rbt window-size manual >/dev/null 2>&1 || :
