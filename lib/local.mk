@@ -2,9 +2,11 @@
 # -finstrument-functions: it runs inside someone else's process.  The
 # sanitizers only when configure was asked for them, those for traced
 # programs (tests/integration/lib.sh preloads their runtime first).
-RB_LIB_SOURCES = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
+# (tests/fuzz.mk builds its command handling fuzzer from RB_LIB_BASE.)
+RB_LIB_BASE = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/unwind.c \
-	lib/init.c lib/control.c lib/breakpoint.c lib/watch.c lib/watch.h
+	lib/init.c lib/breakpoint.c lib/watch.c lib/watch.h
+RB_LIB_SOURCES = $(RB_LIB_BASE) lib/control.c
 
 lib_LTLIBRARIES += lib/librbtrace.la
 lib_librbtrace_la_SOURCES = $(RB_LIB_SOURCES)

@@ -22,6 +22,7 @@ include $(srcdir)/tests/integration.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)
 include $(srcdir)/tests/objects.mk
 include $(srcdir)/tests/stacks.mk
+include $(srcdir)/tests/fuzz.mk
 AM_TESTS_ENVIRONMENT += $(STACKS_TESTS_ENVIRONMENT)
 
 # A sanitized build (configure --enable-sanitizers): every finding fails
