@@ -31,7 +31,7 @@
 
 static char	 reader_path[64];
 static int	 reader_fd = -1;
-static FILE	*reader_null;
+static FILE	*reader_out;
 
 static void
 reader_cleanup(void)
@@ -52,9 +52,9 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		fuzz_fail("mkstemp %s failed", reader_path);
 	atexit(reader_cleanup);
 	/* FUZZ_VERBOSE=1: the dumps on stderr, to see what an input reads. */
-	reader_null = getenv("FUZZ_VERBOSE") != NULL ? stderr :
+	reader_out = getenv("FUZZ_VERBOSE") != NULL ? stderr :
 	    fopen("/dev/null", "w");
-	if (reader_null == NULL)
+	if (reader_out == NULL)
 		fuzz_fail("cannot open /dev/null");
 	return 0;
 }
@@ -179,13 +179,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rbmon_model_open(&m, reader_path, 0, &cause) != 0) {
 		if (cause == NULL || *cause == '\0')
 			fuzz_fail("open failed without a cause");
-		if (reader_null == stderr)
+		if (reader_out == stderr)
 			fprintf(stderr, "open: %s\n", cause);
 		free(cause);
 		return 0;
 	}
 	if (rbmon_model_snapshot(&m, &s, &cause) != 0) {
-		if (reader_null == stderr)
+		if (reader_out == stderr)
 			fprintf(stderr, "snapshot: %s\n", cause);
 		free(cause);
 		rbmon_model_close(&m);
@@ -198,9 +198,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	x.s = &s;
 	x.c = &c;
 	reader_view(&x);
-	rbmon_dump_text(reader_null, &m, &s, sy, &c);
-	rbmon_dump_json(reader_null, &m, &s, sy, &c);
-	fflush(reader_null);
+	rbmon_dump_text(reader_out, &m, &s, sy, &c);
+	rbmon_dump_json(reader_out, &m, &s, sy, &c);
+	fflush(reader_out);
 	rbmon_symbols_free(sy);
 	rbmon_model_free(&s);
 	rbmon_model_close(&m);
