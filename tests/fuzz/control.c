@@ -32,7 +32,7 @@ enum {
 	CONTROL_HEADER	= 8,
 };
 
-static char		 control_path[64];
+static char		 control_path[256];
 static struct rb_header	 control_saved;
 static struct rb_thread	*control_t;
 
@@ -48,8 +48,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
-	snprintf(control_path, sizeof(control_path), "%s/rbtrace-fuzz.XXXXXX",
-		 fuzz_dir());
+	fuzz_path(control_path, sizeof(control_path));
 	fd = mkstemp(control_path);
 	if (fd < 0)
 		fuzz_fail("mkstemp %s failed", control_path);

@@ -8,6 +8,9 @@
 #ifndef RB_FUZZ_H
 #define RB_FUZZ_H
 
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,21 +37,38 @@ fuzz_fail(const char *fmt, ...)
 }
 
 /*
- * Where a target keeps its file: $FUZZ_DIR, else /dev/shm (a file system
- * in memory: a disk's would cost more than the target), else $TMPDIR or
- * /tmp.
+ * A path for a target's file, "DIR/rbtrace-fuzz.PID.XXXXXX" for mkstemp():
+ * DIR is $FUZZ_DIR, else /dev/shm (a file system in memory: a disk's would
+ * cost more than the target), else $TMPDIR or /tmp.  A crash leaves its
+ * file behind; those of processes gone are removed here.
  */
-static __attribute__((unused)) const char *
-fuzz_dir(void)
+static __attribute__((unused)) void
+fuzz_path(char *buf, size_t len)
 {
 	const char	*d = getenv("FUZZ_DIR");
+	struct dirent	*e;
+	DIR		*dir;
+	char		 old[320];
+	int		 pid;
 
-	if (d != NULL && *d != '\0' && strlen(d) < 32)
-		return d;
-	if (access("/dev/shm", W_OK | X_OK) == 0)
-		return "/dev/shm";
-	d = getenv("TMPDIR");
-	return d != NULL && *d != '\0' && strlen(d) < 32 ? d : "/tmp";
+	if (d == NULL || *d == '\0' || strlen(d) >= 200) {
+		d = getenv("TMPDIR");
+		if (access("/dev/shm", W_OK | X_OK) == 0)
+			d = "/dev/shm";
+		else if (d == NULL || *d == '\0' || strlen(d) >= 200)
+			d = "/tmp";
+	}
+	if ((dir = opendir(d)) != NULL) {
+		while ((e = readdir(dir)) != NULL) {
+			if (sscanf(e->d_name, "rbtrace-fuzz.%d.", &pid) == 1 &&
+			    pid > 0 && kill(pid, 0) != 0 && errno == ESRCH &&
+			    snprintf(old, sizeof old, "%s/%s", d, e->d_name) <
+			    (int)sizeof old)
+				unlink(old);
+		}
+		closedir(dir);
+	}
+	snprintf(buf, len, "%s/rbtrace-fuzz.%d.XXXXXX", d, (int)getpid());
 }
 
 #endif /* RB_FUZZ_H */

@@ -29,7 +29,7 @@
 
 #define READER_MAX_SIZE	(16u << 20)
 
-static char	 reader_path[64];
+static char	 reader_path[256];
 static int	 reader_fd = -1;
 static FILE	*reader_out;
 
@@ -43,10 +43,7 @@ reader_cleanup(void)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char	*dir = fuzz_dir();
-
-	snprintf(reader_path, sizeof reader_path, "%s/rbtrace-fuzz.XXXXXX",
-	    dir);
+	fuzz_path(reader_path, sizeof reader_path);
 	reader_fd = mkstemp(reader_path);
 	if (reader_fd < 0)
 		fuzz_fail("mkstemp %s failed", reader_path);
