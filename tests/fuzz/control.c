@@ -15,7 +15,8 @@
  *   the command, 4 bytes, then its arguments (the ring's msgarea)
  *
  * Every input starts from the same file: the header is put back and the
- * ring's command state cleared after each.
+ * ring's command state cleared after each.  FUZZ_CONTROL_HEADER=0 leaves
+ * the header alone (flag 8 ignored), to fuzz the rest past a known crash.
  */
 #include "../../lib/control.c"
 
@@ -35,6 +36,7 @@ enum {
 static char		 control_path[256];
 static struct rb_header	 control_saved;
 static struct rb_thread	*control_t;
+static uint32_t		 control_flags = 0xff;	/* the flags inputs may set */
 
 static void control_cleanup(void)
 {
@@ -70,6 +72,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fuzz_fail("msg_sz %u, not %u", rb_proc.map.hdr->msg_sz,
 			  CONTROL_MSGSZ);
 	memcpy(&control_saved, rb_proc.map.hdr, sizeof(control_saved));
+	if (getenv("FUZZ_CONTROL_HEADER") != NULL &&
+	    strcmp(getenv("FUZZ_CONTROL_HEADER"), "0") == 0)
+		control_flags &= ~(uint32_t)CONTROL_HEADER;
 	return 0;
 }
 
@@ -114,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	flags = data[0];
+	flags = data[0] & control_flags;
 	data++;
 	size--;
 	if (flags & CONTROL_MSGLEN)
