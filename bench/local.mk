@@ -27,23 +27,24 @@ EXTRA_DIST += $(BENCHMARKS) bench/setup
 CLEANFILES += $(BENCH_APPS:=$(EXEEXT))
 
 # Like the integration apps, but optimised as real programs are.
-BENCH_APP_CFLAGS = $(WARN_CFLAGS) -O2 -g -finstrument-functions $(PTHREAD_CFLAGS)
+BENCH_APP_CFLAGS = $(WARN_CFLAGS) -O2 -g -finstrument-functions $(PTHREAD_CFLAGS) \
+	$(SAN_AUT_CFLAGS)
 BENCH_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/apps
 
 bench_apps_many_SOURCES = bench/apps/many.c
 bench_apps_many_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_many_CFLAGS = $(BENCH_APP_CFLAGS)
-bench_apps_many_LDFLAGS = $(PTHREAD_LIBS)
+bench_apps_many_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 
 bench_apps_fib_SOURCES = bench/apps/fib.c
 bench_apps_fib_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_fib_CFLAGS = $(BENCH_APP_CFLAGS)
-bench_apps_fib_LDFLAGS = $(PTHREAD_LIBS)
+bench_apps_fib_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 
 bench_apps_work_SOURCES = bench/apps/work.c
 bench_apps_work_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_work_CFLAGS = $(BENCH_APP_CFLAGS)
-bench_apps_work_LDFLAGS = $(PTHREAD_LIBS)
+bench_apps_work_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 
 BENCH_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \

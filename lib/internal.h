@@ -96,6 +96,7 @@ RB_HIDDEN void rb_objects_register(struct rb_map *m, pid_t pid,
 				   uint64_t pstart, uint64_t image);
 RB_HIDDEN void rb_objects_copy(struct rb_map *m, uint64_t from, pid_t pid,
 			       uint64_t pstart, uint64_t to);
+RB_HIDDEN void *rb_sym_next(void **cache, const char *name);
 
 /* The process: set up once, by the constructor or the first hook. */
 #define RB_INIT_NONE	0

@@ -1,17 +1,22 @@
-# librbtrace: loaded into the traced program.  Never built with sanitizers
-# or -finstrument-functions: it runs inside someone else's process.
-RB_LIB_SOURCES = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
+# librbtrace: loaded into the traced program.  Never built with
+# -finstrument-functions: it runs inside someone else's process.  The
+# sanitizers only when configure was asked for them, those for traced
+# programs (tests/integration/lib.sh preloads their runtime first).
+# (tests/fuzz.mk builds its command handling fuzzer from RB_LIB_BASE.)
+RB_LIB_BASE = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/unwind.c \
-	lib/init.c lib/control.c lib/breakpoint.c lib/watch.c lib/watch.h
+	lib/init.c lib/breakpoint.c lib/watch.c lib/watch.h
+RB_LIB_SOURCES = $(RB_LIB_BASE) lib/control.c
 
 lib_LTLIBRARIES += lib/librbtrace.la
 lib_librbtrace_la_SOURCES = $(RB_LIB_SOURCES)
 lib_librbtrace_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fvisibility=hidden \
-	-fno-instrument-functions $(PTHREAD_CFLAGS)
-lib_librbtrace_la_LDFLAGS = -version-info $(RBTRACE_LT_VERSION) -no-undefined
+	-fno-instrument-functions $(PTHREAD_CFLAGS) $(SAN_AUT_CFLAGS)
+lib_librbtrace_la_LDFLAGS = -version-info $(RBTRACE_LT_VERSION) -no-undefined \
+	$(SAN_AUT_LDFLAGS)
 lib_librbtrace_la_LIBADD = $(PTHREAD_LIBS) -ldl
 
-# The same code for unit tests, with the sanitizers when enabled.
+# The same code for unit tests, with every sanitizer (ThreadSanitizer too).
 check_LTLIBRARIES += lib/librbtrace-test.la
 lib_librbtrace_test_la_SOURCES = $(RB_LIB_SOURCES)
 lib_librbtrace_test_la_CFLAGS = $(AM_CFLAGS) -fno-instrument-functions $(PTHREAD_CFLAGS)
@@ -22,6 +27,8 @@ lib_librbtrace_test_la_LIBADD = $(PTHREAD_LIBS) -ldl
 pkglib_LTLIBRARIES += lib/rbtrace-watch.la
 lib_rbtrace_watch_la_SOURCES = lib/expr.c lib/watch.h
 lib_rbtrace_watch_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fvisibility=hidden \
-	-fno-instrument-functions $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS)
-lib_rbtrace_watch_la_LDFLAGS = -module -avoid-version -shared -no-undefined
+	-fno-instrument-functions $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS) \
+	$(SAN_AUT_CFLAGS)
+lib_rbtrace_watch_la_LDFLAGS = -module -avoid-version -shared -no-undefined \
+	$(SAN_AUT_LDFLAGS)
 lib_rbtrace_watch_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)

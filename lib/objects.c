@@ -211,6 +211,27 @@ void rb_objects_copy(struct rb_map *m, uint64_t from, pid_t pid,
 	}
 }
 
+/**
+ * rb_sym_next - the next definition of a function this library interposes
+ * @cache: where it is kept once found
+ * @name: the function
+ *
+ * Any thread may make an interposed function's first call, several at
+ * once.  Return: the definition (libc's, the C++ runtime's), or NULL.
+ */
+RB_NOINSTR void *rb_sym_next(void **cache, const char *name)
+{
+	/* Relaxed: every thread that looks it up stores the same pointer. */
+	void *p = RB_LOAD(cache);
+
+	if (p == NULL) {
+		p = dlsym(RTLD_NEXT, name);
+		if (p != NULL)
+			RB_STORE(cache, p);
+	}
+	return p;
+}
+
 /*
  * dlopen() and dlmopen() are interposed so that objects loaded later are
  * recorded too.  Unversioned definitions satisfy every versioned reference.
@@ -221,11 +242,11 @@ void *dlmopen(Lmid_t lmid, const char *file, int mode)
 
 void *dlopen(const char *file, int mode)
 {
-	static void *(*real)(const char *, int);
+	static void *next;
+	void *(*real)(const char *, int);
 	void *handle;
 
-	if (real == NULL)
-		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	real = (void *(*)(const char *, int))rb_sym_next(&next, "dlopen");
 	if (real == NULL)
 		return NULL;
 	handle = real(file, mode);
@@ -238,11 +259,11 @@ void *dlopen(const char *file, int mode)
 
 void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
-	static void *(*real)(Lmid_t, const char *, int);
+	static void *next;
+	void *(*real)(Lmid_t, const char *, int);
 	void *handle;
 
-	if (real == NULL)
-		real = (void *(*)(Lmid_t, const char *, int))dlsym(RTLD_NEXT, "dlmopen");
+	real = (void *(*)(Lmid_t, const char *, int))rb_sym_next(&next, "dlmopen");
 	if (real == NULL)
 		return NULL;
 	handle = real(lmid, file, mode);

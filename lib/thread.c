@@ -5,7 +5,6 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -211,13 +210,13 @@ int pthread_setname_np(pthread_t th, const char *name)
 	__attribute__((visibility("default")));
 int pthread_setname_np(pthread_t th, const char *name)
 {
-	static int (*real)(pthread_t, const char *);
+	static void *next;
+	int (*real)(pthread_t, const char *);
 	uint32_t i, n;
 	int ret;
 
-	if (real == NULL)
-		real = (int (*)(pthread_t, const char *))
-			dlsym(RTLD_NEXT, "pthread_setname_np");
+	real = (int (*)(pthread_t, const char *))
+		rb_sym_next(&next, "pthread_setname_np");
 	if (real == NULL)
 		return ENOSYS;
 	ret = real(th, name);

@@ -8,7 +8,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdlib.h>
 
@@ -32,17 +31,12 @@ void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
 /* The next definition of @name: the C++ runtime's, libc's. */
 static RB_NOINSTR void *rb_next(void **cache, const char *name)
 {
-	/* Relaxed: every thread that looks it up stores the same pointer. */
-	void *p = RB_LOAD(cache);
+	void *p = rb_sym_next(cache, name);
 
 	if (p == NULL) {
-		p = dlsym(RTLD_NEXT, name);
-		if (p == NULL) {
-			/* Only a caller that found ours first gets here. */
-			rb_warnf("rbtrace: %s: not found after librbtrace", name);
-			abort();
-		}
-		RB_STORE(cache, p);
+		/* Only a caller that found ours first gets here. */
+		rb_warnf("rbtrace: %s: not found after librbtrace", name);
+		abort();
 	}
 	return p;
 }

@@ -859,10 +859,13 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 				p->image = t->image;
 			}
 		}
-		qsort(p->threads, p->nthreads, sizeof *p->threads,
-		    model_thread_cmp);
+		if (p->nthreads > 1)
+			qsort(p->threads, p->nthreads, sizeof *p->threads,
+			    model_thread_cmp);
 	}
-	qsort(s->procs, s->nprocs, sizeof *s->procs, model_proc_cmp);
+	/* No process: procs is NULL, which qsort() must not be given. */
+	if (s->nprocs > 1)
+		qsort(s->procs, s->nprocs, sizeof *s->procs, model_proc_cmp);
 }
 
 /**
@@ -1072,7 +1075,8 @@ rbmon_clock_init(struct rbmon_clock *c, const struct rb_header *h)
  * @ts: the stamp, in the file's clock units
  * @age: nanoseconds, clamped at 0
  *
- * Return: 0, or -1 if unknown.
+ * Return: 0, or -1 if unknown (no usable clock, or an age of 2^64 ns or
+ * more, which only a corrupt clock gives).
  */
 int
 rbmon_clock_age(const struct rbmon_clock *c, uint64_t ts, uint64_t *age)
@@ -1086,10 +1090,14 @@ rbmon_clock_age(const struct rbmon_clock *c, uint64_t ts, uint64_t *age)
 		    (long double)(int64_t)(ts - c->tsc0) / c->hz * 1e9L;
 	else
 		ns = (long double)ts;
-	if (ns >= (long double)c->now_ns)
+	if (ns >= (long double)c->now_ns) {
 		*age = 0;
-	else
-		*age = (uint64_t)((long double)c->now_ns - ns);
+		return 0;
+	}
+	/* A hostile tsc0 or rate: an age no uint64_t holds is unknown. */
+	if ((long double)c->now_ns - ns >= 0x1p64L)
+		return -1;
+	*age = (uint64_t)((long double)c->now_ns - ns);
 	return 0;
 }
 

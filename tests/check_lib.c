@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -999,6 +1000,70 @@ START_TEST(test_hooks_breakpoints)
 }
 END_TEST
 
+/* ---- interposed functions, first called by several threads at once --- */
+
+#define FIRST_THREADS	4
+
+struct first_call {
+	pthread_barrier_t	go;
+	int			ok[FIRST_THREADS];
+	char			name[FIRST_THREADS][16];
+	char			seen[FIRST_THREADS][RB_THREAD_NAME_MAX + 1];
+};
+
+static struct first_call *first;
+
+static void *first_caller(void *arg)
+{
+	int k = (int)(intptr_t)arg;
+	struct rb_ring *r;
+	void *h;
+
+	enter(FN(1, k), SITE(FN(1, k)));	/* claims this thread's ring */
+	r = rb_self.ring;
+	snprintf(first->name[k], sizeof(first->name[k]), "first-%d", k);
+	pthread_barrier_wait(&first->go);
+	/* The process's first calls: each resolves the next definition. */
+	first->ok[k] = pthread_setname_np(pthread_self(), first->name[k]) == 0;
+	h = dlopen(NULL, RTLD_LAZY);
+	first->ok[k] &= h != NULL;
+	if (h != NULL)
+		dlclose(h);
+	if (r != NULL)	/* else seen stays empty: the test fails */
+		memcpy(first->seen[k], r->name, RB_THREAD_NAME_MAX);
+	return NULL;
+}
+
+/*
+ * The interposed functions find libc's on their first call, from whichever
+ * threads make it: ThreadSanitizer fails this test on a plain cache.
+ */
+START_TEST(test_interpose_first_calls)
+{
+	static struct first_call fc;
+	pthread_t th[FIRST_THREADS];
+	char path[512];
+	int k;
+
+	snprintf(path, sizeof(path), "%s/first.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	first = &fc;
+	enter(FN(0, 0), SITE(FN(0, 0)));	/* the library set up first */
+	ck_assert_ptr_nonnull(rb_self.ring);
+	ck_assert_int_eq(pthread_barrier_init(&fc.go, NULL, FIRST_THREADS), 0);
+	for (k = 0; k < FIRST_THREADS; k++)
+		ck_assert_int_eq(pthread_create(&th[k], NULL, first_caller,
+						(void *)(intptr_t)k), 0);
+	for (k = 0; k < FIRST_THREADS; k++)
+		pthread_join(th[k], NULL);
+	for (k = 0; k < FIRST_THREADS; k++) {
+		ck_assert_int_eq(fc.ok[k], 1);
+		ck_assert_str_eq(fc.seen[k], fc.name[k]);
+	}
+	pthread_barrier_destroy(&fc.go);
+}
+END_TEST
+
 Suite *suite_lib(void)
 {
 	Suite *s = suite_create("lib");
@@ -1043,6 +1108,11 @@ Suite *suite_lib(void)
 	tcase_add_test(tc, test_hooks_unwound);
 	tcase_add_test(tc, test_hooks_keep_errno);
 	tcase_add_test(tc, test_hooks_breakpoints);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("interpose");
+	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_test(tc, test_interpose_first_calls);
 	suite_add_tcase(s, tc);
 	return s;
 }

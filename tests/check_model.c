@@ -459,7 +459,7 @@ START_TEST(test_slot_read)
 END_TEST
 
 /* A seqlock writer: fn and ts always equal in a published slot. */
-static volatile int	writer_stop;
+static int		writer_stop;	/* atomic */
 
 static void *
 slot_writer(void *arg)
@@ -467,7 +467,7 @@ slot_writer(void *arg)
 	struct rb_slot	*sl = arg;
 	uint64_t	 v = 0;
 
-	while (!writer_stop) {
+	while (!__atomic_load_n(&writer_stop, __ATOMIC_RELAXED)) {
 		v++;
 		__atomic_store_n(&sl->seq, sl->seq + 1, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_RELEASE);
@@ -491,7 +491,7 @@ START_TEST(test_slot_retry)
 	sl = aligned_alloc(64, 128);	/* C11: size a multiple of the alignment */
 	memset(sl, 0, 64 + 8);
 	out.name = name;
-	writer_stop = 0;
+	__atomic_store_n(&writer_stop, 0, __ATOMIC_RELAXED);
 	pthread_create(&th, NULL, slot_writer, sl);
 	t0 = fixture_now();
 	for (i = 0; i < 20000 && fixture_now() - t0 < 1000000000u; i++) {
@@ -502,7 +502,7 @@ START_TEST(test_slot_retry)
 		ck_assert_int_eq(out.seq & 1, 0);
 		good++;
 	}
-	writer_stop = 1;
+	__atomic_store_n(&writer_stop, 1, __ATOMIC_RELAXED);
 	pthread_join(th, NULL);
 	ck_assert_int_gt(good, 0);
 	free(sl);
@@ -903,6 +903,72 @@ START_TEST(test_dump_text_escaped)
 }
 END_TEST
 
+/* A file no thread ever joined: no process, every output still whole. */
+START_TEST(test_snapshot_empty)
+{
+	struct fixture		 fx;
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	char			*cause = NULL, *out;
+
+	fixture_make(&fx, 4, 8, 64);
+	ck_assert_msg(rbmon_model_open(&m, fx.path, 0, &cause) == 0, "%s",
+	    cause);
+	ck_assert_msg(rbmon_model_snapshot(&m, &s, &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(s.nprocs, 0);
+	rbmon_model_free(&s);
+	rbmon_model_close(&m);
+	out = fixture_dump(&fx, 0);
+	ck_assert_msg(strstr(out, "program fixture, 0 of 4 rings used") != NULL,
+	    "%s", out);
+	free(out);
+	out = fixture_dump(&fx, 1);
+	ck_assert_msg(strstr(out, "\"processes\": []") != NULL, "%s", out);
+	free(out);
+	fixture_done(&fx);
+}
+END_TEST
+
+/*
+ * A hostile clock: TSC stamps at 1 Hz (too fresh to calibrate), so one
+ * tick is a second and a stamp far from tsc0 is an age past 2^64 ns.
+ */
+START_TEST(test_clock_out_of_range)
+{
+	struct rb_header	h = header_valid();
+	struct rbmon_clock	c;
+	uint64_t		age = 7;
+
+	memset(&c, 0, sizeof c);
+	c.valid = 1;
+	c.kind = RB_CLOCK_TSC;
+	c.tsc0 = 1ull << 62;
+	c.ns0 = 1000000000;
+	c.hz = 1;
+	c.now_ns = 5000000000ull;
+	ck_assert_int_eq(rbmon_clock_age(&c, 1, &age), -1);
+	ck_assert_uint_eq(age, 7);
+	/* 2^34 s ago: 1.7e19 ns is within range, 2^35 s is not. */
+	ck_assert_int_eq(rbmon_clock_age(&c, c.tsc0 - (1ull << 34), &age), 0);
+	ck_assert_uint_eq(age, c.now_ns - c.ns0 + (1ull << 34) * 1000000000ull);
+	ck_assert_int_eq(rbmon_clock_age(&c, c.tsc0 - (1ull << 35), &age), -1);
+	/* Far in the future: no age, not a wrapped one. */
+	ck_assert_int_eq(rbmon_clock_age(&c, c.tsc0 + (1ull << 40), &age), 0);
+	ck_assert_uint_eq(age, 0);
+
+	/* The same from the header, through rbmon_clock_init(). */
+	rbmon_read_boot_id(h.boot_id, sizeof h.boot_id);
+	h.clock = RB_CLOCK_TSC;
+	h.clock_tsc_hz = 1;
+	h.clock_tsc0 = 1ull << 62;	/* after now: not calibrated */
+	h.clock_ns0 = fixture_now();
+	rbmon_clock_init(&c, &h);
+	if (!c.valid)
+		return;		/* no TSC here */
+	ck_assert_int_eq(rbmon_clock_age(&c, 1, &age), -1);
+}
+END_TEST
+
 Suite *
 suite_model(void)
 {
@@ -934,6 +1000,11 @@ suite_model(void)
 	tcase_add_test(tc, test_dump_text_escaped);
 	tcase_add_test(tc, test_dump_torn_gone);
 	tcase_add_test(tc, test_symbols_variables);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("limits");
+	tcase_add_test(tc, test_snapshot_empty);
+	tcase_add_test(tc, test_clock_out_of_range);
 	suite_add_tcase(s, tc);
 	return s;
 }

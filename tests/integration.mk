@@ -33,8 +33,8 @@ check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 # Note: automake puts the user's CFLAGS after these; the apps are written so
 # that -O2 there changes neither names nor the checked lines.
 INTEGRATION_APP_CFLAGS = $(WARN_CFLAGS) -g -O0 -finstrument-functions \
-	-fno-inline $(PTHREAD_CFLAGS)
-INTEGRATION_APP_LINKFLAGS = $(PTHREAD_LIBS)
+	-fno-inline $(PTHREAD_CFLAGS) $(SAN_AUT_CFLAGS)
+INTEGRATION_APP_LINKFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 
 tests_apps_ctl_SOURCES = tests/apps/ctl.c tests/apps/app.h
 tests_apps_ctl_CFLAGS = $(INTEGRATION_APP_CFLAGS)
@@ -73,7 +73,7 @@ tests_apps_watch_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # come after these, so the debug sections are stripped at link instead.
 tests_apps_watch_nodebug_SOURCES = tests/apps/watch.c tests/apps/app.h
 tests_apps_watch_nodebug_CFLAGS = $(WARN_CFLAGS) -O0 -finstrument-functions \
-	-fno-inline $(PTHREAD_CFLAGS)
+	-fno-inline $(PTHREAD_CFLAGS) $(SAN_AUT_CFLAGS)
 tests_apps_watch_nodebug_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) \
 	-Wl,--strip-debug
 tests_apps_cdexec_SOURCES = tests/apps/cdexec.c tests/apps/app.h
@@ -95,7 +95,8 @@ tests_apps_watchsyms_nodebug_LDFLAGS = $(tests_apps_watch_nodebug_LDFLAGS)
 # Breakpoints on real C++ code: optimised as real programs are, so that GCC
 # splits .cold parts off (the tests check with nm that it did).
 tests_apps_brk_SOURCES = tests/apps/brk.cc tests/apps/app.h
-tests_apps_brk_CXXFLAGS = -O2 -g -finstrument-functions $(PTHREAD_CFLAGS)
+tests_apps_brk_CXXFLAGS = -O2 -g -finstrument-functions $(PTHREAD_CFLAGS) \
+	$(SAN_AUT_CFLAGS)
 tests_apps_brk_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # The same without local symbols: static functions are known from DWARF only.
 tests_apps_brk_nolocals_SOURCES = tests/apps/brk.cc tests/apps/app.h

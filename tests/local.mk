@@ -28,4 +28,18 @@ include $(srcdir)/tests/integration.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)
 include $(srcdir)/tests/objects.mk
 include $(srcdir)/tests/stacks.mk
+include $(srcdir)/tests/fuzz.mk
 AM_TESTS_ENVIRONMENT += $(STACKS_TESTS_ENVIRONMENT)
+
+# A sanitized build (configure --enable-sanitizers): every finding fails
+# the test that met it (the unit tests print it in their log, the scripts
+# collect their processes' reports, see tests/integration/lib.sh).  The
+# options a developer sets come last and win.
+SAN_TESTS_ENVIRONMENT = \
+	SANITIZERS='$(SANITIZERS)' SAN_RUNTIME='$(SAN_RUNTIME)'; \
+	export SANITIZERS SAN_RUNTIME; \
+	ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_invalid_pointer_pairs=1$${ASAN_OPTIONS:+:$$ASAN_OPTIONS}"; \
+	UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}"; \
+	TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1$${TSAN_OPTIONS:+:$$TSAN_OPTIONS}"; \
+	export ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS;
+AM_TESTS_ENVIRONMENT += $(SAN_TESTS_ENVIRONMENT)

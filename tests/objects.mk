@@ -4,7 +4,8 @@ check_LTLIBRARIES += tests/apps/libplugin.la
 tests_apps_libplugin_la_SOURCES = tests/apps/plugin.c
 tests_apps_libplugin_la_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 # -rpath makes libtool build a real shared object, never installed
-tests_apps_libplugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_apps_libplugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere \
+	$(SAN_AUT_LDFLAGS)
 
 check_PROGRAMS += tests/apps/dlopener tests/apps/cxx tests/apps/renamer tests/apps/named
 tests_apps_named_SOURCES = tests/apps/named.c
@@ -17,8 +18,7 @@ tests_apps_dlopener_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_dlopener_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_dlopener_LDADD = -ldl
 tests_apps_cxx_SOURCES = tests/apps/cxx.cc
-tests_apps_cxx_CXXFLAGS = -g -O0 -finstrument-functions -fno-inline
-# never the sanitizers: they refuse to run under a preloaded library
+tests_apps_cxx_CXXFLAGS = -g -O0 -finstrument-functions -fno-inline $(SAN_AUT_CFLAGS)
 tests_apps_cxx_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 
 TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \

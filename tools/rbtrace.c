@@ -260,19 +260,23 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 			   const char *path)
 {
 	const char *old = getenv("LD_PRELOAD");
+#ifdef RB_SAN_RUNTIME
+	/* A sanitized build's library works only after its runtime. */
+	const char *san = RB_SAN_RUNTIME ":";
+#else
+	const char *san = "";
+#endif
 	char *preload;
 	size_t i;
 
-	if (old != NULL && *old) {
-		preload = malloc(strlen(lib) + strlen(old) + 2);
-		if (preload == NULL)
-			_exit(125);
-		sprintf(preload, "%s:%s", lib, old);
-		setenv("LD_PRELOAD", preload, 1);
-		free(preload);
-	} else {
-		setenv("LD_PRELOAD", lib, 1);
-	}
+	if (old == NULL)
+		old = "";
+	preload = malloc(strlen(san) + strlen(lib) + strlen(old) + 2);
+	if (preload == NULL)
+		_exit(125);
+	sprintf(preload, "%s%s%s%s", san, lib, *old ? ":" : "", old);
+	setenv("LD_PRELOAD", preload, 1);
+	free(preload);
 	setenv("RBTRACE_FILE", path, 1);
 	for (i = 0; i < 5; i++)
 		if (o->env[i] != NULL)

@@ -12,7 +12,8 @@
  *              for at 8 GiB, far below where mmap() places mappings (top
  *              down from below the stack) and above any brk heap, so the
  *              library's own later mappings (debug info, malloc arenas)
- *              do not land there
+ *              do not land there (under ASan, which keeps that range
+ *              for its shadow, at 80 TiB, below its allocator's)
  *   big        big[i] = i, filled in before readiness
  *
  * Threads (each reports "thread NAME TID" once running, then loops):
@@ -82,7 +83,11 @@ void parked_wait(void);
 void parked_step(void);
 
 #define MIB		(1024L * 1024L)
+#ifdef __SANITIZE_ADDRESS__
+#define FREED_HINT	0x500000000000UL
+#else
 #define FREED_HINT	0x200000000UL
+#endif
 
 static int parked_pipe[2];
 static pthread_barrier_t started;
@@ -174,7 +179,7 @@ NOTRACE static void start(void *(*fn)(void *), long arg)
 	pthread_detach(t);
 }
 
-/* Map 1 MiB (at 8 GiB if free), write it, unmap it: freed points to it. */
+/* Map 1 MiB (at FREED_HINT if free), write it, unmap it: freed points to it. */
 NOTRACE static void make_freed(void)
 {
 	char *p;

@@ -25,6 +25,11 @@ APPS_SRC=$top_srcdir/tests/apps
 
 STARTED=()		# pids of process groups started by launch
 
+# A sanitized build (configure --enable-sanitizers): the library needs its
+# runtime (SAN_RUNTIME, set by make check) first in LD_PRELOAD, and every
+# report goes to $T/san/, which fails the test at exit (lib_cleanup).
+RB_PRELOAD=${SAN_RUNTIME:+$SAN_RUNTIME:}$LIBRBTRACE
+
 note() { printf '%s: %s\n' "$TEST_NAME" "$*" >&2; }
 
 fail()
@@ -49,7 +54,25 @@ lib_cleanup()
 	for pid in "${STARTED[@]}"; do
 		wait "$pid" 2>/dev/null
 	done
+	san_check
 	[ -n "${T:-}" ] && [ -d "$T" ] && rm -rf "$T"
+	[ "$SAN_FOUND" -eq 0 ] || exit 1
+}
+
+# san_check - print every sanitizer report of this test's processes; sets
+# SAN_FOUND to their count.
+SAN_FOUND=0
+san_check()
+{
+	local f
+
+	[ -n "${T:-}" ] && [ -d "$T/san" ] || return 0
+	for f in "$T"/san/*; do
+		[ -s "$f" ] || continue
+		SAN_FOUND=$((SAN_FOUND + 1))
+		printf '%s: FAIL: sanitizer report %s:\n' "$TEST_NAME" "${f##*/}" >&2
+		cat "$f" >&2
+	done
 }
 
 command -v jq >/dev/null || skip "jq is not installed"
@@ -60,6 +83,12 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rbt-$TEST_NAME.XXXXXX") || exit 99
 trap lib_cleanup EXIT
 trap 'exit 1' INT TERM
 export RBT_READY=$T/ready
+if [ -n "${SANITIZERS:-}" ]; then
+	mkdir "$T/san" || exit 99
+	export ASAN_OPTIONS="${ASAN_OPTIONS:-}:log_path=$T/san/asan"
+	export UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:log_path=$T/san/ubsan"
+	export TSAN_OPTIONS="${TSAN_OPTIONS:-}:log_path=$T/san/tsan"
+fi
 
 # launch NAME CMD... - run CMD in the background in a process group of its
 # own (so cleanup kills it and its children); stdout and stderr go to
@@ -79,7 +108,7 @@ traced()
 {
 	local name=$1
 	shift
-	launch "$name" env LD_PRELOAD="$LIBRBTRACE" "$@"
+	launch "$name" env LD_PRELOAD="$RB_PRELOAD" "$@"
 }
 
 # wait_for DESCRIPTION CMD... - poll CMD until it succeeds.

@@ -84,7 +84,7 @@ tui_start 80 24 RBT_READY="$RBT_READY" bash -c '
 		[ "$n" -gt 300 ] && { echo "tuilife not ready" >&2; exit 99; }
 		sleep 0.1
 	done
-	exec "$4" "$2"' bash "$LIBRBTRACE" "$f" "$APPS/tuilife" "$RBMON"
+	exec "$4" "$2"' bash "$RB_PRELOAD" "$f" "$APPS/tuilife" "$RBMON"
 wait_ready "main [0-9]+"
 pid=$(ready_field main 2)
 STARTED+=("$pid")	# not our child: make sure cleanup ends it

@@ -1,0 +1,181 @@
+#!/bin/bash
+# tests/fuzz/mkcorpus.sh - remake a fuzz target's seed corpus.
+#
+#   make check TESTS=        # builds the programs
+#   tests/fuzz/mkcorpus.sh reader|control|expr [DIR]
+#
+# Run from the build tree; writes DIR (default tests/fuzz/corpus/TARGET in
+# the source tree).  libFuzzer's -merge=1 then keeps the inputs that add
+# coverage (see the README's developer section).
+#
+# reader: the trace files of real programs (tests/apps under the freshly
+# built library), in the reader target's sparse form (see reader.c): the
+# file's non-zero runs as (offset, length, bytes) chunks, so a 150 KB file
+# of mostly zeros is a few KB.  Each case runs its program with a small
+# geometry, brings it to a known state (threads parked, a stack wrapped, a
+# thread stopped at a breakpoint, a command answered, watches set...) and
+# copies its file while the program lives, as rbmon would read it then.
+#
+# control: every command, stopped and running, with good and bad arguments
+# and lengths (the input format is in control.c).
+#
+# expr: the expressions tests/check_watch.c evaluates.
+set -u
+: "${top_builddir:=$PWD}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+export top_builddir top_srcdir
+TARGET=${1:-}
+case $TARGET in
+reader|control|expr) ;;
+*) echo "usage: $0 reader|control|expr [DIR]" >&2; exit 2;;
+esac
+. "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/control.sh"
+OUT=${2:-$top_srcdir/tests/fuzz/corpus/$TARGET}
+mkdir -p "$OUT" || exit 99
+OUT=$(cd "$OUT" && pwd)
+
+if [ "$TARGET" = control ]; then
+	python3 - "$OUT" <<'EOF'
+import os, struct, sys
+out = sys.argv[1]
+cmds = ['STOP', 'CONT', 'STEP', 'NEXT', 'FINI', 'TRON', 'TROF', 'PING', 'MORE']
+seeds = {}
+for c in cmds:
+    for stopped in (0, 1):
+        seeds['%s-%s' % (c.lower(), 'stopped' if stopped else 'running')] = \
+            bytes([stopped]) + c.encode()
+    seeds[c.lower() + '-arg'] = b'\0' + c.encode() + b'x'
+for name, args in (('more-ping', b'0 PING'), ('more-ping-10', b'10 PING'),
+                   ('more-past', b'99999 PING'), ('more-stop', b'5 STOP'),
+                   ('more-bad', b'abc PING'), ('more-more', b'0 MORE 0 PING'),
+                   ('more-spaces', b'  3   PING  ')):
+    seeds[name] = b'\1MORE' + args
+seeds['unknown'] = b'\0ABCD'
+seeds['unprintable'] = b'\0\x01\x02\xff\x7f'
+seeds['nul-arg'] = b'\0PING\0x'
+for name, n in (('len-neg', -1), ('len-big', 65), ('len-huge', 0x7fffffff),
+                ('len-args-max', 1025)):
+    seeds[name] = b'\2' + struct.pack('<i', n) + b'PING'
+for name, v in (('ready-empty', 0), ('ready-taken', 2), ('ready-3', 3),
+                ('ready-7', 7)):
+    seeds[name] = b'\4' + struct.pack('<I', v) + b'PING'
+for name, data in seeds.items():
+    open(os.path.join(out, name), 'wb').write(data)
+EOF
+	note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
+	exit 0
+fi
+
+if [ "$TARGET" = expr ]; then
+	python3 - "$top_srcdir/tests/check_watch.c" "$OUT" <<'EOF'
+import codecs, os, re, sys
+text = open(sys.argv[1]).read()
+seen = []
+for m in re.finditer(r'EXPECT\("((?:[^"\\]|\\.)*)"', text):
+    e = codecs.decode(m.group(1), 'unicode_escape').replace('check_watch', 'expr')
+    if e not in seen:
+        seen.append(e)
+        open(os.path.join(sys.argv[2], 'e%03d' % len(seen)), 'w').write(e)
+EOF
+	note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
+	exit 0
+fi
+
+export RBTRACE_RINGS=4 RBTRACE_SLOTS=8 RBTRACE_SLOTSZ=24 RBTRACE_MSGSZ=64 \
+	RBTRACE_GLOBALSZ=1024 RBTRACE_ORPHAN_TIMEOUT=0
+
+# sparse FILE NAME - write FILE's non-zero runs to $OUT/NAME.
+sparse()
+{
+	python3 - "$1" "$OUT/$2" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+out, i, n = bytearray(), 0, len(data)
+while i < n:
+    if data[i] == 0:
+        i += 1
+        continue
+    j = i
+    while j < n:
+        # a run ends at 16 zero bytes, or at 65535 bytes
+        if data[j:j + 16] == bytes(16) or j - i >= 65535 - 16:
+            break
+        j += 1
+    j = min(j, n)
+    out += struct.pack('<IH', i, j - i) + data[i:j]
+    i = j
+open(sys.argv[2], 'wb').write(bytes(out))
+EOF
+	note "$2: $(stat -c %s "$1") -> $(stat -c %s "$OUT/$2") bytes"
+}
+
+# keep FILE NAME - copy FILE as it is now, then its sparse form.
+keep() { cp "$1" "$T/copy.trace" && sparse "$T/copy.trace" "$2"; }
+
+# One thread parked three calls deep; the monotonic clock.
+f=$T/simple.trace
+traced simple RBTRACE_FILE="$f" RBTRACE_CLOCK=mono "$APPS/simple" -p
+wait_ready "parked $LAUNCHED" "$LAUNCHED"
+keep "$f" simple-parked-mono
+
+# Threads that exited, threads parked, more threads than rings (TSC).
+f=$T/threads.trace
+traced threads RBTRACE_FILE="$f" "$APPS/threads" 6 3 2
+wait_ready "ready $LAUNCHED" "$LAUNCHED"
+keep "$f" threads-churned
+
+# A stack deeper than the ring: wrapped in the middle.
+f=$T/recurse.trace
+traced recurse RBTRACE_FILE="$f" "$APPS/recurse" 20 3
+wait_ready deep "$LAUNCHED"
+keep "$f" recurse-wrapped
+kill -USR1 "$LAUNCHED"
+wait_ready shallow "$LAUNCHED"
+keep "$f" recurse-unwound
+
+# Two processes of one image, parent and child.
+f=$T/forker.trace
+traced forker RBTRACE_FILE="$f" "$APPS/forker"
+wait_ready "parent $LAUNCHED [0-9]+" "$LAUNCHED"
+keep "$f" forker
+
+# An exec: a second image in the same process.
+f=$T/execer.trace
+traced execer RBTRACE_FILE="$f" "$APPS/execer" replace "$APPS/simple" -p
+wait_ready "pre-exec $LAUNCHED" "$LAUNCHED"
+kill -USR1 "$LAUNCHED"
+wait_ready "parked $LAUNCHED" "$LAUNCHED"
+keep "$f" execer-replaced
+
+# Named frames through the explicit API; threads renamed.
+f=$T/named.trace
+launch named env RBTRACE_FILE="$f" "$APPS/named"
+wait_for "named frames" json_true "$f" '[.processes[].threads[].frames[].function] | any(. == "handler")'
+keep "$f" named
+f=$T/renamer.trace
+traced renamer RBTRACE_FILE="$f" "$APPS/renamer"
+wait_for "renamed threads" json_true "$f" '[.processes[].threads[].name] | length >= 2'
+keep "$f" renamer
+
+# An object loaded later.
+f=$T/dlopen.trace
+traced dlopener RBTRACE_FILE="$f" "$APPS/dlopener" "$APPS/.libs/libplugin.so"
+wait_for "the plugin's frames" json_true "$f" '[.processes[].threads[].frames[].function] | any(. == "plugin_wait")'
+keep "$f" dlopener
+
+# A thread stopped at a breakpoint, a command answered, watches set.
+f=$T/watch.trace
+traced watch RBTRACE_FILE="$f" "$APPS/watch"
+wait_ready "freed 0x[0-9a-f]+" "$LAUNCHED"
+K=$(tid_of ticker)
+"$RBMON" --thread "$K" --watch counter --watch 'cfg' --timeout 10 "$f" >/dev/null ||
+	fail "--watch failed"
+keep "$f" watch-values
+send "$f" "$K" "BRKP tick"
+[ "$SENT" -eq 0 ] || fail "BRKP tick: $(cat "$T/send.err")"
+wait_json "$f" "[.processes[].threads[] | select(.tid == $K) | .state] == [\"stopped\"]" "ticker stopped"
+send "$f" "$K" PING
+keep "$f" watch-stopped-break
+
+note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs, $(du -sk "$OUT" | cut -f1) KB"
