@@ -550,9 +550,23 @@ static uint64_t rb_heartbeat_seen(uint64_t hb, uint64_t *last, uint64_t seen,
  * "Stopping"): this image's breakpoints, single stepping and stop on
  * create.  One thread at a time does it and says so, once, in one line.
  */
+int32_t rb_lapse_busy;	/* pid of the process lapsing, 0: none */
+
+/*
+ * A lapse is under way in this process (another thread's): it clears
+ * single stepping, so a thread that resumed by itself meanwhile must not
+ * stop for single stepping again.  Acquire: a lapse seen ended has cleared
+ * single; load this before single (rb_control()).
+ */
+static bool rb_lapsing(void)
+{
+	return __atomic_load_n(&rb_lapse_busy, __ATOMIC_ACQUIRE) ==
+	       (int32_t)rb_proc.pid;
+}
+
 static void rb_control_lapse(void)
 {
-	static int32_t busy;	/* pid of the process lapsing, 0: none */
+	int32_t *busy = &rb_lapse_busy;
 	struct rb_header *h = rb_proc.map.hdr;
 	int32_t cur;
 	uint32_t n;
@@ -564,9 +578,9 @@ static void rb_control_lapse(void)
 	 * Acquire: after the last lapse's work; never waits (no lock in a
 	 * hook).  A parent's pid is a lapse a fork interrupted: not ours.
 	 */
-	cur = __atomic_load_n(&busy, __ATOMIC_RELAXED);
+	cur = __atomic_load_n(busy, __ATOMIC_RELAXED);
 	if (cur == (int32_t)rb_proc.pid ||
-	    !__atomic_compare_exchange_n(&busy, &cur, (int32_t)rb_proc.pid, false,
+	    !__atomic_compare_exchange_n(busy, &cur, (int32_t)rb_proc.pid, false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
 	n = rb_bp_lapse();
@@ -586,7 +600,7 @@ static void rb_control_lapse(void)
 		rb_warnf("rbtrace: process %d: no monitor for %u s: cleared %s (RBTRACE_ORPHAN_TIMEOUT)",
 			 (int)rb_proc.pid, rb_proc.set.orphan_timeout, what);
 	/* Release: pairs with the acquire above. */
-	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(busy, 0, __ATOMIC_RELEASE);
 }
 
 /*
@@ -697,7 +711,9 @@ void rb_control(struct rb_thread *t, bool exiting, uint64_t fn)
 			RB_ATTN_AND(r, ~RB_ATTN_SELF);
 	}
 	if (a & RB_ATTN_SINGLE) {
-		if (RB_LOAD(&h->single)) {
+		if (rb_lapsing()) {
+			/* Keep the bit: the lapse clears single, then it goes. */
+		} else if (RB_LOAD(&h->single)) {
 			if (!why)
 				why = RB_WHY_SINGLE;
 		} else {

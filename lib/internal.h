@@ -168,6 +168,8 @@ RB_HIDDEN void rb_thread_each_ring(void (*fn)(struct rb_ring *, void *),
 
 /* control.c: commands, stops, steps (the cold path) */
 RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);
+/* The pid of a process whose monitor lapsed, while one thread clears what it set. */
+RB_HIDDEN extern int32_t rb_lapse_busy;
 RB_HIDDEN void rb_control_thread_start(struct rb_thread *t);
 RB_HIDDEN bool rb_gma_claim(uint32_t me, uint64_t pos);
 RB_HIDDEN void rb_futex_wake(void *addr);

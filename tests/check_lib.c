@@ -1000,6 +1000,55 @@ START_TEST(test_hooks_breakpoints)
 }
 END_TEST
 
+/*
+ * A thread that resumed by itself while another thread clears what a gone
+ * monitor set (the lapse) does not stop for single stepping again: single
+ * is about to be cleared.
+ */
+START_TEST(test_hooks_lapse_single)
+{
+	char path[512];
+	struct rb_header *h;
+	struct rb_ring *r;
+
+	snprintf(path, sizeof(path), "%s/l.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	setenv("RBTRACE_ORPHAN_TIMEOUT", "1", 1);
+	bp_calls(BP_FN(0), 1);
+	r = rb_self.ring;
+	ck_assert_ptr_nonnull(r);
+	h = rb_proc.map.hdr;
+
+	/* Single stepping on, another thread's lapse under way: no stop. */
+	RB_STORE(&h->single, 1);
+	__atomic_fetch_or(&r->attention, RB_ATTN_SINGLE, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&rb_lapse_busy, (int32_t)rb_proc.pid, __ATOMIC_RELEASE);
+	bp_calls(BP_FN(1), 3);
+	ck_assert_uint_eq(r->stops, 0);
+	ck_assert(RB_LOAD(&r->attention) & RB_ATTN_SINGLE);
+
+	/* The lapse ends as rb_control_lapse() ends one: single cleared first. */
+	RB_STORE(&h->single, 0);
+	__atomic_store_n(&rb_lapse_busy, 0, __ATOMIC_RELEASE);
+	bp_calls(BP_FN(1), 1);
+	ck_assert_uint_eq(r->stops, 0);
+	ck_assert(!(RB_LOAD(&r->attention) & RB_ATTN_SINGLE));
+
+	/* A lapse of another process (a fork's parent's) does not count. */
+	RB_STORE(&h->single, 1);
+	__atomic_fetch_or(&r->attention, RB_ATTN_SINGLE, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&rb_lapse_busy, (int32_t)rb_proc.pid + 1,
+			 __ATOMIC_RELEASE);
+	bp_calls(BP_FN(1), 1);
+	ck_assert_uint_eq(r->stops, 1);
+	ck_assert_uint_eq(r->orphaned, 1);
+	/* That stop ended by the orphan timeout, whose lapse cleared single. */
+	ck_assert_int_eq(RB_LOAD(&h->single), 0);
+	bp_calls(BP_FN(1), 2);
+	ck_assert_uint_eq(r->stops, 1);
+}
+END_TEST
+
 /* ---- interposed functions, first called by several threads at once --- */
 
 #define FIRST_THREADS	4
@@ -1108,6 +1157,7 @@ Suite *suite_lib(void)
 	tcase_add_test(tc, test_hooks_unwound);
 	tcase_add_test(tc, test_hooks_keep_errno);
 	tcase_add_test(tc, test_hooks_breakpoints);
+	tcase_add_test(tc, test_hooks_lapse_single);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("interpose");
