@@ -12,7 +12,8 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/discover.c monitor/discover.h \
 	monitor/view.c monitor/view.h \
 	monitor/control.c monitor/control.h \
-	monitor/breakpoint.c monitor/breakpoint.h
+	monitor/breakpoint.c monitor/breakpoint.h \
+	$(RB_COMMON_SOURCES)
 monitor_libmonitor_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) \
 	$(LIBBSD_CFLAGS)
 monitor_libmonitor_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) \

@@ -1,0 +1,5 @@
+# common: code that the library (lib/) and the monitor (monitor/) both
+# need, written once and compiled into each with that side's flags (in the
+# library: hidden, never instrumented, the traced program's sanitizers).
+# Sources include their headers as "common/NAME.h".
+RB_COMMON_SOURCES =
