@@ -1,0 +1,133 @@
+/*
+ * rbmon keytab: the one key table.  Each row binds a key, in one mode, to
+ * an action, with its label on the function bar and its line on the help
+ * screen; dispatch, the bar and the help screen are all made from it.
+ * Curses-free (keys as in keys.h).
+ */
+#ifndef RBMON_KEYTAB_H
+#define RBMON_KEYTAB_H
+
+#include <stddef.h>
+
+#include "keys.h"
+
+/* Where a key is read: the modes that have keys of their own. */
+enum rbmon_kmode {
+	RBMON_KM_MAIN,		/* the thread list, stack and watch panes */
+	RBMON_KM_HELP,
+	RBMON_KM_BLIST,		/* the breakpoint list */
+	RBMON_KM_COUNT
+};
+
+/* What the help screen files a key under. */
+enum rbmon_ksection {
+	RBMON_KS_KEYS,
+	RBMON_KS_CONTROL,
+	RBMON_KS_WATCH,
+	RBMON_KS_COUNT
+};
+
+enum rbmon_action {
+	RBMON_ACT_NONE,
+	/* moving */
+	RBMON_ACT_UP,
+	RBMON_ACT_DOWN,
+	RBMON_ACT_PGUP,
+	RBMON_ACT_PGDN,
+	RBMON_ACT_HOME,
+	RBMON_ACT_END,
+	RBMON_ACT_NEXT_PANE,
+	RBMON_ACT_PREV_PANE,
+	RBMON_ACT_STACK,	/* focus the stack */
+	RBMON_ACT_LIST,		/* focus the thread list */
+	RBMON_ACT_ENTER,	/* stack from the list, the list from elsewhere */
+	RBMON_ACT_MOUSE,
+	/* the display */
+	RBMON_ACT_SEARCH,
+	RBMON_ACT_SEARCH_NEXT,
+	RBMON_ACT_HIDE_EXITED,
+	RBMON_ACT_FREEZE,
+	RBMON_ACT_SLOWER,
+	RBMON_ACT_FASTER,
+	RBMON_ACT_REDRAW,
+	RBMON_ACT_HELP,
+	RBMON_ACT_SUSPEND,
+	RBMON_ACT_QUIT,
+	/* control */
+	RBMON_ACT_BREAK,
+	RBMON_ACT_BLIST,
+	RBMON_ACT_PAUSE,
+	RBMON_ACT_CONT,
+	RBMON_ACT_STEP,
+	RBMON_ACT_NEXT,
+	RBMON_ACT_FINISH,
+	RBMON_ACT_TRACE,
+	RBMON_ACT_SINGLE,
+	RBMON_ACT_SOC,
+	RBMON_ACT_TOC,
+	/* watches */
+	RBMON_ACT_WATCH,
+	RBMON_ACT_WATCH_ALL,
+	RBMON_ACT_WATCH_EDIT,
+	RBMON_ACT_WATCH_DEL,
+	RBMON_ACT_WATCH_DEL_PANE,	/* only with the watch pane focused */
+	/* the help screen */
+	RBMON_ACT_HELP_UP,
+	RBMON_ACT_HELP_DOWN,
+	RBMON_ACT_HELP_PGUP,
+	RBMON_ACT_HELP_PGDN,
+	/* the breakpoint list */
+	RBMON_ACT_BL_UP,
+	RBMON_ACT_BL_DOWN,
+	RBMON_ACT_BL_DELETE,
+	RBMON_ACT_BL_DELETE_ALL,
+	RBMON_ACT_BL_ADD,
+	RBMON_ACT_BL_REFRESH,
+	RBMON_ACT_COUNT
+};
+
+struct rbmon_binding {
+	int			 key;
+	enum rbmon_kmode	 mode;
+	enum rbmon_action	 act;
+	enum rbmon_ksection	 section;
+	/*
+	 * On the function bar (bar_pos > 0, the place from the left):
+	 * bar_key names the key there
+	 * (NULL: its own name), bar_on is the label while the action's
+	 * toggle is on, bar_cols the narrowest terminal that shows it.
+	 */
+	int			 bar_pos;
+	const char		*bar;
+	const char		*bar_on;
+	const char		*bar_key;
+	int			 bar_cols;
+	/*
+	 * On the help screen: the first row of an action carries its text
+	 * (lines after '\n' are continued under it); pair_with puts two
+	 * actions on one line ("Up/Down, k/j").
+	 */
+	const char		*help;
+	enum rbmon_action	 pair_with;
+};
+
+/* One item of the function bar, for drawing and for mouse clicks. */
+struct rbmon_bar_item {
+	char			 key[16];	/* "F1", "Tab" */
+	const char		*label;
+	int			 code;	/* what a click on it types, or 0 */
+	enum rbmon_action	 act;
+};
+
+/* Is @act's toggle on (the bar shows bar_on)?  @arg is the caller's. */
+typedef int (*rbmon_keytab_on_fn)(void *arg, enum rbmon_action act);
+
+enum rbmon_action rbmon_keytab_action(enum rbmon_kmode, int key);
+const char *rbmon_key_name(int key, char *buf, size_t size);
+size_t	rbmon_keytab_bar(enum rbmon_kmode, int cols, rbmon_keytab_on_fn,
+	    void *, struct rbmon_bar_item *, size_t);
+int	rbmon_keytab_bar_click(const struct rbmon_bar_item *, size_t, int x);
+size_t	rbmon_keytab_help(enum rbmon_kmode, enum rbmon_ksection, char ***);
+const struct rbmon_binding *rbmon_keytab_rows(size_t *);
+
+#endif /* RBMON_KEYTAB_H */
