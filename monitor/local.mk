@@ -24,6 +24,10 @@ bin_PROGRAMS += rbmon
 rbmon_SOURCES = monitor/rbmon.c \
 	monitor/tty.c monitor/tty.h \
 	monitor/tui.c monitor/tui.h \
+	monitor/tuimain.c monitor/tuimodes.h \
+	monitor/tuihelp.c monitor/tuisearch.c monitor/tuiprompt.c \
+	monitor/tuiblist.c monitor/tuictl.h monitor/tuiwatch.h \
+	monitor/panel.h \
 	monitor/tuictl.c \
 	monitor/tuiwatch.c \
 	monitor/panel.c \

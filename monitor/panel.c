@@ -1,5 +1,5 @@
-/* rbmon panel: draws the header, thread list, stack, watches, message line,
- * function bar and help screen from the tui state; never reads the file. */
+/* rbmon panel: draws the main screen (header, thread list, stack, watches,
+ * message line, function bar) from the tui state; never reads the file. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -7,20 +7,16 @@
 #include <string.h>
 
 #include "dump.h"
+#include "keytab.h"
+#include "panel.h"
 #include "tty.h"
-#include "tui.h"
+#include "tuiwatch.h"
 
 #define PANEL_LINE	1024	/* widest line drawn */
 
-struct panel_bar_item {
-	const char	*key;
-	const char	*label;
-	int		 code;		/* what a click on it types */
-};
-
 /* Text at (y, x), safe for the terminal, cut to width; returns columns. */
-static int
-panel_text(int y, int x, int width, attr_t a, const char *s)
+int
+rbmon_panel_text(int y, int x, int width, attr_t a, const char *s)
 {
 	char	buf[PANEL_LINE];
 	size_t	n;
@@ -34,8 +30,8 @@ panel_text(int y, int x, int width, attr_t a, const char *s)
 }
 
 /* Fill the rest of row y from x with blanks in attribute a. */
-static void
-panel_fill(int y, int x, int cols, attr_t a)
+void
+rbmon_panel_fill(int y, int x, int cols, attr_t a)
 {
 	attrset(a);
 	for (; x < cols; x++)
@@ -79,12 +75,12 @@ panel_kv(int y, int x, int cols, const char *label, const char *value)
 {
 	if (x >= cols)
 		return x;
-	x += panel_text(y, x, cols - x, rbmon_tty_attr(RBMON_A_LABEL), label);
+	x += rbmon_panel_text(y, x, cols - x, rbmon_tty_attr(RBMON_A_LABEL), label);
 	if (x < cols)
-		x += panel_text(y, x, cols - x, A_NORMAL, " ");
-	x += panel_text(y, x, cols - x, A_BOLD, value);
+		x += rbmon_panel_text(y, x, cols - x, A_NORMAL, " ");
+	x += rbmon_panel_text(y, x, cols - x, A_BOLD, value);
 	if (x < cols)
-		x += panel_text(y, x, cols - x, A_NORMAL, "  ");
+		x += rbmon_panel_text(y, x, cols - x, A_NORMAL, "  ");
 	return x;
 }
 
@@ -112,8 +108,8 @@ panel_header(struct rbmon_tui *t)
 
 	move(0, 0);
 	clrtoeol();
-	x = panel_text(0, 0, cols, A_BOLD, panel_program(t));
-	x += panel_text(0, x, cols - x, A_NORMAL, "  ");
+	x = rbmon_panel_text(0, 0, cols, A_BOLD, panel_program(t));
+	x += rbmon_panel_text(0, x, cols - x, A_NORMAL, "  ");
 	w = cols - x - (int)strlen(status) - 2;
 	if (w < 10) {
 		/* Narrow: keep the flags, drop the interval and the clock. */
@@ -127,9 +123,9 @@ panel_header(struct rbmon_tui *t)
 	}
 	if (w < 0)
 		w = 0;
-	x += panel_text(0, x, w, A_NORMAL, t->m->path);
+	x += rbmon_panel_text(0, x, w, A_NORMAL, t->m->path);
 	if (x + (int)strlen(status) + 1 <= cols)
-		panel_text(0, cols - (int)strlen(status), (int)strlen(status),
+		rbmon_panel_text(0, cols - (int)strlen(status), (int)strlen(status),
 		    t->all_gone || t->frozen || t->read_error != NULL ?
 		    rbmon_tty_attr(RBMON_A_ERROR) : A_NORMAL, status);
 	if (t->lay.header_h < 3)
@@ -201,8 +197,8 @@ panel_list_title(struct rbmon_tui *t)
 	    c.tid, "TID", c.name, "NAME", c.state, "STATE", c.depth, "DEPTH",
 	    c.time, c.time != 0 ? "TIME" : "", c.time != 0 ? " " : "",
 	    "FUNCTION");
-	panel_fill(t->lay.list_y, 0, t->lay.cols, a);
-	panel_text(t->lay.list_y, 0, t->lay.cols, a, buf);
+	rbmon_panel_fill(t->lay.list_y, 0, t->lay.cols, a);
+	rbmon_panel_text(t->lay.list_y, 0, t->lay.cols, a, buf);
 }
 
 /*
@@ -270,9 +266,9 @@ panel_process_row(struct rbmon_tui *t, int y, const struct rbmon_row *r)
 		    ", %zu exited", p->nthreads - live);
 	a = p->alive ? rbmon_tty_attr(RBMON_A_PROCESS) :
 	    rbmon_tty_attr(RBMON_A_GONE);
-	panel_fill(y, 0, t->lay.cols, A_NORMAL);
+	rbmon_panel_fill(y, 0, t->lay.cols, A_NORMAL);
 	x = panel_tree(y, t->lay.cols, r, rbmon_tty_attr(RBMON_A_PROCESS));
-	panel_text(y, x, t->lay.cols - x, a, buf);
+	rbmon_panel_text(y, x, t->lay.cols - x, a, buf);
 }
 
 static void
@@ -316,7 +312,7 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 	if (selected)
 		a = rbmon_tty_attr(t->focus == RBMON_PANE_THREADS ?
 		    RBMON_A_SELECT : RBMON_A_SELECT_DIM);
-	panel_fill(y, 0, cols, selected ? a : A_NORMAL);
+	rbmon_panel_fill(y, 0, cols, selected ? a : A_NORMAL);
 	x = panel_tree(y, cols, r, selected ? a :
 	    rbmon_tty_attr(RBMON_A_PROCESS));
 	panel_cols(cols, &c);
@@ -324,8 +320,8 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 	snprintf(buf, sizeof buf, "%*d %-*s %-*.*s %*d %*s%s", c.tid, th->tid,
 	    c.name, name, c.state, c.state, state, c.depth, th->depth, c.time,
 	    c.time != 0 ? age : "", c.time != 0 ? " " : "");
-	x += panel_text(y, x, cols - x, a, buf);
-	panel_text(y, x, cols - x, a, fn);
+	x += rbmon_panel_text(y, x, cols - x, a, buf);
+	rbmon_panel_text(y, x, cols - x, a, fn);
 }
 
 static void
@@ -343,7 +339,7 @@ panel_list(struct rbmon_tui *t)
 			move(y, 0);
 			clrtoeol();
 			if (i == 0)
-				panel_text(y, 1, t->lay.cols - 1,
+				rbmon_panel_text(y, 1, t->lay.cols - 1,
 				    rbmon_tty_attr(RBMON_A_EXITED),
 				    t->s.nprocs == 0 ? "no thread has a ring "
 				    "yet: waiting for the program's first "
@@ -369,9 +365,9 @@ panel_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 
 	a = rbmon_tty_attr(t->focus == RBMON_PANE_STACK ?
 	    RBMON_A_TITLE_FOCUS : RBMON_A_TITLE);
-	panel_fill(t->lay.stack_y, 0, t->lay.cols, a);
+	rbmon_panel_fill(t->lay.stack_y, 0, t->lay.cols, a);
 	if (th == NULL) {
-		panel_text(t->lay.stack_y, 1, t->lay.cols - 1, a, "Stack");
+		rbmon_panel_text(t->lay.stack_y, 1, t->lay.cols - 1, a, "Stack");
 		return;
 	}
 	rbmon_fit(name, sizeof name, th->name, COL_NAME);
@@ -391,7 +387,7 @@ panel_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 	if (th->wrapped != 0)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		    " (%u overwritten)", th->wrapped);
-	panel_text(t->lay.stack_y, 1, t->lay.cols - 1, a, buf);
+	rbmon_panel_text(t->lay.stack_y, 1, t->lay.cols - 1, a, buf);
 }
 
 static void
@@ -413,21 +409,21 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	if (selected)
 		a = rbmon_tty_attr(t->focus == RBMON_PANE_STACK ?
 		    RBMON_A_SELECT : RBMON_A_SELECT_DIM);
-	panel_fill(y, 0, cols, selected ? a : A_NORMAL);
+	rbmon_panel_fill(y, 0, cols, selected ? a : A_NORMAL);
 	f = rbmon_view_stack_frame(th, i);
 	if (f == SIZE_MAX) {
 		snprintf(loc, sizeof loc, "... %u frame%s overwritten "
 		    "(the ring keeps %u)", th->wrapped, th->wrapped == 1 ?
 		    "" : "s", t->m->hdr.slots);
-		panel_text(y, 5, cols - 5, selected ? a :
+		rbmon_panel_text(y, 5, cols - 5, selected ? a :
 		    rbmon_tty_attr(RBMON_A_EXITED), loc);
 		return;
 	}
 	snprintf(idx, sizeof idx, "#%zu", rbmon_frame_number(th, f));
-	panel_text(y, 0, 5, a, idx);
+	rbmon_panel_text(y, 0, 5, a, idx);
 	rbmon_dump_resolve(t->sy, &t->s, p, th, f, &t->c, &sh);
 	if (sh.torn) {
-		panel_text(y, 5, cols - 5, selected ? a :
+		rbmon_panel_text(y, 5, cols - 5, selected ? a :
 		    rbmon_tty_attr(RBMON_A_ERROR), "<torn frame: it kept "
 		    "changing while read>");
 		return;
@@ -450,12 +446,12 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	if (sh.have_age && !dead)
 		rbmon_age_format(age, sizeof age, sh.age_ns);
 	x = 5;
-	panel_text(y, x, fnw, t->have_match && t->match_frame == f &&
+	rbmon_panel_text(y, x, fnw, t->have_match && t->match_frame == f &&
 	    !selected ? rbmon_tty_attr(RBMON_A_MATCH) : a, fn);
 	x += fnw + 1;
-	panel_text(y, x, locw, a, loc);
+	rbmon_panel_text(y, x, locw, a, loc);
 	x += locw + 1;
-	panel_text(y, x + 8 - (int)strlen(age), 8, a, age);
+	rbmon_panel_text(y, x + 8 - (int)strlen(age), 8, a, age);
 }
 
 static void
@@ -467,7 +463,7 @@ panel_stack(struct rbmon_tui *t)
 	size_t				 k, n;
 	int				 i, y, dead;
 
-	th = rbmon_view_selected(&t->v, &t->s, &p);
+	th = rbmon_tui_selected(t, &p);
 	panel_stack_title(t, p, th);
 	n = rbmon_view_stack_rows(th);
 	st = th != NULL ? rbmon_thread_state(p, th) : RBMON_TS_RUNNING;
@@ -480,7 +476,7 @@ panel_stack(struct rbmon_tui *t)
 		if (th == NULL)
 			continue;
 		if (n == 0 && i == 0) {
-			panel_text(y, 5, t->lay.cols - 5,
+			rbmon_panel_text(y, 5, t->lay.cols - 5,
 			    rbmon_tty_attr(RBMON_A_EXITED),
 			    st == RBMON_TS_UNTRACED ? "(trace is off for "
 			    "this thread: no stack kept)" :
@@ -551,13 +547,13 @@ panel_watch_row(struct rbmon_tui *t, int y, const struct rbmon_tui_wrow *r,
 		sa = rbmon_tty_attr(RBMON_A_SELECT);
 		a = agea = sa;
 	}
-	panel_fill(y, 0, cols, sa);
+	rbmon_panel_fill(y, 0, cols, sa);
 	agew = cols >= 60 ? PANEL_AGE_W : (int)strlen(r->age);
 	w = cols - 1 - agew - 2;
 	panel_fit_dots(buf, sizeof buf, text, w);
-	panel_text(y, 1, w, a, buf);
+	rbmon_panel_text(y, 1, w, a, buf);
 	if (r->age[0] != '\0' && cols - 1 - (int)strlen(r->age) > 1)
-		panel_text(y, cols - 1 - (int)strlen(r->age),
+		rbmon_panel_text(y, cols - 1 - (int)strlen(r->age),
 		    (int)strlen(r->age), agea, r->age);
 }
 
@@ -572,12 +568,12 @@ panel_watch(struct rbmon_tui *t)
 	int				 i, y = t->lay.watch_y + 1, used = 0;
 	int				 sel;
 
-	th = rbmon_view_selected(&t->v, &t->s, &p);
+	th = rbmon_tui_selected(t, &p);
 	for (i = 0; th != NULL && th->watches != NULL && i < RB_WATCHES; i++)
 		used += th->watches[i].inuse != 0;
 	a = rbmon_tty_attr(t->focus == RBMON_PANE_WATCH ?
 	    RBMON_A_TITLE_FOCUS : RBMON_A_TITLE);
-	panel_fill(t->lay.watch_y, 0, t->lay.cols, a);
+	rbmon_panel_fill(t->lay.watch_y, 0, t->lay.cols, a);
 	if (th == NULL)
 		snprintf(buf, sizeof buf, "Watches");
 	else if (used == 0)
@@ -586,7 +582,7 @@ panel_watch(struct rbmon_tui *t)
 	else
 		snprintf(buf, sizeof buf, "Watches of thread %d (%d of %d)",
 		    th->tid, used, RB_WATCHES);
-	panel_text(t->lay.watch_y, 1, t->lay.cols - 1, a, buf);
+	rbmon_panel_text(t->lay.watch_y, 1, t->lay.cols - 1, a, buf);
 	/* The cursor shows while the pane has focus (e and d act on it). */
 	sel = t->focus == RBMON_PANE_WATCH ? rbmon_tuiwatch_selected(t, th) :
 	    -1;
@@ -606,80 +602,39 @@ panel_watch(struct rbmon_tui *t)
 	}
 }
 
-static void
-panel_message(struct rbmon_tui *t)
+/* The message line: the last message, in its colour. */
+void
+rbmon_panel_message(struct rbmon_tui *t)
 {
-	int	y = t->lay.msg_y, x;
+	int	y = t->lay.msg_y;
 
 	move(y, 0);
 	clrtoeol();
-	if (t->prompting) {
-		char	label[64];
-		size_t	len = strlen(t->prompt);
-		int	room;
-
-		if (t->prompting == TUICTL_WATCH)
-			snprintf(label, sizeof label, "Watch: ");
-		else if (t->prompting == TUICTL_WATCH_ALL)
-			snprintf(label, sizeof label, "Watch in every thread of "
-			    "PID %d: ", t->wall_pid);
-		else if (t->prompting == TUICTL_WATCH_EDIT)
-			snprintf(label, sizeof label, "Edit watch %d: ",
-			    t->wedit.entry);
-		else
-			snprintf(label, sizeof label, "Break at: ");
-		x = panel_text(y, 0, t->lay.cols, A_BOLD, label);
-		/* A long line shows its end, where typing goes on. */
-		room = t->lay.cols - x - 1;
-		x += panel_text(y, x, room, A_NORMAL, room > 0 &&
-		    len > (size_t)room ? t->prompt + len - (size_t)room :
-		    t->prompt);
-		move(y, x);
-		return;
-	}
-	if (t->searching) {
-		x = panel_text(y, 0, t->lay.cols, A_BOLD, "Search: ");
-		x += panel_text(y, x, t->lay.cols - x - 1, A_NORMAL, t->search);
-		if (t->search[0] != '\0' && !t->have_match)
-			panel_text(y, x + 2, t->lay.cols - x - 2,
-			    rbmon_tty_attr(RBMON_A_ERROR), "(no match)");
-		move(y, x);
-		return;
-	}
 	if (t->msg_kind == RBMON_MSG_NONE)
 		return;
-	panel_text(y, 0, t->lay.cols, rbmon_tty_attr(t->msg_kind ==
+	rbmon_panel_text(y, 0, t->lay.cols, rbmon_tty_attr(t->msg_kind ==
 	    RBMON_MSG_ERROR ? RBMON_A_ERROR : RBMON_A_INFO), t->msg);
 }
 
-static size_t
-panel_bar_items(const struct rbmon_tui *t, struct panel_bar_item *it)
+/* Which label a toggling key shows on the bar. */
+static int
+panel_bar_on(void *arg, enum rbmon_action act)
 {
-	size_t	n = 0;
+	const struct rbmon_tui	*t = arg;
 
-	int	wide = t->lay.cols >= 110;
-
-	it[n++] = (struct panel_bar_item){ "F1", "Help", KEY_F(1) };
-	it[n++] = (struct panel_bar_item){ "/", "Search", '/' };
-	it[n++] = (struct panel_bar_item){ "Tab", "Pane", '\t' };
-	it[n++] = (struct panel_bar_item){ "Enter", t->focus ==
-	    RBMON_PANE_THREADS ? "Stack" : "List", '\r' };
-	it[n++] = (struct panel_bar_item){ "h", t->v.hide_exited ?
-	    "ShowExited" : "HideExited", 'h' };
-	it[n++] = (struct panel_bar_item){ "Space", t->frozen ? "Resume" :
-	    "Freeze", ' ' };
-	if (t->lay.cols >= 86)
-		it[n++] = (struct panel_bar_item){ "+-", "Delay", 0 };
-	it[n++] = (struct panel_bar_item){ "b", "Break", 'b' };
-	it[n++] = (struct panel_bar_item){ "w", "Watch", 'w' };
-	if (wide) {
-		it[n++] = (struct panel_bar_item){ "p", "Pause", 'p' };
-		it[n++] = (struct panel_bar_item){ "c", "Cont", 'c' };
-		it[n++] = (struct panel_bar_item){ "s", "Step", 's' };
+	switch (act) {
+	case RBMON_ACT_ENTER:
+		return t->focus != RBMON_PANE_THREADS;
+	case RBMON_ACT_HIDE_EXITED:
+		return t->v.hide_exited;
+	case RBMON_ACT_FREEZE:
+		return t->frozen;
+	default:
+		return 0;
 	}
-	it[n++] = (struct panel_bar_item){ "q", "Quit", 'q' };
-	return n;
 }
+
+#define PANEL_BAR_MAX	24
 
 /**
  * rbmon_panel_bar_key - the key a click on the function bar stands for
@@ -689,52 +644,49 @@ panel_bar_items(const struct rbmon_tui *t, struct panel_bar_item *it)
  * Return: the key, or 0.
  */
 int
-rbmon_panel_bar_key(const struct rbmon_tui *t, int x)
+rbmon_panel_bar_key(struct rbmon_tui *t, int x)
 {
-	struct panel_bar_item	it[16];
-	size_t			n, i;
-	int			c = 0, w;
+	struct rbmon_bar_item	it[PANEL_BAR_MAX];
+	size_t			n;
 
-	n = panel_bar_items(t, it);
-	for (i = 0; i < n; i++) {
-		w = (int)(strlen(it[i].key) + strlen(it[i].label)) + 1;
-		if (x >= c && x < c + w)
-			return it[i].code;
-		c += w;
-	}
-	return 0;
+	n = rbmon_keytab_bar(RBMON_KM_MAIN, t->lay.cols, panel_bar_on, t, it,
+	    PANEL_BAR_MAX);
+	return rbmon_keytab_bar_click(it, n, x);
 }
 
 static void
 panel_bar(struct rbmon_tui *t)
 {
-	struct panel_bar_item	it[16];
+	struct rbmon_bar_item	it[PANEL_BAR_MAX];
 	size_t			n, i;
 	int			x = 0, y = t->lay.bar_y, cols = t->lay.cols;
 
-	if (t->prompting) {
-		const char *hint = t->prompting == TUICTL_BREAK ?
-		    "FUNCTION [COUNT] [thread]  Tab completes, Up/Down "
-		    "history, Enter sets, Esc cancels" :
-		    "C EXPRESSION over globals  Tab completes a name, Up/Down "
-		    "history, Enter watches, Esc cancels";
-
-		panel_fill(y, 0, cols, rbmon_tty_attr(RBMON_A_BAR));
-		panel_text(y, 0, cols, rbmon_tty_attr(RBMON_A_BAR),
-		    t->complete[0] ? t->complete : hint);
-		return;
-	}
-	n = panel_bar_items(t, it);
+	n = rbmon_keytab_bar(RBMON_KM_MAIN, cols, panel_bar_on, t, it,
+	    PANEL_BAR_MAX);
 	move(y, 0);
 	for (i = 0; i < n && x < cols; i++) {
-		x += panel_text(y, x, cols - x, rbmon_tty_attr(RBMON_A_KEY),
-		    it[i].key);
-		x += panel_text(y, x, cols - x, rbmon_tty_attr(RBMON_A_BAR),
-		    it[i].label);
+		x += rbmon_panel_text(y, x, cols - x,
+		    rbmon_tty_attr(RBMON_A_KEY), it[i].key);
+		x += rbmon_panel_text(y, x, cols - x,
+		    rbmon_tty_attr(RBMON_A_BAR), it[i].label);
 		if (x < cols)
-			x += panel_text(y, x, cols - x, A_NORMAL, " ");
+			x += rbmon_panel_text(y, x, cols - x, A_NORMAL, " ");
 	}
-	panel_fill(y, x, cols, rbmon_tty_attr(RBMON_A_BAR));
+	rbmon_panel_fill(y, x, cols, rbmon_tty_attr(RBMON_A_BAR));
+}
+
+/**
+ * rbmon_panel_bar_text - a line of text in place of the function bar
+ * @error: in the error colour
+ */
+void
+rbmon_panel_bar_text(struct rbmon_tui *t, const char *text, int error)
+{
+	attr_t	a = rbmon_tty_attr(error ? RBMON_A_ERROR : RBMON_A_BAR);
+	int	y = t->lay.bar_y;
+
+	rbmon_panel_fill(y, 0, t->lay.cols, a);
+	rbmon_panel_text(y, 0, t->lay.cols, a, text);
 }
 
 /**
@@ -749,17 +701,15 @@ rbmon_panel_draw(struct rbmon_tui *t)
 		    t->lay.stack_want, t->lay.watch_h);
 	erase();
 	if (t->lay.too_small) {
-		panel_text(0, 0, COLS, A_BOLD, "rbmon: terminal too small");
-		panel_text(1, 0, COLS, A_NORMAL, "40x12 at least; q quits");
-		refresh();
+		rbmon_panel_text(0, 0, COLS, A_BOLD, "rbmon: terminal too small");
+		rbmon_panel_text(1, 0, COLS, A_NORMAL, "40x12 at least; q quits");
 		return;
 	}
 	if (!t->have_snap) {
-		panel_text(0, 0, COLS, A_BOLD, t->m->path);
-		panel_text(1, 0, COLS, rbmon_tty_attr(RBMON_A_ERROR),
+		rbmon_panel_text(0, 0, COLS, A_BOLD, t->m->path);
+		rbmon_panel_text(1, 0, COLS, rbmon_tty_attr(RBMON_A_ERROR),
 		    t->msg);
 		panel_bar(t);
-		refresh();
 		return;
 	}
 	panel_header(t);
@@ -767,158 +717,6 @@ rbmon_panel_draw(struct rbmon_tui *t)
 	panel_stack(t);
 	panel_watch(t);
 	panel_bar(t);
-	panel_message(t);
-	curs_set(t->searching || t->prompting ? 1 : 0);
-	refresh();
-}
-
-/**
- * rbmon_panel_breaks - draw the breakpoint list of one process
- * @t: the tui; t->bl_lines holds BLST's lines
- */
-void
-rbmon_panel_breaks(struct rbmon_tui *t)
-{
-	char	buf[PANEL_LINE];
-	int	y, top = 0, rows = LINES - 4;
-	size_t	i;
-
-	erase();
-	snprintf(buf, sizeof buf, "Breakpoints of process %d (asked thread "
-	    "%d)", t->bl_pid, t->bl_tid);
-	panel_fill(0, 0, COLS, rbmon_tty_attr(RBMON_A_TITLE_FOCUS));
-	panel_text(0, 1, COLS - 1, rbmon_tty_attr(RBMON_A_TITLE_FOCUS), buf);
-	if (rows < 1)
-		rows = 1;
-	if ((int)t->bl_sel >= rows)
-		top = (int)t->bl_sel - rows + 1;
-	if (t->bl_n == 0)
-		panel_text(2, 2, COLS - 2, A_NORMAL, "no breakpoints (b sets "
-		    "one)");
-	for (i = (size_t)top, y = 1; i < t->bl_n && y <= rows; i++, y++) {
-		attr_t a = i == t->bl_sel ? rbmon_tty_attr(RBMON_A_SELECT) :
-		    A_NORMAL;
-
-		if (i == t->bl_sel)
-			panel_fill(y, 0, COLS, a);
-		panel_text(y, 1, COLS - 1, a, t->bl_lines[i]);
-	}
-	panel_message(t);
-	panel_fill(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR));
-	panel_text(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR),
-	    "d delete  D delete all  b add  r refresh  Up/Down move  "
-	    "other keys: back");
+	rbmon_panel_message(t);
 	curs_set(0);
-	refresh();
-}
-
-static const char *const panel_help_text[] = {
-	"rbmon: the live call stacks of a traced program",
-	"",
-	"The top lists every traced process and its threads; the middle shows",
-	"the selected thread's call stack, innermost call (#0) first; below",
-	"it are the thread's watch entries.  Viewing only reads the program;",
-	"the control keys below pause and step single threads while the",
-	"others keep running.",
-	"",
-	"Keys",
-	"  Up/Down, j/k      move in the focused pane",
-	"  PgUp/PgDn, ^B/^F  a page up or down",
-	"  Home/End, G       first or last row",
-	"  Tab, Shift-Tab    next or previous pane (threads, stack, watches)",
-	"  Enter, Right      show the selected thread's stack; Enter again,",
-	"                    Left or Esc go back to the thread list",
-	"  /                 search thread names and functions on the stacks",
-	"                    (typing jumps to the first match; Enter keeps it,",
-	"                    Esc goes back; F3 or ^N: next match)",
-	"  h                 hide or show threads that have exited",
-	"  Space             freeze or resume the display",
-	"  + / -             refresh less or more often",
-	"  ^L                redraw the screen",
-	"  F1, ?             this help",
-	"  q, F10, ^C        quit (the program keeps running; if threads are",
-	"                    stopped from here, or breakpoints set, rbmon",
-	"                    asks whether to resume and clear them first)",
-	"  Mouse             click selects a row or a pane; wheel scrolls",
-	"",
-	"Control (the selected thread; the answer shows on the bottom line)",
-	"  b                 set a breakpoint: FUNCTION [COUNT] [thread]; Tab",
-	"                    completes names; COUNT: stop from that hit on;",
-	"                    thread: this thread only, else the whole process",
-	"  B                 list breakpoints (d deletes one, D all)",
-	"  p                 pause the thread at its next call or return",
-	"  c                 continue a stopped thread",
-	"  s                 step: stop at the next call or return",
-	"  n                 next: step over calls, stop at this depth or out",
-	"  f                 finish: stop when the current function returns",
-	"  t                 trace on or off (off: no stack is kept)",
-	"  g                 single stepping: every thread stops at each call",
-	"                    and return (c steps one); g again ends it",
-	"  C, T              stop-on-create, trace-on-create for new threads",
-	"  A thread blocked in a system call passes no hook and cannot",
-	"  answer: after 5 s the command is withdrawn, nothing done.",
-	"",
-	"Watches (C expressions the selected thread evaluates at its hooks)",
-	"  w                 watch an expression in the selected thread, over",
-	"                    globals, statics and thread-locals (members, [i],",
-	"                    *, casts); Tab completes a variable name, Up/Down",
-	"                    recall earlier expressions; 4 per thread at most",
-	"  W                 watch it in every thread of the thread's process",
-	"  e                 edit the watch under the watch pane's cursor",
-	"  d, Delete         remove it (Delete with the watch pane focused)",
-	"  Up/Down, j/k      with the watch pane focused (Tab or a click):",
-	"                    move the cursor; e and d act on the watch under",
-	"                    it (the first one until it is moved)",
-	"  Values refresh with the display; each shows its age on the right.",
-	"  A thread that passes no hook (blocked in a system call) keeps its",
-	"  last value, marked stale; errors show in the error colour.",
-	"  Watches added here are removed when rbmon ends.",
-	"",
-	"Thread states",
-	"  running           traced, its stack is live",
-	"  untraced          running with tracing turned off (no stack kept)",
-	"  stopped:WHY       paused at a hook (break N, step, next, finish,",
-	"                    stop, signal, single, create); the stack title",
-	"                    says the function it stopped at or returned from",
-	"  exited            the thread ended; its last stack is kept (dimmed)",
-	"  gone              its process died without ending it, e.g. killed;",
-	"                    the last stack is kept (dimmed)",
-	"",
-	"Columns",
-	"  DEPTH             calls on the stack, counting overwritten ones",
-	"  TIME              how long the innermost call has been running",
-	"  FUNCTION          the innermost call",
-	"  Stack rows show the function, the source line it is at (for outer",
-	"  frames: the call it made), and how long ago the frame was entered",
-	"  (blank once the thread has ended: exited or gone).",
-	"  A ring keeps the newest frames of deep stacks; older ones are",
-	"  counted as overwritten.",
-	"",
-	"Header",
-	"  Rings: rings in use of all in the file; Untraced: threads that",
-	"  found no free ring; single, stop-on-create, trace-on-create: the",
-	"  file's global flags.",
-	"",
-	"Press any key to go back.",
-};
-
-/**
- * rbmon_panel_help - draw the help screen
- * @t: the tui
- */
-void
-rbmon_panel_help(struct rbmon_tui *t)
-{
-	int	n = (int)(sizeof panel_help_text / sizeof panel_help_text[0]);
-	int	i, y;
-
-	if (t->help_top > n - 1)
-		t->help_top = n - 1;
-	erase();
-	for (y = 0, i = t->help_top; y < LINES && i < n; y++, i++)
-		panel_text(y, 0, COLS, i == 0 || (panel_help_text[i][0] !=
-		    ' ' && panel_help_text[i][0] != '\0' && i != n - 1 &&
-		    i > 6) ? A_BOLD : A_NORMAL, panel_help_text[i]);
-	curs_set(0);
-	refresh();
 }

@@ -267,3 +267,44 @@ rbmon_tty_suspend(void)
 	clearok(curscr, TRUE);
 	refresh();
 }
+
+/**
+ * rbmon_tty_getkey - the next key typed, as keys.h names it
+ * @wait_ms: how long to wait for one; 0: only what is typed already
+ *
+ * Return: the key, or -1 when none came.
+ */
+int
+rbmon_tty_getkey(int wait_ms)
+{
+	static const struct {
+		int	code, key;
+	} named[] = {
+		{ KEY_UP, RBMON_KEY_UP },	{ KEY_DOWN, RBMON_KEY_DOWN },
+		{ KEY_LEFT, RBMON_KEY_LEFT },	{ KEY_RIGHT, RBMON_KEY_RIGHT },
+		{ KEY_HOME, RBMON_KEY_HOME },	{ KEY_END, RBMON_KEY_END },
+		{ KEY_PPAGE, RBMON_KEY_PPAGE },	{ KEY_NPAGE, RBMON_KEY_NPAGE },
+		{ KEY_DC, RBMON_KEY_DC },	{ KEY_IC, RBMON_KEY_IC },
+		{ KEY_BACKSPACE, RBMON_KEY_BACKSPACE },
+		{ KEY_ENTER, RBMON_KEY_ENTER },	{ KEY_BTAB, RBMON_KEY_BTAB },
+		{ KEY_RESIZE, RBMON_KEY_RESIZE }, { KEY_MOUSE, RBMON_KEY_MOUSE },
+		{ KEY_A1, RBMON_KEY_HOME },	{ KEY_C1, RBMON_KEY_END },
+		{ KEY_A3, RBMON_KEY_PPAGE },	{ KEY_C3, RBMON_KEY_NPAGE },
+	};
+	wint_t	wc;
+	size_t	i;
+	int	r;
+
+	timeout(wait_ms);
+	r = get_wch(&wc);
+	if (r == ERR)
+		return -1;
+	if (r != KEY_CODE_YES)
+		return wc < RBMON_KEY_NAMED ? (int)wc : RBMON_KEY_UNKNOWN;
+	if ((int)wc >= KEY_F(1) && (int)wc <= KEY_F(12))
+		return RBMON_KEY_F((int)wc - KEY_F0);
+	for (i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (named[i].code == (int)wc)
+			return named[i].key;
+	return RBMON_KEY_UNKNOWN;
+}

@@ -8,6 +8,8 @@
 #include <curses.h>
 #include <signal.h>
 
+#include "keys.h"
+
 /* What each part of the screen is drawn with. */
 enum rbmon_attr {
 	RBMON_A_NORMAL,
@@ -45,5 +47,6 @@ void	rbmon_tty_end(void);
 attr_t	rbmon_tty_attr(enum rbmon_attr);
 const char *rbmon_tty_glyph(enum rbmon_glyph);
 void	rbmon_tty_suspend(void);
+int	rbmon_tty_getkey(int);
 
 #endif /* RBMON_TTY_H */

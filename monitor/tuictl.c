@@ -3,10 +3,10 @@
  * selected thread one at a time, without blocking the screen: the loop
  * polls for the answer (rbmon_tuictl_tick) and shows it on the message
  * line.  Breakpoints need no thread: they are set, listed and cleared at
- * once in the file (breakpoint.c), for the selected thread's process.  What this rbmon changed (threads it stopped, breakpoints it set,
- * single stepping or stop-on-create it turned on) is remembered so that
- * quitting can undo it, after asking.  The watches added from here
- * (tuiwatch.c) are removed on leaving, without asking.
+ * once in the file (breakpoint.c), for the selected thread's process.
+ * What this rbmon changed (threads it stopped, breakpoints it set, single
+ * stepping or stop-on-create it turned on) is remembered so that quitting
+ * can undo it, after asking (the quit question is a mode of this file).
  */
 #include "config.h"
 
@@ -18,40 +18,117 @@
 #include "dump.h"
 #include "safeio.h"
 #include "tty.h"
-#include "tui.h"
+#include "tuictl.h"
+#include "tuimodes.h"
 
 #define TUICTL_TIMEOUT_NS	(5 * 1000000000ull)	/* an answer, at most */
 #define TUICTL_BEAT_NS		(500 * 1000000ull)	/* heartbeat period */
 #define TUICTL_UNDO_NS		(2 * 1000000000ull)	/* per undo step */
-#define TUI_CTRL(c)		((c) & 0x1f)
-#define TUI_ESC			0x1b
+
+struct tuictl_bp {
+	struct rbmon_bp_scope	 sc;
+	uint32_t		 id;
+};
+
+struct rbmon_tuictl {
+	struct rbmon_ctl	 ctl;
+	int			 ok;
+	char			*error;		/* why the file is not writable */
+	uint64_t		 beat_ns;	/* last heartbeat */
+	struct rbmon_cmd	 cmd;		/* the command in flight */
+	int			 busy, stopper;	/* stopper: STOP, STEP, ... */
+	uint64_t		 deadline;
+	struct rbmon_ident	*mine;		/* threads stopped from here */
+	size_t			 nmine;
+	struct tuictl_bp	*bps;		/* breakpoints set from here */
+	size_t			 nbps;
+	int			 set_single, set_soc;	/* turned on from here */
+	int			 undo;		/* the quit question said yes */
+};
 
 void
 rbmon_tuictl_init(struct rbmon_tui *t)
 {
-	char	*cause = NULL;
+	struct rbmon_tuictl	*c = rbmon_xcalloc(1, sizeof *c);
+	char			*cause = NULL;
 
-	if (rbmon_ctl_open(&t->ctl, t->m, &cause) == 0) {
-		t->ctl_ok = 1;
+	t->ctl = c;
+	if (rbmon_ctl_open(&c->ctl, t->m, &cause) == 0) {
+		c->ok = 1;
 		if (rbmon_safeio_shared_write(t->m->fd))
 			rbmon_tui_message(t, RBMON_MSG_ERROR, "warning: the "
 			    "file is writable by others than its owner: they "
 			    "can change what rbmon writes to it");
-		rbmon_ctl_heartbeat(&t->ctl);
-		t->beat_ns = rbmon_mono_ns();
+		rbmon_ctl_heartbeat(&c->ctl);
+		c->beat_ns = rbmon_mono_ns();
 	} else {
-		t->ctl_error = cause;
+		c->error = cause;
 	}
+}
+
+/* Why control cannot be used, or NULL. */
+static const char *
+tuictl_problem(struct rbmon_tui *t)
+{
+	if (t->ctl->ok)
+		return NULL;
+	return t->ctl->error ? t->ctl->error : "file not writable";
 }
 
 int
 rbmon_tuictl_usable(struct rbmon_tui *t)
 {
-	if (t->ctl_ok)
+	const char	*why = tuictl_problem(t);
+
+	if (why == NULL)
 		return 1;
-	rbmon_tui_message(t, RBMON_MSG_ERROR, "cannot control the program: "
-	    "%s", t->ctl_error ? t->ctl_error : "file not writable");
+	rbmon_tui_message(t, RBMON_MSG_ERROR, "cannot control the program: %s",
+	    why);
 	return 0;
+}
+
+/* The control channel, or NULL when the file cannot be written. */
+struct rbmon_ctl *
+rbmon_tuictl_ctl(struct rbmon_tui *t)
+{
+	return t->ctl->ok ? &t->ctl->ctl : NULL;
+}
+
+/**
+ * rbmon_tuictl_target - the selected thread, if control can reach it
+ * @why: set to the reason when it cannot (@size bytes), else ""
+ *
+ * Return: the thread, or NULL.
+ */
+const struct rbmon_thread *
+rbmon_tuictl_target(struct rbmon_tui *t, const struct rbmon_process **pp,
+    char *why, size_t size)
+{
+	const struct rbmon_process	*p = NULL;
+	const struct rbmon_thread	*th;
+	const char			*no = tuictl_problem(t);
+
+	why[0] = '\0';
+	if (no != NULL) {
+		snprintf(why, size, "cannot control the program: %s", no);
+		return NULL;
+	}
+	th = rbmon_tui_selected(t, &p);
+	if (th == NULL) {
+		snprintf(why, size, "select a thread first");
+		return NULL;
+	}
+	switch (rbmon_thread_state(p, th)) {
+	case RBMON_TS_EXITED:
+	case RBMON_TS_GONE:
+		snprintf(why, size, "thread %d has ended", th->tid);
+		return NULL;
+	default:
+		break;
+	}
+	if (pp != NULL)
+		*pp = p;
+	return th;
 }
 
 /* The selected thread, if it is alive and can take a command or a watch. */
@@ -61,7 +138,7 @@ rbmon_tuictl_thread(struct rbmon_tui *t, const struct rbmon_process **pp)
 	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
 
-	th = t->have_snap ? rbmon_view_selected(&t->v, &t->s, &p) : NULL;
+	th = rbmon_tui_selected(t, &p);
 	if (th == NULL) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "select a thread first");
 		return NULL;
@@ -80,127 +157,92 @@ rbmon_tuictl_thread(struct rbmon_tui *t, const struct rbmon_process **pp)
 	return th;
 }
 
-/* Post @cmd @args to @th; the answer is handled as @kind. */
+/* Post @cmd @args to @th; @stopper: the thread is ours once it answers. */
 static int
 tuictl_send(struct rbmon_tui *t, const struct rbmon_thread *th,
-    const char *cmd, const char *args, int kind)
+    const char *cmd, const char *args, int stopper)
 {
-	char	*cause = NULL;
+	struct rbmon_tuictl	*c = t->ctl;
+	char			*cause = NULL;
 
 	if (!rbmon_tuictl_usable(t))
 		return RBMON_REDRAW;
-	if (t->cmd_busy) {
+	if (c->busy) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "still waiting for "
-		    "thread %d to answer %s", t->cmd.tid, t->cmd.cmd);
+		    "thread %d to answer %s", c->cmd.tid, c->cmd.cmd);
 		return RBMON_REDRAW;
 	}
-	rbmon_cmd_free(&t->cmd);
-	if (rbmon_ctl_target(&t->ctl, th->tid, &t->cmd, &cause) != 0 ||
-	    rbmon_ctl_post(&t->ctl, &t->cmd, cmd, args, &cause) != 0) {
+	rbmon_cmd_free(&c->cmd);
+	if (rbmon_ctl_target(&c->ctl, th->tid, &c->cmd, &cause) != 0 ||
+	    rbmon_ctl_post(&c->ctl, &c->cmd, cmd, args, &cause) != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
 		free(cause);
 		return RBMON_REDRAW;
 	}
-	t->cmd_busy = 1;
-	t->cmd_kind = kind;
-	t->cmd_deadline = rbmon_mono_ns() + TUICTL_TIMEOUT_NS;
+	c->busy = 1;
+	c->stopper = stopper;
+	c->deadline = rbmon_mono_ns() + TUICTL_TIMEOUT_NS;
 	rbmon_tui_message(t, RBMON_MSG_INFO, "%s%s%s sent to thread %d ...",
 	    cmd, *args ? " " : "", args, th->tid);
 	return RBMON_REDRAW;
 }
 
 static void
-tuictl_mine_add(struct rbmon_tui *t)
+tuictl_mine_add(struct rbmon_tuictl *c)
 {
 	size_t	i;
 
-	for (i = 0; i < t->nmine; i++)
-		if (t->mine[i].tid == t->cmd.tid &&
-		    t->mine[i].ring == t->cmd.ring)
+	for (i = 0; i < c->nmine; i++)
+		if (c->mine[i].tid == c->cmd.tid &&
+		    c->mine[i].ring == c->cmd.ring)
 			return;
-	t->mine = rbmon_xreallocarray(t->mine, t->nmine + 1, sizeof *t->mine);
-	t->mine[t->nmine].ring = t->cmd.ring;
-	t->mine[t->nmine].pid = t->cmd.pid;
-	t->mine[t->nmine].tid = t->cmd.tid;
-	t->nmine++;
+	c->mine = rbmon_xreallocarray(c->mine, c->nmine + 1, sizeof *c->mine);
+	c->mine[c->nmine].ring = c->cmd.ring;
+	c->mine[c->nmine].pid = c->cmd.pid;
+	c->mine[c->nmine].tid = c->cmd.tid;
+	c->nmine++;
 }
 
 static void
-tuictl_bp_add(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
+tuictl_bp_add(struct rbmon_tuictl *c, const struct rbmon_bp_scope *sc,
     uint32_t id)
 {
-	t->bps = rbmon_xreallocarray(t->bps, t->nbps + 1, sizeof *t->bps);
-	t->bps[t->nbps].sc = *sc;
-	t->bps[t->nbps].id = id;
-	t->nbps++;
+	c->bps = rbmon_xreallocarray(c->bps, c->nbps + 1, sizeof *c->bps);
+	c->bps[c->nbps].sc = *sc;
+	c->bps[c->nbps].id = id;
+	c->nbps++;
 }
 
 /* Forget breakpoint @id of @sc's image (0: all of it), cleared by BCLR. */
 static void
-tuictl_bp_forget(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
+tuictl_bp_forget(struct rbmon_tuictl *c, const struct rbmon_bp_scope *sc,
     uint32_t id)
 {
 	size_t	i, j;
 
-	for (i = j = 0; i < t->nbps; i++)
-		if (t->bps[i].sc.image != sc->image ||
-		    (id != 0 && t->bps[i].id != id))
-			t->bps[j++] = t->bps[i];
-	t->nbps = j;
+	for (i = j = 0; i < c->nbps; i++)
+		if (c->bps[i].sc.image != sc->image ||
+		    (id != 0 && c->bps[i].id != id))
+			c->bps[j++] = c->bps[i];
+	c->nbps = j;
 }
 
 static int
-tuictl_is_mine_bp(const struct rbmon_tui *t, int32_t pid, uint32_t id)
+tuictl_is_mine_bp(const struct rbmon_tuictl *c, int32_t pid, uint32_t id)
 {
 	size_t	i;
 
-	for (i = 0; i < t->nbps; i++)
-		if (t->bps[i].sc.pid == pid && t->bps[i].id == id)
+	for (i = 0; i < c->nbps; i++)
+		if (c->bps[i].sc.pid == pid && c->bps[i].id == id)
 			return 1;
 	return 0;
 }
 
 static void
-tuictl_blist_free(struct rbmon_tui *t)
-{
-	size_t	i;
-
-	for (i = 0; i < t->bl_n; i++)
-		free(t->bl_lines[i]);
-	free(t->bl_lines);
-	t->bl_lines = NULL;
-	t->bl_n = 0;
-}
-
-/* BLST's text: one breakpoint per line starting with its id. */
-static void
-tuictl_blist_fill(struct rbmon_tui *t, const char *text)
-{
-	const char	*p = text, *nl;
-
-	tuictl_blist_free(t);
-	while (*p) {
-		nl = strchr(p, '\n');
-		if (nl == NULL)
-			nl = p + strlen(p);
-		if (*p >= '0' && *p <= '9') {
-			t->bl_lines = rbmon_xreallocarray(t->bl_lines,
-			    t->bl_n + 1, sizeof *t->bl_lines);
-			t->bl_lines[t->bl_n] = rbmon_xcalloc(1,
-			    (size_t)(nl - p) + 1);
-			memcpy(t->bl_lines[t->bl_n], p, (size_t)(nl - p));
-			t->bl_n++;
-		}
-		p = *nl ? nl + 1 : nl;
-	}
-	if (t->bl_sel >= t->bl_n)
-		t->bl_sel = t->bl_n ? t->bl_n - 1 : 0;
-}
-
-static void
 tuictl_answer(struct rbmon_tui *t)
 {
-	struct rbmon_cmd	*k = &t->cmd;
+	struct rbmon_tuictl	*c = t->ctl;
+	struct rbmon_cmd	*k = &c->cmd;
 	char			 first[200];
 	size_t			 n;
 
@@ -212,8 +254,8 @@ tuictl_answer(struct rbmon_tui *t)
 		    first);
 		return;
 	}
-	if (t->cmd_kind == TUICTL_STOPPER)
-		tuictl_mine_add(t);
+	if (c->stopper)
+		tuictl_mine_add(c);
 	rbmon_tui_message(t, RBMON_MSG_INFO, "thread %d: %s", k->tid, first);
 }
 
@@ -226,9 +268,9 @@ tuictl_scope(struct rbmon_tui *t, int32_t tid, struct rbmon_bp_scope *sc)
 	int			 r;
 
 	memset(&k, 0, sizeof k);
-	r = rbmon_ctl_target(&t->ctl, tid, &k, &cause);
+	r = rbmon_ctl_target(&t->ctl->ctl, tid, &k, &cause);
 	if (r == 0)
-		r = rbmon_bp_scope_of(&t->ctl, &k, sc, &cause);
+		r = rbmon_bp_scope_of(&t->ctl->ctl, &k, sc, &cause);
 	if (r != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
 		free(cause);
@@ -237,21 +279,27 @@ tuictl_scope(struct rbmon_tui *t, int32_t tid, struct rbmon_bp_scope *sc)
 	return r;
 }
 
-/*
- * BRKP, BCLR or BLST (@kind TUICTL_BREAK, _CLEAR, _LIST) for @sc: done at
- * once, the answer on the message line as a thread's would be.
+/**
+ * rbmon_tuictl_bp - BRKP, BCLR or BLST for @sc, done at once; the answer
+ * on the message line as a thread's would be
+ * @list: for BLST, set to the list's text (to free), or NULL on failure
+ *
+ * Return: the loop's flags.
  */
-static int
-tuictl_bp(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
-    const char *cmd, const char *args, int kind)
+int
+rbmon_tuictl_bp(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
+    const char *cmd, const char *args, char **list)
 {
-	char		*text = NULL, first[200];
-	unsigned	 id;
-	int		 r;
+	struct rbmon_tuictl	*c = t->ctl;
+	char			*text = NULL, first[200];
+	unsigned		 id;
+	int			 r;
 
+	if (list != NULL)
+		*list = NULL;
 	if (!rbmon_tuictl_usable(t))
 		return RBMON_REDRAW;
-	r = rbmon_bp_run(&t->ctl, t->sy, sc, cmd, args, &text);
+	r = rbmon_bp_run(&c->ctl, t->sy, sc, cmd, args, &text);
 	if (r < 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", text);
 		free(text);
@@ -264,25 +312,14 @@ tuictl_bp(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
 		free(text);
 		return RBMON_REDRAW;
 	}
-	switch (kind) {
-	case TUICTL_BREAK:
-		if (sscanf(text, "breakpoint %u", &id) == 1)
-			tuictl_bp_add(t, sc, id);
-		break;
-	case TUICTL_CLEAR:
-		tuictl_bp_forget(t, sc, sscanf(args, "%u", &id) == 1 ? id : 0);
-		break;
-	case TUICTL_LIST:
-		tuictl_blist_fill(t, text);
-		t->bl_scope = *sc;
-		t->bl_pid = sc->pid;
-		t->bl_tid = sc->tid;
-		t->blist = 1;
-		rbmon_tui_message(t, RBMON_MSG_INFO, "%zu breakpoint%s in "
-		    "process %d", t->bl_n, t->bl_n == 1 ? "" : "s", sc->pid);
-		free(text);
+	if (strcmp(cmd, "BLST") == 0 && list != NULL) {
+		*list = text;
 		return RBMON_REDRAW | RBMON_RESCAN;
 	}
+	if (strcmp(cmd, "BRKP") == 0 && sscanf(text, "breakpoint %u", &id) == 1)
+		tuictl_bp_add(c, sc, id);
+	else if (strcmp(cmd, "BCLR") == 0)
+		tuictl_bp_forget(c, sc, sscanf(args, "%u", &id) == 1 ? id : 0);
 	rbmon_tui_message(t, RBMON_MSG_INFO, "thread %d: %s", sc->tid, first);
 	free(text);
 	return RBMON_REDRAW | RBMON_RESCAN;
@@ -291,13 +328,21 @@ tuictl_bp(struct rbmon_tui *t, const struct rbmon_bp_scope *sc,
 /* BRKP or BLST for the selected thread's process. */
 static int
 tuictl_bp_thread(struct rbmon_tui *t, const struct rbmon_thread *th,
-    const char *cmd, const char *args, int kind)
+    const char *cmd, const char *args)
 {
 	struct rbmon_bp_scope	 sc;
+	char			*text = NULL;
+	int			 r;
 
 	if (!rbmon_tuictl_usable(t) || tuictl_scope(t, th->tid, &sc) != 0)
 		return RBMON_REDRAW;
-	return tuictl_bp(t, &sc, cmd, args, kind);
+	if (strcmp(cmd, "BLST") != 0)
+		return rbmon_tuictl_bp(t, &sc, cmd, args, NULL);
+	r = rbmon_tuictl_bp(t, &sc, cmd, args, &text);
+	if (text != NULL)
+		rbmon_blist_open(t, &sc, sc.tid, text);
+	free(text);
+	return r;
 }
 
 /**
@@ -308,276 +353,97 @@ tuictl_bp_thread(struct rbmon_tui *t, const struct rbmon_thread *th,
 int
 rbmon_tuictl_tick(struct rbmon_tui *t)
 {
-	uint64_t	 now = rbmon_mono_ns();
-	char		*cause = NULL;
-	int		 r, w;
+	struct rbmon_tuictl	*c = t->ctl;
+	uint64_t		 now = rbmon_mono_ns();
+	char			*cause = NULL;
+	int			 r;
 
-	if (!t->ctl_ok)
+	if (!c->ok)
 		return 0;
-	if (now - t->beat_ns >= TUICTL_BEAT_NS) {
-		rbmon_ctl_heartbeat(&t->ctl);
-		t->beat_ns = now;
+	if (now - c->beat_ns >= TUICTL_BEAT_NS) {
+		rbmon_ctl_heartbeat(&c->ctl);
+		c->beat_ns = now;
 	}
-	w = rbmon_tuiwatch_tick(t);
-	if (!t->cmd_busy)
-		return w;
-	r = rbmon_ctl_poll(&t->ctl, &t->cmd, &cause);
+	if (!c->busy)
+		return 0;
+	r = rbmon_ctl_poll(&c->ctl, &c->cmd, &cause);
 	if (r == 1) {
-		t->cmd_busy = 0;
+		c->busy = 0;
 		tuictl_answer(t);
-		return w | RBMON_REDRAW | RBMON_RESCAN;
+		return RBMON_REDRAW | RBMON_RESCAN;
 	}
 	if (r < 0) {
-		t->cmd_busy = 0;
+		c->busy = 0;
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
 		free(cause);
-		return w | RBMON_REDRAW | RBMON_RESCAN;
+		return RBMON_REDRAW | RBMON_RESCAN;
 	}
-	if (now < t->cmd_deadline)
-		return w;
-	if (rbmon_ctl_withdraw(&t->ctl, &t->cmd)) {
-		t->cmd_busy = 0;
+	if (now < c->deadline)
+		return 0;
+	if (rbmon_ctl_withdraw(&c->ctl, &c->cmd)) {
+		c->busy = 0;
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d did not answer "
 		    "%s within 5 s: it passed no hook (blocked in a system "
-		    "call?); withdrawn, nothing done", t->cmd.tid, t->cmd.cmd);
-		return w | RBMON_REDRAW;
+		    "call?); withdrawn, nothing done", c->cmd.tid, c->cmd.cmd);
+		return RBMON_REDRAW;
 	}
 	/* Taken: its answer is on the way; give it a while longer. */
-	t->cmd_deadline = now + TUICTL_TIMEOUT_NS;
-	return w;
+	c->deadline = now + TUICTL_TIMEOUT_NS;
+	return 0;
 }
 
 /* ------------------------------------------------------------------
- * The prompt: a one-line editor with history and Tab completion.
+ * The breakpoint prompt.
  */
-
-/* The history of the prompt being edited. */
-static struct rbmon_tui_hist *
-tuictl_hist(struct rbmon_tui *t)
-{
-	return t->prompting == TUICTL_BREAK ? &t->bhist : &t->whist;
-}
-
-/**
- * rbmon_tuictl_prompt - start editing a line
- * @what: TUICTL_BREAK or a TUICTL_WATCH kind: what Enter does
- * @text: the line to start from, or NULL
- */
-void
-rbmon_tuictl_prompt(struct rbmon_tui *t, int what, const char *text)
-{
-	t->prompting = what;
-	strlcpy(t->prompt, text != NULL ? text : "", sizeof t->prompt);
-	t->hist_pos = tuictl_hist(t)->n;
-	t->complete[0] = '\0';
-}
-
-/**
- * rbmon_tuictl_complete_word - complete @word, the end of the prompt line
- * @names: sorted, unique; @n of them
- * @room: how many bytes @word may grow to (not counting the NUL)
- * @kind: what the names are, for "no KIND starts with ..."
- *
- * @word becomes the longest common prefix of the names it starts; the
- * message line shows them when there are several.
- * Return: how many names matched.
- */
-size_t
-rbmon_tuictl_complete_word(struct rbmon_tui *t, char *const *names, size_t n,
-    char *word, size_t room, const char *kind)
-{
-	size_t	len = strlen(word), lo, hi, i, c;
-	int	w;
-
-	/* The range of names starting with the word (the list is sorted). */
-	for (lo = 0; lo < n && strncmp(names[lo], word, len) < 0; lo++)
-		;
-	for (hi = lo; hi < n && strncmp(names[hi], word, len) == 0; hi++)
-		;
-	if (lo == hi) {
-		snprintf(t->complete, sizeof t->complete, "no %s starts "
-		    "with \"%.60s\"", kind, word);
-		return 0;
-	}
-	/* Longest common prefix of the range, as far as the line holds. */
-	c = strlen(names[lo]);
-	for (i = lo + 1; i < hi; i++) {
-		size_t k = 0;
-
-		while (k < c && names[i][k] == names[lo][k])
-			k++;
-		c = k;
-	}
-	if (c > room)
-		c = room;
-	memcpy(word, names[lo], c);
-	word[c] = '\0';
-	t->complete[0] = '\0';
-	if (hi - lo == 1)
-		return 1;
-	w = snprintf(t->complete, sizeof t->complete, "%zu matches:",
-	    hi - lo);
-	for (i = lo; i < hi && w > 0 && (size_t)w < sizeof t->complete - 1;
-	    i++)
-		w += snprintf(t->complete + w, sizeof t->complete - (size_t)w,
-		    " %s", names[i]);
-	return hi - lo;
-}
 
 /* Tab: complete the function name (the first word) from the symbols. */
 static void
-tuictl_complete(struct rbmon_tui *t)
+tuictl_break_tab(struct rbmon_tui *t, void *arg, char *line, size_t size,
+    char *note, size_t notesz)
 {
 	const struct rbmon_process	*p = NULL;
 	char *const			*fn;
 	size_t				 n;
 
-	if (strchr(t->prompt, ' ') != NULL || !t->have_snap ||
-	    rbmon_view_selected(&t->v, &t->s, &p) == NULL) {
-		snprintf(t->complete, sizeof t->complete, "Tab completes the "
-		    "function name");
+	(void)arg;
+	if (strchr(line, ' ') != NULL || rbmon_tui_selected(t, &p) == NULL) {
+		snprintf(note, notesz, "Tab completes the function name");
 		return;
 	}
 	fn = rbmon_symbols_functions(t->sy, &t->s, p, &n);
 	/* One name: a space after it, ready for the count. */
-	if (rbmon_tuictl_complete_word(t, fn, n, t->prompt,
-	    sizeof t->prompt - 2, "function") == 1)
-		strlcat(t->prompt, " ", sizeof t->prompt);
-}
-
-static void
-tuictl_hist_add(struct rbmon_tui_hist *h, const char *line)
-{
-	if (*line == '\0' || (h->n > 0 &&
-	    strcmp(h->line[h->n - 1], line) == 0))
-		return;
-	if (h->n == TUICTL_HIST) {
-		memmove(h->line[0], h->line[1],
-		    sizeof h->line[0] * (TUICTL_HIST - 1));
-		h->n--;
-	}
-	strlcpy(h->line[h->n++], line, sizeof h->line[0]);
+	if (rbmon_prompt_complete_word(fn, n, line, size - 2, "function", note,
+	    notesz) == 1)
+		strlcat(line, " ", size);
 }
 
 static int
-tuictl_prompt_key(struct rbmon_tui *t, int key, int is_key)
+tuictl_break_enter(struct rbmon_tui *t, void *arg, const char *line)
 {
 	const struct rbmon_thread	*th;
-	struct rbmon_tui_hist		*h = tuictl_hist(t);
-	size_t				 len = strlen(t->prompt);
-	char				 line[sizeof t->prompt];
-	int				 what = t->prompting;
 
-	if (is_key && key == KEY_RESIZE)
-		return -1;
-	if (!is_key && key == TUI_ESC) {
-		t->prompting = 0;
-		rbmon_tui_message(t, RBMON_MSG_NONE, " ");
+	(void)arg;
+	if (!rbmon_tuictl_usable(t) || (th = rbmon_tuictl_thread(t, NULL)) ==
+	    NULL)
 		return RBMON_REDRAW;
-	}
-	if ((!is_key && (key == '\r' || key == '\n')) ||
-	    (is_key && key == KEY_ENTER)) {
-		t->prompting = 0;
-		strlcpy(line, t->prompt, sizeof line);
-		while (strlen(line) > 0 && line[strlen(line) - 1] == ' ')
-			line[strlen(line) - 1] = '\0';
-		if (line[0] == '\0') {
-			rbmon_tui_message(t, RBMON_MSG_NONE, " ");
-			return RBMON_REDRAW;
-		}
-		tuictl_hist_add(h, line);
-		if (what != TUICTL_BREAK)
-			return rbmon_tuiwatch_submit(t, what, line);
-		th = rbmon_tuictl_thread(t, NULL);
-		if (th == NULL)
-			return RBMON_REDRAW;
-		return tuictl_bp_thread(t, th, "BRKP", line, TUICTL_BREAK);
-	}
-	if (!is_key && key == '\t') {
-		if (what == TUICTL_BREAK)
-			tuictl_complete(t);
-		else
-			rbmon_tuiwatch_complete(t);
-		return RBMON_REDRAW;
-	}
-	if ((is_key && (key == KEY_BACKSPACE || key == KEY_DC)) ||
-	    (!is_key && (key == 0x7f || key == TUI_CTRL('h')))) {
-		if (len > 0)
-			t->prompt[len - 1] = '\0';
-		return RBMON_REDRAW;
-	}
-	if (!is_key && key == TUI_CTRL('u')) {
-		t->prompt[0] = '\0';
-		return RBMON_REDRAW;
-	}
-	if (is_key && (key == KEY_UP || key == KEY_DOWN)) {
-		if (key == KEY_UP && t->hist_pos > 0)
-			t->hist_pos--;
-		else if (key == KEY_DOWN && t->hist_pos < h->n)
-			t->hist_pos++;
-		if (t->hist_pos < h->n)
-			strlcpy(t->prompt, h->line[t->hist_pos],
-			    sizeof t->prompt);
-		else
-			t->prompt[0] = '\0';
-		return RBMON_REDRAW;
-	}
-	if (is_key || key < 0x20 || key > 0x7e || len + 1 >= sizeof t->prompt)
-		return RBMON_REDRAW;
-	t->prompt[len] = (char)key;
-	t->prompt[len + 1] = '\0';
-	return RBMON_REDRAW;
+	return tuictl_bp_thread(t, th, "BRKP", line);
 }
 
-/* ------------------------------------------------------------------
- * The breakpoint list.
- */
-
-static int
-tuictl_blist_key(struct rbmon_tui *t, int key, int is_key)
+/* b: the prompt opens even when nothing can be set, and says why. */
+void
+rbmon_tuictl_break_prompt(struct rbmon_tui *t)
 {
-	char		 id[16], msg[sizeof t->msg];
-	enum rbmon_msg	 kind;
-	int		 r;
+	struct rbmon_prompt	 p;
 
-	if (is_key && key == KEY_RESIZE)
-		return -1;
-	if ((is_key && key == KEY_UP) || (!is_key && key == 'k')) {
-		if (t->bl_sel > 0)
-			t->bl_sel--;
-		return RBMON_REDRAW;
-	}
-	if ((is_key && key == KEY_DOWN) || (!is_key && key == 'j')) {
-		if (t->bl_sel + 1 < t->bl_n)
-			t->bl_sel++;
-		return RBMON_REDRAW;
-	}
-	if ((is_key && key == KEY_DC) || (!is_key && (key == 'd' ||
-	    key == 'x' || key == 'D' || key == '*'))) {
-		if (t->bl_n == 0)
-			return RBMON_REDRAW;
-		if (key == 'D' || key == '*')
-			strlcpy(id, "*", sizeof id);
-		else
-			snprintf(id, sizeof id, "%u", (unsigned)strtoul(
-			    t->bl_lines[t->bl_sel], NULL, 10));
-		r = tuictl_bp(t, &t->bl_scope, "BCLR", id, TUICTL_CLEAR);
-		/* The list as it is now, the answer kept on the message line. */
-		strlcpy(msg, t->msg, sizeof msg);
-		kind = t->msg_kind;
-		r |= tuictl_bp(t, &t->bl_scope, "BLST", "", TUICTL_LIST);
-		rbmon_tui_message(t, kind, "%s", msg);
-		return r;
-	}
-	if (!is_key && (key == 'r' || key == TUI_CTRL('l')))
-		return tuictl_bp(t, &t->bl_scope, "BLST", "", TUICTL_LIST);
-	if (!is_key && key == 'b') {
-		t->blist = 0;
-		rbmon_tuictl_prompt(t, TUICTL_BREAK, NULL);
-		return RBMON_REDRAW;
-	}
-	t->blist = 0;
-	return RBMON_REDRAW;
+	memset(&p, 0, sizeof p);
+	strlcpy(p.label, "Break at: ", sizeof p.label);
+	p.hint = "FUNCTION [COUNT] [thread]  Tab completes, Up/Down history, "
+	    "Enter sets, Esc cancels";
+	p.hist = RBMON_HIST_BREAK;
+	p.enter = tuictl_break_enter;
+	p.tab = tuictl_break_tab;
+	rbmon_tuictl_target(t, NULL, p.problem, sizeof p.problem);
+	rbmon_prompt_open(t, &p, NULL);
 }
 
 /* ------------------------------------------------------------------
@@ -588,7 +454,8 @@ tuictl_blist_key(struct rbmon_tui *t, int key, int is_key)
 static size_t
 tuictl_stopped_mine(struct rbmon_tui *t, struct rbmon_ident *out)
 {
-	size_t	i, j, k, n = 0;
+	struct rbmon_tuictl	*c = t->ctl;
+	size_t			 i, j, k, n = 0;
 
 	if (!t->have_snap)
 		return 0;
@@ -603,17 +470,17 @@ tuictl_stopped_mine(struct rbmon_tui *t, struct rbmon_ident *out)
 			if (rbmon_thread_state(p, th) != RBMON_TS_STOPPED)
 				continue;
 			/* Stopped by a command from here, not by another monitor's breakpoint. */
-			for (k = 0; k < t->nmine; k++)
-				if (t->mine[k].tid == th->tid &&
-				    t->mine[k].pid == th->pid &&
+			for (k = 0; k < c->nmine; k++)
+				if (c->mine[k].tid == th->tid &&
+				    c->mine[k].pid == th->pid &&
 				    (why == RB_WHY_STOP || why == RB_WHY_STEP ||
 				    why == RB_WHY_NEXT || why == RB_WHY_FINISH))
 					mine = 1;
 			if (why == RB_WHY_BREAKPOINT &&
-			    tuictl_is_mine_bp(t, th->pid, RB_WHY_ID(th->why)))
+			    tuictl_is_mine_bp(c, th->pid, RB_WHY_ID(th->why)))
 				mine = 1;
-			if ((why == RB_WHY_SINGLE && t->set_single) ||
-			    (why == RB_WHY_CREATE && t->set_soc))
+			if ((why == RB_WHY_SINGLE && c->set_single) ||
+			    (why == RB_WHY_CREATE && c->set_soc))
 				mine = 1;
 			if (!mine)
 				continue;
@@ -628,6 +495,30 @@ tuictl_stopped_mine(struct rbmon_tui *t, struct rbmon_ident *out)
 	return n;
 }
 
+static int
+tuictl_quit_key(struct rbmon_tui *t, void *arg, int key)
+{
+	(void)arg;
+	rbmon_tui_pop(t);
+	if (key == 'y' || key == 'Y') {
+		t->ctl->undo = 1;
+		return RBMON_QUIT;
+	}
+	if (key == 'n' || key == 'N') {
+		t->ctl->undo = 0;
+		return RBMON_QUIT;
+	}
+	rbmon_tui_message(t, RBMON_MSG_INFO, "not quitting");
+	return RBMON_REDRAW;
+}
+
+/* The question is on the message line, drawn by the screen under it. */
+static const struct rbmon_mode_ops tuictl_quit_ops = {
+	.name = "quit",
+	.overlay = 1,
+	.key = tuictl_quit_key,
+};
+
 /**
  * rbmon_tuictl_quit - the user asks to quit
  *
@@ -637,27 +528,29 @@ tuictl_stopped_mine(struct rbmon_tui *t, struct rbmon_ident *out)
 int
 rbmon_tuictl_quit(struct rbmon_tui *t)
 {
-	size_t	stopped = tuictl_stopped_mine(t, NULL);
-	char	what[160];
-	int	w = 0;
+	struct rbmon_tuictl	*c = t->ctl;
+	size_t			 stopped = tuictl_stopped_mine(t, NULL);
+	char			 what[160];
+	int			 w = 0;
 
-	if (!t->ctl_ok || (stopped == 0 && t->nbps == 0 && !t->set_single &&
-	    !t->set_soc))
+	if (!c->ok || (stopped == 0 && c->nbps == 0 && !c->set_single &&
+	    !c->set_soc))
 		return RBMON_QUIT;
 	what[0] = '\0';
 	if (stopped > 0)
 		w += snprintf(what + w, sizeof what - (size_t)w, "resume %zu "
 		    "stopped thread%s", stopped, stopped == 1 ? "" : "s");
-	if (t->nbps > 0)
+	if (c->nbps > 0)
 		w += snprintf(what + w, sizeof what - (size_t)w, "%sclear %zu "
-		    "breakpoint%s", w ? ", " : "", t->nbps,
-		    t->nbps == 1 ? "" : "s");
-	if (t->set_single || t->set_soc)
+		    "breakpoint%s", w ? ", " : "", c->nbps,
+		    c->nbps == 1 ? "" : "s");
+	if (c->set_single || c->set_soc)
 		w += snprintf(what + w, sizeof what - (size_t)w, "%sturn %s%s%s "
-		    "off", w ? ", " : "", t->set_single ? "single" : "",
-		    t->set_single && t->set_soc ? " and " : "",
-		    t->set_soc ? "stop-on-create" : "");
-	t->asking_quit = 1;
+		    "off", w ? ", " : "", c->set_single ? "single" : "",
+		    c->set_single && c->set_soc ? " and " : "",
+		    c->set_soc ? "stop-on-create" : "");
+	if (rbmon_tui_push(t, &tuictl_quit_ops, NULL) != 0)
+		return RBMON_QUIT;
 	rbmon_tui_message(t, RBMON_MSG_ERROR, "Quit: %s first? y yes, n no "
 	    "(leave them), Esc stay", what);
 	return RBMON_REDRAW;
@@ -665,45 +558,49 @@ rbmon_tuictl_quit(struct rbmon_tui *t)
 
 /* Wait for one command's answer, synchronously, for undoing at exit. */
 static void
-tuictl_sync(struct rbmon_tui *t, int32_t tid, const char *cmd,
+tuictl_sync(struct rbmon_tuictl *c, int32_t tid, const char *cmd,
     const char *args)
 {
 	struct rbmon_cmd	 k;
 	char			*cause = NULL;
 
 	memset(&k, 0, sizeof k);
-	if (rbmon_ctl_target(&t->ctl, tid, &k, &cause) == 0 &&
-	    rbmon_ctl_post(&t->ctl, &k, cmd, args, &cause) == 0 &&
-	    rbmon_ctl_wait(&t->ctl, &k, TUICTL_UNDO_NS, &cause) == 0)
-		rbmon_ctl_withdraw(&t->ctl, &k);
+	if (rbmon_ctl_target(&c->ctl, tid, &k, &cause) == 0 &&
+	    rbmon_ctl_post(&c->ctl, &k, cmd, args, &cause) == 0 &&
+	    rbmon_ctl_wait(&c->ctl, &k, TUICTL_UNDO_NS, &cause) == 0)
+		rbmon_ctl_withdraw(&c->ctl, &k);
 	free(cause);
 	rbmon_cmd_free(&k);
 }
 
 /**
- * rbmon_tuictl_end - leave: undo what this rbmon changed if @undo, close
+ * rbmon_tuictl_end - leave: undo what this rbmon changed if the quit
+ * question said so or @force, and close
  */
 void
-rbmon_tuictl_end(struct rbmon_tui *t, int undo)
+rbmon_tuictl_end(struct rbmon_tui *t, int force)
 {
+	struct rbmon_tuictl	*c = t->ctl;
 	struct rbmon_ident	*ids;
 	size_t			 n, i;
 	char			*cause = NULL;
 
-	if (t->ctl_ok && t->cmd_busy)
-		rbmon_ctl_withdraw(&t->ctl, &t->cmd);
-	if (t->ctl_ok && undo) {
+	if (c == NULL)
+		return;
+	if (c->ok && c->busy)
+		rbmon_ctl_withdraw(&c->ctl, &c->cmd);
+	if (c->ok && (c->undo || force)) {
 		/* The flags first, so resumed threads do not stop again. */
-		if (t->set_single)
-			rbmon_ctl_set_flag(&t->ctl, "single", 0, &cause);
-		if (t->set_soc)
-			rbmon_ctl_set_flag(&t->ctl, "stop_on_create", 0, &cause);
+		if (c->set_single)
+			rbmon_ctl_set_flag(&c->ctl, "single", 0, &cause);
+		if (c->set_soc)
+			rbmon_ctl_set_flag(&c->ctl, "stop_on_create", 0, &cause);
 		free(cause);
-		for (i = 0; i < t->nbps; i++) {
+		for (i = 0; i < c->nbps; i++) {
 			char id[16], *text = NULL;
 
-			snprintf(id, sizeof id, "%u", t->bps[i].id);
-			rbmon_bp_run(&t->ctl, t->sy, &t->bps[i].sc, "BCLR", id,
+			snprintf(id, sizeof id, "%u", c->bps[i].id);
+			rbmon_bp_run(&c->ctl, t->sy, &c->bps[i].sc, "BCLR", id,
 			    &text);
 			free(text);
 		}
@@ -711,35 +608,16 @@ rbmon_tuictl_end(struct rbmon_tui *t, int undo)
 		ids = rbmon_xcalloc(n ? n : 1, sizeof *ids);
 		tuictl_stopped_mine(t, ids);
 		for (i = 0; i < n; i++)
-			tuictl_sync(t, ids[i].tid, "CONT", "");
+			tuictl_sync(c, ids[i].tid, "CONT", "");
 		free(ids);
 	}
-	/* The watches added from here are the monitor's: always removed. */
-	rbmon_tuiwatch_end(t);
-	rbmon_cmd_free(&t->cmd);
-	tuictl_blist_free(t);
-	free(t->mine);
-	free(t->bps);
-	free(t->ctl_error);
-	rbmon_ctl_close(&t->ctl);
-}
-
-static int
-tuictl_quit_key(struct rbmon_tui *t, int key, int is_key)
-{
-	if (is_key && key == KEY_RESIZE)
-		return -1;
-	t->asking_quit = 0;
-	if (!is_key && (key == 'y' || key == 'Y')) {
-		t->quit_undo = 1;
-		return RBMON_QUIT;
-	}
-	if (!is_key && (key == 'n' || key == 'N')) {
-		t->quit_undo = 0;
-		return RBMON_QUIT;
-	}
-	rbmon_tui_message(t, RBMON_MSG_INFO, "not quitting");
-	return RBMON_REDRAW;
+	rbmon_cmd_free(&c->cmd);
+	free(c->mine);
+	free(c->bps);
+	free(c->error);
+	rbmon_ctl_close(&c->ctl);
+	free(c);
+	t->ctl = NULL;
 }
 
 /* g, C, T: a global flag. */
@@ -752,7 +630,7 @@ tuictl_flag(struct rbmon_tui *t, const char *name, int32_t now, int *mine,
 
 	if (!rbmon_tuictl_usable(t))
 		return RBMON_REDRAW;
-	if (rbmon_ctl_set_flag(&t->ctl, name, value, &cause) != 0) {
+	if (rbmon_ctl_set_flag(&t->ctl->ctl, name, value, &cause) != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
 		free(cause);
 		return RBMON_REDRAW;
@@ -764,68 +642,59 @@ tuictl_flag(struct rbmon_tui *t, const char *name, int32_t now, int *mine,
 }
 
 /**
- * rbmon_tuictl_key - a key for control, or for a mode control owns
+ * rbmon_tuictl_action - a control key's action
  *
- * Return: the loop's flags, or -1 if the key is not control's.
+ * Return: the loop's flags, or -1 if the action is not control's.
  */
 int
-rbmon_tuictl_key(struct rbmon_tui *t, int key, int is_key)
+rbmon_tuictl_action(struct rbmon_tui *t, enum rbmon_action act)
 {
+	struct rbmon_tuictl		*c = t->ctl;
 	const struct rbmon_thread	*th;
-	int				 r;
+	static const char *const	 cmds[] = {
+		[RBMON_ACT_PAUSE] = "STOP", [RBMON_ACT_STEP] = "STEP",
+		[RBMON_ACT_NEXT] = "NEXT", [RBMON_ACT_FINISH] = "FINI",
+	};
 
-	if (t->asking_quit)
-		return tuictl_quit_key(t, key, is_key);
-	if (t->prompting)
-		return tuictl_prompt_key(t, key, is_key);
-	if (t->blist)
-		return tuictl_blist_key(t, key, is_key);
-	if ((r = rbmon_tuiwatch_key(t, key, is_key)) >= 0)
-		return r;
-	if (is_key)
-		return -1;
-	switch (key) {
-	case 'b':
-		if (!rbmon_tuictl_usable(t) || rbmon_tuictl_thread(t, NULL) == NULL)
-			return RBMON_REDRAW;
-		rbmon_tuictl_prompt(t, TUICTL_BREAK, NULL);
+	switch (act) {
+	case RBMON_ACT_BREAK:
+		rbmon_tuictl_break_prompt(t);
 		return RBMON_REDRAW;
-	case 'B':
+	case RBMON_ACT_BLIST:
 		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
-		return tuictl_bp_thread(t, th, "BLST", "", TUICTL_LIST);
-	case 'p':
-	case 's':
-	case 'n':
-	case 'f':
+		return tuictl_bp_thread(t, th, "BLST", "");
+	case RBMON_ACT_PAUSE:
+	case RBMON_ACT_STEP:
+	case RBMON_ACT_NEXT:
+	case RBMON_ACT_FINISH:
 		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
-		return tuictl_send(t, th, key == 'p' ? "STOP" : key == 's' ?
-		    "STEP" : key == 'n' ? "NEXT" : "FINI", "", TUICTL_STOPPER);
-	case 'c':
+		return tuictl_send(t, th, cmds[act], "", 1);
+	case RBMON_ACT_CONT:
 		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
-		return tuictl_send(t, th, "CONT", "", TUICTL_PLAIN);
-	case 't':
+		return tuictl_send(t, th, "CONT", "", 0);
+	case RBMON_ACT_TRACE:
 		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
-		return tuictl_send(t, th, th->trace ? "TROF" : "TRON", "",
-		    TUICTL_PLAIN);
-	case 'g':
+		return tuictl_send(t, th, th->trace ? "TROF" : "TRON", "", 0);
+	case RBMON_ACT_SINGLE:
 		return tuictl_flag(t, "single", t->have_snap ? t->s.single : 0,
-		    &t->set_single, "single stepping: every thread stops at "
+		    &c->set_single, "single stepping: every thread stops at "
 		    "each hook (c: one step; g again ends it)",
 		    "single stepping off: threads stopped by it resume");
-	case 'C':
+	case RBMON_ACT_SOC:
 		return tuictl_flag(t, "stop_on_create", t->have_snap ?
-		    t->s.stop_on_create : 0, &t->set_soc, "stop-on-create on: "
+		    t->s.stop_on_create : 0, &c->set_soc, "stop-on-create on: "
 		    "new threads stop at their first call",
 		    "stop-on-create off");
-	case 'T':
+	case RBMON_ACT_TOC:
 		return tuictl_flag(t, "trace_on_create", t->have_snap ?
 		    t->s.trace_on_create : 1, NULL, "trace-on-create on: new "
 		    "threads keep their stacks", "trace-on-create off: new "
 		    "threads start untraced");
+	default:
+		return -1;
 	}
-	return -1;
 }

@@ -16,10 +16,58 @@
 #include <bsd/string.h>
 
 #include "tty.h"
-#include "tui.h"
+#include "tuictl.h"
+#include "tuimodes.h"
+#include "tuiwatch.h"
 
 #define TUIWATCH_FREE_NS	(5 * 1000000000ull)	/* e: wait for a free entry */
 #define TUIWATCH_STALE_NS	(2 * 1000000000ull)	/* stale, at the soonest */
+
+/* A thread as a watch entry names it: its ring while it lived. */
+struct rbmon_tui_wid {
+	uint32_t	 ring;
+	uint64_t	 gen;
+	int32_t		 pid, tid;
+};
+
+/* A watch's value as this rbmon last read it. */
+struct rbmon_tui_wval {
+	struct rbmon_tui_wid id;
+	int		 entry;
+	char		 expr[RB_EXPR_MAX + 1];
+	char		*text;		/* NULL: none read yet */
+	int		 error;		/* text is an error message */
+	int		 truncated;
+	uint64_t	 seen_ns;	/* first seen in use */
+	uint64_t	 got_ns;	/* when text was read */
+	int		 live;		/* in use in the last snapshot */
+};
+
+/* A watch this rbmon added: removed again when it ends. */
+struct rbmon_tui_wmine {
+	struct rbmon_tui_wid id;
+	int		 entry;
+	char		 expr[RB_EXPR_MAX + 1];
+};
+
+struct rbmon_tuiwatch {
+	struct rbmon_tui_wval	*wvals;		/* values read */
+	size_t			 nwvals;
+	struct rbmon_tui_wmine	*wmine;		/* watches added from here */
+	size_t			 nwmine;
+	int			 wsel;		/* the watch pane's cursor entry */
+	int32_t			 wsel_pid, wsel_tid;
+	int			 wpending;	/* e: adding once freed */
+	struct rbmon_tui_wmine	 wpend;		/* the entry being freed */
+	char			 wpend_expr[RB_EXPR_MAX + 1];
+	uint64_t		 wpend_deadline;
+};
+
+void
+rbmon_tuiwatch_init(struct rbmon_tui *t)
+{
+	t->w = rbmon_xcalloc(1, sizeof *t->w);
+}
 
 static int
 tuiwatch_alive(const struct rbmon_process *p, const struct rbmon_thread *th)
@@ -60,7 +108,7 @@ static int
 tuiwatch_target(struct rbmon_tui *t, const struct rbmon_thread *th,
     struct rbmon_cmd *k, char **cause)
 {
-	if (rbmon_ctl_target(&t->ctl, th->tid, k, cause) != 0)
+	if (rbmon_ctl_target(rbmon_tuictl_ctl(t), th->tid, k, cause) != 0)
 		return -1;
 	if (k->ring != th->ring || k->pid != th->pid) {
 		rbmon_xasprintf(cause, "thread %d has exited", th->tid);
@@ -76,7 +124,7 @@ tuiwatch_full(struct rbmon_tui *t, const struct rbmon_cmd *k)
 	int	e;
 
 	for (e = 0; e < RB_WATCHES; e++) {
-		if (rbmon_ctl_watch_inuse(&t->ctl, k, e) == 0)
+		if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), k, e) == 0)
 			return 0;
 	}
 	return 1;
@@ -88,9 +136,9 @@ tuiwatch_mine_add(struct rbmon_tui *t, const struct rbmon_cmd *k, int entry,
 {
 	struct rbmon_tui_wmine	*m;
 
-	t->wmine = rbmon_xreallocarray(t->wmine, t->nwmine + 1,
-	    sizeof *t->wmine);
-	m = &t->wmine[t->nwmine++];
+	t->w->wmine = rbmon_xreallocarray(t->w->wmine, t->w->nwmine + 1,
+	    sizeof *t->w->wmine);
+	m = &t->w->wmine[t->w->nwmine++];
 	memset(m, 0, sizeof *m);
 	tuiwatch_id(&m->id, k);
 	m->entry = entry;
@@ -105,12 +153,12 @@ tuiwatch_mine_forget(struct rbmon_tui *t, const struct rbmon_cmd *k,
 	size_t			i, j;
 
 	tuiwatch_id(&id, k);
-	for (i = j = 0; i < t->nwmine; i++) {
-		if (!tuiwatch_same(&t->wmine[i].id, &id) ||
-		    t->wmine[i].entry != entry)
-			t->wmine[j++] = t->wmine[i];
+	for (i = j = 0; i < t->w->nwmine; i++) {
+		if (!tuiwatch_same(&t->w->wmine[i].id, &id) ||
+		    t->w->wmine[i].entry != entry)
+			t->w->wmine[j++] = t->w->wmine[i];
 	}
-	t->nwmine = j;
+	t->w->nwmine = j;
 }
 
 /* ------------------------------------------------------------------
@@ -124,8 +172,8 @@ tuiwatch_find(const struct rbmon_tui *t, const struct rbmon_thread *th,
 	struct rbmon_tui_wval	*v;
 	size_t			 i;
 
-	for (i = 0; i < t->nwvals; i++) {
-		v = &t->wvals[i];
+	for (i = 0; i < t->w->nwvals; i++) {
+		v = &t->w->wvals[i];
 		if (v->id.pid == th->pid && v->id.tid == th->tid &&
 		    v->id.ring == th->ring && v->entry == entry &&
 		    strcmp(v->expr, th->watches[entry].expr) == 0)
@@ -146,9 +194,9 @@ tuiwatch_get(struct rbmon_tui *t, const struct rbmon_thread *th, int entry,
 		/* The ring's thread ended and another took its tid. */
 		free(v->text);
 	} else {
-		t->wvals = rbmon_xreallocarray(t->wvals, t->nwvals + 1,
-		    sizeof *t->wvals);
-		v = &t->wvals[t->nwvals++];
+		t->w->wvals = rbmon_xreallocarray(t->w->wvals, t->w->nwvals + 1,
+		    sizeof *t->w->wvals);
+		v = &t->w->wvals[t->w->nwvals++];
 	}
 	memset(v, 0, sizeof *v);
 	tuiwatch_id(&v->id, k);
@@ -170,11 +218,11 @@ tuiwatch_known(struct rbmon_tui *t, const struct rbmon_thread *th,
 	char	*cause = NULL;
 	size_t	 i;
 
-	for (i = 0; i < t->nwvals; i++) {
-		if (t->wvals[i].id.pid == th->pid &&
-		    t->wvals[i].id.tid == th->tid &&
-		    t->wvals[i].id.ring == th->ring) {
-			tuiwatch_cmd(k, &t->wvals[i].id);
+	for (i = 0; i < t->w->nwvals; i++) {
+		if (t->w->wvals[i].id.pid == th->pid &&
+		    t->w->wvals[i].id.tid == th->tid &&
+		    t->w->wvals[i].id.ring == th->ring) {
+			tuiwatch_cmd(k, &t->w->wvals[i].id);
 			return 0;
 		}
 	}
@@ -201,14 +249,14 @@ tuiwatch_refresh_thread(struct rbmon_tui *t, const struct rbmon_thread *th,
 		if (th->watches[e].inuse != 1)
 			continue;
 		v = tuiwatch_get(t, th, e, &k, now);
-		r = rbmon_ctl_watch_read(&t->ctl, &k, e, &val, &cause);
+		r = rbmon_ctl_watch_read(rbmon_tuictl_ctl(t), &k, e, &val, &cause);
 		if (r == 1) {
 			free(v->text);
 			v->text = val.text;
 			v->error = val.error;
 			v->truncated = val.truncated;
 			v->got_ns = now;
-			rbmon_ctl_watch_ask(&t->ctl, &k, e);
+			rbmon_ctl_watch_ask(rbmon_tuictl_ctl(t), &k, e);
 		} else if (r < 0)
 			v->live = 0;	/* gone: forgotten, looked up again */
 		free(cause);
@@ -232,8 +280,8 @@ rbmon_tuiwatch_refresh(struct rbmon_tui *t)
 
 	if (!t->have_snap)
 		return;
-	for (i = 0; i < t->nwvals; i++)
-		t->wvals[i].live = 0;
+	for (i = 0; i < t->w->nwvals; i++)
+		t->w->wvals[i].live = 0;
 	for (i = 0; i < t->s.nprocs; i++) {
 		p = &t->s.procs[i];
 		for (j = 0; j < p->nthreads; j++) {
@@ -246,20 +294,20 @@ rbmon_tuiwatch_refresh(struct rbmon_tui *t)
 			}
 		}
 	}
-	if (t->ctl_ok)
-		rbmon_view_selected(&t->v, &t->s, &sel);
+	if (rbmon_tuictl_ctl(t) != NULL)
+		rbmon_tui_selected(t, &sel);
 	for (j = 0; sel != NULL && sel->alive && j < sel->nthreads; j++) {
 		th = &sel->threads[j];
 		if (th->watches != NULL && tuiwatch_alive(sel, th))
 			tuiwatch_refresh_thread(t, th, now);
 	}
-	for (i = j = 0; i < t->nwvals; i++) {
-		if (t->wvals[i].live)
-			t->wvals[j++] = t->wvals[i];
+	for (i = j = 0; i < t->w->nwvals; i++) {
+		if (t->w->wvals[i].live)
+			t->w->wvals[j++] = t->w->wvals[i];
 		else
-			free(t->wvals[i].text);
+			free(t->w->wvals[i].text);
 	}
-	t->nwvals = j;
+	t->w->nwvals = j;
 }
 
 /* "0.3s", "12s", "1m02s", "1h03m" */
@@ -359,10 +407,10 @@ rbmon_tuiwatch_selected(const struct rbmon_tui *t,
 
 	if (th == NULL || th->watches == NULL)
 		return -1;
-	if (th->pid == t->wsel_pid && th->tid == t->wsel_tid &&
-	    t->wsel >= 0 && t->wsel < RB_WATCHES &&
-	    th->watches[t->wsel].inuse != 0)
-		return t->wsel;
+	if (th->pid == t->w->wsel_pid && th->tid == t->w->wsel_tid &&
+	    t->w->wsel >= 0 && t->w->wsel < RB_WATCHES &&
+	    th->watches[t->w->wsel].inuse != 0)
+		return t->w->wsel;
 	for (e = 0; e < RB_WATCHES; e++) {
 		if (th->watches[e].inuse != 0)
 			return e;
@@ -373,9 +421,9 @@ rbmon_tuiwatch_selected(const struct rbmon_tui *t,
 static void
 tuiwatch_select(struct rbmon_tui *t, int32_t pid, int32_t tid, int entry)
 {
-	t->wsel = entry;
-	t->wsel_pid = pid;
-	t->wsel_tid = tid;
+	t->w->wsel = entry;
+	t->w->wsel_pid = pid;
+	t->w->wsel_tid = tid;
 }
 
 /* The entries in use of @th, in order; returns how many. */
@@ -400,7 +448,7 @@ rbmon_tuiwatch_move(struct rbmon_tui *t, long delta)
 	const struct rbmon_thread	*th;
 	int				 rows[RB_WATCHES], n, pos, cur;
 
-	th = t->have_snap ? rbmon_view_selected(&t->v, &t->s, NULL) : NULL;
+	th = t->have_snap ? rbmon_tui_selected(t, NULL) : NULL;
 	if ((n = tuiwatch_rows(th, rows)) == 0)
 		return;
 	cur = rbmon_tuiwatch_selected(t, th);
@@ -424,7 +472,7 @@ rbmon_tuiwatch_select_row(struct rbmon_tui *t, int row)
 	const struct rbmon_thread	*th;
 	int				 rows[RB_WATCHES], n;
 
-	th = t->have_snap ? rbmon_view_selected(&t->v, &t->s, NULL) : NULL;
+	th = t->have_snap ? rbmon_tui_selected(t, NULL) : NULL;
 	n = tuiwatch_rows(th, rows);
 	if (row >= 0 && row < n)
 		tuiwatch_select(t, th->pid, th->tid, rows[row]);
@@ -446,7 +494,7 @@ tuiwatch_add(struct rbmon_tui *t, const char *expr)
 	if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 		return RBMON_REDRAW;
 	if (tuiwatch_target(t, th, &k, &cause) != 0 ||
-	    rbmon_ctl_watch_add(&t->ctl, &k, expr, &e, &cause) != 0) {
+	    rbmon_ctl_watch_add(rbmon_tuictl_ctl(t), &k, expr, &e, &cause) != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
 		free(cause);
 		return RBMON_REDRAW;
@@ -473,9 +521,9 @@ tuiwatch_list_add(char *list, size_t size, int32_t tid)
 	strlcat(list, one, size);
 }
 
-/* W, Enter: @expr for every live thread of process t->wall_pid. */
+/* W, Enter: @expr for every live thread of process @pid. */
 static int
-tuiwatch_add_all(struct rbmon_tui *t, const char *expr)
+tuiwatch_add_all(struct rbmon_tui *t, int32_t pid, const char *expr)
 {
 	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
@@ -486,12 +534,12 @@ tuiwatch_add_all(struct rbmon_tui *t, const char *expr)
 	int				 e, n = 0, ok = 0, r;
 
 	for (i = 0; t->have_snap && i < t->s.nprocs; i++) {
-		if (t->s.procs[i].pid == t->wall_pid && t->s.procs[i].alive)
+		if (t->s.procs[i].pid == pid && t->s.procs[i].alive)
 			p = &t->s.procs[i];
 	}
 	if (p == NULL) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "process %d is gone",
-		    t->wall_pid);
+		    pid);
 		return RBMON_REDRAW;
 	}
 	full[0] = failed[0] = '\0';
@@ -501,7 +549,7 @@ tuiwatch_add_all(struct rbmon_tui *t, const char *expr)
 			continue;
 		n++;
 		r = tuiwatch_target(t, th, &k, &cause);
-		if (r == 0 && rbmon_ctl_watch_add(&t->ctl, &k, expr, &e,
+		if (r == 0 && rbmon_ctl_watch_add(rbmon_tuictl_ctl(t), &k, expr, &e,
 		    &cause) == 0) {
 			tuiwatch_mine_add(t, &k, e, expr);
 			ok++;
@@ -554,34 +602,15 @@ tuiwatch_cursor(struct rbmon_tui *t, const char *what,
 	return e;
 }
 
-/* e: edit the watch under the cursor. */
-static int
-tuiwatch_edit_start(struct rbmon_tui *t)
-{
-	const struct rbmon_thread	*th;
-	struct rbmon_cmd		 k;
-	int				 e;
-
-	if ((e = tuiwatch_cursor(t, "edit (w adds one)", &th, &k)) < 0)
-		return RBMON_REDRAW;
-	memset(&t->wedit, 0, sizeof t->wedit);
-	tuiwatch_id(&t->wedit.id, &k);
-	t->wedit.entry = e;
-	strlcpy(t->wedit.expr, th->watches[e].expr, sizeof t->wedit.expr);
-	tuiwatch_select(t, k.pid, k.tid, e);
-	rbmon_tuictl_prompt(t, TUICTL_WATCH_EDIT, t->wedit.expr);
-	return RBMON_REDRAW;
-}
-
 /*
  * e, Enter: the new expression in a free entry, then the old one removed;
  * with no entry free, the old one is removed first and the new one added
  * once the thread has freed it (rbmon_tuiwatch_tick).
  */
 static int
-tuiwatch_edit(struct rbmon_tui *t, const char *expr)
+tuiwatch_edit(struct rbmon_tui *t, const struct rbmon_tui_wmine *o,
+    const char *expr)
 {
-	struct rbmon_tui_wmine	*o = &t->wedit;
 	struct rbmon_cmd	 k;
 	char			*cause = NULL;
 	int			 e;
@@ -592,14 +621,14 @@ tuiwatch_edit(struct rbmon_tui *t, const char *expr)
 		    "unchanged", o->entry, o->id.tid);
 		return RBMON_REDRAW;
 	}
-	if (rbmon_ctl_watch_inuse(&t->ctl, &k, o->entry) != 1) {
+	if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), &k, o->entry) != 1) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
 		    "gone (removed, or the thread exited); w adds one",
 		    o->entry, o->id.tid);
 		return RBMON_REDRAW | RBMON_RESCAN;
 	}
-	if (rbmon_ctl_watch_add(&t->ctl, &k, expr, &e, &cause) == 0) {
-		rbmon_ctl_watch_remove(&t->ctl, &k, o->entry);
+	if (rbmon_ctl_watch_add(rbmon_tuictl_ctl(t), &k, expr, &e, &cause) == 0) {
+		rbmon_ctl_watch_remove(rbmon_tuictl_ctl(t), &k, o->entry);
 		tuiwatch_mine_forget(t, &k, o->entry);
 		tuiwatch_mine_add(t, &k, e, expr);
 		tuiwatch_select(t, k.pid, k.tid, e);
@@ -613,21 +642,21 @@ tuiwatch_edit(struct rbmon_tui *t, const char *expr)
 		return RBMON_REDRAW;
 	}
 	free(cause);
-	if (t->wpending) {
+	if (t->w->wpending) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "still waiting for thread "
-		    "%d to free watch %d", t->wpend.id.tid, t->wpend.entry);
+		    "%d to free watch %d", t->w->wpend.id.tid, t->w->wpend.entry);
 		return RBMON_REDRAW;
 	}
-	if (rbmon_ctl_watch_remove(&t->ctl, &k, o->entry) != 0) {
+	if (rbmon_ctl_watch_remove(rbmon_tuictl_ctl(t), &k, o->entry) != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
 		    "gone", o->entry, o->id.tid);
 		return RBMON_REDRAW | RBMON_RESCAN;
 	}
 	tuiwatch_mine_forget(t, &k, o->entry);
-	t->wpend = *o;
-	strlcpy(t->wpend_expr, expr, sizeof t->wpend_expr);
-	t->wpending = 1;
-	t->wpend_deadline = rbmon_mono_ns() + TUIWATCH_FREE_NS;
+	t->w->wpend = *o;
+	strlcpy(t->w->wpend_expr, expr, sizeof t->w->wpend_expr);
+	t->w->wpending = 1;
+	t->w->wpend_deadline = rbmon_mono_ns() + TUIWATCH_FREE_NS;
 	rbmon_tui_message(t, RBMON_MSG_INFO, "all %d entries in use: watch %d "
 	    "of thread %d removed; %s follows once the thread frees it ...",
 	    RB_WATCHES, o->entry, o->id.tid, expr);
@@ -646,31 +675,31 @@ rbmon_tuiwatch_tick(struct rbmon_tui *t)
 	char			*cause = NULL;
 	int			 e;
 
-	if (!t->wpending)
+	if (!t->w->wpending)
 		return 0;
-	tuiwatch_cmd(&k, &t->wpend.id);
-	if (rbmon_ctl_watch_inuse(&t->ctl, &k, t->wpend.entry) == 0) {
-		t->wpending = 0;
-		if (rbmon_ctl_watch_add(&t->ctl, &k, t->wpend_expr, &e,
+	tuiwatch_cmd(&k, &t->w->wpend.id);
+	if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), &k, t->w->wpend.entry) == 0) {
+		t->w->wpending = 0;
+		if (rbmon_ctl_watch_add(rbmon_tuictl_ctl(t), &k, t->w->wpend_expr, &e,
 		    &cause) != 0) {
 			rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of "
 			    "thread %d removed, but %s not added: %s",
-			    t->wpend.entry, k.tid, t->wpend_expr, cause);
+			    t->w->wpend.entry, k.tid, t->w->wpend_expr, cause);
 			free(cause);
 			return RBMON_REDRAW | RBMON_RESCAN;
 		}
-		tuiwatch_mine_add(t, &k, e, t->wpend_expr);
+		tuiwatch_mine_add(t, &k, e, t->w->wpend_expr);
 		tuiwatch_select(t, k.pid, k.tid, e);
 		rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d: %s",
-		    e, k.tid, t->wpend_expr);
+		    e, k.tid, t->w->wpend_expr);
 		return RBMON_REDRAW | RBMON_RESCAN;
 	}
-	if (rbmon_mono_ns() < t->wpend_deadline)
+	if (rbmon_mono_ns() < t->w->wpend_deadline)
 		return 0;
-	t->wpending = 0;
+	t->w->wpending = 0;
 	rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d did not free watch %d "
 	    "within 5 s (it passes no hook: blocked in a system call?); %s "
-	    "not added", k.tid, t->wpend.entry, t->wpend_expr);
+	    "not added", k.tid, t->w->wpend.entry, t->w->wpend_expr);
 	return RBMON_REDRAW;
 }
 
@@ -684,7 +713,7 @@ tuiwatch_remove(struct rbmon_tui *t)
 
 	if ((e = tuiwatch_cursor(t, "remove", &th, &k)) < 0)
 		return RBMON_REDRAW;
-	if (rbmon_ctl_watch_remove(&t->ctl, &k, e) != 0) {
+	if (rbmon_ctl_watch_remove(rbmon_tuictl_ctl(t), &k, e) != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
 		    "gone", e, k.tid);
 		return RBMON_REDRAW | RBMON_RESCAN;
@@ -693,60 +722,6 @@ tuiwatch_remove(struct rbmon_tui *t)
 	rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d removed", e,
 	    k.tid);
 	return RBMON_REDRAW | RBMON_RESCAN;
-}
-
-/**
- * rbmon_tuiwatch_submit - Enter at a watch prompt
- * @what: TUICTL_WATCH, TUICTL_WATCH_ALL or TUICTL_WATCH_EDIT
- * @expr: the line typed, not empty
- *
- * Return: the loop's flags.
- */
-int
-rbmon_tuiwatch_submit(struct rbmon_tui *t, int what, const char *expr)
-{
-	if (!rbmon_tuictl_usable(t))
-		return RBMON_REDRAW;
-	switch (what) {
-	case TUICTL_WATCH_ALL:
-		return tuiwatch_add_all(t, expr);
-	case TUICTL_WATCH_EDIT:
-		return tuiwatch_edit(t, expr);
-	}
-	return tuiwatch_add(t, expr);
-}
-
-/**
- * rbmon_tuiwatch_key - w, W, e, d, and Delete in the watch pane
- *
- * Return: the loop's flags, or -1 if the key is not one of these.
- */
-int
-rbmon_tuiwatch_key(struct rbmon_tui *t, int key, int is_key)
-{
-	const struct rbmon_thread	*th;
-
-	if (is_key) {
-		if (key == KEY_DC && t->focus == RBMON_PANE_WATCH)
-			return tuiwatch_remove(t);
-		return -1;
-	}
-	switch (key) {
-	case 'w':
-	case 'W':
-		if (!rbmon_tuictl_usable(t) ||
-		    (th = rbmon_tuictl_thread(t, NULL)) == NULL)
-			return RBMON_REDRAW;
-		t->wall_pid = th->pid;
-		rbmon_tuictl_prompt(t, key == 'w' ? TUICTL_WATCH :
-		    TUICTL_WATCH_ALL, NULL);
-		return RBMON_REDRAW;
-	case 'e':
-		return tuiwatch_edit_start(t);
-	case 'd':
-		return tuiwatch_remove(t);
-	}
-	return -1;
 }
 
 /* ------------------------------------------------------------------
@@ -760,48 +735,162 @@ tuiwatch_identch(char c)
 	    (c >= '0' && c <= '9') || c == '_';
 }
 
-/**
- * rbmon_tuiwatch_complete - complete the identifier at the end of the line
- *
- * Global names only: after "." or "->" a member would follow, which is
- * not completed.  Names starting with '_' only when that was typed (the
- * sorted list puts them apart from the others).
+/*
+ * Tab: complete the identifier at the end of the line.  Global names
+ * only: after "." or "->" a member would follow, which is not completed.
+ * Names starting with '_' only when that was typed (the sorted list puts
+ * them apart from the others).
  */
-void
-rbmon_tuiwatch_complete(struct rbmon_tui *t)
+static void
+tuiwatch_tab(struct rbmon_tui *t, void *arg, char *line, size_t size,
+    char *note, size_t notesz)
 {
 	const struct rbmon_process	*p = NULL;
 	char *const			*v;
 	char				*word;
-	size_t				 len = strlen(t->prompt), start, wlen;
+	size_t				 len = strlen(line), start, wlen;
 	size_t				 n, i;
 
-	for (start = len; start > 0 && tuiwatch_identch(t->prompt[start - 1]);
+	(void)arg;
+	for (start = len; start > 0 && tuiwatch_identch(line[start - 1]);
 	    start--)
 		;
-	word = t->prompt + start;
+	word = line + start;
 	wlen = len - start;
-	for (i = start; i > 0 && t->prompt[i - 1] == ' '; i--)
+	for (i = start; i > 0 && line[i - 1] == ' '; i--)
 		;
-	if (i > 0 && (t->prompt[i - 1] == '.' || (i > 1 &&
-	    t->prompt[i - 1] == '>' && t->prompt[i - 2] == '-'))) {
-		snprintf(t->complete, sizeof t->complete, "members are not "
-		    "completed: Tab completes variable names");
+	if (i > 0 && (line[i - 1] == '.' || (i > 1 &&
+	    line[i - 1] == '>' && line[i - 2] == '-'))) {
+		snprintf(note, notesz, "members are not completed: Tab "
+		    "completes variable names");
 		return;
 	}
 	if (wlen == 0 || (*word >= '0' && *word <= '9')) {
-		snprintf(t->complete, sizeof t->complete, "type the start of a "
-		    "variable name, then Tab");
+		snprintf(note, notesz, "type the start of a variable name, "
+		    "then Tab");
 		return;
 	}
-	if (!t->have_snap || rbmon_view_selected(&t->v, &t->s, &p) == NULL) {
-		snprintf(t->complete, sizeof t->complete, "select a thread "
-		    "first");
+	if (rbmon_tui_selected(t, &p) == NULL) {
+		snprintf(note, notesz, "select a thread first");
 		return;
 	}
 	v = rbmon_symbols_variables(t->sy, &t->s, p, &n);
-	rbmon_tuictl_complete_word(t, v, n, word, sizeof t->prompt - 1 - start,
-	    "variable");
+	rbmon_prompt_complete_word(v, n, word, size - 1 - start, "variable",
+	    note, notesz);
+}
+
+static int
+tuiwatch_add_enter(struct rbmon_tui *t, void *arg, const char *line)
+{
+	(void)arg;
+	if (!rbmon_tuictl_usable(t))
+		return RBMON_REDRAW;
+	return tuiwatch_add(t, line);
+}
+
+static int
+tuiwatch_all_enter(struct rbmon_tui *t, void *arg, const char *line)
+{
+	if (!rbmon_tuictl_usable(t))
+		return RBMON_REDRAW;
+	return tuiwatch_add_all(t, *(int32_t *)arg, line);
+}
+
+static int
+tuiwatch_edit_enter(struct rbmon_tui *t, void *arg, const char *line)
+{
+	if (!rbmon_tuictl_usable(t))
+		return RBMON_REDRAW;
+	return tuiwatch_edit(t, arg, line);
+}
+
+#define TUIWATCH_HINT	"C EXPRESSION over globals  Tab completes a name, " \
+	"Up/Down history, Enter watches, Esc cancels"
+
+/*
+ * w, W, e: the prompt opens even when nothing can be watched (the thread
+ * has ended, no watch to edit) and says why, so that what is typed next
+ * goes into it, not to the keys of the screen.
+ */
+static int
+tuiwatch_prompt(struct rbmon_tui *t, enum rbmon_action act)
+{
+	const struct rbmon_thread	*th;
+	struct rbmon_tui_wmine		*o;
+	struct rbmon_prompt		 p;
+	struct rbmon_cmd		 k;
+	const char			*initial = NULL;
+	int				 e;
+
+	memset(&p, 0, sizeof p);
+	p.hint = TUIWATCH_HINT;
+	p.hist = RBMON_HIST_WATCH;
+	p.tab = tuiwatch_tab;
+	th = rbmon_tuictl_target(t, NULL, p.problem, sizeof p.problem);
+	switch (act) {
+	case RBMON_ACT_WATCH:
+		strlcpy(p.label, "Watch: ", sizeof p.label);
+		p.enter = tuiwatch_add_enter;
+		break;
+	case RBMON_ACT_WATCH_ALL:
+		if (th != NULL)
+			snprintf(p.label, sizeof p.label, "Watch in every "
+			    "thread of PID %d: ", th->pid);
+		else
+			strlcpy(p.label, "Watch in every thread: ",
+			    sizeof p.label);
+		p.arg = rbmon_xcalloc(1, sizeof(int32_t));
+		*(int32_t *)p.arg = th != NULL ? th->pid : 0;
+		p.free_arg = free;
+		p.enter = tuiwatch_all_enter;
+		break;
+	default:
+		strlcpy(p.label, "Edit watch: ", sizeof p.label);
+		p.enter = tuiwatch_edit_enter;
+		if (th == NULL)
+			break;
+		if ((e = tuiwatch_cursor(t, "edit (w adds one)", &th, &k)) < 0) {
+			strlcpy(p.problem, t->msg, sizeof p.problem);
+			rbmon_tui_message(t, RBMON_MSG_NONE, " ");
+			break;
+		}
+		o = rbmon_xcalloc(1, sizeof *o);
+		tuiwatch_id(&o->id, &k);
+		o->entry = e;
+		strlcpy(o->expr, th->watches[e].expr, sizeof o->expr);
+		tuiwatch_select(t, k.pid, k.tid, e);
+		snprintf(p.label, sizeof p.label, "Edit watch %d: ", e);
+		p.arg = o;
+		p.free_arg = free;
+		initial = o->expr;
+		break;
+	}
+	rbmon_prompt_open(t, &p, initial);
+	return RBMON_REDRAW;
+}
+
+/**
+ * rbmon_tuiwatch_action - w, W, e, d, and Delete in the watch pane
+ *
+ * Return: the loop's flags, or -1 if the action is not the watches'.
+ */
+int
+rbmon_tuiwatch_action(struct rbmon_tui *t, enum rbmon_action act)
+{
+	switch (act) {
+	case RBMON_ACT_WATCH:
+	case RBMON_ACT_WATCH_ALL:
+	case RBMON_ACT_WATCH_EDIT:
+		return tuiwatch_prompt(t, act);
+	case RBMON_ACT_WATCH_DEL_PANE:
+		if (t->focus != RBMON_PANE_WATCH)
+			return 0;
+		return tuiwatch_remove(t);
+	case RBMON_ACT_WATCH_DEL:
+		return tuiwatch_remove(t);
+	default:
+		return -1;
+	}
 }
 
 /* ------------------------------------------------------------------
@@ -845,23 +934,24 @@ rbmon_tuiwatch_end(struct rbmon_tui *t)
 	size_t			 i;
 	int			 have = 0;
 
-	if (t->ctl_ok && t->nwmine > 0) {
+	if (t->w == NULL)
+		return;
+	if (rbmon_tuictl_ctl(t) != NULL && t->w->nwmine > 0) {
 		have = rbmon_model_snapshot(t->m, &s, &cause) == 0;
 		free(cause);
-		for (i = 0; i < t->nwmine; i++) {
-			if (have && !tuiwatch_still_mine(&s, &t->wmine[i]))
+		for (i = 0; i < t->w->nwmine; i++) {
+			if (have && !tuiwatch_still_mine(&s, &t->w->wmine[i]))
 				continue;
-			tuiwatch_cmd(&k, &t->wmine[i].id);
-			rbmon_ctl_watch_remove(&t->ctl, &k, t->wmine[i].entry);
+			tuiwatch_cmd(&k, &t->w->wmine[i].id);
+			rbmon_ctl_watch_remove(rbmon_tuictl_ctl(t), &k, t->w->wmine[i].entry);
 		}
 		if (have)
 			rbmon_model_free(&s);
 	}
-	for (i = 0; i < t->nwvals; i++)
-		free(t->wvals[i].text);
-	free(t->wvals);
-	free(t->wmine);
-	t->wvals = NULL;
-	t->wmine = NULL;
-	t->nwvals = t->nwmine = 0;
+	for (i = 0; i < t->w->nwvals; i++)
+		free(t->w->wvals[i].text);
+	free(t->w->wvals);
+	free(t->w->wmine);
+	free(t->w);
+	t->w = NULL;
 }

@@ -1,0 +1,58 @@
+/*
+ * rbmon tuimodes: how the modes are opened.  Each mode's state is private
+ * to its file (tuimain.c, tuihelp.c, tuisearch.c, tuiprompt.c, tuiblist.c;
+ * the quit question in tuictl.c).
+ */
+#ifndef RBMON_TUIMODES_H
+#define RBMON_TUIMODES_H
+
+#include <stddef.h>
+
+#include "breakpoint.h"
+#include "tui.h"
+
+extern const struct rbmon_mode_ops rbmon_mode_main;
+
+void	rbmon_help_open(struct rbmon_tui *);
+
+void	rbmon_search_open(struct rbmon_tui *);
+void	rbmon_search_again(struct rbmon_tui *);
+
+/* What a prompt's lines are kept apart by, from one rbmon to the next. */
+enum rbmon_hist_kind {
+	RBMON_HIST_SEARCH,
+	RBMON_HIST_BREAK,
+	RBMON_HIST_WATCH,
+	RBMON_HIST_KINDS
+};
+
+/*
+ * A prompt on the message line.  Enter hands the line (not empty, blanks
+ * at the end removed) to enter(), which returns the loop's flags; Tab
+ * calls tab() with the line, which it may complete in place (at most
+ * size - 1 bytes), and a note for the bar.  A problem known when the
+ * prompt opens (the thread has ended, the file is not writable) shows on
+ * the bar; the prompt still takes what is typed, and enter() says it
+ * again.  arg is freed with free_arg() when the prompt closes.
+ */
+struct rbmon_prompt {
+	char			 label[96];
+	const char		*hint;
+	enum rbmon_hist_kind	 hist;
+	int			(*enter)(struct rbmon_tui *, void *, const char *);
+	void			(*tab)(struct rbmon_tui *, void *, char *, size_t,
+				    char *, size_t);
+	void			*arg;
+	void			(*free_arg)(void *);
+	char			 problem[160];
+};
+
+void	rbmon_prompt_open(struct rbmon_tui *, const struct rbmon_prompt *,
+	    const char *);
+size_t	rbmon_prompt_complete_word(char *const *, size_t, char *, size_t,
+	    const char *, char *, size_t);
+
+void	rbmon_blist_open(struct rbmon_tui *, const struct rbmon_bp_scope *,
+	    int32_t, const char *);
+
+#endif /* RBMON_TUIMODES_H */
