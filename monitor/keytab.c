@@ -34,11 +34,11 @@ static const struct rbmon_binding keytab[] = {
 	    .help = "first or last row", .pair_with = RBMON_ACT_END },
 	BIND(RBMON_KEY_END, M, RBMON_ACT_END, KS_K) },
 	BIND('G', M, RBMON_ACT_END, KS_K) },
-	BIND('\t', M, RBMON_ACT_NEXT_PANE, KS_K), .bar_pos = 3, .bar = "Pane",
+	BIND('\t', M, RBMON_ACT_NEXT_PANE, KS_K), .bar_pos = 5, .bar = "Pane",
 	    .help = "next or previous pane (threads, stack, watches)",
 	    .pair_with = RBMON_ACT_PREV_PANE },
 	BIND(RBMON_KEY_BTAB, M, RBMON_ACT_PREV_PANE, KS_K) },
-	BIND('\r', M, RBMON_ACT_ENTER, KS_K), .bar_pos = 4, .bar = "Stack",
+	BIND('\r', M, RBMON_ACT_ENTER, KS_K), .bar_pos = 6, .bar = "Stack",
 	    .bar_on = "List",
 	    .help = "the selected thread's stack; from the stack or the\n"
 	    "watches, back to the thread list" },
@@ -56,13 +56,25 @@ static const struct rbmon_binding keytab[] = {
 	    "Esc goes back; F3 or ^N: next match)" },
 	BIND(RBMON_KEY_F(3), M, RBMON_ACT_SEARCH_NEXT, KS_K),
 	    .help = "the next match of the last search" },
-	BIND('h', M, RBMON_ACT_HIDE_EXITED, KS_K), .bar_pos = 5,
+	BIND(RBMON_KEY_F(4), M, RBMON_ACT_FILTER, KS_K), .bar_pos = 20,
+	    .bar = "Filter", .bar_cols = 100,
+	    .help = "show only threads whose name or a function on whose\n"
+	    "stack holds a text (any case; Enter keeps it, Esc\n"
+	    "goes back, an empty text shows every thread)" },
+	BIND('\\', M, RBMON_ACT_FILTER, KS_K) },
+	BIND(RBMON_KEY_F(6), M, RBMON_ACT_SORT, KS_K), .bar_pos = 21,
+	    .bar = "SortBy", .bar_cols = 100,
+	    .help = "sort each process's threads by the next column:\n"
+	    "TID, NAME, CPU%, DEPTH, TIME (the list's title\n"
+	    "marks it)" },
+	BIND('>', M, RBMON_ACT_SORT, KS_K) },
+	BIND('h', M, RBMON_ACT_HIDE_EXITED, KS_K), .bar_pos = 7,
 	    .bar = "HideExited", .bar_on = "ShowExited",
 	    .help = "hide or show threads that have exited" },
 	BIND('H', M, RBMON_ACT_HIDE_EXITED, KS_K) },
-	BIND(' ', M, RBMON_ACT_FREEZE, KS_K), .bar_pos = 6, .bar = "Freeze",
+	BIND(' ', M, RBMON_ACT_FREEZE, KS_K), .bar_pos = 8, .bar = "Freeze",
 	    .bar_on = "Resume", .help = "freeze or resume the display" },
-	BIND('+', M, RBMON_ACT_SLOWER, KS_K), .bar_pos = 7, .bar = "Delay",
+	BIND('+', M, RBMON_ACT_SLOWER, KS_K), .bar_pos = 9, .bar = "Delay",
 	    .bar_key = "+-", .bar_cols = 86,
 	    .help = "refresh less or more often", .pair_with = RBMON_ACT_FASTER },
 	BIND('=', M, RBMON_ACT_SLOWER, KS_K) },
@@ -86,19 +98,19 @@ static const struct rbmon_binding keytab[] = {
 	    .help = "click selects a row or a pane; wheel scrolls" },
 
 	/* Control of the selected thread. */
-	BIND('b', M, RBMON_ACT_BREAK, KS_C), .bar_pos = 8, .bar = "Break",
+	BIND('b', M, RBMON_ACT_BREAK, KS_C), .bar_pos = 10, .bar = "Break",
 	    .help = "set a breakpoint: FUNCTION [COUNT] [thread]; Tab\n"
 	    "completes names; COUNT: stop from that hit on;\n"
 	    "thread: this thread only, else the whole process" },
 	BIND('B', M, RBMON_ACT_BLIST, KS_C),
 	    .help = "list breakpoints (d deletes one, D all)" },
-	BIND('p', M, RBMON_ACT_PAUSE, KS_C), .bar_pos = 10, .bar = "Pause",
-	    .bar_cols = 110,
+	BIND('p', M, RBMON_ACT_PAUSE, KS_C), .bar_pos = 30, .bar = "Pause",
+	    .bar_cols = 130,
 	    .help = "pause the thread at its next call or return" },
-	BIND('c', M, RBMON_ACT_CONT, KS_C), .bar_pos = 11, .bar = "Cont",
-	    .bar_cols = 110, .help = "continue a stopped thread" },
-	BIND('s', M, RBMON_ACT_STEP, KS_C), .bar_pos = 12, .bar = "Step",
-	    .bar_cols = 110, .help = "step: stop at the next call or return" },
+	BIND('c', M, RBMON_ACT_CONT, KS_C), .bar_pos = 31, .bar = "Cont",
+	    .bar_cols = 130, .help = "continue a stopped thread" },
+	BIND('s', M, RBMON_ACT_STEP, KS_C), .bar_pos = 32, .bar = "Step",
+	    .bar_cols = 130, .help = "step: stop at the next call or return" },
 	BIND('n', M, RBMON_ACT_NEXT, KS_C),
 	    .help = "next: step over calls, stop at this depth or out" },
 	BIND('f', M, RBMON_ACT_FINISH, KS_C),
@@ -114,7 +126,7 @@ static const struct rbmon_binding keytab[] = {
 	    .help = "trace-on-create: new threads keep their stacks" },
 
 	/* Watches. */
-	BIND('w', M, RBMON_ACT_WATCH, KS_W), .bar_pos = 9, .bar = "Watch",
+	BIND('w', M, RBMON_ACT_WATCH, KS_W), .bar_pos = 11, .bar = "Watch",
 	    .help = "watch an expression in the selected thread, over\n"
 	    "globals, statics and thread-locals (members, [i],\n"
 	    "*, casts); Tab completes a variable name, Up/Down\n"

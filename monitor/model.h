@@ -101,6 +101,7 @@ struct rbmon_thread {
 	size_t		nframes;
 	struct rbmon_frame *frames;	/* newest first */
 	struct rbmon_watch *watches;	/* RB_WATCHES, or NULL: none in use */
+	double		cpu_pct;	/* of a core over the last interval; -1: unknown */
 };
 
 /*

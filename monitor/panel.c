@@ -90,20 +90,32 @@ panel_onoff(int32_t v)
 	return v ? "on" : "off";
 }
 
+static void	panel_fit_dots(char *, size_t, const char *, int);
+
 static void
 panel_header(struct rbmon_tui *t)
 {
 	const struct rb_header	*h = &t->m->hdr;
 	struct rbmon_counts	 c;
-	char			 buf[PANEL_LINE], d[32], status[96];
+	char			 buf[PANEL_LINE], d[32], status[160];
+	char			 view[64], filter[40];
 	int			 cols = t->lay.cols, x, w;
 
 	rbmon_view_count(&t->s, &c);
 	rbmon_delay_format(d, sizeof d, t->o.delay);
-	snprintf(status, sizeof status, "%s%s%srefresh %s  clock %s",
+	/* What the list leaves out or reorders, always in sight. */
+	view[0] = '\0';
+	if (t->v.filter[0] != '\0') {
+		panel_fit_dots(filter, sizeof filter, t->v.filter, 20);
+		snprintf(view, sizeof view, "[filter: %s] ", filter);
+	}
+	if (t->v.sort != RBMON_SORT_TID)
+		snprintf(view + strlen(view), sizeof view - strlen(view),
+		    "[sort: %s] ", rbmon_sort_name(t->v.sort));
+	snprintf(status, sizeof status, "%s%s%s%srefresh %s  clock %s",
 	    t->read_error != NULL ? "[read error] " : "",
 	    t->all_gone ? "[program gone] " : "",
-	    t->frozen ? "[frozen] " : "", d,
+	    t->frozen ? "[frozen] " : "", view, d,
 	    h->clock == RB_CLOCK_TSC ? "tsc" : "monotonic");
 
 	move(0, 0);
@@ -113,10 +125,10 @@ panel_header(struct rbmon_tui *t)
 	w = cols - x - (int)strlen(status) - 2;
 	if (w < 10) {
 		/* Narrow: keep the flags, drop the interval and the clock. */
-		snprintf(status, sizeof status, "%s%s%s",
+		snprintf(status, sizeof status, "%s%s%s%s",
 		    t->read_error != NULL ? "[read error]" : "",
 		    t->all_gone ? "[program gone]" : "",
-		    t->frozen ? "[frozen]" : "");
+		    t->frozen ? "[frozen]" : "", view);
 		w = cols - x - (int)strlen(status) - 2;
 		if (w < 10)
 			w = cols - x - (int)strlen(status) - 1;
@@ -126,7 +138,8 @@ panel_header(struct rbmon_tui *t)
 	x += rbmon_panel_text(0, x, w, A_NORMAL, t->m->path);
 	if (x + (int)strlen(status) + 1 <= cols)
 		rbmon_panel_text(0, cols - (int)strlen(status), (int)strlen(status),
-		    t->all_gone || t->frozen || t->read_error != NULL ?
+		    t->all_gone || t->frozen || t->read_error != NULL ||
+		    view[0] != '\0' ?
 		    rbmon_tty_attr(RBMON_A_ERROR) : A_NORMAL, status);
 	if (t->lay.header_h < 3)
 		return;
@@ -343,7 +356,9 @@ panel_list(struct rbmon_tui *t)
 				    rbmon_tty_attr(RBMON_A_EXITED),
 				    t->s.nprocs == 0 ? "no thread has a ring "
 				    "yet: waiting for the program's first "
-				    "traced call" : "every thread has exited "
+				    "traced call" : t->v.filter[0] != '\0' ?
+				    "no thread matches the filter (F4 or \\ "
+				    "changes it)" : "every thread has exited "
 				    "(h shows them)");
 			continue;
 		}

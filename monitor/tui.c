@@ -69,6 +69,18 @@ rbmon_tui_pop(struct rbmon_tui *t)
 	m->state = NULL;
 }
 
+/* The function a frame runs (an rbmon_namer): resolved through the cache. */
+const char *
+rbmon_tui_frame_name(void *arg, const struct rbmon_process *p,
+    const struct rbmon_thread *th, size_t i)
+{
+	struct rbmon_tui	*t = arg;
+	struct rbmon_shown	 sh;
+
+	rbmon_dump_resolve(t->sy, &t->s, p, th, i, &t->c, &sh);
+	return sh.function;
+}
+
 /* The selected thread of the snapshot on screen, or NULL. */
 const struct rbmon_thread *
 rbmon_tui_selected(const struct rbmon_tui *t, const struct rbmon_process **pp)
@@ -225,6 +237,8 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 	m->names_every_ns = 1000000000u;
 	rbmon_view_init(&t.v);
 	t.v.hide_exited = o->hide_exited;
+	t.v.namer = rbmon_tui_frame_name;
+	t.v.namer_arg = &t;
 	if (rbmon_tty_start(o->color, o->ascii, &cause) != 0) {
 		fprintf(stderr, "rbmon: %s\n", cause);
 		free(cause);

@@ -108,6 +108,8 @@ int	rbmon_tui_push(struct rbmon_tui *, const struct rbmon_mode_ops *,
 	    void *);
 void	rbmon_tui_pop(struct rbmon_tui *);
 void	rbmon_tui_relayout(struct rbmon_tui *);
+const char *rbmon_tui_frame_name(void *, const struct rbmon_process *,
+	    const struct rbmon_thread *, size_t);
 const struct rbmon_thread *rbmon_tui_selected(const struct rbmon_tui *,
 	    const struct rbmon_process **);
 

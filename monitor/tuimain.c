@@ -112,6 +112,77 @@ main_delay(struct rbmon_tui *t, int slower)
 	return RBMON_REDRAW;
 }
 
+/* F6, >: the next sort order. */
+static void
+main_sort(struct rbmon_tui *t)
+{
+	t->v.sort = (t->v.sort + 1) % RBMON_SORTS;
+	if (t->have_snap)
+		rbmon_view_rebuild(&t->v, &t->s);
+	rbmon_tui_relayout(t);
+	rbmon_tui_message(t, RBMON_MSG_INFO, "threads sorted by %s (F6 or >: "
+	    "by %s)", rbmon_sort_name(t->v.sort),
+	    rbmon_sort_name((t->v.sort + 1) % RBMON_SORTS));
+}
+
+static void
+main_filter_set(struct rbmon_tui *t, const char *text)
+{
+	snprintf(t->v.filter, sizeof t->v.filter, "%s", text);
+	if (t->have_snap)
+		rbmon_view_rebuild(&t->v, &t->s);
+	rbmon_tui_relayout(t);
+}
+
+/* The filter follows the line as it is typed. */
+static void
+main_filter_change(struct rbmon_tui *t, void *arg, const char *line)
+{
+	(void)arg;
+	main_filter_set(t, line);
+}
+
+/* Esc: the filter there was before. */
+static void
+main_filter_cancel(struct rbmon_tui *t, void *arg)
+{
+	main_filter_set(t, arg);
+}
+
+static int
+main_filter_enter(struct rbmon_tui *t, void *arg, const char *line)
+{
+	(void)arg;
+	main_filter_set(t, line);
+	if (t->v.nrows == 0)
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "no thread or function "
+		    "matches \"%s\" (F4 or \\ changes the filter)", line);
+	else
+		rbmon_tui_message(t, RBMON_MSG_INFO, "showing threads matching "
+		    "\"%s\" (F4 or \\ then Enter on an empty line: all)",
+		    line);
+	return RBMON_REDRAW;
+}
+
+/* An empty line: every thread again (the prompt calls no enter() then). */
+static void
+main_filter(struct rbmon_tui *t)
+{
+	struct rbmon_prompt	p;
+
+	memset(&p, 0, sizeof p);
+	snprintf(p.label, sizeof p.label, "Filter: ");
+	p.hint = "a thread name or function, any case  Up/Down history, "
+	    "Enter keeps, Esc goes back";
+	p.hist = RBMON_HIST_FILTER;
+	p.enter = main_filter_enter;
+	p.change = main_filter_change;
+	p.cancel = main_filter_cancel;
+	p.arg = rbmon_xstrdup(t->v.filter);
+	p.free_arg = free;
+	rbmon_prompt_open(t, &p, t->v.filter);
+}
+
 static int
 main_key(struct rbmon_tui *t, void *arg, int key)
 {
@@ -163,6 +234,12 @@ main_key(struct rbmon_tui *t, void *arg, int key)
 		break;
 	case RBMON_ACT_SEARCH_NEXT:
 		rbmon_search_again(t);
+		break;
+	case RBMON_ACT_FILTER:
+		main_filter(t);
+		break;
+	case RBMON_ACT_SORT:
+		main_sort(t);
 		break;
 	case RBMON_ACT_HIDE_EXITED:
 		t->v.hide_exited = !t->v.hide_exited;

@@ -23,6 +23,7 @@ enum rbmon_hist_kind {
 	RBMON_HIST_SEARCH,
 	RBMON_HIST_BREAK,
 	RBMON_HIST_WATCH,
+	RBMON_HIST_FILTER,
 	RBMON_HIST_KINDS
 };
 
@@ -33,7 +34,9 @@ enum rbmon_hist_kind {
  * size - 1 bytes), and a note for the bar.  A problem known when the
  * prompt opens (the thread has ended, the file is not writable) shows on
  * the bar; the prompt still takes what is typed, and enter() says it
- * again.  arg is freed with free_arg() when the prompt closes.
+ * again.  change(), if set, sees the line after every edit; cancel(), if
+ * set, is called when Esc closes the prompt.  arg is freed with
+ * free_arg() when the prompt closes.
  */
 struct rbmon_prompt {
 	char			 label[96];
@@ -42,6 +45,9 @@ struct rbmon_prompt {
 	int			(*enter)(struct rbmon_tui *, void *, const char *);
 	void			(*tab)(struct rbmon_tui *, void *, char *, size_t,
 				    char *, size_t);
+	void			(*change)(struct rbmon_tui *, void *,
+				    const char *);
+	void			(*cancel)(struct rbmon_tui *, void *);
 	void			*arg;
 	void			(*free_arg)(void *);
 	char			 problem[160];

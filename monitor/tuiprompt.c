@@ -87,14 +87,15 @@ prompt_enter(struct rbmon_tui *t, struct prompt_state *ps)
 }
 
 static int
-prompt_key(struct rbmon_tui *t, void *arg, int key)
+prompt_edit(struct rbmon_tui *t, struct prompt_state *ps, int key)
 {
-	struct prompt_state	*ps = arg;
 	struct prompt_hist	*h = &prompt_hists[ps->p.hist];
 	size_t			 len = strlen(ps->text);
 
 	switch (key) {
 	case RBMON_KEY_ESC:
+		if (ps->p.cancel != NULL)
+			ps->p.cancel(t, ps->p.arg);
 		rbmon_tui_pop(t);
 		rbmon_tui_message(t, RBMON_MSG_NONE, " ");
 		return RBMON_REDRAW;
@@ -135,6 +136,24 @@ prompt_key(struct rbmon_tui *t, void *arg, int key)
 	ps->text[len] = (char)key;
 	ps->text[len + 1] = '\0';
 	return RBMON_REDRAW;
+}
+
+static int
+prompt_key(struct rbmon_tui *t, void *arg, int key)
+{
+	struct prompt_state	*ps = arg;
+	char			 before[PROMPT_LINE];
+	int			 r;
+
+	/* Enter and Esc close the prompt: ps is gone after them. */
+	if (key == RBMON_KEY_ESC || key == '\r' || key == '\n' ||
+	    key == RBMON_KEY_ENTER)
+		return prompt_edit(t, ps, key);
+	strlcpy(before, ps->text, sizeof before);
+	r = prompt_edit(t, ps, key);
+	if (ps->p.change != NULL && strcmp(before, ps->text) != 0)
+		ps->p.change(t, ps->p.arg, ps->text);
+	return r;
 }
 
 static void

@@ -27,18 +27,6 @@ struct search_state {
 
 static char search_last[SEARCH_LINE];	/* what Enter kept, for F3 */
 
-/* The function a frame runs, for search: resolved through the cache. */
-static const char *
-search_frame_name(void *arg, const struct rbmon_process *p,
-    const struct rbmon_thread *th, size_t i)
-{
-	struct rbmon_tui	*t = arg;
-	struct rbmon_shown	 sh;
-
-	rbmon_dump_resolve(t->sy, &t->s, p, th, i, &t->c, &sh);
-	return sh.function;
-}
-
 static int
 search_step(struct rbmon_tui *t, const char *text, int next)
 {
@@ -46,7 +34,7 @@ search_step(struct rbmon_tui *t, const char *text, int next)
 
 	if (!t->have_snap)
 		return 0;
-	if (rbmon_view_search(&t->v, &t->s, text, next, search_frame_name, t,
+	if (rbmon_view_search(&t->v, &t->s, text, next, rbmon_tui_frame_name, t,
 	    &frame)) {
 		t->have_match = 1;
 		t->match_frame = frame;

@@ -195,16 +195,106 @@ rbmon_view_count(const struct rbmon_snapshot *s, struct rbmon_counts *c)
 	}
 }
 
+/**
+ * rbmon_view_matches - whether a thread passes the view's filter: its
+ * name, or a function on its stack, holds the filter's text (any case)
+ *
+ * Return: 1 if it does, or if there is no filter.
+ */
+int
+rbmon_view_matches(const struct rbmon_view *v, const struct rbmon_process *p,
+    const struct rbmon_thread *t)
+{
+	size_t	f;
+
+	if (v->filter[0] == '\0' || rbmon_match(t->name, v->filter))
+		return 1;
+	for (f = 0; v->namer != NULL && f < t->nframes; f++)
+		if (rbmon_match(v->namer(v->namer_arg, p, t, f), v->filter))
+			return 1;
+	return 0;
+}
+
 static int
 view_shown(const struct rbmon_view *v, const struct rbmon_process *p,
     const struct rbmon_thread *t)
 {
 	enum rbmon_tstate	st;
 
-	if (!v->hide_exited)
-		return 1;
-	st = rbmon_thread_state(p, t);
-	return st != RBMON_TS_EXITED && st != RBMON_TS_GONE;
+	if (v->hide_exited) {
+		st = rbmon_thread_state(p, t);
+		if (st == RBMON_TS_EXITED || st == RBMON_TS_GONE)
+			return 0;
+	}
+	return rbmon_view_matches(v, p, t);
+}
+
+static const char *const sort_names[RBMON_SORTS] = {
+	[RBMON_SORT_TID] = "TID",
+	[RBMON_SORT_NAME] = "NAME",
+	[RBMON_SORT_CPU] = "CPU%",
+	[RBMON_SORT_DEPTH] = "DEPTH",
+	[RBMON_SORT_TIME] = "TIME",
+};
+
+/* The column a sort order is by, as the list's title names it. */
+const char *
+rbmon_sort_name(enum rbmon_sort k)
+{
+	return k < RBMON_SORTS ? sort_names[k] : "?";
+}
+
+/* When a thread's innermost traced call was entered; 0: none. */
+static uint64_t
+view_inner_ts(const struct rbmon_thread *t)
+{
+	size_t	f;
+
+	for (f = 0; f < t->nframes; f++)
+		if (!t->frames[f].synthetic && !t->frames[f].torn)
+			return t->frames[f].ts;
+	return 0;
+}
+
+struct view_sort {
+	const struct rbmon_process	*p;
+	enum rbmon_sort			 by;
+};
+
+static int
+view_thread_cmp(const void *a, const void *b, void *arg)
+{
+	const struct view_sort		*vs = arg;
+	const struct rbmon_thread	*x = &vs->p->threads[*(const size_t *)a];
+	const struct rbmon_thread	*y = &vs->p->threads[*(const size_t *)b];
+	uint64_t			 tx, ty;
+	int				 c = 0;
+
+	switch (vs->by) {
+	case RBMON_SORT_NAME:
+		c = strcmp(x->name, y->name);
+		break;
+	case RBMON_SORT_CPU:
+		c = (y->cpu_pct > x->cpu_pct) - (y->cpu_pct < x->cpu_pct);
+		break;
+	case RBMON_SORT_DEPTH:
+		c = (y->depth > x->depth) - (y->depth < x->depth);
+		break;
+	case RBMON_SORT_TIME:
+		/* Entered earliest: longest in it.  No frame: last. */
+		tx = view_inner_ts(x);
+		ty = view_inner_ts(y);
+		if (tx == 0 || ty == 0)
+			c = (tx == 0) - (ty == 0);
+		else
+			c = (tx > ty) - (tx < ty);
+		break;
+	default:
+		break;
+	}
+	if (c == 0)
+		c = (x->tid > y->tid) - (x->tid < y->tid);
+	return c;
 }
 
 static void
@@ -427,23 +517,31 @@ view_process_rows(struct rbmon_view *v, const struct rbmon_snapshot *s,
     struct view_tree *t, size_t i, int depth, int last)
 {
 	const struct rbmon_process	*p = &s->procs[i];
+	struct view_sort		 vs = { p, v->sort };
 	uint32_t			 bars;
-	size_t				 j;
+	size_t				 j, k, n, *order;
 	int				 pass;
 
 	t->lastat[depth] = last;
 	view_push(v, RBMON_ROW_PROCESS, i, 0, depth, view_bars(t, depth));
 	v->rows[v->nrows - 1].last = last;
 	bars = view_bars(t, depth + 1);
+	order = rbmon_xcalloc(p->nthreads ? p->nthreads : 1, sizeof *order);
 	for (pass = 0; pass < 2; pass++) {
-		for (j = 0; j < p->nthreads; j++) {
+		for (j = n = 0; j < p->nthreads; j++) {
 			if ((rbmon_thread_state(p, &p->threads[j]) ==
 			    RBMON_TS_EXITED) != pass ||
 			    !view_shown(v, p, &p->threads[j]))
 				continue;
-			view_push(v, RBMON_ROW_THREAD, i, j, depth + 1, bars);
+			order[n++] = j;
 		}
+		if (v->sort != RBMON_SORT_TID)
+			qsort_r(order, n, sizeof *order, view_thread_cmp, &vs);
+		for (k = 0; k < n; k++)
+			view_push(v, RBMON_ROW_THREAD, i, order[k], depth + 1,
+			    bars);
 	}
+	free(order);
 	if (t->first[i] == VIEW_NONE)
 		v->rows[v->nrows - 1].last = 1;
 }

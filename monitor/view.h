@@ -70,10 +70,28 @@ struct rbmon_layout {
 	int		 stack_want;	/* as asked, for a relayout */
 };
 
+/* How a process's threads are ordered; running ones before those ended. */
+enum rbmon_sort {
+	RBMON_SORT_TID,
+	RBMON_SORT_NAME,
+	RBMON_SORT_CPU,		/* busiest first */
+	RBMON_SORT_DEPTH,	/* deepest first */
+	RBMON_SORT_TIME,	/* longest in its innermost call first */
+	RBMON_SORTS
+};
+
+/* Search: a case-insensitive substring of a thread name or a function. */
+typedef const char *(*rbmon_namer)(void *, const struct rbmon_process *,
+	    const struct rbmon_thread *, size_t);
+
 struct rbmon_view {
 	struct rbmon_row *rows;
 	size_t		 nrows, cap;
 	int		 hide_exited;
+	enum rbmon_sort	 sort;
+	char		 filter[128];	/* "": every thread */
+	rbmon_namer	 namer;		/* a frame's function, for the filter */
+	void		*namer_arg;
 	int		 have_sel;
 	struct rbmon_ident sel;
 	size_t		 sel_row;	/* valid while have_sel */
@@ -111,10 +129,10 @@ void	rbmon_state_text(char *, size_t, const struct rbmon_process *,
 	    const struct rbmon_thread *);
 int	rbmon_process_exited(const struct rbmon_process *);
 void	rbmon_view_count(const struct rbmon_snapshot *, struct rbmon_counts *);
+const char *rbmon_sort_name(enum rbmon_sort);
+int	rbmon_view_matches(const struct rbmon_view *,
+	    const struct rbmon_process *, const struct rbmon_thread *);
 
-/* Search: a case-insensitive substring of a thread name or a function. */
-typedef const char *(*rbmon_namer)(void *, const struct rbmon_process *,
-	    const struct rbmon_thread *, size_t);
 int	rbmon_match(const char *, const char *);
 int	rbmon_view_search(struct rbmon_view *, const struct rbmon_snapshot *,
 	    const char *, int, rbmon_namer, void *, size_t *);

@@ -99,10 +99,15 @@ START_TEST(test_keytab_bar)
 	bar_text(it, n, buf, sizeof buf);
 	ck_assert_str_eq(buf, "F1Help /Search TabPane EnterStack hHideExited "
 	    "SpaceFreeze bBreak wWatch qQuit");
-	n = rbmon_keytab_bar(RBMON_KM_MAIN, 110, on_enter, NULL, it, 32);
+	n = rbmon_keytab_bar(RBMON_KM_MAIN, 100, NULL, NULL, it, 32);
+	bar_text(it, n, buf, sizeof buf);
+	ck_assert_str_eq(buf, "F1Help /Search TabPane EnterStack hHideExited "
+	    "SpaceFreeze +-Delay bBreak wWatch F4Filter F6SortBy qQuit");
+	n = rbmon_keytab_bar(RBMON_KM_MAIN, 130, on_enter, NULL, it, 32);
 	bar_text(it, n, buf, sizeof buf);
 	ck_assert_str_eq(buf, "F1Help /Search TabPane EnterList hHideExited "
-	    "SpaceResume +-Delay bBreak wWatch pPause cCont sStep qQuit");
+	    "SpaceResume +-Delay bBreak wWatch F4Filter F6SortBy pPause cCont "
+	    "sStep qQuit");
 	/* Clicks: the columns of "F1Help " type F1, "+-Delay" nothing. */
 	ck_assert_int_eq(rbmon_keytab_bar_click(it, n, 0), RBMON_KEY_F(1));
 	ck_assert_int_eq(rbmon_keytab_bar_click(it, n, 6), RBMON_KEY_F(1));

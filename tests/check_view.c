@@ -749,12 +749,115 @@ START_TEST(test_layout)
 }
 END_TEST
 
+/* A frame's function for the filter: "fN" for frame N, as named here. */
+static const char *
+sort_namer(void *arg, const struct rbmon_process *p,
+    const struct rbmon_thread *t, size_t i)
+{
+	(void)arg;
+	(void)p;
+	return t->frames[i].at_function;
+}
+
+START_TEST(test_view_sort_filter)
+{
+	struct rbmon_snapshot	s;
+	struct rbmon_view	v;
+	struct rbmon_thread	*t;
+	static struct rbmon_frame fr[3][2];
+	static const char *const fn[3][2] = {
+		{ "walk_leaf", "main" }, { "dig_bottom", "dig_main" },
+		{ "Nap_Leaf", "nap_main" },
+	};
+	size_t			i, f;
+
+	snap_make(&s, "100:103=r,101=r,102=r,104=x,105=r;200:201=r");
+	t = s.procs[0].threads;
+	snprintf(t[0].name, sizeof t[0].name, "zeta");
+	snprintf(t[1].name, sizeof t[1].name, "alpha");
+	snprintf(t[2].name, sizeof t[2].name, "mid");
+	snprintf(t[3].name, sizeof t[3].name, "aaa-exited");
+	snprintf(t[4].name, sizeof t[4].name, "beta");
+	t[0].depth = 2, t[1].depth = 9, t[2].depth = 5, t[4].depth = 9;
+	t[0].cpu_pct = 50, t[1].cpu_pct = 0.5, t[2].cpu_pct = 99, t[4].cpu_pct = 3;
+	t[3].cpu_pct = 100;	/* ended: after the running ones all the same */
+	/* Innermost frames entered at 300, 100 and 200 (ts); 105: none. */
+	for (i = 0; i < 3; i++) {
+		for (f = 0; f < 2; f++) {
+			fr[i][f].at_function = fn[i][f];
+			fr[i][f].ts = (i == 0 ? 300 : i == 1 ? 100 : 200) - f;
+		}
+		t[i].frames = fr[i];
+		t[i].nframes = 2;
+	}
+	rbmon_view_init(&v);
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s),
+	    "P100 T103 T101 T102 T105 T104. P200 T201.");
+	v.sort = RBMON_SORT_NAME;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s),
+	    "P100 T101 T105 T102 T103 T104. P200 T201.");
+	v.sort = RBMON_SORT_CPU;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s),
+	    "P100 T102 T103 T105 T101 T104. P200 T201.");
+	/* Equal depths: by tid. */
+	v.sort = RBMON_SORT_DEPTH;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s),
+	    "P100 T101 T105 T102 T103 T104. P200 T201.");
+	v.sort = RBMON_SORT_TIME;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s),
+	    "P100 T101 T102 T103 T105 T104. P200 T201.");
+	ck_assert_str_eq(rbmon_sort_name(RBMON_SORT_CPU), "CPU%");
+	/* The selection follows its thread through a new order. */
+	rbmon_view_select_row(&v, &s, 3);
+	ck_assert_int_eq(selected_tid(&v, &s), 103);
+	v.sort = RBMON_SORT_TID;
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_int_eq(selected_tid(&v, &s), 103);
+
+	/* Filter: a thread's name or a function on its stack, any case. */
+	v.namer = sort_namer;
+	snprintf(v.filter, sizeof v.filter, "NAP_");
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s), "P100 T102.");
+	ck_assert_int_eq(selected_tid(&v, &s), 102);
+	snprintf(v.filter, sizeof v.filter, "ta");
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s), "P100 T103 T105.");
+	snprintf(v.filter, sizeof v.filter, "dig_main");
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s), "P100 T101.");
+	snprintf(v.filter, sizeof v.filter, "t201");
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s), "P200 T201.");
+	snprintf(v.filter, sizeof v.filter, "nothing-like-it");
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s), "");
+	ck_assert_ptr_null(rbmon_view_selected(&v, &s, NULL));
+	v.filter[0] = '\0';
+	rbmon_view_rebuild(&v, &s);
+	ck_assert_str_eq(rows_text(&v, &s),
+	    "P100 T103 T101 T102 T105 T104. P200 T201.");
+	for (i = 0; i < 3; i++) {
+		t[i].frames = NULL;
+		t[i].nframes = 0;
+	}
+	rbmon_view_free(&v);
+	snap_free(&s);
+}
+END_TEST
+
 Suite *
 suite_view(void)
 {
 	Suite	*s = suite_create("view");
 	TCase	*tc = tcase_create("view");
 
+	tcase_add_test(tc, test_view_sort_filter);
 	tcase_add_test(tc, test_rows_order);
 	tcase_add_test(tc, test_selection_follows);
 	tcase_add_test(tc, test_move_and_scroll);

@@ -137,6 +137,7 @@ INTEGRATION_TESTS = \
 	tests/integration/tui-display.sh \
 	tests/integration/tui-keys.sh \
 	tests/integration/tui-modes.sh \
+	tests/integration/tui-sort.sh \
 	tests/integration/wrap.sh \
 	tests/integration/deleted.sh \
 	tests/integration/threads50.sh \
