@@ -62,6 +62,9 @@ static const struct rbmon_binding keytab[] = {
 	    "stack holds a text (any case; Enter keeps it, Esc\n"
 	    "goes back, an empty text shows every thread)" },
 	BIND('\\', M, RBMON_ACT_FILTER, KS_K) },
+	BIND('o', M, RBMON_ACT_FOLD, KS_K),
+	    .help = "in the stack pane: show a run of recursion (fn x31)\n"
+	    "frame by frame, or fold it into one row again" },
 	BIND(RBMON_KEY_F(6), M, RBMON_ACT_SORT, KS_K), .bar_pos = 21,
 	    .bar = "SortBy", .bar_cols = 100,
 	    .help = "sort each process's threads by the next column:\n"

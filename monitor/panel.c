@@ -405,6 +405,29 @@ panel_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 	rbmon_panel_text(t->lay.stack_y, 1, t->lay.cols - 1, a, buf);
 }
 
+/*
+ * @fmt's text at (y, x) in @width columns, its one "%s" our glyph @g (one
+ * column, drawn as it is: not file data); nothing if it does not fit.
+ */
+static void
+panel_glyph_text(int y, int x, int width, attr_t a, const char *fmt,
+    const char *g)
+{
+	const char	*mark = strstr(fmt, "%s");
+	int		 pre, post;
+
+	if (mark == NULL)
+		return;
+	pre = (int)(mark - fmt);
+	post = (int)strlen(mark + 2);
+	if (pre + 1 + post > width)
+		return;
+	attrset(a);
+	mvaddnstr(y, x, fmt, pre);
+	mvaddstr(y, x + pre, g);
+	mvaddstr(y, x + pre + 1, mark + 2);
+}
+
 static void
 panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
     const struct rbmon_thread *th, size_t i, int selected, int dead)
@@ -412,11 +435,12 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	attr_t			 base = dead ? rbmon_tty_attr(RBMON_A_EXITED) :
 				    A_NORMAL;
 	struct rbmon_shown	 sh;
+	struct rbmon_srow	 r;
 	char			 idx[32], loc[PANEL_LINE], age[32];
-	char			 fn[PANEL_LINE];
+	char			 fn[PANEL_LINE], run[48];
 	size_t			 f;
 	attr_t			 a;
-	int			 cols = t->lay.cols, locw, fnw, x;
+	int			 cols = t->lay.cols, locw, fnw, x, w;
 
 	a = base;
 	locw = cols / 3 > 30 ? 30 : cols / 3;
@@ -425,8 +449,10 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 		a = rbmon_tty_attr(t->focus == RBMON_PANE_STACK ?
 		    RBMON_A_SELECT : RBMON_A_SELECT_DIM);
 	rbmon_panel_fill(y, 0, cols, selected ? a : A_NORMAL);
-	f = rbmon_view_stack_frame(th, i);
-	if (f == SIZE_MAX) {
+	if (!rbmon_view_stack_at(&t->v, th, i, &r))
+		return;
+	f = r.frame;
+	if (r.kind == RBMON_SROW_GAP) {
 		snprintf(loc, sizeof loc, "... %u frame%s overwritten "
 		    "(the ring keeps %u)", th->wrapped, th->wrapped == 1 ?
 		    "" : "s", t->m->hdr.slots);
@@ -461,8 +487,17 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	if (sh.have_age && !dead)
 		rbmon_age_format(age, sizeof age, sh.age_ns);
 	x = 5;
-	rbmon_panel_text(y, x, fnw, t->have_match && t->match_frame == f &&
+	w = rbmon_panel_text(y, x, fnw, t->have_match && t->match_frame >= f &&
+	    t->match_frame < f + (r.kind == RBMON_SROW_RUN ? r.count : 1) &&
 	    !selected ? rbmon_tty_attr(RBMON_A_MATCH) : a, fn);
+	/* A run of recursion: "walk ×31", or its first row once expanded. */
+	if (r.kind == RBMON_SROW_RUN)
+		snprintf(run, sizeof run, " %%s%zu (o expands)", r.count);
+	else if (r.count > 1)
+		snprintf(run, sizeof run, " (%%s%zu, o folds)", r.count);
+	if (r.kind == RBMON_SROW_RUN || r.count > 1)
+		panel_glyph_text(y, x + w, fnw - w, a, run,
+		    rbmon_tty_glyph(RBMON_G_TIMES));
 	x += fnw + 1;
 	rbmon_panel_text(y, x, locw, a, loc);
 	x += locw + 1;
@@ -480,7 +515,7 @@ panel_stack(struct rbmon_tui *t)
 
 	th = rbmon_tui_selected(t, &p);
 	panel_stack_title(t, p, th);
-	n = rbmon_view_stack_rows(th);
+	n = rbmon_view_stack_rows(&t->v, th);
 	st = th != NULL ? rbmon_thread_state(p, th) : RBMON_TS_RUNNING;
 	dead = st == RBMON_TS_EXITED || st == RBMON_TS_GONE;
 	for (i = 0; i < t->lay.stack_h; i++) {

@@ -21,12 +21,14 @@ static const char *const tty_glyphs_utf8[RBMON_G_COUNT] = {
 	"\xe2\x94\x9c\xe2\x94\x80",	/* ├─ */
 	"\xe2\x94\x94\xe2\x94\x80",	/* └─ */
 	"\xe2\x94\x82",		/* │ */
+	"\xc3\x97",		/* × */
 };
 
 static const char *const tty_glyphs_ascii[RBMON_G_COUNT] = {
 	"|-",
 	"`-",
 	"|",
+	"x",
 };
 
 enum {

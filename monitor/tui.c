@@ -109,7 +109,7 @@ rbmon_tui_relayout(struct rbmon_tui *t)
 
 	th = rbmon_tui_selected(t, NULL);
 	rbmon_layout_compute(&t->lay, LINES, COLS, (int)t->v.nrows,
-	    (int)rbmon_view_stack_rows(th) + (th != NULL && th->nframes == 0),
+	    (int)rbmon_view_stack_rows(&t->v, th) + (th != NULL && th->nframes == 0),
 	    tui_watch_rows(th));
 	rbmon_view_scroll(&t->v, (size_t)(t->lay.list_h > 0 ?
 	    t->lay.list_h : 1));

@@ -241,6 +241,19 @@ main_key(struct rbmon_tui *t, void *arg, int key)
 	case RBMON_ACT_SORT:
 		main_sort(t);
 		break;
+	case RBMON_ACT_FOLD:
+		if (t->focus != RBMON_PANE_STACK) {
+			rbmon_tui_message(t, RBMON_MSG_INFO, "o opens and folds "
+			    "recursion in the stack pane (Enter or Tab goes "
+			    "there)");
+			break;
+		}
+		if (!rbmon_view_stack_fold(&t->v, rbmon_tui_selected(t, NULL),
+		    t->v.stack_sel))
+			rbmon_tui_message(t, RBMON_MSG_INFO, "no recursion "
+			    "here: o opens a row marked with its count");
+		rbmon_tui_relayout(t);
+		break;
 	case RBMON_ACT_HIDE_EXITED:
 		t->v.hide_exited = !t->v.hide_exited;
 		if (t->have_snap)

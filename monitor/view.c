@@ -24,6 +24,7 @@ void
 rbmon_view_free(struct rbmon_view *v)
 {
 	free(v->rows);
+	free(v->expanded);
 	memset(v, 0, sizeof *v);
 }
 
@@ -821,47 +822,196 @@ rbmon_view_selected(const struct rbmon_view *v, const struct rbmon_snapshot *s,
 	return &s->procs[r->proc].threads[r->thread];
 }
 
+/* Can frame @f be part of a run of recursion? */
+static int
+view_runnable(const struct rbmon_frame *f)
+{
+	return !f->synthetic && !f->torn && !f->named && f->fn != 0;
+}
+
+/* Frames from @i on calling the same function, not across the gap. */
+static size_t
+view_run(const struct rbmon_thread *t, size_t i)
+{
+	size_t	j = i + 1;
+
+	if (t->frames == NULL || !view_runnable(&t->frames[i]))
+		return 1;
+	while (j < t->nframes && view_runnable(&t->frames[j]) &&
+	    t->frames[j].fn == t->frames[i].fn &&
+	    !(t->wrapped != 0 && j == t->gap_at))
+		j++;
+	return j - i;
+}
+
+static void
+view_run_id(const struct rbmon_thread *t, size_t i, size_t n,
+    struct rbmon_run_id *id)
+{
+	id->ring = t->ring;
+	id->pid = t->pid;
+	id->tid = t->tid;
+	id->level = t->frames[i + n - 1].level;
+}
+
+/* Is the run of @n frames from @i expanded?  Returns its place, or -1. */
+static long
+view_run_expanded(const struct rbmon_view *v, const struct rbmon_thread *t,
+    size_t i, size_t n)
+{
+	struct rbmon_run_id	id;
+	size_t			k;
+
+	view_run_id(t, i, n, &id);
+	for (k = 0; k < v->nexpanded; k++)
+		if (v->expanded[k].ring == id.ring &&
+		    v->expanded[k].pid == id.pid &&
+		    v->expanded[k].tid == id.tid &&
+		    v->expanded[k].level == id.level)
+			return (long)k;
+	return -1;
+}
+
+/*
+ * The stack pane's rows of @t, innermost first: each frame, the row that
+ * counts the overwritten frames where they were, runs of recursion as one
+ * row unless expanded.  Fills @out with row @want if it exists.
+ * Returns how many rows there are.
+ */
+static size_t
+view_srows(const struct rbmon_view *v, const struct rbmon_thread *t,
+    size_t want, struct rbmon_srow *out)
+{
+	struct rbmon_srow	r;
+	size_t			i = 0, n, row = 0;
+	int			gap = t->wrapped != 0;
+
+	while (i < t->nframes || gap) {
+		memset(&r, 0, sizeof r);
+		if (gap && (i == t->gap_at || i >= t->nframes)) {
+			r.kind = RBMON_SROW_GAP;
+			gap = 0;
+		} else {
+			n = view_run(t, i);
+			r.kind = RBMON_SROW_FRAME;
+			r.frame = i;
+			if (n < RBMON_RUN_MIN)
+				n = 1;
+			else if (view_run_expanded(v, t, i, n) < 0)
+				r.kind = RBMON_SROW_RUN;
+			r.count = n > 1 ? n : 0;
+			if (r.kind == RBMON_SROW_FRAME && n > 1) {
+				/* Expanded: the run's first row, then each frame. */
+				if (row == want && out != NULL)
+					*out = r;
+				row++;
+				for (i++, n--; n > 0; i++, n--) {
+					r.frame = i;
+					r.count = 0;
+					if (row == want && out != NULL)
+						*out = r;
+					row++;
+				}
+				continue;
+			}
+			i += n;
+		}
+		if (row == want && out != NULL)
+			*out = r;
+		row++;
+	}
+	return row;
+}
+
 /**
  * rbmon_view_stack_rows - rows of a thread's stack pane
+ * @v: the view (which runs of recursion are expanded)
  * @t: the thread, or NULL
  *
- * Return: one per frame, plus one for the overwritten frames if any.
+ * Return: one per frame or collapsed run, plus one for the overwritten
+ * frames if any.
  */
 size_t
-rbmon_view_stack_rows(const struct rbmon_thread *t)
+rbmon_view_stack_rows(const struct rbmon_view *v, const struct rbmon_thread *t)
 {
 	if (t == NULL)
 		return 0;
-	return t->nframes + (t->wrapped != 0);
+	return view_srows(v, t, SIZE_MAX, NULL);
 }
 
 /**
- * rbmon_view_stack_frame - the frame a stack pane row shows
- * @t: the thread
+ * rbmon_view_stack_at - what a stack pane row shows
  * @row: a row below rbmon_view_stack_rows()
+ * @r: filled in
  *
- * Return: the frame index, or SIZE_MAX for the row that counts the frames
- * overwritten (between the innermost and the outermost frames kept).
+ * Return: 1, or 0 if there is no such row.
  */
-size_t
-rbmon_view_stack_frame(const struct rbmon_thread *t, size_t row)
+int
+rbmon_view_stack_at(const struct rbmon_view *v, const struct rbmon_thread *t,
+    size_t row, struct rbmon_srow *r)
 {
-	if (t->wrapped == 0 || row < t->gap_at)
-		return row;
-	return row == t->gap_at ? SIZE_MAX : row - 1;
+	if (t == NULL || row >= view_srows(v, t, row, r))
+		return 0;
+	return 1;
 }
 
 /**
- * rbmon_view_stack_row - the stack pane row that shows frame @frame
- * @t: the thread
- * @frame: a frame index
+ * rbmon_view_stack_row - the stack pane row that shows frame @frame (the
+ * row of its collapsed run if it is in one)
  *
  * Return: the row.
  */
 size_t
-rbmon_view_stack_row(const struct rbmon_thread *t, size_t frame)
+rbmon_view_stack_row(const struct rbmon_view *v, const struct rbmon_thread *t,
+    size_t frame)
 {
-	return t->wrapped != 0 && frame >= t->gap_at ? frame + 1 : frame;
+	struct rbmon_srow	r;
+	size_t			row, n = rbmon_view_stack_rows(v, t);
+
+	for (row = 0; row < n; row++) {
+		view_srows(v, t, row, &r);
+		if (r.kind == RBMON_SROW_GAP)
+			continue;
+		if (frame >= r.frame && frame < r.frame +
+		    (r.kind == RBMON_SROW_RUN ? r.count : 1))
+			return row;
+	}
+	return 0;
+}
+
+/**
+ * rbmon_view_stack_fold - expand the collapsed run at stack row @row, or
+ * collapse the expanded run that row is in
+ *
+ * Return: 1 if a run changed, else 0.
+ */
+int
+rbmon_view_stack_fold(struct rbmon_view *v, const struct rbmon_thread *t,
+    size_t row)
+{
+	struct rbmon_srow	r;
+	size_t			i, n;
+	long			k;
+
+	if (!rbmon_view_stack_at(v, t, row, &r) || r.kind == RBMON_SROW_GAP)
+		return 0;
+	/* The run the row's frame is in, from its first frame. */
+	for (i = 0; i < t->nframes; i += n) {
+		n = view_run(t, i);
+		if (r.frame >= i && r.frame < i + n)
+			break;
+	}
+	if (i >= t->nframes || n < RBMON_RUN_MIN)
+		return 0;
+	if ((k = view_run_expanded(v, t, i, n)) >= 0) {
+		v->expanded[k] = v->expanded[--v->nexpanded];
+		v->stack_sel = rbmon_view_stack_row(v, t, i);
+		return 1;
+	}
+	v->expanded = rbmon_xreallocarray(v->expanded, v->nexpanded + 1,
+	    sizeof *v->expanded);
+	view_run_id(t, i, n, &v->expanded[v->nexpanded++]);
+	return 1;
 }
 
 /**
@@ -875,7 +1025,7 @@ void
 rbmon_view_stack_move(struct rbmon_view *v, const struct rbmon_thread *t,
     long delta, size_t height)
 {
-	size_t	n = rbmon_view_stack_rows(t);
+	size_t	n = rbmon_view_stack_rows(v, t);
 	long	k;
 
 	if (n == 0) {
@@ -971,7 +1121,7 @@ rbmon_view_search(struct rbmon_view *v, const struct rbmon_snapshot *s,
 			if (rbmon_match(namer(arg, p, t, f), text)) {
 				*frame = f;
 				rbmon_view_select_row(v, s, k);
-				v->stack_sel = rbmon_view_stack_row(t, f);
+				v->stack_sel = rbmon_view_stack_row(v, t, f);
 				return 1;
 			}
 		}

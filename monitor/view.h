@@ -70,6 +70,33 @@ struct rbmon_layout {
 	int		 stack_want;	/* as asked, for a relayout */
 };
 
+/*
+ * A row of the stack pane: a frame, the count of frames overwritten, or a
+ * run of RBMON_RUN_MIN or more frames in a row calling the same function
+ * (recursion), collapsed into one row until expanded.
+ */
+#define RBMON_RUN_MIN	3
+
+enum rbmon_srow_kind {
+	RBMON_SROW_FRAME,
+	RBMON_SROW_GAP,
+	RBMON_SROW_RUN,
+};
+
+struct rbmon_srow {
+	enum rbmon_srow_kind kind;
+	size_t		 frame;		/* FRAME, RUN: the (first) frame index */
+	size_t		 count;		/* RUN: frames in it; FRAME: the length of
+					   the expanded run it starts, or 0 */
+};
+
+/* A run expanded: its thread and the level of its outermost frame. */
+struct rbmon_run_id {
+	uint32_t	 ring;
+	int32_t		 pid, tid;
+	uint32_t	 level;
+};
+
 /* How a process's threads are ordered; running ones before those ended. */
 enum rbmon_sort {
 	RBMON_SORT_TID,
@@ -92,6 +119,8 @@ struct rbmon_view {
 	char		 filter[128];	/* "": every thread */
 	rbmon_namer	 namer;		/* a frame's function, for the filter */
 	void		*namer_arg;
+	struct rbmon_run_id *expanded;	/* runs of recursion shown whole */
+	size_t		 nexpanded;
 	int		 have_sel;
 	struct rbmon_ident sel;
 	size_t		 sel_row;	/* valid while have_sel */
@@ -114,9 +143,14 @@ const struct rbmon_thread *rbmon_view_selected(const struct rbmon_view *,
 	    const struct rbmon_snapshot *, const struct rbmon_process **);
 int	rbmon_view_tree_cols(const struct rbmon_row *);
 enum rbmon_tree rbmon_view_tree_at(const struct rbmon_row *, int);
-size_t	rbmon_view_stack_rows(const struct rbmon_thread *);
-size_t	rbmon_view_stack_frame(const struct rbmon_thread *, size_t);
-size_t	rbmon_view_stack_row(const struct rbmon_thread *, size_t);
+size_t	rbmon_view_stack_rows(const struct rbmon_view *,
+	    const struct rbmon_thread *);
+int	rbmon_view_stack_at(const struct rbmon_view *,
+	    const struct rbmon_thread *, size_t, struct rbmon_srow *);
+size_t	rbmon_view_stack_row(const struct rbmon_view *,
+	    const struct rbmon_thread *, size_t);
+int	rbmon_view_stack_fold(struct rbmon_view *, const struct rbmon_thread *,
+	    size_t);
 void	rbmon_view_stack_move(struct rbmon_view *, const struct rbmon_thread *,
 	    long, size_t);
 

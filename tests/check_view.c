@@ -516,7 +516,7 @@ START_TEST(test_stack_move)
 	rbmon_view_init(&v);
 	t.nframes = 10;
 	t.wrapped = 5;
-	ck_assert_uint_eq(rbmon_view_stack_rows(&t), 11);
+	ck_assert_uint_eq(rbmon_view_stack_rows(&v, &t), 11);
 	rbmon_view_stack_move(&v, &t, 4, 4);
 	ck_assert_uint_eq(v.stack_sel, 4);
 	ck_assert_uint_eq(v.stack_top, 1);
@@ -533,7 +533,110 @@ START_TEST(test_stack_move)
 	rbmon_view_stack_move(&v, &t, 0, 4);
 	ck_assert_uint_eq(v.stack_sel, 1);
 	ck_assert_uint_eq(v.stack_top, 0);
-	ck_assert_uint_eq(rbmon_view_stack_rows(NULL), 0);
+	ck_assert_uint_eq(rbmon_view_stack_rows(&v, NULL), 0);
+}
+END_TEST
+
+/* Rows of a thread's stack pane as text: F<frame>, G (gap), R<frame>x<n>. */
+static const char *
+srows_text(const struct rbmon_view *v, const struct rbmon_thread *t)
+{
+	static char		buf[512];
+	struct rbmon_srow	r;
+	size_t			row, n = rbmon_view_stack_rows(v, t);
+	int			k = 0;
+
+	buf[0] = '\0';
+	for (row = 0; row < n; row++) {
+		ck_assert(rbmon_view_stack_at(v, t, row, &r));
+		if (r.kind == RBMON_SROW_GAP)
+			k += snprintf(buf + k, sizeof buf - (size_t)k, "G ");
+		else if (r.kind == RBMON_SROW_RUN)
+			k += snprintf(buf + k, sizeof buf - (size_t)k, "R%zux%zu ",
+			    r.frame, r.count);
+		else if (r.count > 0)
+			k += snprintf(buf + k, sizeof buf - (size_t)k, "F%zu+%zu ",
+			    r.frame, r.count);
+		else
+			k += snprintf(buf + k, sizeof buf - (size_t)k, "F%zu ",
+			    r.frame);
+	}
+	ck_assert(!rbmon_view_stack_at(v, t, n, &r));
+	return buf;
+}
+
+/* Recursion: runs of 3 or more frames of one function are one row. */
+START_TEST(test_stack_runs)
+{
+	struct rbmon_frame	fr[40];
+	struct rbmon_thread	t, u;
+	struct rbmon_view	v;
+	size_t			i;
+
+	memset(&t, 0, sizeof t);
+	memset(fr, 0, sizeof fr);
+	rbmon_view_init(&v);
+	/* at_bottom, walk x31, main: innermost first, levels outermost 0. */
+	t.frames = fr;
+	t.nframes = 33;
+	t.ring = 4, t.pid = 40, t.tid = 41;
+	for (i = 0; i < 33; i++) {
+		fr[i].fn = i == 0 ? 0x100 : i == 32 ? 0x300 : 0x200;
+		fr[i].level = (uint32_t)(32 - i);
+	}
+	ck_assert_str_eq(srows_text(&v, &t), "F0 R1x31 F32 ");
+	ck_assert_uint_eq(rbmon_view_stack_row(&v, &t, 0), 0);
+	ck_assert_uint_eq(rbmon_view_stack_row(&v, &t, 17), 1);
+	ck_assert_uint_eq(rbmon_view_stack_row(&v, &t, 32), 2);
+	/* Expanded, then folded again from a row inside it. */
+	ck_assert(rbmon_view_stack_fold(&v, &t, 1));
+	ck_assert_uint_eq(rbmon_view_stack_rows(&v, &t), 33);
+	ck_assert_str_eq(srows_text(&v, &t), "F0 F1+31 F2 F3 F4 F5 F6 F7 F8 F9 "
+	    "F10 F11 F12 F13 F14 F15 F16 F17 F18 F19 F20 F21 F22 F23 F24 F25 "
+	    "F26 F27 F28 F29 F30 F31 F32 ");
+	ck_assert_uint_eq(rbmon_view_stack_row(&v, &t, 17), 17);
+	ck_assert(!rbmon_view_stack_fold(&v, &t, 0));	/* at_bottom: no run */
+	ck_assert(rbmon_view_stack_fold(&v, &t, 20));
+	ck_assert_str_eq(srows_text(&v, &t), "F0 R1x31 F32 ");
+	ck_assert_uint_eq(v.stack_sel, 1);
+	/* The run stays expanded as the stack grows on top (level kept). */
+	ck_assert(rbmon_view_stack_fold(&v, &t, 1));
+	memmove(&fr[1], &fr[0], 33 * sizeof fr[0]);
+	fr[0].fn = 0x400;
+	fr[0].level = 33;
+	fr[1].fn = 0x200;
+	fr[1].level = 32;	/* at_bottom became walk: the run is 32 long */
+	t.nframes = 34;
+	ck_assert_str_eq(srows_text(&v, &t), "F0 F1+32 F2 F3 F4 F5 F6 F7 F8 F9 "
+	    "F10 F11 F12 F13 F14 F15 F16 F17 F18 F19 F20 F21 F22 F23 F24 F25 "
+	    "F26 F27 F28 F29 F30 F31 F32 F33 ");
+	/* Another thread's run with the same level is its own. */
+	u = t;
+	u.tid = 42;
+	ck_assert_str_eq(srows_text(&v, &u), "F0 R1x32 F33 ");
+	/* Two frames of one function: not a run. */
+	t.nframes = 3;
+	fr[0].fn = fr[1].fn = 0x500;
+	fr[2].fn = 0x600;
+	ck_assert_str_eq(srows_text(&v, &t), "F0 F1 F2 ");
+	/* A run does not cross the overwritten frames; a frame named, torn
+	 * or from debug info only breaks it. */
+	for (i = 0; i < 10; i++)
+		fr[i].fn = 0x200;
+	t.nframes = 10;
+	t.wrapped = 50;
+	t.gap_at = 4;
+	ck_assert_str_eq(srows_text(&v, &t), "R0x4 G R4x6 ");
+	ck_assert_uint_eq(rbmon_view_stack_row(&v, &t, 4), 2);
+	fr[6].synthetic = 1;
+	ck_assert_str_eq(srows_text(&v, &t), "R0x4 G F4 F5 F6 R7x3 ");
+	fr[6].synthetic = 0;
+	fr[5].torn = 1;
+	ck_assert_str_eq(srows_text(&v, &t), "R0x4 G F4 F5 R6x4 ");
+	t.gap_at = 10;	/* the gap after the last frame kept */
+	fr[5].torn = 0;
+	ck_assert_str_eq(srows_text(&v, &t), "R0x10 G ");
+	rbmon_view_free(&v);
 }
 END_TEST
 
@@ -858,6 +961,7 @@ suite_view(void)
 	TCase	*tc = tcase_create("view");
 
 	tcase_add_test(tc, test_view_sort_filter);
+	tcase_add_test(tc, test_stack_runs);
 	tcase_add_test(tc, test_rows_order);
 	tcase_add_test(tc, test_selection_follows);
 	tcase_add_test(tc, test_move_and_scroll);

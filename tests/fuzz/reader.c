@@ -138,16 +138,30 @@ reader_view(struct reader_ctx *x)
 		(void)rbmon_tstate_name(rbmon_thread_state(p, t));
 		(void)rbmon_why_name(t->why);
 		(void)rbmon_why_json(t->why);
-		rows = rbmon_view_stack_rows(t);
+		rows = rbmon_view_stack_rows(&v, t);
 		for (k = 0; k < rows; k++) {
-			frame = rbmon_view_stack_frame(t, k);
-			if (frame == SIZE_MAX)
+			struct rbmon_srow sr;
+
+			if (!rbmon_view_stack_at(&v, t, k, &sr))
+				fuzz_fail("stack row %zu of %zu missing", k, rows);
+			if (sr.kind == RBMON_SROW_GAP)
 				continue;
+			frame = sr.frame;
 			if (frame >= t->nframes ||
-			    rbmon_view_stack_row(t, frame) != k)
+			    (sr.kind == RBMON_SROW_RUN &&
+			    frame + sr.count > t->nframes) ||
+			    rbmon_view_stack_row(&v, t, frame) != k)
 				fuzz_fail("stack row %zu: frame %zu of %zu",
 				    k, frame, t->nframes);
 			(void)rbmon_frame_number(t, frame);
+			/* Expand a run and fold it again. */
+			if (sr.kind == RBMON_SROW_RUN &&
+			    (!rbmon_view_stack_fold(&v, t, k) ||
+			    rbmon_view_stack_rows(&v, t) != rows + sr.count - 1 ||
+			    !rbmon_view_stack_fold(&v, t, k) ||
+			    rbmon_view_stack_rows(&v, t) != rows))
+				fuzz_fail("stack row %zu: a run of %zu that does "
+				    "not fold", k, sr.count);
 		}
 		rbmon_view_stack_move(&v, t, 3, 5);
 		rbmon_view_stack_move(&v, t, -2, 5);
