@@ -65,6 +65,12 @@ static const struct rbmon_binding keytab[] = {
 	BIND('o', M, RBMON_ACT_FOLD, KS_K),
 	    .help = "in the stack pane: show a run of recursion (fn x31)\n"
 	    "frame by frame, or fold it into one row again" },
+	BIND('v', M, RBMON_ACT_SOURCE, KS_K),
+	    .help = "the source around the selected frame's line (in\n"
+	    "the thread list: the innermost frame's)" },
+	BIND('S', M, RBMON_ACT_SAVE, KS_K),
+	    .help = "save the selected process's stacks as --dump text\n"
+	    "in a file (its name on the message line)" },
 	BIND(RBMON_KEY_F(6), M, RBMON_ACT_SORT, KS_K), .bar_pos = 21,
 	    .bar = "SortBy", .bar_cols = 100,
 	    .help = "sort each process's threads by the next column:\n"
@@ -142,6 +148,9 @@ static const struct rbmon_binding keytab[] = {
 	    .help = "remove it" },
 	BIND(RBMON_KEY_DC, M, RBMON_ACT_WATCH_DEL_PANE, KS_W),
 	    .help = "remove it, with the watch pane focused" },
+	BIND('V', M, RBMON_ACT_VALUE, KS_W),
+	    .help = "the whole value of the watch under the cursor, on\n"
+	    "a screen of its own (a long value is cut in the pane)" },
 
 	/* The help screen: any other key goes back. */
 	BIND(RBMON_KEY_UP, RBMON_KM_HELP, RBMON_ACT_HELP_UP, KS_K),
@@ -152,6 +161,28 @@ static const struct rbmon_binding keytab[] = {
 	BIND(RBMON_KEY_PPAGE, RBMON_KM_HELP, RBMON_ACT_HELP_PGUP, KS_K),
 	    .help = "a page up or down", .pair_with = RBMON_ACT_HELP_PGDN },
 	BIND(RBMON_KEY_NPAGE, RBMON_KM_HELP, RBMON_ACT_HELP_PGDN, KS_K) },
+
+	/* The source view and a watch's value: any other key goes back. */
+#define TEXT_KEYS(m) \
+	BIND(RBMON_KEY_UP, m, RBMON_ACT_TEXT_UP, KS_K), .bar_pos = 1, \
+	    .bar = "scroll", .bar_key = "Up/Down", .help = "scroll", \
+	    .pair_with = RBMON_ACT_TEXT_DOWN }, \
+	BIND('k', m, RBMON_ACT_TEXT_UP, KS_K) }, \
+	BIND(RBMON_KEY_DOWN, m, RBMON_ACT_TEXT_DOWN, KS_K) }, \
+	BIND('j', m, RBMON_ACT_TEXT_DOWN, KS_K) }, \
+	BIND(RBMON_KEY_PPAGE, m, RBMON_ACT_TEXT_PGUP, KS_K), .bar_pos = 2, \
+	    .bar = "page", .bar_key = "PgUp/PgDn", .help = "a page up or down", \
+	    .pair_with = RBMON_ACT_TEXT_PGDN }, \
+	BIND(RBMON_KEY_NPAGE, m, RBMON_ACT_TEXT_PGDN, KS_K) }, \
+	BIND(' ', m, RBMON_ACT_TEXT_PGDN, KS_K) }, \
+	BIND(RBMON_KEY_HOME, m, RBMON_ACT_TEXT_HOME, KS_K), .bar_pos = 3, \
+	    .bar = "ends", .bar_key = "Home/End", .help = "the first or last line", \
+	    .pair_with = RBMON_ACT_TEXT_END }, \
+	BIND(RBMON_KEY_END, m, RBMON_ACT_TEXT_END, KS_K) }, \
+	BIND('G', m, RBMON_ACT_TEXT_END, KS_K) }
+	TEXT_KEYS(RBMON_KM_SOURCE),
+	TEXT_KEYS(RBMON_KM_VALUE),
+#undef TEXT_KEYS
 
 	/* The breakpoint list: any other key goes back. */
 	BIND(RBMON_KEY_UP, RBMON_KM_BLIST, RBMON_ACT_BL_UP, KS_C),

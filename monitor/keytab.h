@@ -16,6 +16,8 @@ enum rbmon_kmode {
 	RBMON_KM_MAIN,		/* the thread list, stack and watch panes */
 	RBMON_KM_HELP,
 	RBMON_KM_BLIST,		/* the breakpoint list */
+	RBMON_KM_SOURCE,	/* a frame's source file */
+	RBMON_KM_VALUE,		/* a watch's whole value */
 	RBMON_KM_COUNT
 };
 
@@ -48,6 +50,9 @@ enum rbmon_action {
 	RBMON_ACT_FILTER,
 	RBMON_ACT_SORT,
 	RBMON_ACT_FOLD,
+	RBMON_ACT_SOURCE,
+	RBMON_ACT_VALUE,
+	RBMON_ACT_SAVE,
 	RBMON_ACT_HIDE_EXITED,
 	RBMON_ACT_FREEZE,
 	RBMON_ACT_SLOWER,
@@ -79,6 +84,13 @@ enum rbmon_action {
 	RBMON_ACT_HELP_DOWN,
 	RBMON_ACT_HELP_PGUP,
 	RBMON_ACT_HELP_PGDN,
+	/* a text screen: the source view, a watch's value */
+	RBMON_ACT_TEXT_UP,
+	RBMON_ACT_TEXT_DOWN,
+	RBMON_ACT_TEXT_PGUP,
+	RBMON_ACT_TEXT_PGDN,
+	RBMON_ACT_TEXT_HOME,
+	RBMON_ACT_TEXT_END,
 	/* the breakpoint list */
 	RBMON_ACT_BL_UP,
 	RBMON_ACT_BL_DOWN,

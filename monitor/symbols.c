@@ -1103,6 +1103,58 @@ rbmon_symbols_site(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 	return e->nchain;
 }
 
+/**
+ * rbmon_symbols_source - where the source file a frame names is
+ * @sy: the cache
+ * @s: the snapshot the process comes from
+ * @p: the process
+ * @addr: an address of the frame's code (its function or call site)
+ * @base: the file's base name, as the frame shows it
+ *
+ * The compilation unit of @addr lists its source files; the first whose
+ * base name is @base, made absolute with the unit's directory.  The path
+ * comes from debug information: open it with rbmon_safeio_open().
+ *
+ * Return: the path, to free(), or NULL.
+ */
+char *
+rbmon_symbols_source(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p, uint64_t addr, const char *base)
+{
+	struct symbols_image	*im;
+	Dwfl_Module		*mod;
+	Dwarf_Die		 cumem, *cu;
+	Dwarf_Addr		 bias;
+	Dwarf_Files		*files;
+	const char *const	*dirs;
+	const char		*f;
+	char			*path;
+	size_t			 nf, nd, i;
+
+	if (base == NULL || *base == '\0' || addr == 0 ||
+	    (addr & (SYMBOLS_SITE | SYMBOLS_INL)) != 0)
+		return NULL;
+	im = symbols_image_get(sy, s, p);
+	if ((mod = symbols_module(im, addr)) == NULL ||
+	    (cu = symbols_cudie(im, mod, addr, &cumem, &bias)) == NULL ||
+	    dwarf_getsrcfiles(cu, &files, &nf) != 0)
+		return NULL;
+	for (i = 0; i < nf; i++) {
+		f = dwarf_filesrc(files, i, NULL, NULL);
+		if (f == NULL || strcmp(rbmon_basename(f), base) != 0)
+			continue;
+		if (f[0] == '/')
+			return rbmon_xstrdup(f);
+		/* Relative: to the unit's directory, the first of its list. */
+		if (dwarf_getsrcdirs(files, &dirs, &nd) != 0 || nd == 0 ||
+		    dirs[0] == NULL || dirs[0][0] != '/')
+			return rbmon_xstrdup(f);
+		rbmon_xasprintf(&path, "%s/%s", dirs[0], f);
+		return path;
+	}
+	return NULL;
+}
+
 struct symbols_inl_query {
 	Dwfl_Module	*mod;
 	uint64_t	 outer, inner;

@@ -37,6 +37,9 @@ int	rbmon_symbols_inlined(struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
 	    uint64_t, uint64_t, uint64_t, const char **, int *);
 char	*rbmon_symbols_demangle(const char *);
+char	*rbmon_symbols_source(struct rbmon_symbols *,
+	    const struct rbmon_snapshot *, const struct rbmon_process *,
+	    uint64_t, const char *);
 char *const *rbmon_symbols_functions(struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
 	    size_t *);

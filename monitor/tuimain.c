@@ -241,6 +241,15 @@ main_key(struct rbmon_tui *t, void *arg, int key)
 	case RBMON_ACT_SORT:
 		main_sort(t);
 		break;
+	case RBMON_ACT_SOURCE:
+		rbmon_source_open(t);
+		break;
+	case RBMON_ACT_VALUE:
+		rbmon_value_open(t);
+		break;
+	case RBMON_ACT_SAVE:
+		rbmon_save_stacks(t);
+		break;
 	case RBMON_ACT_FOLD:
 		if (t->focus != RBMON_PANE_STACK) {
 			rbmon_tui_message(t, RBMON_MSG_INFO, "o opens and folds "

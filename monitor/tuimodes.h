@@ -58,6 +58,10 @@ void	rbmon_prompt_open(struct rbmon_tui *, const struct rbmon_prompt *,
 size_t	rbmon_prompt_complete_word(char *const *, size_t, char *, size_t,
 	    const char *, char *, size_t);
 
+void	rbmon_source_open(struct rbmon_tui *);
+void	rbmon_value_open(struct rbmon_tui *);
+void	rbmon_save_stacks(struct rbmon_tui *);
+
 void	rbmon_blist_open(struct rbmon_tui *, const struct rbmon_bp_scope *,
 	    int32_t, const char *);
 

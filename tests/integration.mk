@@ -139,6 +139,7 @@ INTEGRATION_TESTS = \
 	tests/integration/tui-modes.sh \
 	tests/integration/tui-sort.sh \
 	tests/integration/tui-recurse.sh \
+	tests/integration/tui-source.sh \
 	tests/integration/wrap.sh \
 	tests/integration/deleted.sh \
 	tests/integration/threads50.sh \

@@ -1,0 +1,435 @@
+/*
+ * rbmon tuitext: screens of text over the monitor: the source around a
+ * frame's line (v), a watch's whole value (V); and S, which saves the
+ * selected process's stacks to a file.  Up/Down, PgUp/PgDn, Home/End
+ * scroll a text screen; any other key goes back.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bsd/string.h>
+
+#include "dump.h"
+#include "keytab.h"
+#include "panel.h"
+#include "safeio.h"
+#include "tty.h"
+#include "tuimodes.h"
+#include "tuiwatch.h"
+
+#define TEXT_MAX_BYTES	(8u << 20)	/* of a source file, read at most */
+#define TEXT_TAB	8
+
+struct text_state {
+	enum rbmon_kmode	 km;
+	char			 title[512];
+	char			 note[256];	/* under the text, or "" */
+	char			**line;
+	size_t			 n;
+	long			 mark;		/* the line marked, or -1 */
+	int			 numbers;	/* numbered from 1 */
+	long			 top;
+};
+
+static void
+text_add(struct text_state *ts, const char *s, size_t len)
+{
+	char	*l;
+	size_t	 i, k = 0, cap = len + 1;
+
+	/* Tabs to spaces: a tab would show escaped. */
+	for (i = 0; i < len; i++)
+		if (s[i] == '\t')
+			cap += TEXT_TAB - 1;
+	l = rbmon_xcalloc(1, cap);
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\t') {
+			do
+				l[k++] = ' ';
+			while (k % TEXT_TAB != 0 && k < cap - 1);
+		} else
+			l[k++] = s[i];
+	}
+	ts->line = rbmon_xreallocarray(ts->line, ts->n + 1, sizeof *ts->line);
+	ts->line[ts->n++] = l;
+}
+
+/* @len bytes of @buf as lines (a last line without its newline too). */
+static void
+text_split(struct text_state *ts, const char *buf, size_t len)
+{
+	const char	*p = buf, *end = buf + len, *nl;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			nl = end;
+		text_add(ts, p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+}
+
+static void
+text_free(void *arg)
+{
+	struct text_state	*ts = arg;
+	size_t			 i;
+
+	for (i = 0; i < ts->n; i++)
+		free(ts->line[i]);
+	free(ts->line);
+	free(ts);
+}
+
+static int
+text_rows(void)
+{
+	return LINES > 3 ? LINES - 3 : 1;
+}
+
+static int
+text_key(struct rbmon_tui *t, void *arg, int key)
+{
+	struct text_state	*ts = arg;
+	long			 page = text_rows() - 1, last;
+
+	switch (rbmon_keytab_action(ts->km, key)) {
+	case RBMON_ACT_TEXT_UP:
+		ts->top--;
+		break;
+	case RBMON_ACT_TEXT_DOWN:
+		ts->top++;
+		break;
+	case RBMON_ACT_TEXT_PGUP:
+		ts->top -= page > 0 ? page : 1;
+		break;
+	case RBMON_ACT_TEXT_PGDN:
+		ts->top += page > 0 ? page : 1;
+		break;
+	case RBMON_ACT_TEXT_HOME:
+		ts->top = 0;
+		break;
+	case RBMON_ACT_TEXT_END:
+		ts->top = (long)ts->n;
+		break;
+	default:
+		if (key == RBMON_KEY_MOUSE)
+			return 0;
+		rbmon_tui_pop(t);
+		clear();
+		rbmon_tui_relayout(t);
+		return RBMON_REDRAW;
+	}
+	last = (long)ts->n - text_rows();
+	if (ts->top > last)
+		ts->top = last;
+	if (ts->top < 0)
+		ts->top = 0;
+	return RBMON_REDRAW;
+}
+
+static void
+text_draw(struct rbmon_tui *t, void *arg)
+{
+	struct text_state	*ts = arg;
+	struct rbmon_bar_item	 it[8];
+	char			 buf[1024], num[16];
+	attr_t			 a;
+	size_t			 i, nb;
+	long			 k;
+	int			 y, rows = text_rows(), w = 0;
+
+	(void)t;
+	erase();
+	a = rbmon_tty_attr(RBMON_A_TITLE_FOCUS);
+	rbmon_panel_fill(0, 0, COLS, a);
+	rbmon_panel_text(0, 1, COLS - 1, a, ts->title);
+	if (ts->numbers)
+		w = snprintf(num, sizeof num, "%zu", ts->n) + 3;
+	for (y = 1, k = ts->top; y <= rows && k < (long)ts->n; y++, k++) {
+		a = k == ts->mark ? rbmon_tty_attr(RBMON_A_SELECT) : A_NORMAL;
+		if (k == ts->mark)
+			rbmon_panel_fill(y, 0, COLS, a);
+		if (ts->numbers) {
+			snprintf(buf, sizeof buf, "%c%*ld ", k == ts->mark ? '>' :
+			    ' ', w - 2, k + 1);
+			rbmon_panel_text(y, 0, COLS, k == ts->mark ? a :
+			    rbmon_tty_attr(RBMON_A_LABEL), buf);
+		}
+		rbmon_panel_text(y, w, COLS - w, a, ts->line[k]);
+	}
+	if (ts->note[0] != '\0')
+		rbmon_panel_text(LINES - 2, 0, COLS,
+		    rbmon_tty_attr(RBMON_A_EXITED), ts->note);
+	nb = rbmon_keytab_bar(ts->km, COLS, NULL, NULL, it, 8);
+	buf[0] = '\0';
+	for (i = 0; i < nb; i++)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s %s  ",
+		    it[i].key, it[i].label);
+	strlcat(buf, "other keys: back", sizeof buf);
+	rbmon_panel_fill(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR));
+	rbmon_panel_text(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR), buf);
+	curs_set(0);
+}
+
+static const struct rbmon_mode_ops text_ops = {
+	.name = "text",
+	.key = text_key,
+	.draw = text_draw,
+	.free = text_free,
+};
+
+/* Read at most TEXT_MAX_BYTES of @fd into lines; -1 with errno. */
+static int
+text_read(struct text_state *ts, int fd, int *cut)
+{
+	char	*buf;
+	size_t	 len = 0, cap = 65536;
+	ssize_t	 r;
+
+	*cut = 0;
+	buf = rbmon_xcalloc(1, cap);
+	for (;;) {
+		if (len == cap) {
+			if (cap >= TEXT_MAX_BYTES) {
+				*cut = 1;
+				break;
+			}
+			cap *= 2;
+			buf = rbmon_xreallocarray(buf, cap, 1);
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	text_split(ts, buf, len);
+	free(buf);
+	return 0;
+}
+
+/**
+ * rbmon_source_open - v: the source around the selected frame's line
+ *
+ * The frame under the stack pane's cursor, or the innermost one when the
+ * stack pane does not have the focus.  When the file cannot be shown the
+ * message line says why, and nothing opens.
+ */
+void
+rbmon_source_open(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p = NULL;
+	const struct rbmon_thread	*th;
+	const struct rbmon_frame	*fr;
+	struct text_state		*ts;
+	struct rbmon_shown		 sh;
+	struct rbmon_srow		 r;
+	const char			*why = NULL;
+	char				*path;
+	size_t				 row;
+	int				 fd, cut;
+
+	if ((th = rbmon_tui_selected(t, &p)) == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "select a thread first");
+		return;
+	}
+	row = t->focus == RBMON_PANE_STACK ? t->v.stack_sel : 0;
+	if (!rbmon_view_stack_at(&t->v, th, row, &r)) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has no frames "
+		    "to show the source of", th->tid);
+		return;
+	}
+	if (r.kind == RBMON_SROW_GAP) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "the overwritten frames "
+		    "left nothing to show");
+		return;
+	}
+	fr = &th->frames[r.frame];
+	rbmon_dump_resolve(t->sy, &t->s, p, th, r.frame, &t->c, &sh);
+	if (sh.file == NULL || sh.line <= 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "frame #%zu (%s) has no "
+		    "source line in its debug information",
+		    rbmon_frame_number(th, r.frame),
+		    sh.function != NULL ? sh.function : "?");
+		return;
+	}
+	path = rbmon_symbols_source(t->sy, &t->s, p, fr->fn != 0 ? fr->fn :
+	    fr->site, sh.file);
+	if (path == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "no source for %s:%d: the "
+		    "debug information does not say where %s is", sh.file,
+		    sh.line, sh.file);
+		return;
+	}
+	if ((fd = rbmon_safeio_open(path, &why)) < 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "no source for %s:%d: %s: "
+		    "%s", sh.file, sh.line, path, why);
+		free(path);
+		return;
+	}
+	ts = rbmon_xcalloc(1, sizeof *ts);
+	ts->km = RBMON_KM_SOURCE;
+	ts->numbers = 1;
+	if (text_read(ts, fd, &cut) != 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "no source for %s:%d: %s: "
+		    "%s", sh.file, sh.line, path, strerror(errno));
+		close(fd);
+		free(path);
+		text_free(ts);
+		return;
+	}
+	close(fd);
+	snprintf(ts->title, sizeof ts->title, "%s:%d  (#%zu %s)", path,
+	    sh.line, rbmon_frame_number(th, r.frame), sh.function != NULL ?
+	    sh.function : "?");
+	ts->mark = sh.line - 1;
+	if (ts->mark >= (long)ts->n) {
+		snprintf(ts->note, sizeof ts->note, "line %d is past the end of "
+		    "the file (%zu lines): it changed since the program was "
+		    "built?", sh.line, ts->n);
+		ts->mark = -1;
+	} else if (cut)
+		snprintf(ts->note, sizeof ts->note, "only the first %u MiB of "
+		    "the file are shown", TEXT_MAX_BYTES >> 20);
+	ts->top = ts->mark - text_rows() / 2;
+	if (ts->top > (long)ts->n - text_rows())
+		ts->top = (long)ts->n - text_rows();
+	if (ts->top < 0)
+		ts->top = 0;
+	free(path);
+	if (rbmon_tui_push(t, &text_ops, ts) != 0)
+		text_free(ts);
+}
+
+/**
+ * rbmon_value_open - V: the whole value of the watch under the watch
+ * pane's cursor, wrapped to the screen's width
+ */
+void
+rbmon_value_open(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p = NULL;
+	const struct rbmon_thread	*th;
+	struct rbmon_tui_wrow		 r;
+	struct text_state		*ts;
+	const char			*s, *nl;
+	size_t				 w, len;
+	int				 e;
+
+	if ((th = rbmon_tui_selected(t, &p)) == NULL ||
+	    (e = rbmon_tuiwatch_selected(t, th)) < 0 ||
+	    !rbmon_tuiwatch_row(t, p, th, e, &r)) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "no watch to show (w adds "
+		    "one)");
+		return;
+	}
+	if (r.text == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d has no value "
+		    "yet", e);
+		return;
+	}
+	ts = rbmon_xcalloc(1, sizeof *ts);
+	ts->km = RBMON_KM_VALUE;
+	ts->mark = -1;
+	snprintf(ts->title, sizeof ts->title, "Watch %d of thread %d: %s%s", e,
+	    th->tid, r.expr, r.kind == RBMON_WROW_ERROR ? " (error)" : "");
+	/* Wrapped by bytes: what is drawn is escaped to ASCII, a byte a column. */
+	w = COLS > 2 ? (size_t)COLS - 1 : 1;
+	for (s = r.text; *s != '\0'; s = *nl ? nl + 1 : nl) {
+		nl = strchr(s, '\n');
+		if (nl == NULL)
+			nl = s + strlen(s);
+		len = (size_t)(nl - s);
+		do {
+			text_add(ts, s, len < w ? len : w);
+			s += len < w ? len : w;
+			len -= len < w ? len : w;
+		} while (len > 0);
+	}
+	if (r.truncated)
+		snprintf(ts->note, sizeof ts->note, "the thread's answer was cut "
+		    "at %zu bytes", strlen(r.text));
+	if (rbmon_tui_push(t, &text_ops, ts) != 0)
+		text_free(ts);
+}
+
+/**
+ * rbmon_save_stacks - S: the selected process's stacks as --dump text in
+ * rbmon-PROGRAM-PID-DATE.txt, in the current directory (else TMPDIR)
+ */
+void
+rbmon_save_stacks(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p = NULL;
+	struct rbmon_snapshot		 one;
+	char				 name[512], stamp[32], prog[64];
+	const char			*dirs[2], *tmp = getenv("TMPDIR");
+	struct tm			 tm;
+	time_t				 now = time(NULL);
+	FILE				*fp = NULL;
+	size_t				 i, k;
+	int				 fd = -1, err = 0;
+
+	if (rbmon_tui_selected(t, &p) == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "select a thread first");
+		return;
+	}
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	/* The program's name in a file name: letters, digits, - _ . only. */
+	rbmon_fit(prog, sizeof prog, rbmon_model_program(t->m, &t->s,
+	    p->image), 40);
+	for (i = 0; prog[i] != '\0'; i++)
+		if (!((prog[i] >= 'a' && prog[i] <= 'z') ||
+		    (prog[i] >= 'A' && prog[i] <= 'Z') ||
+		    (prog[i] >= '0' && prog[i] <= '9') || prog[i] == '-' ||
+		    prog[i] == '_' || (prog[i] == '.' && i > 0)))
+			prog[i] = '_';
+	dirs[0] = ".";
+	dirs[1] = tmp != NULL && tmp[0] == '/' ? tmp : "/tmp";
+	for (i = 0; i < 2 && fd < 0; i++) {
+		for (k = 0; k < 10 && fd < 0; k++) {
+			snprintf(name, sizeof name, "%s/rbmon-%s-%d-%s%s%.0zu.txt",
+			    dirs[i], prog, p->pid, stamp, k ? "-" : "", k);
+			fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0644);
+			err = errno;
+			if (fd < 0 && err != EEXIST)
+				break;
+		}
+	}
+	if (fd < 0 || (fp = fdopen(fd, "w")) == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "cannot save the stacks: "
+		    "%s: %s", name, strerror(fd < 0 ? err : errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* A snapshot of that process alone, sharing the real one's data. */
+	one = t->s;
+	one.procs = (struct rbmon_process *)p;
+	one.nprocs = 1;
+	rbmon_dump_text(fp, t->m, &one, t->sy, &t->c);
+	if (fflush(fp) != 0 || ferror(fp)) {
+		err = errno;
+		fclose(fp);
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "cannot save the stacks: "
+		    "%s: %s", name, strerror(err));
+		return;
+	}
+	fclose(fp);
+	rbmon_tui_message(t, RBMON_MSG_INFO, "stacks of process %d saved in "
+	    "%s", p->pid, name);
+}
