@@ -8,7 +8,7 @@
  * its recursion guard set, and touches only its own ring, the header's
  * global flags and the global message area under its ownership rule.
  *
- * The handshake (DESIGN.md, rbtrace(5)):
+ * The handshake (rbtrace(5), "Command handshake"):
  *
  *   monitor                                 owner thread (a hook)
  *   CAS cmdready 0 -> WRITING

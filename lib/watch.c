@@ -1,6 +1,6 @@
 /*
- * watch.c - the owner's half of the watch protocol (DESIGN.md, rbtrace(5)),
- * and the worker thread that compiles the expressions.
+ * watch.c - the owner's half of the watch protocol and the worker thread
+ * that compiles the expressions (rbtrace(5), "WATCH PROTOCOL").
  *
  *   monitor                                   owner thread (a hook)
  *   expr, exprlength, resready = 0

@@ -362,7 +362,7 @@ dump_json_control(FILE *out, struct rbmon_symbols *sy,
 }
 
 /**
- * rbmon_dump_json - print a snapshot as the one JSON object of DESIGN.md
+ * rbmon_dump_json - a snapshot as one JSON object (rbmon(1), "JSON OUTPUT")
  * @out: stream
  * @m: the model
  * @s: a snapshot of it

@@ -259,7 +259,7 @@ static inline uint32_t rb_bp_hash(uint64_t addr)
 			  (64 - RB_BP_FILTER_SHIFT));
 }
 
-/* Watch entry, see DESIGN.md "Watch expressions". */
+/* Watch entry, see rbtrace(5), "WATCH PROTOCOL". */
 struct rb_watch {
 	int32_t		inuse;		/* 0 free, 1 set, -2 removal asked,
 					   2 being written by a monitor */
@@ -310,12 +310,12 @@ struct rb_watch {
 #define RB_ATTN_SELF		0x40u	/* owner's own: step, finish, create */
 
 /*
- * rb_ring.cmdready.  DESIGN's three states, plus two transient ones that
- * make the handshake safe between several monitors and against a timeout:
- * a monitor claims an empty area by compare-and-swap 0 -> WRITING, and the
- * owner takes a posted command by compare-and-swap POSTED -> TAKEN, so a
- * monitor that gives up can withdraw a command (POSTED -> EMPTY) that was
- * never started.
+ * rb_ring.cmdready (rbtrace(5), "Command handshake"): three states, plus
+ * two transient ones that make the handshake safe between several
+ * monitors and against a timeout: a monitor claims an empty area by
+ * compare-and-swap 0 -> WRITING, and the owner takes a posted command by
+ * compare-and-swap POSTED -> TAKEN, so a monitor that gives up can
+ * withdraw a command (POSTED -> EMPTY) that was never started.
  */
 #define RB_CMD_EMPTY		0
 #define RB_CMD_POSTED		1
