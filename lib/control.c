@@ -111,7 +111,7 @@ static bool rb_gma_held(uint32_t cur)
 		return false;
 	if (cur & RB_GMA_BUSY)
 		return rb_proc_alive_pid(RB_LOAD(&r->pid));
-	return RB_LOAD(&r->watches[entry - 1].inuse) == 1 &&
+	return RB_LOAD(&r->watches[entry - 1].inuse) == RB_WATCH_SET &&
 	       RB_LOAD(&r->watches[entry - 1].resready) == 1;
 }
 

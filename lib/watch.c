@@ -3,15 +3,19 @@
  * that compiles the expressions (rbtrace(5), "WATCH PROTOCOL").
  *
  *   monitor                                   owner thread (a hook)
+ *   CAS inuse FREE -> WRITING
  *   expr, exprlength, resready = 0
- *   inuse = 1                  (release)      attention &= ~WATCH (seq_cst)
- *   attention |= WATCH         (seq_cst)      for each entry with inuse == 1
+ *   inuse = SET                (release)      attention &= ~WATCH (seq_cst)
+ *   attention |= WATCH         (seq_cst)      for each entry with inuse SET
  *   wake++, FUTEX_WAKE(wake)                    and resready == 0 (acquire):
  *                                               evaluate; result, reslength,
  *                                               GMA past RB_RESULT_MAX
  *   sees resready == 1 (acquire), reads  <-     resready = 1     (release)
  *   resready = 0, attention |= WATCH: again
- *   inuse = -2, attention |= WATCH: remove ->   inuse = 0        (release)
+ *   CAS inuse SET -> REMOVING,
+ *   attention |= WATCH: remove           ->     inuse = FREE     (release)
+ *
+ * (RB_WATCH_* in format.h.)
  *
  * Nothing happens while no monitor asks: an entry whose value was read and
  * not asked for again costs nothing, and the hot path never looks here.
@@ -614,14 +618,14 @@ void rb_watch_serve(struct rb_thread *t)
 		struct rb_watch *w = &r->watches[i];
 		int32_t in = RB_LOAD_ACQ(&w->inuse);
 
-		if (in == -2) {
+		if (in == RB_WATCH_REMOVING) {
 			rb_watch_drop(t, i);
 			/* Release: done with the entry before it is free. */
-			RB_STORE_REL(&w->inuse, 0);
+			RB_STORE_REL(&w->inuse, RB_WATCH_FREE);
 			continue;
 		}
 		/* Any other value of inuse or resready asks for nothing. */
-		if (in == 1 && RB_LOAD_ACQ(&w->resready) == 0)
+		if (in == RB_WATCH_SET && RB_LOAD_ACQ(&w->resready) == 0)
 			rb_watch_eval(t, i, w);
 	}
 }

@@ -813,11 +813,10 @@ rbmon_ctl_parse(const char *line, char *cmd, char **args, char **cause)
 }
 
 /*
- * Watches (rbtrace(5), "Watch protocol").  An entry is claimed by
- * compare-and-swap 0 -> RBMON_WATCH_WRITING, so two monitors never fill
- * the same one; the owner ignores that value.
+ * Watches (rbtrace(5), "WATCH PROTOCOL").  An entry is claimed by
+ * compare-and-swap RB_WATCH_FREE -> RB_WATCH_WRITING, so two monitors
+ * never fill the same one; the owner ignores that value.
  */
-#define RBMON_WATCH_WRITING	2
 
 struct ctl_wcall {
 	struct ctl_call		 x;
@@ -841,11 +840,11 @@ ctl_watch_add(struct ctl_call *x)
 	}
 	for (i = 0; i < RB_WATCHES; i++) {
 		struct rb_watch	*e = &r->watches[i];
-		int32_t		 free_ = 0;
+		int32_t		 free_ = RB_WATCH_FREE;
 
-		/* Acquire: the owner's release of the entry (inuse = 0). */
+		/* Acquire: the owner's release of the entry (inuse = FREE). */
 		if (!__atomic_compare_exchange_n(&e->inuse, &free_,
-		    RBMON_WATCH_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		    RB_WATCH_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			continue;
 		memset(e->expr, 0, sizeof e->expr);
 		memcpy(e->expr, w->expr, len);
@@ -854,7 +853,7 @@ ctl_watch_add(struct ctl_call *x)
 		__atomic_store_n(&e->reslength, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->resready, 0, __ATOMIC_RELAXED);
 		/* The expression before inuse; pairs with the owner's acquire load of inuse. */
-		__atomic_store_n(&e->inuse, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&e->inuse, RB_WATCH_SET, __ATOMIC_RELEASE);
 		/* After inuse: the owner clears the bit before it looks. */
 		__atomic_fetch_or(&r->attention, RB_ATTN_WATCH,
 		    __ATOMIC_SEQ_CST);
@@ -906,7 +905,7 @@ ctl_watch_ask(struct ctl_call *x)
 	struct rb_watch	*e = &r->watches[w->entry];
 
 	if (!ctl_same_thread(x->c, w->k) ||
-	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != 1)
+	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != RB_WATCH_SET)
 		return -1;
 	/* Release: our reads of the last value are done before the owner writes the next. */
 	__atomic_store_n(&e->resready, 0, __ATOMIC_RELEASE);
@@ -947,7 +946,7 @@ ctl_watch_read(struct ctl_call *x)
 	int		 i;
 
 	if (!ctl_same_thread(x->c, w->k) ||
-	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != 1) {
+	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != RB_WATCH_SET) {
 		rbmon_xasprintf(x->cause, "the watch is gone");
 		return -1;
 	}
@@ -1020,20 +1019,21 @@ ctl_watch_remove(struct ctl_call *x)
 	struct ctl_wcall *w = (struct ctl_wcall *)x;
 	struct rb_ring	*r = ctl_ring(x->c, w->k->ring);
 	struct rb_watch	*e = &r->watches[w->entry];
-	int32_t		 one = 1;
+	int32_t		 set = RB_WATCH_SET;
 
 	if (!ctl_same_thread(x->c, w->k))
 		return -1;
-	if (!__atomic_compare_exchange_n(&e->inuse, &one, -2, 0,
+	/* Release: our reads of the entry before the owner frees it; pairs with its acquire load of inuse. */
+	if (!__atomic_compare_exchange_n(&e->inuse, &set, RB_WATCH_REMOVING, 0,
 	    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		return one == -2 ? 0 : -1;
+		return set == RB_WATCH_REMOVING ? 0 : -1;
 	__atomic_fetch_or(&r->attention, RB_ATTN_WATCH, __ATOMIC_SEQ_CST);
 	ctl_wake(r);
 	return 0;
 }
 
 /**
- * rbmon_ctl_watch_remove - ask @k's thread to free @entry (inuse = -2)
+ * rbmon_ctl_watch_remove - ask @k's thread to free @entry (inuse = REMOVING)
  *
  * The thread frees it at its next hook.  Return: 0, or -1 when the entry
  * was not in use or the thread is gone.
@@ -1056,13 +1056,14 @@ ctl_watch_inuse(struct ctl_call *x)
 	struct ctl_wcall *w = (struct ctl_wcall *)x;
 
 	if (!ctl_same_thread(x->c, w->k))
-		return 0;
+		return RB_WATCH_FREE;
 	return __atomic_load_n(&ctl_ring(x->c, w->k->ring)->watches[w->entry].inuse,
 	    __ATOMIC_ACQUIRE);
 }
 
 /**
- * rbmon_ctl_watch_inuse - @entry's inuse word (0 also when the thread is gone)
+ * rbmon_ctl_watch_inuse - @entry's inuse word, RB_WATCH_* (RB_WATCH_FREE also
+ * when the thread is gone)
  */
 int
 rbmon_ctl_watch_inuse(struct rbmon_ctl *c, const struct rbmon_cmd *k,
@@ -1072,8 +1073,8 @@ rbmon_ctl_watch_inuse(struct rbmon_ctl *c, const struct rbmon_cmd *k,
 			       .k = k, .entry = entry };
 
 	if (c->base == NULL || entry < 0 || entry >= RB_WATCHES)
-		return 0;
+		return RB_WATCH_FREE;
 	int		 r = ctl_guarded(&w.x);
 
-	return r == -1 ? 0 : r;	/* -1: the guard; inuse is never -1 */
+	return r == -1 ? RB_WATCH_FREE : r;	/* -1: the guard; inuse is never -1 */
 }

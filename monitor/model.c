@@ -532,7 +532,7 @@ model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
 	for (i = 0; i < RB_WATCHES; i++) {
 		w = &r->watches[i];
 		/* Relaxed: a display-only value (see above). */
-		if (__atomic_load_n(&w->inuse, __ATOMIC_RELAXED) == 0)
+		if (__atomic_load_n(&w->inuse, __ATOMIC_RELAXED) == RB_WATCH_FREE)
 			continue;
 		if (t->watches == NULL)
 			t->watches = rbmon_xcalloc(RB_WATCHES,

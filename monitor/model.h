@@ -72,11 +72,11 @@ struct rbmon_frame {
 
 /* A watch entry's protocol state, as copied out of a ring. */
 struct rbmon_watch {
-	int32_t		inuse;
+	int32_t		inuse;		/* RB_WATCH_* */
 	int32_t		exprlength;
 	int32_t		resready;
 	int32_t		reslength;
-	char		expr[RB_EXPR_MAX + 1];	/* only while inuse != 0 */
+	char		expr[RB_EXPR_MAX + 1];	/* unless inuse is FREE */
 	char		result[RB_RESULT_MAX + 1];
 };
 
