@@ -34,24 +34,15 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <linux/futex.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "common/futex.h"
 #include "internal.h"
 
 #define RB_ARGS_MAX	1024	/* longest argument text a command takes */
 #define RB_SEC		1000000000ull
-
-/* The AND and OR of the attention protocol; see format.h. */
-#define RB_ATTN_OR(r, bits)	__atomic_fetch_or(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
-#define RB_ATTN_AND(r, bits)	__atomic_fetch_and(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
 
 /**
  * rb_control_thread_start - arm a new thread for what is in force
@@ -178,11 +169,6 @@ void rb_resp_printf(struct rb_resp *o, const char *fmt, ...)
 	if (n < 0)
 		return;
 	rb_resp_put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-void rb_futex_wake(void *addr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 static void rb_resp_publish(struct rb_resp *o)
@@ -515,16 +501,6 @@ static void rb_command(struct rb_thread *t, uint32_t *why)
 /* -------------------------------------------------------------------------
  * Stopping.
  */
-
-static void rb_futex_wait(uint32_t *addr, uint32_t val, uint64_t ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / RB_SEC),
-		.tv_nsec = (long)(ns % RB_SEC),
-	};
-
-	syscall(SYS_futex, addr, FUTEX_WAIT, val, &ts, NULL, 0);
-}
 
 /*
  * When a monitor was last seen, given heartbeat @hb read @now.  A monitor

@@ -51,7 +51,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -60,15 +59,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/futex.h"
 #include "internal.h"
 #include "watch.h"
-
-#define RB_ATTN_AND(r, bits)	__atomic_fetch_and(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
-#define RB_ATTN_OR(r, bits)	__atomic_fetch_or(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
 
 #define RB_WS_IDLE	0	/* the owner may evaluate prog */
 #define RB_WS_WANT	1	/* the owner asks for text's program */
@@ -187,9 +182,8 @@ static void rb_watch_poke(struct rb_ring *r)
 {
 	/* After the slot's IDLE: the owner clears the bit before it looks at the slot (rb_watch_serve()), so one of the two sees the other. */
 	RB_ATTN_OR(r, RB_ATTN_WATCH);
-	/* Release: the bit before the bump; pairs with a stopped owner's acquire load of wake. */
-	__atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
-	rb_futex_wake(&r->wake);
+	/* The bit before the bump (release, in rb_ring_wake()). */
+	rb_ring_wake(r);
 }
 
 static void rb_watch_compile(struct rb_wslot *s)
@@ -239,8 +233,7 @@ static void rb_watch_idle(void)
 {
 	/* seq_cst: see rb_watch_busy(). */
 	__atomic_store_n(&rb_wk.busy, 0, __ATOMIC_SEQ_CST);
-	syscall(SYS_futex, &rb_wk.busy, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
-		NULL, 0);
+	rb_futex_wake_private(&rb_wk.busy, INT_MAX);
 }
 
 static void rb_watch_work(void)
@@ -288,8 +281,7 @@ static void *rb_watch_worker(void *arg)
 		if (RB_LOAD(&rb_wk.quit))
 			break;
 		rb_watch_work();
-		syscall(SYS_futex, &rb_wk.seq, FUTEX_WAIT_PRIVATE, seq, NULL,
-			NULL, 0);
+		rb_futex_wait_private(&rb_wk.seq, seq, RB_FUTEX_FOREVER);
 	}
 	return NULL;
 }
@@ -300,7 +292,6 @@ static void *rb_watch_worker(void *arg)
  */
 static void rb_watch_exit(void)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int waited;
 
 	/* Acquire: pairs with rb_watch_start()'s release store of state. */
@@ -310,8 +301,7 @@ static void rb_watch_exit(void)
 	__atomic_store_n(&rb_wk.quit, 1, __ATOMIC_SEQ_CST);
 	for (waited = 0; __atomic_load_n(&rb_wk.busy, __ATOMIC_SEQ_CST) &&
 	     waited < RB_WK_EXIT_WAIT_MS; waited += 10)
-		syscall(SYS_futex, &rb_wk.busy, FUTEX_WAIT_PRIVATE, 1, &ts,
-			NULL, 0);
+		rb_futex_wait_private(&rb_wk.busy, 1, 10 * 1000 * 1000);
 }
 
 /*
@@ -431,7 +421,7 @@ static void rb_watch_kick(void)
 {
 	/* Release: the slot's WANT or DROP before the bump; pairs with the worker's acquire load of seq. */
 	__atomic_fetch_add(&rb_wk.seq, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &rb_wk.seq, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	rb_futex_wake_private(&rb_wk.seq, 1);
 }
 
 /* The owner is done with the slot's program (removal, exit). */
