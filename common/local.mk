@@ -4,5 +4,6 @@
 # Sources include their headers as "common/NAME.h".
 RB_COMMON_SOURCES = \
 	common/atomic.h \
+	common/bootid.c common/bootid.h \
 	common/defs.h \
 	common/futex.c common/futex.h

@@ -171,7 +171,6 @@ const char *rbmon_model_program(const struct rbmon_model *,
 void	rbmon_clock_init(struct rbmon_clock *, const struct rb_header *);
 int	rbmon_clock_age(const struct rbmon_clock *, uint64_t, uint64_t *);
 void	rbmon_age_format(char *, size_t, uint64_t);
-int	rbmon_read_boot_id(char *, size_t);
 
 void	rbmon_xasprintf(char **, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
