@@ -6,4 +6,5 @@ RB_COMMON_SOURCES = \
 	common/atomic.h \
 	common/bootid.c common/bootid.h \
 	common/defs.h \
-	common/futex.c common/futex.h
+	common/futex.c common/futex.h \
+	common/tracepath.c common/tracepath.h
