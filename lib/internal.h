@@ -164,6 +164,8 @@ RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);
 /* The pid of a process whose monitor lapsed, while one thread clears what it set. */
 RB_HIDDEN extern int32_t rb_lapse_busy;
 RB_HIDDEN void rb_control_thread_start(struct rb_thread *t);
+
+/* msgarea.c: the global message area, who holds it (rbtrace(5), "Long responses") */
 RB_HIDDEN bool rb_gma_claim(uint32_t me, uint64_t pos);
 
 /* watch.c: watch expressions, evaluated by rbtrace-watch.so */
