@@ -2,4 +2,9 @@
 # need, written once and compiled into each with that side's flags (in the
 # library: hidden, never instrumented, the traced program's sanitizers).
 # Sources include their headers as "common/NAME.h".
-RB_COMMON_SOURCES =
+RB_COMMON_SOURCES = \
+	common/atomic.h \
+	common/bootid.c common/bootid.h \
+	common/defs.h \
+	common/futex.c common/futex.h \
+	common/tracepath.c common/tracepath.h

@@ -6,9 +6,10 @@
  * for the bits and who sets them, breakpoint.c for the filter).
  * Everything in this file runs inside a hook of the calling thread, with
  * its recursion guard set, and touches only its own ring, the header's
- * global flags and the global message area under its ownership rule.
+ * global flags and the global message area under its ownership rule
+ * (msgarea.c).
  *
- * The handshake (DESIGN.md, rbtrace(5)):
+ * The handshake (rbtrace(5), "Command handshake"):
  *
  *   monitor                                 owner thread (a hook)
  *   CAS cmdready 0 -> WRITING
@@ -34,24 +35,15 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <linux/futex.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "common/futex.h"
 #include "internal.h"
 
 #define RB_ARGS_MAX	1024	/* longest argument text a command takes */
 #define RB_SEC		1000000000ull
-
-/* The AND and OR of the attention protocol; see format.h. */
-#define RB_ATTN_OR(r, bits)	__atomic_fetch_or(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
-#define RB_ATTN_AND(r, bits)	__atomic_fetch_and(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
 
 /**
  * rb_control_thread_start - arm a new thread for what is in force
@@ -86,59 +78,6 @@ struct rb_resp {
 	uint32_t	 gma_len;
 	int		 ok;
 };
-
-/*
- * Whether the GMA's current owner still needs it: a command's response
- * until the monitor read it (or died and its successor cleared the ring),
- * a watch value while it is being written and until the monitor asks for
- * a fresh one.  A writer whose process died keeps nothing.
- */
-static bool rb_gma_held(uint32_t cur)
-{
-	const struct rb_header *g = &rb_proc.map.geo;
-	uint32_t ring = RB_GMA_RING(cur), entry = RB_GMA_ENTRY(cur);
-	struct rb_ring *r;
-
-	if (ring == 0 || ring > g->rings)
-		return false;
-	r = rb_ring_at(rb_proc.map.base, g, ring - 1);
-	if (entry == 0) {
-		int32_t c = RB_LOAD(&r->cmdready);
-
-		return c == RB_CMD_RESPONSE || c == RB_CMD_TAKEN;
-	}
-	if (entry > RB_WATCHES)
-		return false;
-	if (cur & RB_GMA_BUSY)
-		return rb_proc_alive_pid(RB_LOAD(&r->pid));
-	return RB_LOAD(&r->watches[entry - 1].inuse) == 1 &&
-	       RB_LOAD(&r->watches[entry - 1].resready) == 1;
-}
-
-/*
- * rb_gma_claim - take the GMA as @me (RB_GMA_MAKE) for text from @pos on
- *
- * Return: true when the caller owns it now.
- */
-bool rb_gma_claim(uint32_t me, uint64_t pos)
-{
-	struct rb_header *h = rb_proc.map.hdr;
-	uint32_t cur;
-	int tries;
-
-	for (tries = 0; tries < 8; tries++) {
-		cur = RB_LOAD_ACQ(&h->gma_owner);
-		if (cur != 0 && (cur & ~RB_GMA_BUSY) != (me & ~RB_GMA_BUSY) &&
-		    rb_gma_held(cur))
-			return false;	/* in use */
-		if (RB_CAS(&h->gma_owner, &cur, me)) {
-			RB_STORE(&h->gma_pos, pos);
-			RB_STORE(&h->gma_len, 0);
-			return true;
-		}
-	}
-	return false;
-}
 
 static void rb_resp_put(struct rb_resp *o, const char *s, size_t n)
 {
@@ -178,11 +117,6 @@ void rb_resp_printf(struct rb_resp *o, const char *fmt, ...)
 	if (n < 0)
 		return;
 	rb_resp_put(o, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-void rb_futex_wake(void *addr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 static void rb_resp_publish(struct rb_resp *o)
@@ -515,16 +449,6 @@ static void rb_command(struct rb_thread *t, uint32_t *why)
 /* -------------------------------------------------------------------------
  * Stopping.
  */
-
-static void rb_futex_wait(uint32_t *addr, uint32_t val, uint64_t ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(ns / RB_SEC),
-		.tv_nsec = (long)(ns % RB_SEC),
-	};
-
-	syscall(SYS_futex, addr, FUTEX_WAIT, val, &ts, NULL, 0);
-}
 
 /*
  * When a monitor was last seen, given heartbeat @hb read @now.  A monitor

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "common/bootid.h"
 #include "internal.h"
 
 #define RB_JOIN_WAIT_MS	2000	/* for a creator still laying the file out */
@@ -21,21 +22,6 @@ static void rb_sleep_ms(int ms)
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
-}
-
-static void rb_read_boot_id(char *out, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	memset(out, 0, size);
-	fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, out, size - 1);
-	close(fd);
-	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == '\0'))
-		out[--n] = '\0';
 }
 
 /**
@@ -135,7 +121,7 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	h->created_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u +
 				 (uint64_t)rt.tv_nsec;
 	rb_strlcpy(h->program, program, sizeof(h->program));
-	rb_read_boot_id(h->boot_id, sizeof(h->boot_id));
+	rb_boot_id_read(h->boot_id, sizeof(h->boot_id));
 	h->clock = (uint32_t)rb_clock_kind;
 	h->clock_tsc0 = __rdtsc();
 	h->clock_ns0 = rb_clock_mono_ns();

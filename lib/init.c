@@ -9,8 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/tracepath.h"
 #include "internal.h"
-#include "progname.h"
 #include "rbtrace/rbtrace.h"
 
 struct rb_process rb_proc;
@@ -121,7 +121,7 @@ static bool rb_process_setup(void)
 {
 	struct rb_settings *s = &rb_proc.set;
 	char program[RB_PROGRAM_MAX], dflt[4096];
-	const char *path, *tmp;
+	const char *path;
 	pthread_t *owners;
 	size_t frames;
 
@@ -138,11 +138,8 @@ static bool rb_process_setup(void)
 		path = NULL;
 	}
 	if (path == NULL) {
-		tmp = rb_getenv("TMPDIR");
-		if (tmp == NULL || *tmp != '/')
-			tmp = "/tmp";
-		snprintf(dflt, sizeof(dflt), "%s/%s.%d.trace", tmp, program,
-			 (int)rb_proc.pid);
+		rb_trace_path(dflt, sizeof(dflt), rb_getenv("TMPDIR"), program,
+			      rb_proc.pid);
 		path = dflt;
 	}
 	if (rb_file_open(&rb_proc.map, path, s, rb_proc.pid, rb_proc.pstart,

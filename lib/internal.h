@@ -8,20 +8,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/atomic.h"
+#include "common/defs.h"
 #include "rbtrace/format.h"
 
-#define RB_HIDDEN	__attribute__((visibility("hidden")))
 #define RB_NOINSTR	__attribute__((no_instrument_function))
 #define RB_LIKELY(x)	__builtin_expect(!!(x), 1)
 #define RB_UNLIKELY(x)	__builtin_expect(!!(x), 0)
-
-/* Relaxed atomic access to fields of the shared file. */
-#define RB_LOAD(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
-#define RB_STORE(p, v)		__atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define RB_LOAD_ACQ(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define RB_STORE_REL(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define RB_CAS(p, expp, v)	__atomic_compare_exchange_n((p), (expp), (v), \
-					false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
 
 /* env.c: settings read once at start-up */
 struct rb_settings {
@@ -171,8 +164,9 @@ RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);
 /* The pid of a process whose monitor lapsed, while one thread clears what it set. */
 RB_HIDDEN extern int32_t rb_lapse_busy;
 RB_HIDDEN void rb_control_thread_start(struct rb_thread *t);
+
+/* msgarea.c: the global message area, who holds it (rbtrace(5), "Long responses") */
 RB_HIDDEN bool rb_gma_claim(uint32_t me, uint64_t pos);
-RB_HIDDEN void rb_futex_wake(void *addr);
 
 /* watch.c: watch expressions, evaluated by rbtrace-watch.so */
 RB_HIDDEN void rb_watch_start(void);

@@ -3,9 +3,10 @@
 # sanitizers only when configure was asked for them, those for traced
 # programs (tests/integration/lib.sh preloads their runtime first).
 # (tests/fuzz.mk builds its command handling fuzzer from RB_LIB_BASE.)
-RB_LIB_BASE = lib/internal.h lib/progname.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
+RB_LIB_BASE = lib/internal.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/unwind.c \
-	lib/init.c lib/breakpoint.c lib/watch.c lib/watch.h $(RB_COMMON_SOURCES)
+	lib/init.c lib/breakpoint.c lib/msgarea.c lib/watch.c lib/watch.h \
+	$(RB_COMMON_SOURCES)
 RB_LIB_SOURCES = $(RB_LIB_BASE) lib/control.c
 
 lib_LTLIBRARIES += lib/librbtrace.la

@@ -91,7 +91,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	r->cmdpid = 0;
 	r->msglen = 0;
 	for (i = 0; i < RB_WATCHES; i++) {
-		r->watches[i].inuse = 0;
+		r->watches[i].inuse = RB_WATCH_FREE;
 		r->watches[i].resready = 0;
 	}
 	t->ring = r;

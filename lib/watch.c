@@ -1,17 +1,21 @@
 /*
- * watch.c - the owner's half of the watch protocol (DESIGN.md, rbtrace(5)),
- * and the worker thread that compiles the expressions.
+ * watch.c - the owner's half of the watch protocol and the worker thread
+ * that compiles the expressions (rbtrace(5), "WATCH PROTOCOL").
  *
  *   monitor                                   owner thread (a hook)
+ *   CAS inuse FREE -> WRITING
  *   expr, exprlength, resready = 0
- *   inuse = 1                  (release)      attention &= ~WATCH (seq_cst)
- *   attention |= WATCH         (seq_cst)      for each entry with inuse == 1
+ *   inuse = SET                (release)      attention &= ~WATCH (seq_cst)
+ *   attention |= WATCH         (seq_cst)      for each entry with inuse SET
  *   wake++, FUTEX_WAKE(wake)                    and resready == 0 (acquire):
  *                                               evaluate; result, reslength,
  *                                               GMA past RB_RESULT_MAX
  *   sees resready == 1 (acquire), reads  <-     resready = 1     (release)
  *   resready = 0, attention |= WATCH: again
- *   inuse = -2, attention |= WATCH: remove ->   inuse = 0        (release)
+ *   CAS inuse SET -> REMOVING,
+ *   attention |= WATCH: remove           ->     inuse = FREE     (release)
+ *
+ * (RB_WATCH_* in format.h.)
  *
  * Nothing happens while no monitor asks: an entry whose value was read and
  * not asked for again costs nothing, and the hot path never looks here.
@@ -47,7 +51,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -56,15 +59,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/futex.h"
 #include "internal.h"
 #include "watch.h"
-
-#define RB_ATTN_AND(r, bits)	__atomic_fetch_and(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
-#define RB_ATTN_OR(r, bits)	__atomic_fetch_or(&(r)->attention, (bits), __ATOMIC_SEQ_CST)
 
 #define RB_WS_IDLE	0	/* the owner may evaluate prog */
 #define RB_WS_WANT	1	/* the owner asks for text's program */
@@ -183,9 +182,8 @@ static void rb_watch_poke(struct rb_ring *r)
 {
 	/* After the slot's IDLE: the owner clears the bit before it looks at the slot (rb_watch_serve()), so one of the two sees the other. */
 	RB_ATTN_OR(r, RB_ATTN_WATCH);
-	/* Release: the bit before the bump; pairs with a stopped owner's acquire load of wake. */
-	__atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
-	rb_futex_wake(&r->wake);
+	/* The bit before the bump (release, in rb_ring_wake()). */
+	rb_ring_wake(r);
 }
 
 static void rb_watch_compile(struct rb_wslot *s)
@@ -235,8 +233,7 @@ static void rb_watch_idle(void)
 {
 	/* seq_cst: see rb_watch_busy(). */
 	__atomic_store_n(&rb_wk.busy, 0, __ATOMIC_SEQ_CST);
-	syscall(SYS_futex, &rb_wk.busy, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
-		NULL, 0);
+	rb_futex_wake_private(&rb_wk.busy, INT_MAX);
 }
 
 static void rb_watch_work(void)
@@ -284,8 +281,7 @@ static void *rb_watch_worker(void *arg)
 		if (RB_LOAD(&rb_wk.quit))
 			break;
 		rb_watch_work();
-		syscall(SYS_futex, &rb_wk.seq, FUTEX_WAIT_PRIVATE, seq, NULL,
-			NULL, 0);
+		rb_futex_wait_private(&rb_wk.seq, seq, RB_FUTEX_FOREVER);
 	}
 	return NULL;
 }
@@ -296,7 +292,6 @@ static void *rb_watch_worker(void *arg)
  */
 static void rb_watch_exit(void)
 {
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
 	int waited;
 
 	/* Acquire: pairs with rb_watch_start()'s release store of state. */
@@ -306,8 +301,7 @@ static void rb_watch_exit(void)
 	__atomic_store_n(&rb_wk.quit, 1, __ATOMIC_SEQ_CST);
 	for (waited = 0; __atomic_load_n(&rb_wk.busy, __ATOMIC_SEQ_CST) &&
 	     waited < RB_WK_EXIT_WAIT_MS; waited += 10)
-		syscall(SYS_futex, &rb_wk.busy, FUTEX_WAIT_PRIVATE, 1, &ts,
-			NULL, 0);
+		rb_futex_wait_private(&rb_wk.busy, 1, 10 * 1000 * 1000);
 }
 
 /*
@@ -427,7 +421,7 @@ static void rb_watch_kick(void)
 {
 	/* Release: the slot's WANT or DROP before the bump; pairs with the worker's acquire load of seq. */
 	__atomic_fetch_add(&rb_wk.seq, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &rb_wk.seq, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	rb_futex_wake_private(&rb_wk.seq, 1);
 }
 
 /* The owner is done with the slot's program (removal, exit). */
@@ -614,14 +608,14 @@ void rb_watch_serve(struct rb_thread *t)
 		struct rb_watch *w = &r->watches[i];
 		int32_t in = RB_LOAD_ACQ(&w->inuse);
 
-		if (in == -2) {
+		if (in == RB_WATCH_REMOVING) {
 			rb_watch_drop(t, i);
 			/* Release: done with the entry before it is free. */
-			RB_STORE_REL(&w->inuse, 0);
+			RB_STORE_REL(&w->inuse, RB_WATCH_FREE);
 			continue;
 		}
 		/* Any other value of inuse or resready asks for nothing. */
-		if (in == 1 && RB_LOAD_ACQ(&w->resready) == 0)
+		if (in == RB_WATCH_SET && RB_LOAD_ACQ(&w->resready) == 0)
 			rb_watch_eval(t, i, w);
 	}
 }

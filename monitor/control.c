@@ -11,8 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,10 +18,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/atomic.h"
+#include "common/futex.h"
 #include "control.h"
 
 #define CTL_SEC		1000000000ull
@@ -98,29 +97,6 @@ ctl_ring(struct rbmon_ctl *c, uint32_t i)
 	return rb_ring_at(c->base, &c->m->hdr, i);
 }
 
-static void
-ctl_futex_wake(void *addr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-static void
-ctl_futex_wait(void *addr, int32_t val, uint64_t ns)
-{
-	struct timespec	ts = { (time_t)(ns / CTL_SEC), (long)(ns % CTL_SEC) };
-
-	syscall(SYS_futex, addr, FUTEX_WAIT, val, &ts, NULL, 0);
-}
-
-/* Wake a stopped owner: bump its wake word, then FUTEX_WAKE. */
-static void
-ctl_wake(struct rb_ring *r)
-{
-	/* Release: the request (cmdready, attention, signal) before the bump; pairs with the owner's acquire load of wake. */
-	__atomic_fetch_add(&r->wake, 1, __ATOMIC_RELEASE);
-	ctl_futex_wake(&r->wake);
-}
-
 /* Guarded calls: a file truncated under us gives an error, not SIGBUS. */
 struct ctl_call {
 	struct rbmon_ctl *c;
@@ -160,8 +136,7 @@ static int
 ctl_heartbeat(struct ctl_call *x)
 {
 	/* Relaxed: a clock value, compared, never ordered against anything. */
-	__atomic_store_n(&ctl_hdr(x->c)->monitor_heartbeat_ns, rbmon_mono_ns(),
-	    __ATOMIC_RELAXED);
+	RB_STORE(&ctl_hdr(x->c)->monitor_heartbeat_ns, rbmon_mono_ns());
 	return 0;
 }
 
@@ -181,12 +156,11 @@ ctl_same_thread(struct rbmon_ctl *c, const struct rbmon_cmd *k)
 	struct rb_owner	*o = rb_owner_at(c->base, &c->m->hdr, k->ring);
 	struct rb_ring	*r = ctl_ring(c, k->ring);
 	/* Acquire: the identity the owner wrote before publishing LIVE. */
-	uint64_t	 ctl = __atomic_load_n(&o->ctl, __ATOMIC_ACQUIRE);
+	uint64_t	 ctl = RB_LOAD_ACQ(&o->ctl);
 
 	return RB_OWN_STATE(ctl) == RB_OWN_LIVE &&
 	    RB_OWN_PID(ctl) == k->pid &&
-	    __atomic_load_n(&r->tid, __ATOMIC_RELAXED) == k->tid &&
-	    __atomic_load_n(&r->gen, __ATOMIC_RELAXED) == k->gen;
+	    RB_LOAD(&r->tid) == k->tid && RB_LOAD(&r->gen) == k->gen;
 }
 
 struct ctl_pcall {
@@ -206,8 +180,8 @@ ctl_process(struct ctl_call *x)
 		return -1;
 	}
 	/* Relaxed: identity, written before the ring was published LIVE (ctl_same_thread's acquire). */
-	p->pstart = __atomic_load_n(&r->pstart, __ATOMIC_RELAXED);
-	p->image = __atomic_load_n(&r->image, __ATOMIC_RELAXED);
+	p->pstart = RB_LOAD(&r->pstart);
+	p->image = RB_LOAD(&r->image);
 	return 0;
 }
 
@@ -247,11 +221,10 @@ ctl_target(struct ctl_call *x)
 	for (i = 0; i < c->m->hdr.rings; i++) {
 		struct rb_owner	*o = rb_owner_at(c->base, &c->m->hdr, i);
 		struct rb_ring	*r = ctl_ring(c, i);
-		uint64_t	 ctl = __atomic_load_n(&o->ctl,
-				    __ATOMIC_ACQUIRE);
+		uint64_t	 ctl = RB_LOAD_ACQ(&o->ctl);
 
 		if (RB_OWN_STATE(ctl) != RB_OWN_LIVE ||
-		    __atomic_load_n(&r->tid, __ATOMIC_RELAXED) != x->value)
+		    RB_LOAD(&r->tid) != x->value)
 			continue;
 		/* A tid reused by a later thread: the newest ring is it. */
 		if (found == UINT32_MAX || r->created_ns >= best) {
@@ -265,13 +238,11 @@ ctl_target(struct ctl_call *x)
 		return -1;
 	}
 	x->k->ring = found;
-	x->k->pid = __atomic_load_n(&ctl_ring(c, found)->pid,
-	    __ATOMIC_RELAXED);
+	x->k->pid = RB_LOAD(&ctl_ring(c, found)->pid);
 	x->k->tid = x->value;
-	x->k->gen = __atomic_load_n(&ctl_ring(c, found)->gen,
-	    __ATOMIC_RELAXED);
+	x->k->gen = RB_LOAD(&ctl_ring(c, found)->gen);
 	if (!rbmon_model_pid_alive(x->k->pid,
-	    __atomic_load_n(&ctl_ring(c, found)->pstart, __ATOMIC_RELAXED))) {
+	    RB_LOAD(&ctl_ring(c, found)->pstart))) {
 		rbmon_xasprintf(x->cause, "thread %d's process %d is gone",
 		    x->value, x->k->pid);
 		return -1;
@@ -315,9 +286,9 @@ static void
 ctl_reclaim(struct rbmon_ctl *c, const struct rbmon_cmd *k, struct rb_ring *r)
 {
 	/* Acquire: the area as its last user left it. */
-	int32_t		st = __atomic_load_n(&r->cmdready, __ATOMIC_ACQUIRE);
-	int32_t		pid = __atomic_load_n(&r->cmdpid, __ATOMIC_RELAXED);
-	uint32_t	wake = __atomic_load_n(&r->wake, __ATOMIC_RELAXED);
+	int32_t		st = RB_LOAD_ACQ(&r->cmdready);
+	int32_t		pid = RB_LOAD(&r->cmdpid);
+	uint32_t	wake = RB_LOAD(&r->wake);
 	uint64_t	now;
 
 	switch (st) {
@@ -352,8 +323,7 @@ ctl_reclaim(struct rbmon_ctl *c, const struct rbmon_cmd *k, struct rb_ring *r)
 		return;
 take:
 	c->stuck_since = 0;
-	__atomic_compare_exchange_n(&r->cmdready, &st, RB_CMD_EMPTY, 0,
-	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	RB_CAS(&r->cmdready, &st, RB_CMD_EMPTY);
 }
 
 static const char *
@@ -396,7 +366,7 @@ ctl_post(struct ctl_call *x)
 	/* Acquire: the area is ours only after the CAS; pairs with the release that emptied it. */
 	if (!__atomic_compare_exchange_n(&r->cmdready, &expect,
 	    RB_CMD_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
-		pid = __atomic_load_n(&r->cmdpid, __ATOMIC_RELAXED);
+		pid = RB_LOAD(&r->cmdpid);
 		rbmon_xasprintf(x->cause, "thread %d is busy with another "
 		    "command (from rbmon pid %d, %s; taken over if it stays "
 		    "so for %llu s)", k->tid, (int)pid, ctl_state_text(expect),
@@ -407,13 +377,13 @@ ctl_post(struct ctl_call *x)
 	c->stuck_since = 0;
 	memcpy(r->command, x->cmd, 4);
 	memcpy(rb_ring_msgarea(&c->m->hdr, r), x->args, len);
-	__atomic_store_n(&r->msglen, (int32_t)len, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->cmdpid, (int32_t)getpid(), __ATOMIC_RELAXED);
+	RB_STORE(&r->msglen, (int32_t)len);
+	RB_STORE(&r->cmdpid, (int32_t)getpid());
 	/* The command and its arguments before POSTED; pairs with the owner's acquiring CAS POSTED -> TAKEN. */
-	__atomic_store_n(&r->cmdready, RB_CMD_POSTED, __ATOMIC_RELEASE);
+	RB_STORE_REL(&r->cmdready, RB_CMD_POSTED);
 	/* After cmdready: the owner clears the bit before it looks (see format.h). */
-	__atomic_fetch_or(&r->attention, RB_ATTN_COMMAND, __ATOMIC_SEQ_CST);
-	ctl_wake(r);
+	RB_ATTN_OR(r, RB_ATTN_COMMAND);
+	rb_ring_wake(r);
 	k->posted = 1;
 	k->posted_ns = rbmon_mono_ns();
 	return 0;
@@ -499,7 +469,7 @@ ctl_collect(struct ctl_call *x)
 	struct rb_ring	*r = ctl_ring(c, k->ring);
 	const char	*gma = (const char *)c->base + c->m->hdr.gma_off;
 	uint32_t	 msg_sz = c->m->hdr.msg_sz, gsz = c->m->hdr.global_sz;
-	int32_t		 msglen = __atomic_load_n(&r->msglen, __ATOMIC_RELAXED);
+	int32_t		 msglen = RB_LOAD(&r->msglen);
 	size_t		 want, area, more = 0;
 	uint32_t	 glen;
 	int		 ok;
@@ -525,17 +495,16 @@ ctl_collect(struct ctl_call *x)
 	area = want - k->len < msg_sz ? want - k->len : msg_sz;
 	memcpy(k->text + k->len, rb_ring_msgarea(&c->m->hdr, r), area);
 	if (k->len + area < want &&
-	    __atomic_load_n(&h->gma_owner, __ATOMIC_RELAXED) == k->ring + 1 &&
-	    __atomic_load_n(&h->gma_pos, __ATOMIC_RELAXED) == k->len + msg_sz) {
-		glen = __atomic_load_n(&h->gma_len, __ATOMIC_RELAXED);
+	    RB_LOAD(&h->gma_owner) == k->ring + 1 &&
+	    RB_LOAD(&h->gma_pos) == k->len + msg_sz) {
+		glen = RB_LOAD(&h->gma_len);
 		if (glen > gsz)
 			glen = gsz;
 		more = want - k->len - area < glen ? want - k->len - area : glen;
 		memcpy(k->text + k->len + area, gma, more);
 		/* The copy before the owner check; nobody takes the GMA while our ring holds RESPONSE. */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&h->gma_owner, __ATOMIC_RELAXED) !=
-		    k->ring + 1)
+		if (RB_LOAD(&h->gma_owner) != k->ring + 1)
 			more = 0;
 	}
 	k->len += area + more;
@@ -572,9 +541,9 @@ ctl_poll(struct ctl_call *x)
 	if (!k->posted)
 		return -1;
 	/* Acquire: the response the owner wrote before RESPONSE. */
-	st = __atomic_load_n(&r->cmdready, __ATOMIC_ACQUIRE);
+	st = RB_LOAD_ACQ(&r->cmdready);
 	if (st != RB_CMD_RESPONSE ||
-	    __atomic_load_n(&r->cmdpid, __ATOMIC_RELAXED) != getpid()) {
+	    RB_LOAD(&r->cmdpid) != getpid()) {
 		if (!ctl_same_thread(c, k)) {
 			k->posted = 0;
 			rbmon_xasprintf(x->cause, "thread %d exited before it "
@@ -633,10 +602,9 @@ ctl_withdraw(struct ctl_call *x)
 
 	if (!x->k->posted)
 		return 1;
-	if (__atomic_load_n(&r->cmdpid, __ATOMIC_RELAXED) != getpid())
+	if (RB_LOAD(&r->cmdpid) != getpid())
 		return 1;
-	if (__atomic_compare_exchange_n(&r->cmdready, &st, RB_CMD_EMPTY, 0,
-	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+	if (RB_CAS(&r->cmdready, &st, RB_CMD_EMPTY)) {
 		x->k->posted = 0;
 		return 1;
 	}
@@ -678,9 +646,9 @@ rbmon_ctl_wait(struct rbmon_ctl *c, struct rbmon_cmd *k, uint64_t timeout_ns,
 		now = rbmon_mono_ns();
 		if (now - start >= timeout_ns)
 			return 0;
-		ctl_futex_wait(&ctl_ring(c, k->ring)->cmdready,
-		    __atomic_load_n(&ctl_ring(c, k->ring)->cmdready,
-		    __ATOMIC_RELAXED), timeout_ns - (now - start) < CTL_WAIT_STEP ?
+		rb_futex_wait(&ctl_ring(c, k->ring)->cmdready,
+		    (uint32_t)RB_LOAD(&ctl_ring(c, k->ring)->cmdready),
+		    timeout_ns - (now - start) < CTL_WAIT_STEP ?
 		    timeout_ns - (now - start) : CTL_WAIT_STEP);
 	}
 }
@@ -713,10 +681,9 @@ ctl_set_flag(struct ctl_call *x)
 
 		/* Every ring, even one being set up: its owner looks again after its store (rb_control_thread_start). */
 		if (x->value)
-			__atomic_fetch_or(&r->attention, RB_ATTN_SINGLE,
-			    __ATOMIC_SEQ_CST);
+			RB_ATTN_OR(r, RB_ATTN_SINGLE);
 		else
-			ctl_wake(r);	/* single-step stops end */
+			rb_ring_wake(r);	/* single-step stops end */
 	}
 	return 0;
 }
@@ -753,7 +720,7 @@ ctl_signal(struct ctl_call *x)
 	}
 	__atomic_store_n(&r->signal, 1, __ATOMIC_SEQ_CST);
 	/* After signal: the owner clears the bit before it looks. */
-	__atomic_fetch_or(&r->attention, RB_ATTN_SIGNAL, __ATOMIC_SEQ_CST);
+	RB_ATTN_OR(r, RB_ATTN_SIGNAL);
 	return 0;
 }
 
@@ -813,11 +780,10 @@ rbmon_ctl_parse(const char *line, char *cmd, char **args, char **cause)
 }
 
 /*
- * Watches (rbtrace(5), "Watch protocol").  An entry is claimed by
- * compare-and-swap 0 -> RBMON_WATCH_WRITING, so two monitors never fill
- * the same one; the owner ignores that value.
+ * Watches (rbtrace(5), "WATCH PROTOCOL").  An entry is claimed by
+ * compare-and-swap RB_WATCH_FREE -> RB_WATCH_WRITING, so two monitors
+ * never fill the same one; the owner ignores that value.
  */
-#define RBMON_WATCH_WRITING	2
 
 struct ctl_wcall {
 	struct ctl_call		 x;
@@ -841,24 +807,22 @@ ctl_watch_add(struct ctl_call *x)
 	}
 	for (i = 0; i < RB_WATCHES; i++) {
 		struct rb_watch	*e = &r->watches[i];
-		int32_t		 free_ = 0;
+		int32_t		 free_ = RB_WATCH_FREE;
 
-		/* Acquire: the owner's release of the entry (inuse = 0). */
+		/* Acquire: the owner's release of the entry (inuse = FREE). */
 		if (!__atomic_compare_exchange_n(&e->inuse, &free_,
-		    RBMON_WATCH_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		    RB_WATCH_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			continue;
 		memset(e->expr, 0, sizeof e->expr);
 		memcpy(e->expr, w->expr, len);
-		__atomic_store_n(&e->exprlength, (int32_t)len,
-		    __ATOMIC_RELAXED);
-		__atomic_store_n(&e->reslength, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&e->resready, 0, __ATOMIC_RELAXED);
+		RB_STORE(&e->exprlength, (int32_t)len);
+		RB_STORE(&e->reslength, 0);
+		RB_STORE(&e->resready, 0);
 		/* The expression before inuse; pairs with the owner's acquire load of inuse. */
-		__atomic_store_n(&e->inuse, 1, __ATOMIC_RELEASE);
+		RB_STORE_REL(&e->inuse, RB_WATCH_SET);
 		/* After inuse: the owner clears the bit before it looks. */
-		__atomic_fetch_or(&r->attention, RB_ATTN_WATCH,
-		    __ATOMIC_SEQ_CST);
-		ctl_wake(r);
+		RB_ATTN_OR(r, RB_ATTN_WATCH);
+		rb_ring_wake(r);
 		w->entry = i;
 		return 0;
 	}
@@ -906,12 +870,12 @@ ctl_watch_ask(struct ctl_call *x)
 	struct rb_watch	*e = &r->watches[w->entry];
 
 	if (!ctl_same_thread(x->c, w->k) ||
-	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != 1)
+	    RB_LOAD(&e->inuse) != RB_WATCH_SET)
 		return -1;
 	/* Release: our reads of the last value are done before the owner writes the next. */
-	__atomic_store_n(&e->resready, 0, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&r->attention, RB_ATTN_WATCH, __ATOMIC_SEQ_CST);
-	ctl_wake(r);
+	RB_STORE_REL(&e->resready, 0);
+	RB_ATTN_OR(r, RB_ATTN_WATCH);
+	rb_ring_wake(r);
 	return 0;
 }
 
@@ -947,14 +911,14 @@ ctl_watch_read(struct ctl_call *x)
 	int		 i;
 
 	if (!ctl_same_thread(x->c, w->k) ||
-	    __atomic_load_n(&e->inuse, __ATOMIC_RELAXED) != 1) {
+	    RB_LOAD(&e->inuse) != RB_WATCH_SET) {
 		rbmon_xasprintf(x->cause, "the watch is gone");
 		return -1;
 	}
 	/* Acquire: the value the owner wrote before resready. */
-	if (__atomic_load_n(&e->resready, __ATOMIC_ACQUIRE) != 1)
+	if (RB_LOAD_ACQ(&e->resready) != 1)
 		return 0;
-	len = __atomic_load_n(&e->reslength, __ATOMIC_RELAXED);
+	len = RB_LOAD(&e->reslength);
 	memset(v, 0, sizeof *v);
 	v->reslength = len;
 	v->error = len < 0;
@@ -964,20 +928,19 @@ ctl_watch_read(struct ctl_call *x)
 	memcpy(v->text, e->result, n);
 	/* The owner clears the busy bit right after resready: wait it out. */
 	for (i = 0; len > RB_RESULT_MAX && i < 1000 &&
-	    __atomic_load_n(&h->gma_owner, __ATOMIC_ACQUIRE) ==
-	    (tag | RB_GMA_BUSY); i++)
+	    RB_LOAD_ACQ(&h->gma_owner) == (tag | RB_GMA_BUSY); i++)
 		sched_yield();
 	if (len > RB_RESULT_MAX &&
-	    __atomic_load_n(&h->gma_owner, __ATOMIC_ACQUIRE) == tag &&
-	    __atomic_load_n(&h->gma_pos, __ATOMIC_RELAXED) == RB_RESULT_MAX) {
-		glen = __atomic_load_n(&h->gma_len, __ATOMIC_RELAXED);
+	    RB_LOAD_ACQ(&h->gma_owner) == tag &&
+	    RB_LOAD(&h->gma_pos) == RB_RESULT_MAX) {
+		glen = RB_LOAD(&h->gma_len);
 		if (glen > gsz)
 			glen = gsz;
 		more = (size_t)len - n < glen ? (size_t)len - n : glen;
 		memcpy(v->text + n, gma, more);
 		/* The copy before the owner check: a thief changes the owner first. */
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&h->gma_owner, __ATOMIC_RELAXED) != tag)
+		if (RB_LOAD(&h->gma_owner) != tag)
 			more = 0;
 	}
 	v->text[n + more] = '\0';
@@ -1020,20 +983,21 @@ ctl_watch_remove(struct ctl_call *x)
 	struct ctl_wcall *w = (struct ctl_wcall *)x;
 	struct rb_ring	*r = ctl_ring(x->c, w->k->ring);
 	struct rb_watch	*e = &r->watches[w->entry];
-	int32_t		 one = 1;
+	int32_t		 set = RB_WATCH_SET;
 
 	if (!ctl_same_thread(x->c, w->k))
 		return -1;
-	if (!__atomic_compare_exchange_n(&e->inuse, &one, -2, 0,
+	/* Release: our reads of the entry before the owner frees it; pairs with its acquire load of inuse. */
+	if (!__atomic_compare_exchange_n(&e->inuse, &set, RB_WATCH_REMOVING, 0,
 	    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		return one == -2 ? 0 : -1;
-	__atomic_fetch_or(&r->attention, RB_ATTN_WATCH, __ATOMIC_SEQ_CST);
-	ctl_wake(r);
+		return set == RB_WATCH_REMOVING ? 0 : -1;
+	RB_ATTN_OR(r, RB_ATTN_WATCH);
+	rb_ring_wake(r);
 	return 0;
 }
 
 /**
- * rbmon_ctl_watch_remove - ask @k's thread to free @entry (inuse = -2)
+ * rbmon_ctl_watch_remove - ask @k's thread to free @entry (inuse = REMOVING)
  *
  * The thread frees it at its next hook.  Return: 0, or -1 when the entry
  * was not in use or the thread is gone.
@@ -1056,13 +1020,13 @@ ctl_watch_inuse(struct ctl_call *x)
 	struct ctl_wcall *w = (struct ctl_wcall *)x;
 
 	if (!ctl_same_thread(x->c, w->k))
-		return 0;
-	return __atomic_load_n(&ctl_ring(x->c, w->k->ring)->watches[w->entry].inuse,
-	    __ATOMIC_ACQUIRE);
+		return RB_WATCH_FREE;
+	return RB_LOAD_ACQ(&ctl_ring(x->c, w->k->ring)->watches[w->entry].inuse);
 }
 
 /**
- * rbmon_ctl_watch_inuse - @entry's inuse word (0 also when the thread is gone)
+ * rbmon_ctl_watch_inuse - @entry's inuse word, RB_WATCH_* (RB_WATCH_FREE also
+ * when the thread is gone)
  */
 int
 rbmon_ctl_watch_inuse(struct rbmon_ctl *c, const struct rbmon_cmd *k,
@@ -1072,8 +1036,8 @@ rbmon_ctl_watch_inuse(struct rbmon_ctl *c, const struct rbmon_cmd *k,
 			       .k = k, .entry = entry };
 
 	if (c->base == NULL || entry < 0 || entry >= RB_WATCHES)
-		return 0;
+		return RB_WATCH_FREE;
 	int		 r = ctl_guarded(&w.x);
 
-	return r == -1 ? 0 : r;	/* -1: the guard; inuse is never -1 */
+	return r == -1 ? RB_WATCH_FREE : r;	/* -1: the guard; inuse is never -1 */
 }

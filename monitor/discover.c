@@ -14,6 +14,7 @@
 
 #include <bsd/string.h>
 
+#include "common/tracepath.h"
 #include "discover.h"
 #include "escape.h"
 #include "model.h"
@@ -134,8 +135,10 @@ discover_cmp(const void *a, const void *b)
  * @l: filled in; release with rbmon_discover_free()
  * @want: a pid to look for in each file, or 0
  *
- * Scans $RBTRACE_DIR, $TMPDIR and /tmp, each directory and each file
- * once (by realpath).  Files that fail validation are kept, with a reason.
+ * Scans $RBTRACE_DIR, where the library puts default trace files ($TMPDIR
+ * when it is absolute, rb_trace_dir()) and /tmp, each directory and each
+ * file once (by realpath).  Files that fail validation are kept, with a
+ * reason.
  */
 void
 rbmon_discover_scan(struct rbmon_found_list *l, pid_t want)
@@ -146,8 +149,8 @@ rbmon_discover_scan(struct rbmon_found_list *l, pid_t want)
 
 	memset(l, 0, sizeof *l);
 	dirs[0] = getenv("RBTRACE_DIR");
-	dirs[1] = getenv("TMPDIR");
-	dirs[2] = "/tmp";
+	dirs[1] = rb_trace_dir(getenv("TMPDIR"));
+	dirs[2] = RB_TRACE_DIR_DEFAULT;
 	for (i = 0; i < 3; i++) {
 		if (dirs[i] == NULL || *dirs[i] == '\0' ||
 		    realpath(dirs[i], real[n]) == NULL)
@@ -169,7 +172,7 @@ rbmon_discover_scan(struct rbmon_found_list *l, pid_t want)
 		n++;
 	}
 	if (l->dirs == NULL)
-		l->dirs = rbmon_xstrdup("/tmp");
+		l->dirs = rbmon_xstrdup(RB_TRACE_DIR_DEFAULT);
 	qsort(l->v, l->n, sizeof *l->v, discover_cmp);
 }
 

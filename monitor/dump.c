@@ -313,14 +313,14 @@ dump_json_watches(FILE *out, const struct rbmon_thread *t)
 	fputs("\"watches\": [", out);
 	for (i = 0; t->watches != NULL && i < RB_WATCHES; i++) {
 		w = &t->watches[i];
-		if (w->inuse == 0)
+		if (w->inuse == RB_WATCH_FREE)
 			continue;
 		fprintf(out, "%s{\"entry\": %d, \"inuse\": %d, \"expr\": ",
 		    n++ ? ", " : "", i, (int)w->inuse);
 		rbmon_json_string(out, w->expr);
 		fprintf(out, ", \"resready\": %d, \"reslength\": %d",
 		    (int)w->resready, (int)w->reslength);
-		if (w->inuse == 1 && w->resready == 1) {
+		if (w->inuse == RB_WATCH_SET && w->resready == 1) {
 			fputs(w->reslength < 0 ? ", \"error\": " :
 			    ", \"value\": ", out);
 			rbmon_json_string(out, w->result);
@@ -362,7 +362,7 @@ dump_json_control(FILE *out, struct rbmon_symbols *sy,
 }
 
 /**
- * rbmon_dump_json - print a snapshot as the one JSON object of DESIGN.md
+ * rbmon_dump_json - a snapshot as one JSON object (rbmon(1), "JSON OUTPUT")
  * @out: stream
  * @m: the model
  * @s: a snapshot of it

@@ -19,6 +19,7 @@
 
 #include <bsd/string.h>
 
+#include "common/bootid.h"
 #include "model.h"
 
 static sigjmp_buf		model_jmp;
@@ -532,7 +533,7 @@ model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
 	for (i = 0; i < RB_WATCHES; i++) {
 		w = &r->watches[i];
 		/* Relaxed: a display-only value (see above). */
-		if (__atomic_load_n(&w->inuse, __ATOMIC_RELAXED) == 0)
+		if (__atomic_load_n(&w->inuse, __ATOMIC_RELAXED) == RB_WATCH_FREE)
 			continue;
 		if (t->watches == NULL)
 			t->watches = rbmon_xcalloc(RB_WATCHES,
@@ -991,28 +992,6 @@ rbmon_model_program(const struct rbmon_model *m,
 	return m->hdr.program;
 }
 
-int
-rbmon_read_boot_id(char *buf, size_t len)
-{
-	ssize_t	n;
-	int	fd;
-
-	fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || len == 0)
-		goto fail;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		goto fail;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-fail:
-	if (len != 0)
-		buf[0] = '\0';
-	return -1;
-}
-
 /* CLOCK_MONOTONIC in nanoseconds, as the library's created_ns stamps. */
 uint64_t
 rbmon_mono_ns(void)
@@ -1041,7 +1020,7 @@ rbmon_clock_init(struct rbmon_clock *c, const struct rb_header *h)
 	c->kind = h->clock;
 	c->tsc0 = h->clock_tsc0;
 	c->ns0 = h->clock_ns0;
-	rbmon_read_boot_id(boot, sizeof boot);
+	rb_boot_id_read(boot, sizeof boot);
 	same = h->boot_id[0] != '\0' &&
 	    strncmp(h->boot_id, boot, RB_BOOT_ID_MAX) == 0;
 

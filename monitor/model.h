@@ -72,11 +72,11 @@ struct rbmon_frame {
 
 /* A watch entry's protocol state, as copied out of a ring. */
 struct rbmon_watch {
-	int32_t		inuse;
+	int32_t		inuse;		/* RB_WATCH_* */
 	int32_t		exprlength;
 	int32_t		resready;
 	int32_t		reslength;
-	char		expr[RB_EXPR_MAX + 1];	/* only while inuse != 0 */
+	char		expr[RB_EXPR_MAX + 1];	/* unless inuse is FREE */
 	char		result[RB_RESULT_MAX + 1];
 };
 
@@ -172,7 +172,6 @@ const char *rbmon_model_program(const struct rbmon_model *,
 void	rbmon_clock_init(struct rbmon_clock *, const struct rb_header *);
 int	rbmon_clock_age(const struct rbmon_clock *, uint64_t, uint64_t *);
 void	rbmon_age_format(char *, size_t, uint64_t);
-int	rbmon_read_boot_id(char *, size_t);
 
 void	rbmon_xasprintf(char **, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

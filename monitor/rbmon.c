@@ -378,7 +378,8 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
 	while (pending == 0 && answered > 0 && rbmon_mono_ns() < deadline) {
 		for (i = 0; i < n; i++)
 			if (entry[i] >= 0 &&
-			    rbmon_ctl_watch_inuse(c, k, entry[i]) != 0)
+			    rbmon_ctl_watch_inuse(c, k, entry[i]) !=
+			    RB_WATCH_FREE)
 				break;
 		if (i == n)
 			break;

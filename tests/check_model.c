@@ -15,6 +15,7 @@
 
 #include <check.h>
 
+#include "common/bootid.h"
 #include "dump.h"
 #include "model.h"
 #include "stack.h"
@@ -86,7 +87,7 @@ fixture_make(struct fixture *fx, uint32_t rings, uint32_t slots,
 	h->creator_pid = getpid();
 	h->creator_start = rbmon_model_proc_start(getpid());
 	strcpy(h->program, "fixture");
-	rbmon_read_boot_id(h->boot_id, sizeof h->boot_id);
+	rb_boot_id_read(h->boot_id, sizeof h->boot_id);
 	h->clock = RB_CLOCK_MONO;
 	h->ready = 1;
 }
@@ -641,7 +642,7 @@ START_TEST(test_clock)
 	struct rbmon_clock	c;
 	uint64_t		age;
 
-	rbmon_read_boot_id(h.boot_id, sizeof h.boot_id);
+	rb_boot_id_read(h.boot_id, sizeof h.boot_id);
 	h.clock = RB_CLOCK_MONO;
 	rbmon_clock_init(&c, &h);
 	ck_assert_int_eq(rbmon_clock_age(&c, c.now_ns - 5000, &age), 0);
@@ -657,7 +658,7 @@ START_TEST(test_clock)
 	ck_assert_int_eq(rbmon_clock_age(&c, 1, &age), -1);
 
 	/* Same boot, TSC: 1 GHz calibration, stamp 2 s after tsc0. */
-	rbmon_read_boot_id(h.boot_id, sizeof h.boot_id);
+	rb_boot_id_read(h.boot_id, sizeof h.boot_id);
 	memset(&c, 0, sizeof c);
 	c.valid = 1;
 	c.kind = RB_CLOCK_TSC;
@@ -957,7 +958,7 @@ START_TEST(test_clock_out_of_range)
 	ck_assert_uint_eq(age, 0);
 
 	/* The same from the header, through rbmon_clock_init(). */
-	rbmon_read_boot_id(h.boot_id, sizeof h.boot_id);
+	rb_boot_id_read(h.boot_id, sizeof h.boot_id);
 	h.clock = RB_CLOCK_TSC;
 	h.clock_tsc_hz = 1;
 	h.clock_tsc0 = 1ull << 62;	/* after now: not calibrated */

@@ -23,6 +23,13 @@ tests_libwtls_la_SOURCES = tests/wtls.c
 tests_libwtls_la_CFLAGS = -g -O0
 tests_libwtls_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
+# common/, the code the library, the monitor and the launcher share.
+check_PROGRAMS += tests/check_shared
+TESTS += tests/check_shared
+tests_check_shared_SOURCES = tests/check_shared.c $(RB_COMMON_SOURCES)
+tests_check_shared_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
+tests_check_shared_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
+
 include $(srcdir)/tests/monitor.mk
 include $(srcdir)/tests/integration.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)

@@ -1,3 +1,4 @@
 # rbtrace: the launcher.
 bin_PROGRAMS += rbtrace
-rbtrace_SOURCES = tools/rbtrace.c
+rbtrace_SOURCES = tools/rbtrace.c common/tracepath.c common/tracepath.h \
+	common/defs.h

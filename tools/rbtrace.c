@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/tracepath.h"
 #include "rbtrace/format.h"
-#include "../lib/progname.h"
 
 struct rbtrace_opts {
 	const char	*file;
@@ -176,17 +176,12 @@ static int rbtrace_find_rbmon(char *out, size_t size)
 static void rbtrace_trace_path(const struct rbtrace_opts *o, const char *prog,
 			       pid_t pid, char *out, size_t size)
 {
-	const char *tmp = getenv("TMPDIR");
-	char name[RB_PROGRAM_MAX];
-
 	if (o->file != NULL) {
 		snprintf(out, size, "%s", o->file);
 		return;
 	}
-	if (tmp == NULL || *tmp != '/')
-		tmp = "/tmp";
-	rb_progname(prog, name, sizeof(name));
-	snprintf(out, size, "%s/%s.%d.trace", tmp, name, (int)pid);
+	/* Where the library puts it: the same rule. */
+	rb_trace_path(out, size, getenv("TMPDIR"), prog, pid);
 }
 
 /*

@@ -259,10 +259,9 @@ static inline uint32_t rb_bp_hash(uint64_t addr)
 			  (64 - RB_BP_FILTER_SHIFT));
 }
 
-/* Watch entry, see DESIGN.md "Watch expressions". */
+/* Watch entry, see rbtrace(5), "WATCH PROTOCOL". */
 struct rb_watch {
-	int32_t		inuse;		/* 0 free, 1 set, -2 removal asked,
-					   2 being written by a monitor */
+	int32_t		inuse;		/* RB_WATCH_*: who has the entry */
 	int32_t		exprlength;
 	int32_t		resready;	/* 1 when result holds a fresh value */
 	int32_t		reslength;	/* full length; < 0: error text */
@@ -310,18 +309,30 @@ struct rb_watch {
 #define RB_ATTN_SELF		0x40u	/* owner's own: step, finish, create */
 
 /*
- * rb_ring.cmdready.  DESIGN's three states, plus two transient ones that
- * make the handshake safe between several monitors and against a timeout:
- * a monitor claims an empty area by compare-and-swap 0 -> WRITING, and the
- * owner takes a posted command by compare-and-swap POSTED -> TAKEN, so a
- * monitor that gives up can withdraw a command (POSTED -> EMPTY) that was
- * never started.
+ * rb_ring.cmdready (rbtrace(5), "Command handshake"): three states, plus
+ * two transient ones that make the handshake safe between several
+ * monitors and against a timeout: a monitor claims an empty area by
+ * compare-and-swap 0 -> WRITING, and the owner takes a posted command by
+ * compare-and-swap POSTED -> TAKEN, so a monitor that gives up can
+ * withdraw a command (POSTED -> EMPTY) that was never started.
  */
 #define RB_CMD_EMPTY		0
 #define RB_CMD_POSTED		1
 #define RB_CMD_RESPONSE		(-2)
 #define RB_CMD_WRITING		2	/* a monitor is writing a command */
 #define RB_CMD_TAKEN		3	/* the owner is executing it */
+
+/*
+ * rb_watch.inuse (rbtrace(5), "WATCH PROTOCOL"), as cmdready: a monitor
+ * claims a free entry by compare-and-swap FREE -> WRITING, fills it and
+ * stores SET; it asks for removal by compare-and-swap SET -> REMOVING,
+ * and only the owner frees the entry (REMOVING -> FREE).  The owner serves
+ * SET, frees REMOVING and leaves any other value alone.
+ */
+#define RB_WATCH_FREE		0
+#define RB_WATCH_SET		1	/* the owner evaluates it when asked */
+#define RB_WATCH_REMOVING	(-2)	/* removal asked: the owner frees it */
+#define RB_WATCH_WRITING	2	/* a monitor is filling it */
 
 struct rb_ring {
 	/* identity: written by the owner before it publishes the claim */

@@ -90,7 +90,7 @@ NOTRACE static void put(char *dst, size_t size, const char *s)
 /* What librbtrace would do for the mute thread, answers made up. */
 NOTRACE static void answer(struct rb_header *h, struct rb_ring *r)
 {
-	int32_t st = RB_CMD_POSTED;
+	int32_t st = RB_CMD_POSTED, in;
 	struct rb_watch *w;
 	size_t n;
 	int i;
@@ -107,11 +107,12 @@ NOTRACE static void answer(struct rb_header *h, struct rb_ring *r)
 	}
 	for (i = 0; i < RB_WATCHES; i++) {
 		w = &r->watches[i];
-		if (__atomic_load_n(&w->inuse, __ATOMIC_ACQUIRE) == -2) {
-			__atomic_store_n(&w->inuse, 0, __ATOMIC_RELEASE);
+		in = __atomic_load_n(&w->inuse, __ATOMIC_ACQUIRE);
+		if (in == RB_WATCH_REMOVING) {
+			__atomic_store_n(&w->inuse, RB_WATCH_FREE, __ATOMIC_RELEASE);
 			continue;
 		}
-		if (__atomic_load_n(&w->inuse, __ATOMIC_ACQUIRE) != 1 ||
+		if (in != RB_WATCH_SET ||
 		    __atomic_load_n(&w->resready, __ATOMIC_ACQUIRE) != 0)
 			continue;
 		if (strcmp(w->expr, "v") == 0) {
