@@ -620,7 +620,7 @@ panel_watch(struct rbmon_tui *t)
 
 	th = rbmon_tui_selected(t, &p);
 	for (i = 0; th != NULL && th->watches != NULL && i < RB_WATCHES; i++)
-		used += th->watches[i].inuse != 0;
+		used += th->watches[i].inuse != RB_WATCH_FREE;
 	a = rbmon_tty_attr(t->focus == RBMON_PANE_WATCH ?
 	    RBMON_A_TITLE_FOCUS : RBMON_A_TITLE);
 	rbmon_panel_fill(t->lay.watch_y, 0, t->lay.cols, a);

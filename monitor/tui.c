@@ -98,7 +98,7 @@ tui_watch_rows(const struct rbmon_thread *th)
 	if (th == NULL || th->watches == NULL)
 		return 0;
 	for (i = 0; i < RB_WATCHES; i++)
-		n += th->watches[i].inuse != 0;
+		n += th->watches[i].inuse != RB_WATCH_FREE;
 	return n;
 }
 

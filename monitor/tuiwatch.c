@@ -124,7 +124,7 @@ tuiwatch_full(struct rbmon_tui *t, const struct rbmon_cmd *k)
 	int	e;
 
 	for (e = 0; e < RB_WATCHES; e++) {
-		if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), k, e) == 0)
+		if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), k, e) == RB_WATCH_FREE)
 			return 0;
 	}
 	return 1;
@@ -246,7 +246,7 @@ tuiwatch_refresh_thread(struct rbmon_tui *t, const struct rbmon_thread *th,
 	if (tuiwatch_known(t, th, &k) != 0)
 		return;
 	for (e = 0; e < RB_WATCHES; e++) {
-		if (th->watches[e].inuse != 1)
+		if (th->watches[e].inuse != RB_WATCH_SET)
 			continue;
 		v = tuiwatch_get(t, th, e, &k, now);
 		r = rbmon_ctl_watch_read(rbmon_tuictl_ctl(t), &k, e, &val, &cause);
@@ -288,7 +288,7 @@ rbmon_tuiwatch_refresh(struct rbmon_tui *t)
 			th = &p->threads[j];
 			for (e = 0; th->watches != NULL && e < RB_WATCHES;
 			    e++) {
-				if (th->watches[e].inuse != 0 &&
+				if (th->watches[e].inuse != RB_WATCH_FREE &&
 				    (v = tuiwatch_find(t, th, e)) != NULL)
 					v->live = 1;
 			}
@@ -348,12 +348,12 @@ rbmon_tuiwatch_row(const struct rbmon_tui *t, const struct rbmon_process *p,
 
 	memset(r, 0, sizeof *r);
 	if (th == NULL || th->watches == NULL || entry < 0 ||
-	    entry >= RB_WATCHES || th->watches[entry].inuse == 0)
+	    entry >= RB_WATCHES || th->watches[entry].inuse == RB_WATCH_FREE)
 		return 0;
 	w = &th->watches[entry];
 	r->entry = entry;
 	r->expr = w->expr;
-	if (w->inuse != 1) {
+	if (w->inuse != RB_WATCH_SET) {
 		r->kind = RBMON_WROW_REMOVING;
 		return 1;
 	}
@@ -409,10 +409,10 @@ rbmon_tuiwatch_selected(const struct rbmon_tui *t,
 		return -1;
 	if (th->pid == t->w->wsel_pid && th->tid == t->w->wsel_tid &&
 	    t->w->wsel >= 0 && t->w->wsel < RB_WATCHES &&
-	    th->watches[t->w->wsel].inuse != 0)
+	    th->watches[t->w->wsel].inuse != RB_WATCH_FREE)
 		return t->w->wsel;
 	for (e = 0; e < RB_WATCHES; e++) {
-		if (th->watches[e].inuse != 0)
+		if (th->watches[e].inuse != RB_WATCH_FREE)
 			return e;
 	}
 	return -1;
@@ -433,7 +433,7 @@ tuiwatch_rows(const struct rbmon_thread *th, int *rows)
 	int	e, n = 0;
 
 	for (e = 0; th != NULL && th->watches != NULL && e < RB_WATCHES; e++) {
-		if (th->watches[e].inuse != 0)
+		if (th->watches[e].inuse != RB_WATCH_FREE)
 			rows[n++] = e;
 	}
 	return n;
@@ -588,7 +588,7 @@ tuiwatch_cursor(struct rbmon_tui *t, const char *what,
 		    "%s", th->tid, what);
 		return -1;
 	}
-	if (th->watches[e].inuse != 1) {
+	if (th->watches[e].inuse != RB_WATCH_SET) {
 		rbmon_tui_message(t, RBMON_MSG_INFO, "watch %d of thread %d is "
 		    "being removed", e, th->tid);
 		return -1;
@@ -621,7 +621,7 @@ tuiwatch_edit(struct rbmon_tui *t, const struct rbmon_tui_wmine *o,
 		    "unchanged", o->entry, o->id.tid);
 		return RBMON_REDRAW;
 	}
-	if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), &k, o->entry) != 1) {
+	if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), &k, o->entry) != RB_WATCH_SET) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "watch %d of thread %d is "
 		    "gone (removed, or the thread exited); w adds one",
 		    o->entry, o->id.tid);
@@ -678,7 +678,7 @@ rbmon_tuiwatch_tick(struct rbmon_tui *t)
 	if (!t->w->wpending)
 		return 0;
 	tuiwatch_cmd(&k, &t->w->wpend.id);
-	if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), &k, t->w->wpend.entry) == 0) {
+	if (rbmon_ctl_watch_inuse(rbmon_tuictl_ctl(t), &k, t->w->wpend.entry) == RB_WATCH_FREE) {
 		t->w->wpending = 0;
 		if (rbmon_ctl_watch_add(rbmon_tuictl_ctl(t), &k, t->w->wpend_expr, &e,
 		    &cause) != 0) {
@@ -912,7 +912,7 @@ tuiwatch_still_mine(const struct rbmon_snapshot *s,
 			    th->ring != m->id.ring)
 				continue;
 			return th->watches != NULL &&
-			    th->watches[m->entry].inuse == 1 &&
+			    th->watches[m->entry].inuse == RB_WATCH_SET &&
 			    strcmp(th->watches[m->entry].expr, m->expr) == 0;
 		}
 	}
