@@ -2,4 +2,6 @@
 # need, written once and compiled into each with that side's flags (in the
 # library: hidden, never instrumented, the traced program's sanitizers).
 # Sources include their headers as "common/NAME.h".
-RB_COMMON_SOURCES =
+RB_COMMON_SOURCES = \
+	common/procstat.c \
+	common/procstat.h

@@ -19,6 +19,7 @@
 
 #include <bsd/string.h>
 
+#include "common/procstat.h"
 #include "model.h"
 
 static sigjmp_buf		model_jmp;
@@ -656,34 +657,12 @@ model_read_all(struct rbmon_model *m, struct rbmon_snapshot *s)
 uint64_t
 rbmon_model_proc_start(pid_t pid)
 {
-	char			 path[64], buf[1024], *p, *save;
-	unsigned long long	 v;
-	ssize_t			 n;
-	int			 fd, field;
+	struct rb_procstat	st;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (rb_procstat_read(pid, 0, &st) != 0 || st.state == 'Z' ||
+	    st.state == 'X')
 		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
-	if (p == NULL)
-		return 0;
-	p = strtok_r(p + 1, " ", &save);
-	for (field = 3; p != NULL; field++) {
-		if (field == 3 && (*p == 'Z' || *p == 'X'))
-			return 0;
-		if (field == 22) {
-			v = strtoull(p, NULL, 10);
-			return v;
-		}
-		p = strtok_r(NULL, " ", &save);
-	}
-	return 0;
+	return st.starttime;
 }
 
 /*
