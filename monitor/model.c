@@ -694,14 +694,17 @@ model_thread_kernel(struct rbmon_model *m, const struct rbmon_process *p,
 		memcpy(t->name, k.st.comm, n + 1);
 }
 
-/* The process as a whole, if it is still the one that started at pstart. */
+/*
+ * The process as a whole, if it is still the one that started at pstart
+ * (0: unknown, which rbmon_model_pid_alive() takes as it is).
+ */
 static void
 model_proc_kernel(struct rbmon_model *m, struct rbmon_process *p)
 {
 	struct rbmon_task	k;
 
 	if (rbmon_tasks_read(m->tasks, p->pid, 0, &k) != 0 ||
-	    k.st.starttime != p->pstart)
+	    (p->pstart != 0 && k.st.starttime != p->pstart))
 		return;
 	p->kstate = k.st.state;
 	p->cpu = k.cpu;
