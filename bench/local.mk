@@ -14,12 +14,14 @@
 
 BENCHMARKS = \
 	bench/rbmon.sh \
+	bench/rbmon-cpu.sh \
 	bench/overhead.sh
 
 BENCH_APPS = \
 	bench/apps/many \
 	bench/apps/fib \
-	bench/apps/work
+	bench/apps/work \
+	bench/apps/sleepers
 
 # Built on demand only: EXTRA_PROGRAMS are not part of all or check.
 EXTRA_PROGRAMS = $(BENCH_APPS)
@@ -45,6 +47,11 @@ bench_apps_work_SOURCES = bench/apps/work.c
 bench_apps_work_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_work_CFLAGS = $(BENCH_APP_CFLAGS)
 bench_apps_work_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
+
+bench_apps_sleepers_SOURCES = bench/apps/sleepers.c
+bench_apps_sleepers_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
+bench_apps_sleepers_CFLAGS = $(BENCH_APP_CFLAGS)
+bench_apps_sleepers_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 
 BENCH_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \

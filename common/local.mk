@@ -7,4 +7,5 @@ RB_COMMON_SOURCES = \
 	common/bootid.c common/bootid.h \
 	common/defs.h \
 	common/futex.c common/futex.h \
+	common/procstat.c common/procstat.h \
 	common/tracepath.c common/tracepath.h

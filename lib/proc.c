@@ -2,13 +2,11 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/procstat.h"
 #include "internal.h"
 
 pid_t rb_gettid(void)
@@ -16,39 +14,16 @@ pid_t rb_gettid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-/* Field 3 (state) and 22 (starttime) of /proc/PID/stat; 0 on failure. */
+/* The state and start time (field 22) of /proc/PID/stat; 0 on failure. */
 static uint64_t rb_proc_stat(pid_t pid, char *state)
 {
-	char path[64], buf[1024], *p;
-	uint64_t start = 0;
-	ssize_t n;
-	int fd, field;
+	struct rb_procstat st;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (rb_procstat_read(pid, 0, &st) != 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* the comm may hold spaces and parentheses */
-	if (p == NULL || p[1] != ' ')
-		return 0;
-	p += 2;
 	if (state)
-		*state = *p;
-	for (field = 3; field < 22 && p; field++) {
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	if (p == NULL)
-		return 0;
-	while (*p >= '0' && *p <= '9')
-		start = start * 10 + (uint64_t)(*p++ - '0');
-	return start;
+		*state = st.state;
+	return st.starttime;
 }
 
 uint64_t rb_proc_start_time(pid_t pid)

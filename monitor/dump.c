@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
 #include "escape.h"
+#include "taskstat.h"
 #include "view.h"
 
 static int
@@ -38,6 +40,58 @@ rbmon_dump_state(const struct rbmon_process *p, const struct rbmon_thread *t)
 	if (!p->alive)
 		return "exited";
 	return dump_ring_state(t);
+}
+
+/**
+ * rbmon_dump_kstate - a kernel state letter in words
+ * @state: as /proc has it (R, S, D, T ...)
+ *
+ * Return: "sleeping" and the like; "unknown" for a letter proc(5) does
+ * not list.
+ */
+const char *
+rbmon_dump_kstate(char state)
+{
+	switch (state) {
+	case 'R':
+		return "running";
+	case 'S':
+		return "sleeping";
+	case 'D':
+		return "disk sleep";
+	case 'T':
+		return "stopped";
+	case 't':
+		return "tracing stop";
+	case 'Z':
+		return "zombie";
+	case 'X':
+	case 'x':
+		return "dead";
+	case 'I':
+		return "idle";
+	case 'P':
+		return "parked";
+	case 'W':
+		return "waking";
+	case 'K':
+		return "wakekill";
+	}
+	return "unknown";
+}
+
+/*
+ * What a thread the snapshot saw blocked in the kernel waits in: the one
+ * the snapshot has, else read now.  A new string, or NULL.
+ */
+static char *
+dump_blocked(const struct rbmon_process *p, const struct rbmon_thread *t)
+{
+	if (t->blocked_in != NULL)
+		return rbmon_xstrdup(t->blocked_in);
+	if (!p->alive || (t->kstate != 'S' && t->kstate != 'D'))
+		return NULL;
+	return rbmon_task_blocked(p->pid, t->tid);
 }
 
 /* " (breakpoint 2 at f)", " (step: returned from f)" after "stopped". */
@@ -170,6 +224,7 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 	const struct rbmon_process	*p;
 	const struct rbmon_thread	*t;
 	struct rbmon_shown		 sh;
+	char				*blocked;
 	size_t				 i, j, k;
 
 	rbmon_esc_fputs(m->path, out);
@@ -196,7 +251,23 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 			if (p->alive && t->state == RB_STATE_STOPPED &&
 			    !dump_thread_exited(t))
 				dump_text_stop(out, sy, s, p, t);
-			fprintf(out, ", depth %d\n", t->depth);
+			fprintf(out, ", depth %d", t->depth);
+			if (t->kstate != 0) {
+				fputs(", kernel ", out);
+				rbmon_esc_write(out, (char[2]){ t->kstate, '\0' },
+				    0);
+				fprintf(out, " (%s)", rbmon_dump_kstate(t->kstate));
+			}
+			if (t->cpu >= 0)
+				fprintf(out, ", cpu %.1f%%", t->cpu);
+			fputc('\n', out);
+			blocked = dump_blocked(p, t);
+			if (blocked != NULL) {
+				fputs("    blocked in ", out);
+				rbmon_esc_fputs(blocked, out);
+				fputc('\n', out);
+				free(blocked);
+			}
 			for (k = 0; k <= t->nframes; k++) {
 				if (k == t->gap_at && t->wrapped != 0)
 					fprintf(out, "    ... %u frame%s "
@@ -272,6 +343,45 @@ rbmon_json_string(FILE *out, const char *str)
 		s++;
 	}
 	fputc('"', out);
+}
+
+static void
+dump_json_cpu(FILE *out, double cpu)
+{
+	if (cpu >= 0)
+		fprintf(out, "%.1f", cpu);
+	else
+		fputs("null", out);
+}
+
+/*
+ * What the kernel says of a thread: "kstate" (its state letter), "cpu" (%
+ * of one core over the last interval), "cpu_ns" (utime + stime) and
+ * "blocked_in"; each null when unknown (a thread or process gone, the
+ * first snapshot for "cpu", not blocked in the kernel for "blocked_in").
+ */
+static void
+dump_json_kernel(FILE *out, const struct rbmon_process *p,
+    const struct rbmon_thread *t)
+{
+	char	*blocked;
+
+	fputs("\"kstate\": ", out);
+	if (t->kstate != 0)
+		rbmon_json_string(out, (char[2]){ t->kstate, '\0' });
+	else
+		fputs("null", out);
+	fputs(", \"cpu\": ", out);
+	dump_json_cpu(out, t->cpu);
+	if (t->kstate != 0)
+		fprintf(out, ", \"cpu_ns\": %" PRIu64, t->cpu_ns);
+	else
+		fputs(", \"cpu_ns\": null", out);
+	fputs(", \"blocked_in\": ", out);
+	blocked = dump_blocked(p, t);
+	rbmon_json_string(out, blocked);
+	free(blocked);
+	fputs(", ", out);
 }
 
 static void
@@ -389,8 +499,14 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
 		fprintf(out, "%s{\"pid\": %d, \"ppid\": %d, \"alive\": %s, "
-		    "\"threads\": [", i == 0 ? "" : ", ", p->pid, p->ppid,
+		    "\"cpu\": ", i == 0 ? "" : ", ", p->pid, p->ppid,
 		    p->alive ? "true" : "false");
+		dump_json_cpu(out, p->cpu);
+		if (p->kstate != 0)
+			fprintf(out, ", \"cpu_ns\": %" PRIu64, p->cpu_ns);
+		else
+			fputs(", \"cpu_ns\": null", out);
+		fputs(", \"threads\": [", out);
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
 			fprintf(out, "%s{\"tid\": %d, \"name\": ",
@@ -402,6 +518,7 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 			if (t->wrapped != 0)
 				fprintf(out, "\"wrapped_at\": %zu, ", t->gap_at);
 			dump_json_control(out, sy, s, p, t);
+			dump_json_kernel(out, p, t);
 			fputs("\"frames\": [", out);
 			for (k = 0; k < t->nframes; k++) {
 				if (k != 0)

@@ -25,6 +25,7 @@ void	rbmon_dump_resolve(struct rbmon_symbols *, const struct rbmon_snapshot *,
 	    const struct rbmon_clock *, struct rbmon_shown *);
 const char *rbmon_dump_state(const struct rbmon_process *,
 	    const struct rbmon_thread *);
+const char *rbmon_dump_kstate(char);
 void	rbmon_json_string(FILE *, const char *);
 void	rbmon_dump_text(FILE *, const struct rbmon_model *,
 	    const struct rbmon_snapshot *, struct rbmon_symbols *,

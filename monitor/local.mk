@@ -9,6 +9,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/dump.c monitor/dump.h \
 	monitor/escape.c monitor/escape.h \
 	monitor/safeio.c monitor/safeio.h \
+	monitor/taskstat.c monitor/taskstat.h \
 	monitor/discover.c monitor/discover.h \
 	monitor/view.c monitor/view.h monitor/keys.h \
 	monitor/keytab.c monitor/keytab.h \

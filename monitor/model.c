@@ -20,7 +20,9 @@
 #include <bsd/string.h>
 
 #include "common/bootid.h"
+#include "common/procstat.h"
 #include "model.h"
+#include "taskstat.h"
 
 static sigjmp_buf		model_jmp;
 static volatile sig_atomic_t	model_guard;
@@ -255,7 +257,7 @@ rbmon_model_close(struct rbmon_model *m)
 	if (m->fd >= 0)
 		close(m->fd);
 	free(m->scratch.name);
-	free(m->names);
+	rbmon_tasks_free(m->tasks);
 	free(m->path);
 	memset(m, 0, sizeof *m);
 	m->fd = -1;
@@ -346,6 +348,8 @@ model_thread_free(struct rbmon_thread *t)
 	model_frames_free(t);
 	free(t->watches);
 	t->watches = NULL;
+	free(t->blocked_in);
+	t->blocked_in = NULL;
 }
 
 static int
@@ -657,88 +661,80 @@ model_read_all(struct rbmon_model *m, struct rbmon_snapshot *s)
 uint64_t
 rbmon_model_proc_start(pid_t pid)
 {
-	char			 path[64], buf[1024], *p, *save;
-	unsigned long long	 v;
-	ssize_t			 n;
-	int			 fd, field;
+	struct rb_procstat	st;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (rb_procstat_read(pid, 0, &st) != 0 || st.state == 'Z' ||
+	    st.state == 'X')
 		return 0;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
-	if (p == NULL)
-		return 0;
-	p = strtok_r(p + 1, " ", &save);
-	for (field = 3; p != NULL; field++) {
-		if (field == 3 && (*p == 'Z' || *p == 'X'))
-			return 0;
-		if (field == 22) {
-			v = strtoull(p, NULL, 10);
-			return v;
-		}
-		p = strtok_r(NULL, " ", &save);
-	}
-	return 0;
+	return st.starttime;
 }
 
 /*
- * A live thread's current name: the kernel's, which also follows
- * prctl(PR_SET_NAME); the ring keeps the name it had when last recorded.
- * With m->names_every_ns set, a name read less than that long ago is
- * taken from the cache instead (one /proc read per thread and second,
- * not per refresh).
+ * A live thread as the kernel has it: state, CPU and its current name
+ * (which follows prctl(PR_SET_NAME); the ring keeps the name it had when
+ * last recorded).  Nothing when the tid names no thread of the process,
+ * or one that started after the ring was made (the thread is gone and
+ * its tid was given to another).
  */
 static void
-model_live_name(struct rbmon_model *m, pid_t pid, struct rbmon_thread *t,
-    uint64_t now)
+model_thread_kernel(struct rbmon_model *m, const struct rbmon_process *p,
+    struct rbmon_thread *t)
 {
-	struct rbmon_name_cache	*c = NULL;
-	char			 path[64], buf[RB_THREAD_NAME_MAX + 2];
-	ssize_t			 n;
-	size_t			 k;
-	int			 fd;
+	struct rbmon_task	k;
+	size_t			n;
 
-	if (m->names_every_ns != 0) {
-		if (m->names_cap == 0) {
-			m->names_cap = 1024;
-			m->names = rbmon_xcalloc(m->names_cap,
-			    sizeof *m->names);
-		}
-		k = (size_t)(uint32_t)t->tid * 2654435761u % m->names_cap;
-		c = &m->names[k];	/* one entry per bucket: a collision rereads */
-		if (c->tid == t->tid && c->pid == pid && c->read_ns != 0 &&
-		    now - c->read_ns < m->names_every_ns) {
-			memcpy(t->name, c->name, sizeof t->name);
-			return;
-		}
-	}
-	snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid,
-	    (int)t->tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (rbmon_tasks_read(m->tasks, p->pid, t->tid, &k) != 0 ||
+	    k.st.starttime < p->pstart ||
+	    !rbmon_tasks_started_by(m->tasks, k.st.starttime, t->created_ns))
 		return;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
+	t->kstate = k.st.state;
+	t->cpu = k.cpu;
+	t->cpu_ns = k.cpu_ns;
+	n = strlen(k.st.comm);
+	if (n > 0 && n <= RB_THREAD_NAME_MAX)
+		memcpy(t->name, k.st.comm, n + 1);
+}
+
+/*
+ * The process as a whole, if it is still the one that started at pstart
+ * (0: unknown, which rbmon_model_pid_alive() takes as it is).
+ */
+static void
+model_proc_kernel(struct rbmon_model *m, struct rbmon_process *p)
+{
+	struct rbmon_task	k;
+
+	if (rbmon_tasks_read(m->tasks, p->pid, 0, &k) != 0 ||
+	    (p->pstart != 0 && k.st.starttime != p->pstart))
 		return;
-	while (n > 0 && buf[n - 1] == '\n')
-		n--;
-	if (n == 0 || n > RB_THREAD_NAME_MAX)
-		return;
-	memcpy(t->name, buf, (size_t)n);
-	t->name[n] = '\0';
-	if (c != NULL) {
-		c->pid = pid;
-		c->tid = t->tid;
-		c->read_ns = now;
-		memcpy(c->name, t->name, sizeof c->name);
-	}
+	p->kstate = k.st.state;
+	p->cpu = k.cpu;
+	p->cpu_ns = k.cpu_ns;
+}
+
+/**
+ * rbmon_model_blocked - read what a thread blocked in the kernel waits in
+ * @p: its process
+ * @t: the thread, of a snapshot; t->blocked_in is replaced
+ *
+ * Read anew for a thread the snapshot saw sleeping (S) or in disk sleep
+ * (D): "read(3, 0x7ffd..., 4096)" from /proc/PID/task/TID/syscall where
+ * it is readable, else the kernel's wait channel ("futex_wait_queue").
+ * Two reads of /proc: the screen asks for the selected thread only.
+ * The text comes from the kernel, yet is escaped like any before it is
+ * shown.
+ *
+ * Return: t->blocked_in; NULL if it is not blocked or the kernel does not
+ * say where.
+ */
+const char *
+rbmon_model_blocked(const struct rbmon_process *p, struct rbmon_thread *t)
+{
+	free(t->blocked_in);
+	t->blocked_in = NULL;
+	if (p->alive && (t->kstate == 'S' || t->kstate == 'D'))
+		t->blocked_in = rbmon_task_blocked(p->pid, t->tid);
+	return t->blocked_in;
 }
 
 /**
@@ -794,7 +790,7 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 {
 	struct rbmon_thread	*t;
 	struct rbmon_process	*p;
-	uint64_t		 newest, now = 0;
+	uint64_t		 newest;
 	size_t			*owner, i, j, cap = 0;
 
 	/* Assign each thread its process, then size each array once. */
@@ -844,17 +840,22 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 	s->threads = NULL;
 	s->nthreads = 0;
 
-	if (m->names_every_ns != 0)
-		now = rbmon_mono_ns();
+	if (m->tasks == NULL)
+		m->tasks = rbmon_tasks_new();
+	rbmon_tasks_begin(m->tasks);
 	for (j = 0; j < s->nprocs; j++) {
 		p = &s->procs[j];
 		/* One liveness check per (pid, pstart) and snapshot. */
 		p->alive = rbmon_model_pid_alive(p->pid, p->pstart);
+		p->cpu = -1;
+		if (p->alive)
+			model_proc_kernel(m, p);
 		newest = 0;
 		for (i = 0; i < p->nthreads; i++) {
 			t = &p->threads[i];
+			t->cpu = -1;
 			if (p->alive && t->own == RB_OWN_LIVE)
-				model_live_name(m, p->pid, t, now);
+				model_thread_kernel(m, p, t);
 			if (i == 0 || t->created_ns >= newest) {
 				newest = t->created_ns;
 				p->image = t->image;
@@ -864,6 +865,7 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 			qsort(p->threads, p->nthreads, sizeof *p->threads,
 			    model_thread_cmp);
 	}
+	rbmon_tasks_end(m->tasks);
 	/* No process: procs is NULL, which qsort() must not be given. */
 	if (s->nprocs > 1)
 		qsort(s->procs, s->nprocs, sizeof *s->procs, model_proc_cmp);

@@ -20,13 +20,7 @@ struct rbmon_model {
 	void		*base;
 	size_t		 size;
 	struct rb_header hdr;
-	uint64_t	 names_every_ns;	/* 0: read live names each time */
-	struct rbmon_name_cache {
-		int32_t	 pid, tid;
-		uint64_t read_ns;
-		char	 name[RB_THREAD_NAME_MAX + 1];
-	}		*names;		/* open addressing by tid */
-	size_t		 names_cap;
+	struct rbmon_tasks *tasks;	/* taskstat.c: /proc files and samples */
 	struct rbmon_slot_buf {
 		char	*name;		/* slot_sz + 1 bytes of scratch */
 	}		 scratch;
@@ -101,7 +95,11 @@ struct rbmon_thread {
 	size_t		nframes;
 	struct rbmon_frame *frames;	/* newest first */
 	struct rbmon_watch *watches;	/* RB_WATCHES, or NULL: none in use */
-	double		cpu_pct;	/* of a core over the last interval; -1: unknown */
+	/* What the kernel says (/proc/PID/task/TID); live threads only. */
+	char		kstate;		/* R S D T t Z X I ...; 0: unknown */
+	double		cpu;		/* % of a core, last interval; < 0: unknown */
+	uint64_t	cpu_ns;		/* utime + stime, if kstate != 0 */
+	char		*blocked_in;	/* rbmon_model_blocked(); NULL: not read */
 };
 
 /*
@@ -125,6 +123,11 @@ struct rbmon_process {
 	uint64_t	first_ns;	/* earliest ring creation */
 	size_t		nthreads;
 	struct rbmon_thread *threads;	/* main thread first, then by tid */
+	/* What the kernel says of the whole process (/proc/PID/stat). */
+	char		kstate;		/* its main thread's; 0: unknown */
+	double		cpu;		/* % of one core, all its threads (also
+					   untraced and ended ones); < 0: unknown */
+	uint64_t	cpu_ns;		/* utime + stime, if kstate != 0 */
 };
 
 struct rbmon_snapshot {
@@ -164,6 +167,8 @@ int	rbmon_model_read_slot(const struct rb_slot *, uint32_t,
 int	rbmon_model_read_stack(const struct rb_header *, struct rb_ring *,
 	    struct rbmon_thread *, struct rbmon_slot *);
 uint64_t rbmon_model_proc_start(pid_t);
+const char *rbmon_model_blocked(const struct rbmon_process *,
+	    struct rbmon_thread *);
 uint64_t rbmon_mono_ns(void);
 int	rbmon_model_pid_alive(pid_t, uint64_t);
 const char *rbmon_model_program(const struct rbmon_model *,

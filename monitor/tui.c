@@ -233,8 +233,6 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 	memset(&t, 0, sizeof t);
 	t.m = m;
 	t.o = *o;
-	/* Thread names from /proc: once a second is enough for the screen. */
-	m->names_every_ns = 1000000000u;
 	rbmon_view_init(&t.v);
 	t.v.hide_exited = o->hide_exited;
 	t.v.namer = rbmon_tui_frame_name;

@@ -276,7 +276,7 @@ view_thread_cmp(const void *a, const void *b, void *arg)
 		c = strcmp(x->name, y->name);
 		break;
 	case RBMON_SORT_CPU:
-		c = (y->cpu_pct > x->cpu_pct) - (y->cpu_pct < x->cpu_pct);
+		c = (y->cpu > x->cpu) - (y->cpu < x->cpu);
 		break;
 	case RBMON_SORT_DEPTH:
 		c = (y->depth > x->depth) - (y->depth < x->depth);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "model.h"
 #include "stack.h"
 #include "symbols.h"
+#include "taskstat.h"
 
 Suite	*suite_model(void);
 
@@ -614,6 +616,199 @@ START_TEST(test_pid_reuse)
 }
 END_TEST
 
+struct kernel_reader {
+	int	fd;
+	pid_t	tid;
+	int	ready;
+};
+
+static void *
+kernel_reader_main(void *arg)
+{
+	struct kernel_reader	*a = arg;
+	char			 c;
+
+	a->tid = (pid_t)syscall(SYS_gettid);
+	__atomic_store_n(&a->ready, 1, __ATOMIC_RELEASE);
+	while (read(a->fd, &c, 1) < 0)
+		continue;
+	return NULL;
+}
+
+static pid_t
+kernel_reader_start(struct kernel_reader *a, pthread_t *t, int fd)
+{
+	struct rbmon_task	k;
+	struct rbmon_tasks	*ts = rbmon_tasks_new();
+	int			i;
+
+	memset(a, 0, sizeof *a);
+	a->fd = fd;
+	ck_assert_int_eq(pthread_create(t, NULL, kernel_reader_main, a), 0);
+	while (!__atomic_load_n(&a->ready, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	for (i = 0; i < 1000; i++) {	/* until it sleeps in read() */
+		rbmon_tasks_begin(ts);
+		if (rbmon_tasks_read(ts, getpid(), a->tid, &k) == 0 &&
+		    k.st.state == 'S')
+			break;
+		usleep(10000);
+	}
+	rbmon_tasks_free(ts);
+	return a->tid;
+}
+
+/* This thread's name as the kernel has it. */
+static int
+prctl_comm(char *buf, size_t size)
+{
+	FILE	*f = fopen("/proc/thread-self/comm", "r");
+	int	 r = -1;
+
+	if (f != NULL && fgets(buf, (int)size, f) != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		r = 0;
+	}
+	if (f != NULL)
+		fclose(f);
+	return r;
+}
+
+/* The thread of ring @ring in a snapshot of one process. */
+static const struct rbmon_thread *
+kernel_thread(const struct rbmon_snapshot *s, uint32_t ring)
+{
+	size_t	i;
+
+	ck_assert_uint_eq(s->nprocs, 1);
+	for (i = 0; i < s->procs[0].nthreads; i++) {
+		if (s->procs[0].threads[i].ring == ring)
+			return &s->procs[0].threads[i];
+	}
+	ck_abort_msg("no thread of ring %u", ring);
+	return NULL;
+}
+
+/*
+ * What the kernel says of the threads of a live process: state, name,
+ * CPU over the interval between snapshots, what a blocked one waits in;
+ * nothing for a ring whose tid now names a thread started after it, nor
+ * for an exited ring.
+ */
+START_TEST(test_kernel_threads)
+{
+	struct rbmon_model		 m;
+	struct rbmon_snapshot		 s;
+	struct fixture			 fx;
+	struct kernel_reader		 a, b;
+	const struct rbmon_thread	*t;
+	struct rb_ring			*r;
+	pthread_t			 ta, tb;
+	struct timespec			 c0, c1;
+	char				*cause = NULL, *out, comm[32], want[128];
+	uint64_t			 w0, w1;
+	double				 ref;
+	int				 p[2], q[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(pipe(q), 0);
+	kernel_reader_start(&a, &ta, p[0]);
+	fixture_make(&fx, 8, 8, 64);
+	fixture_ring(&fx, 0, RB_OWN_LIVE, getpid(), getpid(), "ringname");
+	fixture_ring(&fx, 1, RB_OWN_LIVE, getpid(), a.tid, "reader");
+	fixture_ring(&fx, 2, RB_OWN_EXITED, getpid(), a.tid, "before");
+	/* The ring of a thread gone before b started and got its tid. */
+	kernel_reader_start(&b, &tb, q[0]);
+	r = fixture_ring(&fx, 3, RB_OWN_LIVE, getpid(), b.tid, "stale");
+	r->created_ns = fixture_now() - 5000000000ull;
+
+	ck_assert_int_eq(rbmon_model_open(&m, fx.path, 0, &cause), 0);
+	w0 = fixture_now();
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	ck_assert_int_eq(rbmon_model_snapshot(&m, &s, &cause), 0);
+	ck_assert_int_eq(s.procs[0].kstate, 'R');
+	ck_assert(s.procs[0].cpu < 0);		/* the first snapshot */
+	t = kernel_thread(&s, 0);
+	ck_assert_int_eq(t->kstate, 'R');
+	ck_assert(t->cpu < 0);
+	ck_assert_ptr_null(rbmon_model_blocked(&s.procs[0],
+	    (struct rbmon_thread *)t));		/* running */
+	ck_assert_int_eq(prctl_comm(comm, sizeof comm), 0);
+	ck_assert_str_eq(t->name, comm);	/* the kernel's name */
+	t = kernel_thread(&s, 1);
+	ck_assert_int_eq(t->kstate, 'S');
+	ck_assert_ptr_null(t->blocked_in);	/* only when asked */
+	ck_assert_ptr_nonnull(rbmon_model_blocked(&s.procs[0],
+	    (struct rbmon_thread *)t));
+	snprintf(want, sizeof want, "read(%d, 0x", p[0]);
+	ck_assert_msg(strncmp(t->blocked_in, want, strlen(want)) == 0, "%s",
+	    t->blocked_in);
+	t = kernel_thread(&s, 2);
+	ck_assert_int_eq(t->kstate, 0);
+	ck_assert(t->cpu < 0);
+	t = kernel_thread(&s, 3);
+	ck_assert_int_eq(t->kstate, 0);
+	ck_assert(t->cpu < 0);
+	ck_assert_ptr_null(rbmon_model_blocked(&s.procs[0],
+	    (struct rbmon_thread *)t));
+	rbmon_model_free(&s);
+
+	/* Spin for 0.3 s of this thread's CPU (20 s of wall at most). */
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	while ((c1.tv_sec - c0.tv_sec) * 1000000000ll + c1.tv_nsec -
+	    c0.tv_nsec < 300000000 && fixture_now() - w0 < 20000000000ull);
+	w1 = fixture_now();
+	ref = (double)((c1.tv_sec - c0.tv_sec) * 1000000000ll + c1.tv_nsec -
+	    c0.tv_nsec) / (double)(w1 - w0) * 100;
+	ck_assert_int_eq(rbmon_model_snapshot(&m, &s, &cause), 0);
+	t = kernel_thread(&s, 0);
+	ck_assert_msg(t->cpu > ref - 15 && t->cpu < ref + 15,
+	    "cpu %.1f, its own clock says %.1f", t->cpu, ref);
+	ck_assert_msg(s.procs[0].cpu > ref - 15, "process %.1f, thread %.1f",
+	    s.procs[0].cpu, ref);
+	ck_assert_uint_ge(s.procs[0].cpu_ns, t->cpu_ns);
+	t = kernel_thread(&s, 1);
+	ck_assert_msg(t->cpu >= 0 && t->cpu < 5, "blocked: %.1f", t->cpu);
+	rbmon_model_free(&s);
+
+	/* The reader ends; its ring stays live (no exit hook ran). */
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	pthread_join(ta, NULL);
+	ck_assert_int_eq(rbmon_model_snapshot(&m, &s, &cause), 0);
+	t = kernel_thread(&s, 1);
+	ck_assert_int_eq(t->kstate, 0);
+	ck_assert(t->cpu < 0);
+	rbmon_model_free(&s);
+	rbmon_model_close(&m);
+
+	/* The dumps: b under a ring of its own now; the stale one. */
+	fixture_ring(&fx, 1, RB_OWN_LIVE, getpid(), b.tid, "sleeper");
+	out = fixture_dump(&fx, 0);
+	snprintf(want, sizeof want, "\"%s\" running, depth 0, kernel S "
+	    "(sleeping)\n    blocked in read(%d, 0x", comm, q[0]);
+	ck_assert_msg(strstr(out, want) != NULL, "%s\nlacks %s", out, want);
+	ck_assert_msg(strstr(out, "\"stale\" running, depth 0\n") != NULL,
+	    "%s", out);
+	free(out);
+	out = fixture_dump(&fx, 1);
+	snprintf(want, sizeof want, "\"kstate\": \"S\", \"cpu\": null, "
+	    "\"cpu_ns\": ");
+	ck_assert_msg(strstr(out, want) != NULL, "%s\nlacks %s", out, want);
+	snprintf(want, sizeof want, "\"blocked_in\": \"read(%d, 0x", q[0]);
+	ck_assert_msg(strstr(out, want) != NULL, "%s\nlacks %s", out, want);
+	ck_assert_msg(strstr(out, "\"kstate\": null, \"cpu\": null, \"cpu_ns\""
+	    ": null, \"blocked_in\": null") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"alive\": true, \"cpu\": null, "
+	    "\"cpu_ns\": ") != NULL, "%s", out);
+	free(out);
+
+	ck_assert_int_eq(write(q[1], "x", 1), 1);
+	pthread_join(tb, NULL);
+	fixture_done(&fx);
+}
+END_TEST
+
 START_TEST(test_age_format)
 {
 	static const struct {
@@ -991,6 +1186,11 @@ suite_model(void)
 	tcase_add_test(tc, test_stack_wrap);
 	tcase_add_test(tc, test_snapshot_groups);
 	tcase_add_test(tc, test_pid_reuse);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kernel");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_kernel_threads);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("output");

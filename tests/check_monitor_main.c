@@ -10,6 +10,7 @@ Suite	*suite_view(void);
 Suite	*suite_breakpoint(void);
 Suite	*suite_escape(void);
 Suite	*suite_keytab(void);
+Suite	*suite_taskstat(void);
 
 int
 main(void)
@@ -22,6 +23,7 @@ main(void)
 	srunner_add_suite(sr, suite_breakpoint());
 	srunner_add_suite(sr, suite_escape());
 	srunner_add_suite(sr, suite_keytab());
+	srunner_add_suite(sr, suite_taskstat());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

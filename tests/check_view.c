@@ -882,8 +882,8 @@ START_TEST(test_view_sort_filter)
 	snprintf(t[3].name, sizeof t[3].name, "aaa-exited");
 	snprintf(t[4].name, sizeof t[4].name, "beta");
 	t[0].depth = 2, t[1].depth = 9, t[2].depth = 5, t[4].depth = 9;
-	t[0].cpu_pct = 50, t[1].cpu_pct = 0.5, t[2].cpu_pct = 99, t[4].cpu_pct = 3;
-	t[3].cpu_pct = 100;	/* ended: after the running ones all the same */
+	t[0].cpu = 50, t[1].cpu = 0.5, t[2].cpu = 99, t[4].cpu = 3;
+	t[3].cpu = 100;	/* ended: after the running ones all the same */
 	/* Innermost frames entered at 300, 100 and 200 (ts); 105: none. */
 	for (i = 0; i < 3; i++) {
 		for (f = 0; f < 2; f++) {
