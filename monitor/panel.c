@@ -98,7 +98,8 @@ panel_header(struct rbmon_tui *t)
 	const struct rb_header	*h = &t->m->hdr;
 	struct rbmon_counts	 c;
 	char			 buf[PANEL_LINE], d[32], status[160];
-	char			 view[64], filter[40];
+	char			 view[64], filter[40], cpu[48];
+	const struct rbmon_process *p = NULL;
 	int			 cols = t->lay.cols, x, w;
 
 	rbmon_view_count(&t->s, &c);
@@ -112,7 +113,12 @@ panel_header(struct rbmon_tui *t)
 	if (t->v.sort != RBMON_SORT_TID)
 		snprintf(view + strlen(view), sizeof view - strlen(view),
 		    "[sort: %s] ", rbmon_sort_name(t->v.sort));
-	snprintf(status, sizeof status, "%s%s%s%srefresh %s  clock %s",
+	/* The selected thread's process: its CPU share, all its threads. */
+	cpu[0] = '\0';
+	if (rbmon_tui_selected(t, &p) != NULL && p->alive && p->cpu >= 0)
+		snprintf(cpu, sizeof cpu, "PID %d CPU %.1f%%  ", p->pid,
+		    p->cpu > 9999 ? 9999 : p->cpu);
+	snprintf(status, sizeof status, "%s%s%s%s%srefresh %s  clock %s", cpu,
 	    t->read_error != NULL ? "[read error] " : "",
 	    t->all_gone ? "[program gone] " : "",
 	    t->frozen ? "[frozen] " : "", view, d,
@@ -176,10 +182,13 @@ panel_header(struct rbmon_tui *t)
 #define PANEL_FN_MAX	48	/* a function named in a title */
 
 struct panel_cols {
-	int	tid, name, state, depth, time;
+	int	tid, name, state, ks, cpu, depth, time;
 };
 
-/* Narrow terminals get narrower columns, then lose TIME, before FUNCTION. */
+/*
+ * Narrow terminals get narrower columns, then lose CPU% and TIME, before
+ * FUNCTION.
+ */
 static void
 panel_cols(int cols, struct panel_cols *c)
 {
@@ -188,10 +197,14 @@ panel_cols(int cols, struct panel_cols *c)
 	c->time = 7;
 	c->name = COL_NAME;
 	c->state = 16;
+	c->ks = 1;
+	c->cpu = 5;
 	if (cols < 80) {
 		c->name = 10;
 		c->state = 9;
 	}
+	if (cols < 72)
+		c->cpu = 0;
 	if (cols < 64)
 		c->time = 0;
 }
@@ -206,9 +219,10 @@ panel_list_title(struct rbmon_tui *t)
 	a = rbmon_tty_attr(t->focus == RBMON_PANE_THREADS ?
 	    RBMON_A_TITLE_FOCUS : RBMON_A_TITLE);
 	panel_cols(t->lay.cols, &c);
-	snprintf(buf, sizeof buf, "%*s%*s %-*s %-*s %*s %*s%s%s", COL_TREE, "",
-	    c.tid, "TID", c.name, "NAME", c.state, "STATE", c.depth, "DEPTH",
-	    c.time, c.time != 0 ? "TIME" : "", c.time != 0 ? " " : "",
+	snprintf(buf, sizeof buf, "%*s%*s %-*s %-*s %s %*s%s%*s %*s%s%s",
+	    COL_TREE, "", c.tid, "TID", c.name, "NAME", c.state, "STATE", "S",
+	    c.cpu, c.cpu != 0 ? "CPU%" : "", c.cpu != 0 ? " " : "", c.depth,
+	    "DEPTH", c.time, c.time != 0 ? "TIME" : "", c.time != 0 ? " " : "",
 	    "FUNCTION");
 	rbmon_panel_fill(t->lay.list_y, 0, t->lay.cols, a);
 	rbmon_panel_text(t->lay.list_y, 0, t->lay.cols, a, buf);
@@ -295,7 +309,7 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 	enum rbmon_tstate		 st = rbmon_thread_state(p, th);
 	char				 name[COL_NAME + 1], state[64];
 	char				 age[32], fn[PANEL_LINE];
-	char				 buf[PANEL_LINE];
+	char				 buf[PANEL_LINE], cpu[16];
 	attr_t				 a;
 	int				 x, cols = t->lay.cols;
 
@@ -330,9 +344,16 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 	    rbmon_tty_attr(RBMON_A_PROCESS));
 	panel_cols(cols, &c);
 	name[c.name] = '\0';
-	snprintf(buf, sizeof buf, "%*d %-*s %-*.*s %*d %*s%s", c.tid, th->tid,
-	    c.name, name, c.state, c.state, state, c.depth, th->depth, c.time,
-	    c.time != 0 ? age : "", c.time != 0 ? " " : "");
+	/* The kernel's word: its state letter, the CPU share (- unknown). */
+	if (th->cpu >= 0 && st != RBMON_TS_EXITED && st != RBMON_TS_GONE)
+		snprintf(cpu, sizeof cpu, "%.1f", th->cpu > 999 ? 999 : th->cpu);
+	else
+		snprintf(cpu, sizeof cpu, "-");
+	snprintf(buf, sizeof buf, "%*d %-*s %-*.*s %c %*s%s%*d %*s%s", c.tid,
+	    th->tid, c.name, name, c.state, c.state, state,
+	    th->kstate > ' ' && th->kstate < 0x7f ? th->kstate : '-', c.cpu,
+	    c.cpu != 0 ? cpu : "", c.cpu != 0 ? " " : "", c.depth, th->depth,
+	    c.time, c.time != 0 ? age : "", c.time != 0 ? " " : "");
 	x += rbmon_panel_text(y, x, cols - x, a, buf);
 	rbmon_panel_text(y, x, cols - x, a, fn);
 }
@@ -452,6 +473,12 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	if (!rbmon_view_stack_at(&t->v, th, i, &r))
 		return;
 	f = r.frame;
+	if (r.kind == RBMON_SROW_BLOCKED) {
+		snprintf(loc, sizeof loc, "blocked in %s", th->blocked_in);
+		rbmon_panel_text(y, 5, cols - 5, selected ? a :
+		    rbmon_tty_attr(RBMON_A_STOPPED), loc);
+		return;
+	}
 	if (r.kind == RBMON_SROW_GAP) {
 		snprintf(loc, sizeof loc, "... %u frame%s overwritten "
 		    "(the ring keeps %u)", th->wrapped, th->wrapped == 1 ?

@@ -105,9 +105,15 @@ tui_watch_rows(const struct rbmon_thread *th)
 void
 rbmon_tui_relayout(struct rbmon_tui *t)
 {
+	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
 
-	th = rbmon_tui_selected(t, NULL);
+	th = rbmon_tui_selected(t, &p);
+	/* What the selected thread waits in: read once per snapshot. */
+	if (th != NULL && th != t->blocked_for) {
+		rbmon_model_blocked(p, (struct rbmon_thread *)th);
+		t->blocked_for = th;
+	}
 	rbmon_layout_compute(&t->lay, LINES, COLS, (int)t->v.nrows,
 	    (int)rbmon_view_stack_rows(&t->v, th) + (th != NULL && th->nframes == 0),
 	    tui_watch_rows(th));
@@ -164,6 +170,7 @@ tui_rescan(struct rbmon_tui *t)
 	if (t->have_snap)
 		rbmon_model_free(&t->s);
 	t->s = s;
+	t->blocked_for = NULL;
 	t->have_snap = 1;
 	t->snap_ns = rbmon_mono_ns();
 	rbmon_clock_init(&t->c, &t->m->hdr);

@@ -86,6 +86,7 @@ struct rbmon_tui {
 	struct rbmon_clock	 c;
 	struct rbmon_view	 v;
 	enum rbmon_pane		 focus;
+	const struct rbmon_thread *blocked_for;	/* blocked_in read for it */
 	int			 have_match;	/* a search match to mark */
 	size_t			 match_frame;	/* SIZE_MAX: a thread name */
 	struct rbmon_layout	 lay;

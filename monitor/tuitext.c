@@ -245,15 +245,17 @@ rbmon_source_open(struct rbmon_tui *t)
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "select a thread first");
 		return;
 	}
-	row = t->focus == RBMON_PANE_STACK ? t->v.stack_sel : 0;
+	row = t->focus == RBMON_PANE_STACK ? t->v.stack_sel :
+	    rbmon_view_stack_row(&t->v, th, 0);
 	if (!rbmon_view_stack_at(&t->v, th, row, &r)) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has no frames "
 		    "to show the source of", th->tid);
 		return;
 	}
-	if (r.kind == RBMON_SROW_GAP) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "the overwritten frames "
-		    "left nothing to show");
+	if (r.kind == RBMON_SROW_GAP || r.kind == RBMON_SROW_BLOCKED) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", r.kind ==
+		    RBMON_SROW_GAP ? "the overwritten frames left nothing to "
+		    "show" : "a system call has no source: v shows a frame's");
 		return;
 	}
 	fr = &th->frames[r.frame];

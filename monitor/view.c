@@ -886,6 +886,13 @@ view_srows(const struct rbmon_view *v, const struct rbmon_thread *t,
 	size_t			i = 0, n, row = 0;
 	int			gap = t->wrapped != 0;
 
+	if (t->blocked_in != NULL) {
+		memset(&r, 0, sizeof r);
+		r.kind = RBMON_SROW_BLOCKED;
+		if (want == 0 && out != NULL)
+			*out = r;
+		row++;
+	}
 	while (i < t->nframes || gap) {
 		memset(&r, 0, sizeof r);
 		if (gap && (i == t->gap_at || i >= t->nframes)) {
@@ -970,7 +977,7 @@ rbmon_view_stack_row(const struct rbmon_view *v, const struct rbmon_thread *t,
 
 	for (row = 0; row < n; row++) {
 		view_srows(v, t, row, &r);
-		if (r.kind == RBMON_SROW_GAP)
+		if (r.kind == RBMON_SROW_GAP || r.kind == RBMON_SROW_BLOCKED)
 			continue;
 		if (frame >= r.frame && frame < r.frame +
 		    (r.kind == RBMON_SROW_RUN ? r.count : 1))
@@ -993,7 +1000,8 @@ rbmon_view_stack_fold(struct rbmon_view *v, const struct rbmon_thread *t,
 	size_t			i, n;
 	long			k;
 
-	if (!rbmon_view_stack_at(v, t, row, &r) || r.kind == RBMON_SROW_GAP)
+	if (!rbmon_view_stack_at(v, t, row, &r) || r.kind == RBMON_SROW_GAP ||
+	    r.kind == RBMON_SROW_BLOCKED)
 		return 0;
 	/* The run the row's frame is in, from its first frame. */
 	for (i = 0; i < t->nframes; i += n) {
@@ -1026,12 +1034,14 @@ rbmon_view_stack_move(struct rbmon_view *v, const struct rbmon_thread *t,
     long delta, size_t height)
 {
 	size_t	n = rbmon_view_stack_rows(v, t);
-	long	k;
+	long	k, lo;
 
 	if (n == 0) {
 		v->stack_sel = v->stack_top = 0;
 		return;
 	}
+	/* The row saying what the thread waits in is not a frame: skipped. */
+	lo = t->blocked_in != NULL && n > 1;
 	k = (long)(v->stack_sel < n ? v->stack_sel : n - 1);
 	if (delta < 0 && k < -delta)
 		k = 0;
@@ -1039,11 +1049,15 @@ rbmon_view_stack_move(struct rbmon_view *v, const struct rbmon_thread *t,
 		k = (long)n - 1;
 	else
 		k += delta;
+	if (k < lo)
+		k = lo;
 	v->stack_sel = (size_t)k;
 	if (height == 0)
 		height = 1;
 	if (v->stack_sel < v->stack_top)
 		v->stack_top = v->stack_sel;
+	if (v->stack_sel == (size_t)lo && height > (size_t)lo)
+		v->stack_top = 0;	/* the blocked row stays in sight */
 	if (v->stack_sel >= v->stack_top + height)
 		v->stack_top = v->stack_sel - height + 1;
 	if (n > height && v->stack_top > n - height)

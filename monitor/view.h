@@ -71,9 +71,10 @@ struct rbmon_layout {
 };
 
 /*
- * A row of the stack pane: a frame, the count of frames overwritten, or a
+ * A row of the stack pane: a frame, the count of frames overwritten, a
  * run of RBMON_RUN_MIN or more frames in a row calling the same function
- * (recursion), collapsed into one row until expanded.
+ * (recursion), collapsed into one row until expanded, or, first, the
+ * system call a thread blocked in the kernel waits in.
  */
 #define RBMON_RUN_MIN	3
 
@@ -81,6 +82,7 @@ enum rbmon_srow_kind {
 	RBMON_SROW_FRAME,
 	RBMON_SROW_GAP,
 	RBMON_SROW_RUN,
+	RBMON_SROW_BLOCKED,	/* first: what the thread waits in (the kernel's) */
 };
 
 struct rbmon_srow {

@@ -47,7 +47,7 @@ wait_stack()
 
 # row TID NAME STATE DEPTH TIME FUNCTION - ERE of a thread row; TIME is an
 # ERE too ("" for a blank column).
-row() { echo "^[^ 0-9A-Za-z]+ +$1 +$2 +$3 +$4 +${5:+$5 +}$6 *\$"; }
+row() { echo "^[^ 0-9A-Za-z]+ +$1 +$2 +$3 +$KC +$4 +${5:+$5 +}$6 *\$"; }
 
 AGE='[0-9][0-9.]*(ns|us|µs|ms|s|m[0-9]+s|h[0-9]+m)'
 

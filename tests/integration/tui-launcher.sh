@@ -30,8 +30,8 @@ out=$T/tuilife.$pid.out
 [ -f "$trace" ] || fail "no trace file $trace (has: $(ls "$T"))"
 
 # rbmon shows the launched program.
-tui_wait "^[^ 0-9A-Za-z]+ +$wtid +lifeworker +running +3 +[^ ]+ +life_inner *\$" "the worker row"
-tui_has "^[^ 0-9A-Za-z]+ +$pid +tuilife +running +2 +[^ ]+ +life_main_wait *\$" ||
+tui_wait "^[^ 0-9A-Za-z]+ +$wtid +lifeworker +running +$KC +3 +[^ ]+ +life_inner *\$" "the worker row"
+tui_has "^[^ 0-9A-Za-z]+ +$pid +tuilife +running +$KC +2 +[^ ]+ +life_main_wait *\$" ||
 	tui_fail "no row of the main thread in life_main_wait"
 tui_has "^PID $pid tuilife: alive, 2 threads *\$" || tui_fail "no process row for $pid"
 expect "alternate screen while rbmon runs" 1 "$(tui_pane '#{alternate_on}')"

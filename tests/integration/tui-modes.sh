@@ -18,7 +18,7 @@ tui_wait "^PID $pid $prog: alive, 6 threads\$" "the process row"
 kill -USR2 "$pid"
 wait_ready "brief exited" "$pid"
 B=${TID[brief]}
-tui_wait "^└─ +$B brief +exited +2 +nap_leaf\$" "brief exited"
+tui_wait "^└─ +$B brief +exited +$KC +2 +nap_leaf\$" "brief exited"
 
 # Select brief through the search.
 tui_keys /

@@ -161,7 +161,7 @@ kill -0 "$pid" || fail "tuilife died"
 # Enter on the live one: the monitor on it.
 keys_to "$life"
 tui_keys Enter
-tui_wait "^[^ 0-9A-Za-z]+ +[0-9]+ +lifeworker +running +3 +[^ ]+ +life_inner *\$" \
+tui_wait "^[^ 0-9A-Za-z]+ +[0-9]+ +lifeworker +running +$KC +3 +[^ ]+ +life_inner *\$" \
 	"the monitor's worker row"
 tui_has "^PID $pid tuilife: alive, 2 threads *\$" || tui_fail "no process row for $pid"
 tui_has "^tuilife  $life " || tui_fail "the monitor's header does not name $life"

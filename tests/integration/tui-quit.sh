@@ -29,7 +29,7 @@ traced app RBTRACE_FILE="$f" "$APPS/parked"
 pid=$LAUNCHED
 wait_ready worker "$pid"
 wait_ready "main $pid" "$pid"
-WORKER_ROW='^[^ 0-9A-Za-z]+ +[0-9]+ +worker +running +4 +[^ ]+ +func_c *$'
+WORKER_ROW='^[^ 0-9A-Za-z]+ +[0-9]+ +worker +running +'"$KC"' +4 +[^ ]+ +func_c *$'
 
 # monitor - a fresh pane with rbmon on the parked program, up and drawn.
 monitor()
@@ -88,7 +88,7 @@ tui_start 80 24 RBT_READY="$RBT_READY" bash -c '
 wait_ready "main [0-9]+"
 pid=$(ready_field main 2)
 STARTED+=("$pid")	# not our child: make sure cleanup ends it
-tui_wait '^[^ 0-9A-Za-z]+ +[0-9]+ +lifeworker +running +3 +[^ ]+ +life_inner *$' "the worker row"
+tui_wait '^[^ 0-9A-Za-z]+ +[0-9]+ +lifeworker +running +'"$KC"' +3 +[^ ]+ +life_inner *$' "the worker row"
 wait_for "rbmon's pid" rbmon_pid
 mon=$(cat "$T/wait.last")
 expect "tuilife and rbmon in one process group" "$(stat_field "$mon" 5)" "$(stat_field "$pid" 5)"

@@ -30,9 +30,10 @@ poll "main, recurse ×31, at_bottom" folded
 "$RBMON" --dump "$f" >"$T/dump.txt" || fail "rbmon --dump: $?"
 expect "recurse frames in the text dump" 31 "$(grep -c ' recurse ' "$T/dump.txt")"
 
-# Into the stack pane, on the run, o: every frame.
+# Into the stack pane, on the run (above main, the last row), o: every
+# frame.  (Above #0 may be the row saying what the thread waits in.)
 tui_keys Enter
-tui_keys Down
+tui_keys End Up
 tui_keys o
 expanded()
 {

@@ -40,10 +40,12 @@ title_for()
 {
 	local cols=$1 name=15 state=16 t
 	if [ "$cols" -lt 80 ]; then name=10; state=9; fi
-	if [ "$cols" -ge 64 ]; then
-		t=$(printf '%3s%7s %-*s %-*s %5s %7s FUNCTION' "" TID $name NAME $state STATE DEPTH TIME)
+	if [ "$cols" -ge 72 ]; then
+		t=$(printf '%3s%7s %-*s %-*s S %5s %5s %7s FUNCTION' "" TID $name NAME $state STATE CPU% DEPTH TIME)
+	elif [ "$cols" -ge 64 ]; then
+		t=$(printf '%3s%7s %-*s %-*s S %5s %7s FUNCTION' "" TID $name NAME $state STATE DEPTH TIME)
 	else
-		t=$(printf '%3s%7s %-*s %-*s %5s FUNCTION' "" TID $name NAME $state STATE DEPTH)
+		t=$(printf '%3s%7s %-*s %-*s S %5s FUNCTION' "" TID $name NAME $state STATE DEPTH)
 	fi
 	[ "${#t}" -gt "$cols" ] && t="${t:0:cols-1}~"
 	echo "$t"
@@ -103,9 +105,9 @@ layout_ok()
 		[[ "${SCR[y]}" == "└─ "*" $B $SEL_NAME "* ]] && { r=${SCR[y]}; break; }
 	done
 	if [ "$cols" -ge 64 ]; then
-		[[ "$r" =~ ^└─\ +$B\ $SEL_NAME\ +running\ +$D\ +[0-9][^\ ]*s\ $LF$ ]] || { echo "selected row: '$r'"; return 1; }
+		[[ "$r" =~ ^└─\ +$B\ $SEL_NAME\ +running\ +$KC\ +$D\ +[0-9][^\ ]*s\ $LF$ ]] || { echo "selected row: '$r'"; return 1; }
 	elif [ "$cols" -ge 46 ]; then
-		[[ "$r" =~ ^└─\ +$B\ $SEL_NAME\ +running\ +$D\ $LF$ ]] || { echo "selected row: '$r'"; return 1; }
+		[[ "$r" =~ ^└─\ +$B\ $SEL_NAME\ +running\ +$KS\ +$D\ $LF$ ]] || { echo "selected row: '$r'"; return 1; }
 	fi
 	r=${r/└─/'`-'}
 	x=${t%%STATE*}
@@ -113,8 +115,11 @@ layout_ok()
 	attrs_are "^└─ +$B $SEL_NAME:$SEL" || return 1
 	# The stack, the watch title, the function bar.
 	[[ "${SCR[st]}" == " Stack of thread $B \"$SEL_NAME\""* ]] || { echo "stack title: ${SCR[st]}"; return 1; }
-	[[ "${SCR[st + 1]}" =~ ^#0\ +$LF\  ]] && [[ "${SCR[st + 2]}" =~ ^#1\ +$CL\  ]] ||
-		{ echo "stack rows: '${SCR[st + 1]}' '${SCR[st + 2]}'"; return 1; }
+	# Under the title, what the thread waits in (if the kernel says), then #0.
+	y=$((st + 1))
+	[[ "${SCR[y]}" == "     blocked in "* ]] && y=$((y + 1))
+	[[ "${SCR[y]}" =~ ^#0\ +$LF\  ]] && [[ "${SCR[y + 1]}" =~ ^#1\ +$CL\  ]] ||
+		{ echo "stack rows: '${SCR[y]}' '${SCR[y + 1]}'"; return 1; }
 	wt=${SCR[rows - 3]}
 	[[ "$wt" == " Watches of thread $B: "* ]] || { echo "watch title row $((rows - 3)): '$wt'"; return 1; }
 	bar=${SCR[rows - 1]}

@@ -60,8 +60,9 @@ tui_keys q	# back, and q does not quit from here
 tui_wait '^F1Help /Search' "the monitor after the source view"
 [ -s "$T/tui.rc" ] && tui_fail "q in the source view quit rbmon"
 
-# From the stack pane, frame #2: dig_deeper, at its call to dig_deepest.
-tui_keys Enter Down Down
+# From the stack pane, frame #2: dig_deeper, at its call to dig_deepest
+# (two up from dig_main, the last row).
+tui_keys Enter End Up Up
 tui_keys v
 tui_wait "^ $src:$(L dig_call_deepest)  \(#2 dig_deeper\)" "the source title of frame #2"
 poll "the call marked" marked "$(L dig_call_deepest)" "$width"

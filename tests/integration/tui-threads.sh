@@ -25,7 +25,7 @@ poll "the six threads in order" rows_are "$want"
 for n in main $names; do
 	sn=$n
 	[ "$n" == main ] && sn=$prog
-	tui_has "^(├─|└─) +${TID[$n]} $sn +running +${DEPTH[$n]} +[0-9][^ ]*s ${LEAF[$n]}\$" ||
+	tui_has "^(├─|└─) +${TID[$n]} $sn +running +$KC +${DEPTH[$n]} +[0-9][^ ]*s ${LEAF[$n]}\$" ||
 		tui_fail "the row of thread $n (tid ${TID[$n]})"
 done
 expect "rows drawn with └─" 1 "$(grep -c '^└─' "$T/screen")"
@@ -138,7 +138,7 @@ kill -USR1 "$pid"
 wait_ready late "$pid"
 TID[latecomer]=$(tid_of latecomer)
 [ -n "${TID[latecomer]}" ] || fail "no tid reported for latecomer"
-tui_wait "^(├─|└─) +${TID[latecomer]} latecomer +running +2 +[0-9][^ ]*s jog_leaf\$" "the new thread's row"
+tui_wait "^(├─|└─) +${TID[latecomer]} latecomer +running +$KC +2 +[0-9][^ ]*s jog_leaf\$" "the new thread's row"
 tui_wait "^PID $pid $prog: alive, 7 threads\$" "the process row counting 7 threads"
 tui_has "Threads 7 alive, 0 exited, 0 gone" || tui_fail "header after the new thread"
 want=$(order main $names latecomer)
@@ -159,7 +159,7 @@ done
 kill -USR2 "$pid"
 wait_ready "brief exited" "$pid"
 B=${TID[brief]}
-tui_wait "^└─ +$B brief +exited +2 +nap_leaf\$" "brief exited, last in the list, no time"
+tui_wait "^└─ +$B brief +exited +$KC +2 +nap_leaf\$" "brief exited, last in the list, no time"
 ST[brief]=exited
 want=$(order main north south east west latecomer; echo "$B brief exited")
 poll "running threads first, then the exited one" rows_are "$want"

@@ -50,13 +50,13 @@ tui_start 100 30 "$RBMON" -d 3 "$f"
 tui_wait "^PID $root forktree: alive, 1 thread\$" "the root's process row"
 poll "the tree" list_is \
 	"PID $root forktree: alive, 1 thread" \
-	"├─ +$root forktree +running +3 +$R root_park" \
+	"├─ +$root forktree +running +$KC +3 +$R root_park" \
 	"├─ PID $left forktree: alive, 1 thread \\(child of $root\\)" \
-	"│  ├─ +$left forktree +running +4 +$R left_park" \
+	"│  ├─ +$left forktree +running +$KC +4 +$R left_park" \
 	"│  └─ PID $leaf forktree: alive, 1 thread \\(child of $left\\)" \
-	"│     └─ +$leaf forktree +running +4 +$R leaf_park" \
+	"│     └─ +$leaf forktree +running +$KC +4 +$R leaf_park" \
 	"└─ PID $right forktree: alive, 1 thread \\(child of $root\\)" \
-	"   └─ +$right forktree +running +3 +$R right_park"
+	"   └─ +$right forktree +running +$KC +3 +$R right_park"
 
 poll "the root's thread selected" attrs_are "^├─ +$root :$SEL"
 poll "the root's stack" stack_of "$root" 3 "root_park plant main"
@@ -91,23 +91,23 @@ kill -USR1 "$root"
 wait_ready "right gone" "$root"
 poll "right gone, still under the root" list_is \
 	"PID $root forktree: alive, 1 thread" \
-	"├─ +$root forktree +running +3 +$R root_park" \
+	"├─ +$root forktree +running +$KC +3 +$R root_park" \
 	"├─ PID $left forktree: alive, 1 thread \\(child of $root\\)" \
-	"│  ├─ +$left forktree +running +4 +$R left_park" \
+	"│  ├─ +$left forktree +running +$KC +4 +$R left_park" \
 	"│  └─ PID $leaf forktree: alive, 1 thread \\(child of $left\\)" \
-	"│     └─ +$leaf forktree +running +4 +$R leaf_park" \
+	"│     └─ +$leaf forktree +running +$KC +4 +$R leaf_park" \
 	"└─ PID $right forktree: gone, 1 thread \\(child of $root\\)" \
-	"   └─ +$right forktree +gone +3 +right_park"
+	"   └─ +$right forktree +gone +$KC +3 +right_park"
 # h hides it: left is the root's last child now, its bars go.
 tui_keys h
 tui_wait '^exited threads hidden \(h shows them\)' "the hide message"
 poll "left closing the tree" list_is \
 	"PID $root forktree: alive, 1 thread" \
-	"├─ +$root forktree +running +3 +$R root_park" \
+	"├─ +$root forktree +running +$KC +3 +$R root_park" \
 	"└─ PID $left forktree: alive, 1 thread \\(child of $root\\)" \
-	"   ├─ +$left forktree +running +4 +$R left_park" \
+	"   ├─ +$left forktree +running +$KC +4 +$R left_park" \
 	"   └─ PID $leaf forktree: alive, 1 thread \\(child of $left\\)" \
-	"      └─ +$leaf forktree +running +4 +$R leaf_park"
+	"      └─ +$leaf forktree +running +$KC +4 +$R leaf_park"
 poll "leaf still selected" attrs_are "^      └─ +$leaf :$SEL"
 tui_quit
 
@@ -117,13 +117,13 @@ tui_start 100 30 "$RBMON" --ascii -d 3 "$f"
 tui_wait "^PID $root forktree: alive, 1 thread\$" "the root's process row (--ascii)"
 poll "the tree in ASCII" list_is \
 	"PID $root forktree: alive, 1 thread" \
-	"\\|- +$root forktree +running +3 +$R root_park" \
+	"\\|- +$root forktree +running +$KC +3 +$R root_park" \
 	"\\|- PID $left forktree: alive, 1 thread \\(child of $root\\)" \
-	"\\|  \\|- +$left forktree +running +4 +$R left_park" \
+	"\\|  \\|- +$left forktree +running +$KC +4 +$R left_park" \
 	"\\|  \`- PID $leaf forktree: alive, 1 thread \\(child of $left\\)" \
-	"\\|     \`- +$leaf forktree +running +4 +$R leaf_park" \
+	"\\|     \`- +$leaf forktree +running +$KC +4 +$R leaf_park" \
 	"\`- PID $right forktree: gone, 1 thread \\(child of $root\\)" \
-	"   \`- +$right forktree +gone +3 +right_park"
+	"   \`- +$right forktree +gone +$KC +3 +right_park"
 tui_quit "--ascii"
 
 stop_and_reap "$root"

@@ -281,6 +281,11 @@ attrs_are()
 	done
 }
 
+# The kernel's columns of a thread row: S (a state letter, - unknown) and
+# CPU% (- unknown); KS alone, below 72 columns.
+KC='[A-Za-z-] +([0-9]+\.[0-9]|-)'
+KS='[A-Za-z-]'
+
 # thread_rows - the thread rows of $T/screen, "TID NAME STATE" each.
 thread_rows() { sed -n 's/^\(├─\|└─\) *\([0-9]*\) \+\([^ ]*\) \+\([^ ]*\) .*/\2 \3 \4/p' "$T/screen"; }
 
