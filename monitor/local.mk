@@ -11,6 +11,8 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/safeio.c monitor/safeio.h \
 	monitor/discover.c monitor/discover.h \
 	monitor/view.c monitor/view.h monitor/keys.h \
+	monitor/edit.c monitor/edit.h \
+	monitor/history.c monitor/history.h \
 	monitor/control.c monitor/control.h \
 	monitor/breakpoint.c monitor/breakpoint.h \
 	$(RB_COMMON_SOURCES)
