@@ -9,6 +9,7 @@ Suite	*suite_model(void);
 Suite	*suite_view(void);
 Suite	*suite_breakpoint(void);
 Suite	*suite_escape(void);
+Suite	*suite_edit(void);
 
 int
 main(void)
@@ -20,6 +21,7 @@ main(void)
 	srunner_add_suite(sr, suite_view());
 	srunner_add_suite(sr, suite_breakpoint());
 	srunner_add_suite(sr, suite_escape());
+	srunner_add_suite(sr, suite_edit());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

@@ -1,9 +1,10 @@
 # tests/check_monitor: Check unit tests of rbmon's model, symbols, dump,
-# breakpoints and the view under the interactive screen.
+# breakpoints, the view under the interactive screen and its line editor.
 check_PROGRAMS += tests/check_monitor
 TESTS += tests/check_monitor
 tests_check_monitor_SOURCES = tests/check_monitor_main.c tests/check_model.c \
-	tests/check_view.c tests/check_breakpoint.c tests/check_escape.c
+	tests/check_view.c tests/check_breakpoint.c tests/check_escape.c \
+	tests/check_edit.c
 tests_check_monitor_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/monitor
 tests_check_monitor_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(LIBDW_CFLAGS) \
 	$(LIBELF_CFLAGS) $(LIBBSD_CFLAGS) $(PTHREAD_CFLAGS)
