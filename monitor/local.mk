@@ -13,6 +13,8 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/discover.c monitor/discover.h \
 	monitor/view.c monitor/view.h monitor/keys.h \
 	monitor/keytab.c monitor/keytab.h \
+	monitor/edit.c monitor/edit.h \
+	monitor/history.c monitor/history.h \
 	monitor/control.c monitor/control.h \
 	monitor/breakpoint.c monitor/breakpoint.h \
 	$(RB_COMMON_SOURCES)

@@ -11,6 +11,7 @@ Suite	*suite_breakpoint(void);
 Suite	*suite_escape(void);
 Suite	*suite_keytab(void);
 Suite	*suite_taskstat(void);
+Suite	*suite_edit(void);
 
 int
 main(void)
@@ -24,6 +25,7 @@ main(void)
 	srunner_add_suite(sr, suite_escape());
 	srunner_add_suite(sr, suite_keytab());
 	srunner_add_suite(sr, suite_taskstat());
+	srunner_add_suite(sr, suite_edit());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
