@@ -290,6 +290,7 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 	rbmon_tuiwatch_end(&t);
 	/* A signal (terminal closed, kill) cannot ask: undo, to be safe. */
 	rbmon_tuictl_end(&t, rbmon_tty_quit);
+	rbmon_prompt_free_all();
 	rbmon_symbols_free(t.sy);
 	if (t.notes != NULL)
 		fclose(t.notes);

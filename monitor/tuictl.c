@@ -398,7 +398,7 @@ rbmon_tuictl_tick(struct rbmon_tui *t)
 
 /* Tab: complete the function name (the first word) from the symbols. */
 static void
-tuictl_break_tab(struct rbmon_tui *t, void *arg, char *line, size_t size,
+tuictl_break_tab(struct rbmon_tui *t, void *arg, struct rbmon_edit *ed,
     char *note, size_t notesz)
 {
 	const struct rbmon_process	*p = NULL;
@@ -406,15 +406,16 @@ tuictl_break_tab(struct rbmon_tui *t, void *arg, char *line, size_t size,
 	size_t				 n;
 
 	(void)arg;
-	if (strchr(line, ' ') != NULL || rbmon_tui_selected(t, &p) == NULL) {
+	if (memchr(ed->text, ' ', ed->cur) != NULL ||
+	    rbmon_tui_selected(t, &p) == NULL) {
 		snprintf(note, notesz, "Tab completes the function name");
 		return;
 	}
 	fn = rbmon_symbols_functions(t->sy, &t->s, p, &n);
-	/* One name: a space after it, ready for the count. */
-	if (rbmon_prompt_complete_word(fn, n, line, size - 2, "function", note,
-	    notesz) == 1)
-		strlcat(line, " ", size);
+	/* One name at the end of the line: a space after it, for the count. */
+	if (rbmon_edit_complete(ed, 0, fn, n, "function", note, notesz) == 1 &&
+	    ed->cur == ed->len)
+		rbmon_edit_key(ed, ' ');
 }
 
 static int

@@ -9,6 +9,8 @@
 #include <stddef.h>
 
 #include "breakpoint.h"
+#include "edit.h"
+#include "tty.h"
 #include "tui.h"
 
 extern const struct rbmon_mode_ops rbmon_mode_main;
@@ -29,9 +31,10 @@ enum rbmon_hist_kind {
 
 /*
  * A prompt on the message line.  Enter hands the line (not empty, blanks
- * at the end removed) to enter(), which returns the loop's flags; Tab
- * calls tab() with the line, which it may complete in place (at most
- * size - 1 bytes), and a note for the bar.  A problem known when the
+ * at the end removed) to enter(), which returns the loop's flags (an
+ * empty line to empty(), if set); Tab calls tab() with the editor, which
+ * may complete the word before the cursor (rbmon_edit_complete()), and a
+ * note for the bar.  A problem known when the
  * prompt opens (the thread has ended, the file is not writable) shows on
  * the bar; the prompt still takes what is typed, and enter() says it
  * again.  change(), if set, sees the line after every edit; cancel(), if
@@ -43,8 +46,9 @@ struct rbmon_prompt {
 	const char		*hint;
 	enum rbmon_hist_kind	 hist;
 	int			(*enter)(struct rbmon_tui *, void *, const char *);
-	void			(*tab)(struct rbmon_tui *, void *, char *, size_t,
-				    char *, size_t);
+	void			(*tab)(struct rbmon_tui *, void *,
+				    struct rbmon_edit *, char *, size_t);
+	int			(*empty)(struct rbmon_tui *, void *);
 	void			(*change)(struct rbmon_tui *, void *,
 				    const char *);
 	void			(*cancel)(struct rbmon_tui *, void *);
@@ -55,8 +59,12 @@ struct rbmon_prompt {
 
 void	rbmon_prompt_open(struct rbmon_tui *, const struct rbmon_prompt *,
 	    const char *);
-size_t	rbmon_prompt_complete_word(char *const *, size_t, char *, size_t,
-	    const char *, char *, size_t);
+struct rbmon_hist *rbmon_prompt_hist(struct rbmon_tui *,
+	    enum rbmon_hist_kind);
+void	rbmon_prompt_remember(struct rbmon_tui *, enum rbmon_hist_kind,
+	    const char *);
+int	rbmon_prompt_draw_line(struct rbmon_edit *, int, int, int, attr_t);
+void	rbmon_prompt_free_all(void);
 
 void	rbmon_source_open(struct rbmon_tui *);
 void	rbmon_value_open(struct rbmon_tui *);

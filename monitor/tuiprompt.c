@@ -1,7 +1,9 @@
 /*
  * rbmon tuiprompt: the one prompt (tmux's status_prompt_set): a line
- * edited on the message line, with a history per kind and Tab completion
- * through the caller's callback.  Breakpoints and watches use it.
+ * edited on the message line with the one line editor (edit.c), a history
+ * per kind kept across runs (history.c) and Tab completion through the
+ * caller's callback.  Breakpoints, watches and the filter use it; the
+ * search uses its editor and history too.
  */
 #include "config.h"
 
@@ -10,39 +12,76 @@
 
 #include <bsd/string.h>
 
+#include "edit.h"
+#include "history.h"
 #include "panel.h"
 #include "tty.h"
 #include "tuimodes.h"
 
-#define PROMPT_LINE	(RB_EXPR_MAX + 1)	/* a watch expression, NUL included */
-#define PROMPT_HIST	16
-
-/* Lines typed at one kind of prompt, oldest first. */
-struct prompt_hist {
-	char	line[PROMPT_HIST][PROMPT_LINE];
-	size_t	n;
+static const char *const prompt_kinds[RBMON_HIST_KINDS] = {
+	[RBMON_HIST_SEARCH] = "search",
+	[RBMON_HIST_BREAK] = "break",
+	[RBMON_HIST_WATCH] = "watch",
+	[RBMON_HIST_FILTER] = "filter",
 };
 
-static struct prompt_hist prompt_hists[RBMON_HIST_KINDS];
+/* Each kind's lines, read from its file at its first prompt. */
+static struct rbmon_hist	prompt_hists[RBMON_HIST_KINDS];
+static int			prompt_loaded[RBMON_HIST_KINDS];
 
 struct prompt_state {
 	struct rbmon_prompt	 p;
-	char			 text[PROMPT_LINE];
+	struct rbmon_edit	 ed;
 	char			 note[512];	/* what Tab found */
-	size_t			 hpos;
 };
 
-static void
-prompt_hist_add(struct prompt_hist *h, const char *line)
+/**
+ * rbmon_prompt_hist - the history of prompts of @kind, read from its
+ * file the first time; a failure to read it is said on the message line
+ */
+struct rbmon_hist *
+rbmon_prompt_hist(struct rbmon_tui *t, enum rbmon_hist_kind kind)
 {
-	if (*line == '\0' || (h->n > 0 && strcmp(h->line[h->n - 1], line) == 0))
-		return;
-	if (h->n == PROMPT_HIST) {
-		memmove(h->line[0], h->line[1], sizeof h->line[0] *
-		    (PROMPT_HIST - 1));
-		h->n--;
+	char	*cause = NULL;
+
+	if (!prompt_loaded[kind]) {
+		prompt_loaded[kind] = 1;
+		if (rbmon_hist_load(&prompt_hists[kind], prompt_kinds[kind],
+		    &cause) != 0) {
+			rbmon_tui_message(t, RBMON_MSG_ERROR, "%s history: %s",
+			    prompt_kinds[kind], cause);
+			free(cause);
+		}
 	}
-	strlcpy(h->line[h->n++], line, sizeof h->line[0]);
+	return &prompt_hists[kind];
+}
+
+/* Keep @line in its kind's history file; a failure is said once. */
+void
+rbmon_prompt_remember(struct rbmon_tui *t, enum rbmon_hist_kind kind,
+    const char *line)
+{
+	char	*cause = NULL;
+
+	if (rbmon_hist_add(rbmon_prompt_hist(t, kind), line, &cause) != 0 &&
+	    cause != NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s history not saved: %s",
+		    prompt_kinds[kind], cause);
+		free(cause);
+	}
+}
+
+/* Every history, at exit. */
+void
+rbmon_prompt_free_all(void)
+{
+	int	k;
+
+	for (k = 0; k < RBMON_HIST_KINDS; k++) {
+		if (prompt_loaded[k])
+			rbmon_hist_free(&prompt_hists[k]);
+		prompt_loaded[k] = 0;
+	}
 }
 
 static void
@@ -59,101 +98,89 @@ static int
 prompt_enter(struct rbmon_tui *t, struct prompt_state *ps)
 {
 	struct rbmon_prompt	 p = ps->p;
-	char			 line[PROMPT_LINE];
+	char			 line[RBMON_EDIT_MAX + 1];
 	size_t			 n;
 	int			 r;
 
-	strlcpy(line, ps->text, sizeof line);
+	memcpy(line, ps->ed.text, sizeof line);
 	for (n = strlen(line); n > 0 && line[n - 1] == ' '; n--)
 		line[n - 1] = '\0';
 	/* The callback may open a mode of its own: close this one first. */
 	ps->p.free_arg = NULL;
 	rbmon_tui_pop(t);
+	rbmon_tui_message(t, RBMON_MSG_NONE, " ");
+	if (line[0] != '\0')
+		rbmon_prompt_remember(t, p.hist, line);
 	if (line[0] == '\0') {
-		rbmon_tui_message(t, RBMON_MSG_NONE, " ");
-		r = RBMON_REDRAW;
+		r = p.empty != NULL ? p.empty(t, p.arg) : RBMON_REDRAW;
 	} else if (p.problem[0] != '\0') {
 		/* Known when the prompt opened: the line goes nowhere. */
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s: \"%.40s\" not used",
 		    p.problem, line);
 		r = RBMON_REDRAW;
-	} else {
-		prompt_hist_add(&prompt_hists[p.hist], line);
+	} else
 		r = p.enter(t, p.arg, line);
-	}
 	if (p.free_arg != NULL)
 		p.free_arg(p.arg);
 	return r;
 }
 
 static int
-prompt_edit(struct rbmon_tui *t, struct prompt_state *ps, int key)
+prompt_key(struct rbmon_tui *t, void *arg, int key)
 {
-	struct prompt_hist	*h = &prompt_hists[ps->p.hist];
-	size_t			 len = strlen(ps->text);
+	struct prompt_state	*ps = arg;
 
-	switch (key) {
-	case RBMON_KEY_ESC:
+	switch (rbmon_edit_key(&ps->ed, key)) {
+	case RBMON_EDIT_ENTER:
+		return prompt_enter(t, ps);
+	case RBMON_EDIT_CANCEL:
 		if (ps->p.cancel != NULL)
 			ps->p.cancel(t, ps->p.arg);
 		rbmon_tui_pop(t);
 		rbmon_tui_message(t, RBMON_MSG_NONE, " ");
 		return RBMON_REDRAW;
-	case '\r':
-	case '\n':
-	case RBMON_KEY_ENTER:
-		return prompt_enter(t, ps);
-	case '\t':
+	case RBMON_EDIT_TAB:
 		ps->note[0] = '\0';
 		if (ps->p.tab != NULL)
-			ps->p.tab(t, ps->p.arg, ps->text, sizeof ps->text,
-			    ps->note, sizeof ps->note);
+			ps->p.tab(t, ps->p.arg, &ps->ed, ps->note,
+			    sizeof ps->note);
+		if (ps->p.change != NULL)
+			ps->p.change(t, ps->p.arg, ps->ed.text);
 		return RBMON_REDRAW;
-	case RBMON_KEY_BACKSPACE:
-	case RBMON_KEY_DC:
-	case RBMON_KEY_DEL:
-	case RBMON_CTRL('h'):
-		if (len > 0)
-			ps->text[len - 1] = '\0';
+	case RBMON_EDIT_CHANGED:
+		if (ps->p.change != NULL)
+			ps->p.change(t, ps->p.arg, ps->ed.text);
 		return RBMON_REDRAW;
-	case RBMON_CTRL('u'):
-		ps->text[0] = '\0';
+	case RBMON_EDIT_MOVED:
 		return RBMON_REDRAW;
-	case RBMON_KEY_UP:
-	case RBMON_KEY_DOWN:
-		if (key == RBMON_KEY_UP && ps->hpos > 0)
-			ps->hpos--;
-		else if (key == RBMON_KEY_DOWN && ps->hpos < h->n)
-			ps->hpos++;
-		if (ps->hpos < h->n)
-			strlcpy(ps->text, h->line[ps->hpos], sizeof ps->text);
-		else
-			ps->text[0] = '\0';
-		return RBMON_REDRAW;
+	default:
+		/* Not an editing key: nothing, and nothing under the prompt. */
+		return 0;
 	}
-	if (key < 0x20 || key > 0x7e || len + 1 >= sizeof ps->text)
-		return RBMON_REDRAW;
-	ps->text[len] = (char)key;
-	ps->text[len + 1] = '\0';
-	return RBMON_REDRAW;
 }
 
-static int
-prompt_key(struct rbmon_tui *t, void *arg, int key)
+/*
+ * The editor's line at (y, x) in @width columns, the cursor in it.  The
+ * text is the user's (or a history file's, checked), made only of
+ * characters safe to draw (rbmon_edit_safe()): drawn as it is, UTF-8.
+ * Returns the column after the text drawn.
+ */
+int
+rbmon_prompt_draw_line(struct rbmon_edit *ed, int y, int x, int width,
+    attr_t a)
 {
-	struct prompt_state	*ps = arg;
-	char			 before[PROMPT_LINE];
-	int			 r;
+	size_t	first, bytes;
+	int	col, end;
 
-	/* Enter and Esc close the prompt: ps is gone after them. */
-	if (key == RBMON_KEY_ESC || key == '\r' || key == '\n' ||
-	    key == RBMON_KEY_ENTER)
-		return prompt_edit(t, ps, key);
-	strlcpy(before, ps->text, sizeof before);
-	r = prompt_edit(t, ps, key);
-	if (ps->p.change != NULL && strcmp(before, ps->text) != 0)
-		ps->p.change(t, ps->p.arg, ps->text);
-	return r;
+	if (width < 1)
+		return x;
+	rbmon_edit_window(ed, width, &first, &bytes, &col);
+	attrset(a);
+	mvaddnstr(y, x, ed->text + first, (int)bytes);
+	end = getcurx(stdscr);
+	move(y, x + col);
+	curs_set(1);
+	return end;
 }
 
 static void
@@ -161,8 +188,7 @@ prompt_draw(struct rbmon_tui *t, void *arg)
 {
 	struct prompt_state	*ps = arg;
 	const char		*bar;
-	size_t			 len = strlen(ps->text);
-	int			 y = t->lay.msg_y, x, room;
+	int			 y = t->lay.msg_y, x;
 
 	if (t->lay.too_small)
 		return;
@@ -173,12 +199,7 @@ prompt_draw(struct rbmon_tui *t, void *arg)
 	move(y, 0);
 	clrtoeol();
 	x = rbmon_panel_text(y, 0, t->lay.cols, A_BOLD, ps->p.label);
-	/* A long line shows its end, where typing goes on. */
-	room = t->lay.cols - x - 1;
-	x += rbmon_panel_text(y, x, room, A_NORMAL, room > 0 &&
-	    len > (size_t)room ? ps->text + len - (size_t)room : ps->text);
-	move(y, x);
-	curs_set(1);
+	rbmon_prompt_draw_line(&ps->ed, y, x, t->lay.cols - x - 1, A_NORMAL);
 }
 
 static const struct rbmon_mode_ops prompt_ops = {
@@ -201,57 +222,8 @@ rbmon_prompt_open(struct rbmon_tui *t, const struct rbmon_prompt *p,
 	struct prompt_state	*ps = rbmon_xcalloc(1, sizeof *ps);
 
 	ps->p = *p;
-	strlcpy(ps->text, initial != NULL ? initial : "", sizeof ps->text);
-	ps->hpos = prompt_hists[p->hist].n;
+	rbmon_edit_start(&ps->ed, initial, rbmon_prompt_hist(t, p->hist));
 	if (rbmon_tui_push(t, &prompt_ops, ps) != 0)
 		prompt_free(ps);
 }
 
-/**
- * rbmon_prompt_complete_word - complete @word, the end of a prompt's line
- * @names: sorted, unique; @n of them
- * @room: how many bytes @word may grow to (not counting the NUL)
- * @kind: what the names are, for "no KIND starts with ..."
- * @note: what the bar says: the matches when there are several
- *
- * @word becomes the longest common prefix of the names it starts.
- * Return: how many names matched.
- */
-size_t
-rbmon_prompt_complete_word(char *const *names, size_t n, char *word,
-    size_t room, const char *kind, char *note, size_t notesz)
-{
-	size_t	len = strlen(word), lo, hi, i, c;
-	int	w;
-
-	/* The range of names starting with the word (the list is sorted). */
-	for (lo = 0; lo < n && strncmp(names[lo], word, len) < 0; lo++)
-		;
-	for (hi = lo; hi < n && strncmp(names[hi], word, len) == 0; hi++)
-		;
-	if (lo == hi) {
-		snprintf(note, notesz, "no %s starts with \"%.60s\"", kind,
-		    word);
-		return 0;
-	}
-	/* Longest common prefix of the range, as far as the line holds. */
-	c = strlen(names[lo]);
-	for (i = lo + 1; i < hi; i++) {
-		size_t k = 0;
-
-		while (k < c && names[i][k] == names[lo][k])
-			k++;
-		c = k;
-	}
-	if (c > room)
-		c = room;
-	memcpy(word, names[lo], c);
-	word[c] = '\0';
-	note[0] = '\0';
-	if (hi - lo == 1)
-		return 1;
-	w = snprintf(note, notesz, "%zu matches:", hi - lo);
-	for (i = lo; i < hi && w > 0 && (size_t)w < notesz - 1; i++)
-		w += snprintf(note + w, notesz - (size_t)w, " %s", names[i]);
-	return hi - lo;
-}

@@ -13,19 +13,19 @@
 #include <bsd/string.h>
 
 #include "dump.h"
+#include "history.h"
 #include "panel.h"
 #include "tty.h"
 #include "tuimodes.h"
 
-#define SEARCH_LINE	128
-
 struct search_state {
-	char			 text[SEARCH_LINE];
+	struct rbmon_edit	 ed;
+	struct rbmon_hist	*hist;
 	struct rbmon_ident	 from;		/* the selection it started at */
 	int			 had_sel;
 };
 
-static char search_last[SEARCH_LINE];	/* what Enter kept, for F3 */
+static char search_last[RBMON_EDIT_MAX + 1];	/* what Enter kept, for F3 */
 
 static int
 search_step(struct rbmon_tui *t, const char *text, int next)
@@ -59,31 +59,36 @@ static int
 search_key(struct rbmon_tui *t, void *arg, int key)
 {
 	struct search_state	*ss = arg;
-	size_t			 len = strlen(ss->text);
-	char			 text[SEARCH_LINE];
+	char			 text[RBMON_EDIT_MAX + 1];
+	int			 browsing = ss->ed.hpos < ss->hist->n;
 
-	switch (key) {
-	case RBMON_KEY_ESC:
+	/* The next match: F3, and Down or ^N unless going through history. */
+	if (key == RBMON_KEY_F(3) || (!browsing && (key == RBMON_KEY_DOWN ||
+	    key == RBMON_CTRL('n')))) {
+		search_step(t, ss->ed.text, 1);
+		return RBMON_REDRAW;
+	}
+	switch (rbmon_edit_key(&ss->ed, key)) {
+	case RBMON_EDIT_CANCEL:
 		t->have_match = 0;
 		search_restore(t, ss);
 		rbmon_tui_relayout(t);
 		rbmon_tui_pop(t);
 		rbmon_tui_message(t, RBMON_MSG_NONE, " ");
 		return RBMON_REDRAW;
-	case '\r':
-	case '\n':
-	case RBMON_KEY_ENTER:
-		strlcpy(text, ss->text, sizeof text);
+	case RBMON_EDIT_ENTER:
+		memcpy(text, ss->ed.text, sizeof text);
 		rbmon_tui_pop(t);
-		if (len == 0 && search_last[0] != '\0') {
+		if (text[0] == '\0' && search_last[0] != '\0') {
 			rbmon_search_again(t);	/* "/" Enter: the next match */
 			return RBMON_REDRAW;
 		}
-		if (len == 0) {
+		if (text[0] == '\0') {
 			rbmon_tui_message(t, RBMON_MSG_NONE, " ");
 			return RBMON_REDRAW;
 		}
-		strlcpy(search_last, text, sizeof search_last);
+		memcpy(search_last, text, sizeof search_last);
+		rbmon_prompt_remember(t, RBMON_HIST_SEARCH, text);
 		if (!t->have_match)
 			rbmon_tui_message(t, RBMON_MSG_ERROR, "no thread or "
 			    "function matches \"%s\"", text);
@@ -94,54 +99,40 @@ search_key(struct rbmon_tui *t, void *arg, int key)
 				t->focus = RBMON_PANE_STACK;
 		}
 		return RBMON_REDRAW;
-	case RBMON_KEY_BACKSPACE:
-	case RBMON_KEY_DC:
-	case RBMON_KEY_DEL:
-	case RBMON_CTRL('h'):
-		if (len > 0)
-			ss->text[len - 1] = '\0';
+	case RBMON_EDIT_CHANGED:
+		/* From where the search started, the first match as typed. */
 		t->have_match = 0;
 		search_restore(t, ss);
-		if (len > 1)
-			search_step(t, ss->text, 0);
+		if (ss->ed.text[0] != '\0' && !search_step(t, ss->ed.text, 0))
+			search_restore(t, ss);
 		return RBMON_REDRAW;
-	case RBMON_KEY_F(3):
-	case RBMON_KEY_DOWN:
-	case RBMON_CTRL('n'):
-		search_step(t, ss->text, 1);
+	case RBMON_EDIT_MOVED:
 		return RBMON_REDRAW;
-	case RBMON_CTRL('u'):
-		ss->text[0] = '\0';
-		t->have_match = 0;
-		search_restore(t, ss);
-		return RBMON_REDRAW;
-	}
-	if (key < 0x20 || key > 0x7e || len + 1 >= sizeof ss->text)
+	default:
 		return 0;
-	ss->text[len] = (char)key;
-	ss->text[len + 1] = '\0';
-	if (!search_step(t, ss->text, 0))
-		search_restore(t, ss);	/* no longer matches: back to start */
-	return RBMON_REDRAW;
+	}
 }
 
 static void
 search_draw(struct rbmon_tui *t, void *arg)
 {
 	struct search_state	*ss = arg;
-	int			 y = t->lay.msg_y, x;
+	int			 y = t->lay.msg_y, x, end;
 
 	if (t->lay.too_small || !t->have_snap)
 		return;
 	move(y, 0);
 	clrtoeol();
 	x = rbmon_panel_text(y, 0, t->lay.cols, A_BOLD, "Search: ");
-	x += rbmon_panel_text(y, x, t->lay.cols - x - 1, A_NORMAL, ss->text);
-	if (ss->text[0] != '\0' && !t->have_match)
-		rbmon_panel_text(y, x + 2, t->lay.cols - x - 2,
+	end = rbmon_prompt_draw_line(&ss->ed, y, x, t->lay.cols - x - 13,
+	    A_NORMAL);
+	if (ss->ed.text[0] != '\0' && !t->have_match) {
+		rbmon_panel_text(y, end + 2, t->lay.cols - end - 2,
 		    rbmon_tty_attr(RBMON_A_ERROR), "(no match)");
-	move(y, x);
-	curs_set(1);
+		/* The cursor back where typing goes. */
+		rbmon_prompt_draw_line(&ss->ed, y, x, t->lay.cols - x - 13,
+		    A_NORMAL);
+	}
 }
 
 static const struct rbmon_mode_ops search_ops = {
@@ -157,6 +148,8 @@ rbmon_search_open(struct rbmon_tui *t)
 {
 	struct search_state	*ss = rbmon_xcalloc(1, sizeof *ss);
 
+	ss->hist = rbmon_prompt_hist(t, RBMON_HIST_SEARCH);
+	rbmon_edit_start(&ss->ed, NULL, ss->hist);
 	t->have_match = 0;
 	ss->had_sel = t->v.have_sel;
 	ss->from = t->v.sel;

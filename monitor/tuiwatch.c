@@ -736,27 +736,25 @@ tuiwatch_identch(char c)
 }
 
 /*
- * Tab: complete the identifier at the end of the line.  Global names
+ * Tab: complete the identifier before the cursor.  Global names
  * only: after "." or "->" a member would follow, which is not completed.
  * Names starting with '_' only when that was typed (the sorted list puts
  * them apart from the others).
  */
 static void
-tuiwatch_tab(struct rbmon_tui *t, void *arg, char *line, size_t size,
+tuiwatch_tab(struct rbmon_tui *t, void *arg, struct rbmon_edit *ed,
     char *note, size_t notesz)
 {
 	const struct rbmon_process	*p = NULL;
 	char *const			*v;
-	char				*word;
-	size_t				 len = strlen(line), start, wlen;
-	size_t				 n, i;
+	const char			*line = ed->text;
+	size_t				 start, wlen, n, i;
 
 	(void)arg;
-	for (start = len; start > 0 && tuiwatch_identch(line[start - 1]);
+	for (start = ed->cur; start > 0 && tuiwatch_identch(line[start - 1]);
 	    start--)
 		;
-	word = line + start;
-	wlen = len - start;
+	wlen = ed->cur - start;
 	for (i = start; i > 0 && line[i - 1] == ' '; i--)
 		;
 	if (i > 0 && (line[i - 1] == '.' || (i > 1 &&
@@ -765,7 +763,7 @@ tuiwatch_tab(struct rbmon_tui *t, void *arg, char *line, size_t size,
 		    "completes variable names");
 		return;
 	}
-	if (wlen == 0 || (*word >= '0' && *word <= '9')) {
+	if (wlen == 0 || (line[start] >= '0' && line[start] <= '9')) {
 		snprintf(note, notesz, "type the start of a variable name, "
 		    "then Tab");
 		return;
@@ -775,8 +773,7 @@ tuiwatch_tab(struct rbmon_tui *t, void *arg, char *line, size_t size,
 		return;
 	}
 	v = rbmon_symbols_variables(t->sy, &t->s, p, &n);
-	rbmon_prompt_complete_word(v, n, word, size - 1 - start, "variable",
-	    note, notesz);
+	rbmon_edit_complete(ed, start, v, n, "variable", note, notesz);
 }
 
 static int

@@ -32,7 +32,7 @@ tui_start()
 	q=$(printf '%q ' "$@")
 	cat >"$T/tui.run" <<-EOF
 	stty -g >"$T/stty.before"
-	env TERM=$TUI_TERM LANG=C.UTF-8 LC_ALL= $q 2>"$T/tui.err"
+	env TERM=$TUI_TERM LANG=C.UTF-8 LC_ALL= XDG_STATE_HOME=$T/state $q 2>"$T/tui.err"
 	rc=\$?
 	stty -g >"$T/stty.after"
 	echo \$rc >"$T/tui.rc"
