@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "history.h"
 #include "keys.h"
+#include "keytab.h"
 
 #define EDIT_NOTE_WORD	60	/* bytes of the word a note repeats */
 
@@ -240,36 +241,8 @@ edit_insertable(int key)
 int
 rbmon_edit_handles(int key)
 {
-	switch (key) {
-	case RBMON_KEY_LEFT:
-	case RBMON_KEY_RIGHT:
-	case RBMON_KEY_HOME:
-	case RBMON_KEY_END:
-	case RBMON_KEY_UP:
-	case RBMON_KEY_DOWN:
-	case RBMON_KEY_BACKSPACE:
-	case RBMON_KEY_DEL:
-	case RBMON_KEY_DC:
-	case RBMON_KEY_ENTER:
-	case RBMON_KEY_ESC:
-	case RBMON_CTRL('a'):
-	case RBMON_CTRL('b'):
-	case RBMON_CTRL('d'):
-	case RBMON_CTRL('e'):
-	case RBMON_CTRL('f'):
-	case RBMON_CTRL('g'):
-	case RBMON_CTRL('h'):
-	case RBMON_CTRL('k'):
-	case RBMON_CTRL('n'):
-	case RBMON_CTRL('p'):
-	case RBMON_CTRL('u'):
-	case RBMON_CTRL('w'):
-	case '\t':
-	case '\n':
-	case '\r':
-		return 1;
-	}
-	return edit_insertable(key);
+	return rbmon_keytab_action(RBMON_KM_EDIT, key) != RBMON_ACT_NONE ||
+	    edit_insertable(key);
 }
 
 /**
@@ -277,8 +250,9 @@ rbmon_edit_handles(int key)
  * @e: the editor
  * @key: a monitor/keys.h key
  *
- * Printable characters are inserted at the cursor (refused when the line
- * is full or they are not safe to draw); Left/Right, ^B/^F: a character;
+ * The keys are the key table's (keytab.c, RBMON_KM_EDIT); printable
+ * characters not bound there are inserted at the cursor (refused when the
+ * line is full or they are not safe to draw); Left/Right, ^B/^F: a character;
  * Home/End, ^A/^E: the ends; Backspace, DEL, ^H: the character before;
  * Delete, ^D: the character under the cursor; ^W the word before
  * (whitespace-delimited, as readline's unix-word-rubout); ^U from the
@@ -294,52 +268,42 @@ rbmon_edit_key(struct rbmon_edit *e, int key)
 {
 	size_t	p;
 
-	switch (key) {
-	case RBMON_KEY_LEFT:
-	case RBMON_CTRL('b'):
+	switch (rbmon_keytab_action(RBMON_KM_EDIT, key)) {
+	case RBMON_ACT_ED_LEFT:
 		return edit_move(e, edit_prev(e, e->cur));
-	case RBMON_KEY_RIGHT:
-	case RBMON_CTRL('f'):
+	case RBMON_ACT_ED_RIGHT:
 		return edit_move(e, edit_next(e, e->cur));
-	case RBMON_KEY_HOME:
-	case RBMON_CTRL('a'):
+	case RBMON_ACT_ED_HOME:
 		return edit_move(e, 0);
-	case RBMON_KEY_END:
-	case RBMON_CTRL('e'):
+	case RBMON_ACT_ED_END:
 		return edit_move(e, e->len);
-	case RBMON_KEY_BACKSPACE:
-	case RBMON_KEY_DEL:
-	case RBMON_CTRL('h'):
+	case RBMON_ACT_ED_BACK:
 		return edit_cut(e, edit_prev(e, e->cur), e->cur);
-	case RBMON_KEY_DC:
-	case RBMON_CTRL('d'):
+	case RBMON_ACT_ED_DELETE:
 		return edit_cut(e, e->cur, edit_next(e, e->cur));
-	case RBMON_CTRL('w'):
+	case RBMON_ACT_ED_WORD:
 		/* ' ' is never part of a longer character: bytes will do. */
 		for (p = e->cur; p > 0 && e->text[p - 1] == ' '; p--)
 			;
 		for (; p > 0 && e->text[p - 1] != ' '; p--)
 			;
 		return edit_cut(e, p, e->cur);
-	case RBMON_CTRL('u'):
+	case RBMON_ACT_ED_KILL_START:
 		return edit_cut(e, 0, e->cur);
-	case RBMON_CTRL('k'):
+	case RBMON_ACT_ED_KILL_END:
 		return edit_cut(e, e->cur, e->len);
-	case RBMON_KEY_UP:
-	case RBMON_CTRL('p'):
+	case RBMON_ACT_ED_OLDER:
 		return edit_browse(e, 1);
-	case RBMON_KEY_DOWN:
-	case RBMON_CTRL('n'):
+	case RBMON_ACT_ED_NEWER:
 		return edit_browse(e, 0);
-	case '\r':
-	case '\n':
-	case RBMON_KEY_ENTER:
+	case RBMON_ACT_ED_ENTER:
 		return RBMON_EDIT_ENTER;
-	case RBMON_KEY_ESC:
-	case RBMON_CTRL('g'):
+	case RBMON_ACT_ED_CANCEL:
 		return RBMON_EDIT_CANCEL;
-	case '\t':
+	case RBMON_ACT_ED_TAB:
 		return RBMON_EDIT_TAB;
+	default:
+		break;
 	}
 	if (!edit_insertable(key))
 		return RBMON_EDIT_IGNORED;

@@ -184,6 +184,58 @@ static const struct rbmon_binding keytab[] = {
 	TEXT_KEYS(RBMON_KM_VALUE),
 #undef TEXT_KEYS
 
+	/* Editing a line: printable characters not bound here are typed. */
+#define E	RBMON_KM_EDIT
+#define KS_E	RBMON_KS_EDIT
+	BIND(RBMON_KEY_LEFT, E, RBMON_ACT_ED_LEFT, KS_E),
+	    .help = "a character left or right", .pair_with = RBMON_ACT_ED_RIGHT },
+	BIND(RBMON_CTRL('b'), E, RBMON_ACT_ED_LEFT, KS_E) },
+	BIND(RBMON_KEY_RIGHT, E, RBMON_ACT_ED_RIGHT, KS_E) },
+	BIND(RBMON_CTRL('f'), E, RBMON_ACT_ED_RIGHT, KS_E) },
+	BIND(RBMON_KEY_HOME, E, RBMON_ACT_ED_HOME, KS_E),
+	    .help = "the start or the end of the line",
+	    .pair_with = RBMON_ACT_ED_END },
+	BIND(RBMON_CTRL('a'), E, RBMON_ACT_ED_HOME, KS_E) },
+	BIND(RBMON_KEY_END, E, RBMON_ACT_ED_END, KS_E) },
+	BIND(RBMON_CTRL('e'), E, RBMON_ACT_ED_END, KS_E) },
+	BIND(RBMON_KEY_BACKSPACE, E, RBMON_ACT_ED_BACK, KS_E),
+	    .help = "erase the character before the cursor" },
+	BIND(RBMON_KEY_DEL, E, RBMON_ACT_ED_BACK, KS_E) },
+	BIND(RBMON_CTRL('h'), E, RBMON_ACT_ED_BACK, KS_E) },
+	BIND(RBMON_KEY_DC, E, RBMON_ACT_ED_DELETE, KS_E),
+	    .help = "erase the character under the cursor" },
+	BIND(RBMON_CTRL('d'), E, RBMON_ACT_ED_DELETE, KS_E) },
+	BIND(RBMON_CTRL('w'), E, RBMON_ACT_ED_WORD, KS_E),
+	    .help = "erase the word before the cursor" },
+	BIND(RBMON_CTRL('u'), E, RBMON_ACT_ED_KILL_START, KS_E),
+	    .help = "erase from the start of the line to the cursor" },
+	BIND(RBMON_CTRL('k'), E, RBMON_ACT_ED_KILL_END, KS_E),
+	    .help = "erase from the cursor to the end of the line" },
+	BIND(RBMON_KEY_UP, E, RBMON_ACT_ED_OLDER, KS_E),
+	    .help = "earlier or later lines of this kind of prompt,\n"
+	    "kept from one run to the next",
+	    .pair_with = RBMON_ACT_ED_NEWER },
+	BIND(RBMON_CTRL('p'), E, RBMON_ACT_ED_OLDER, KS_E) },
+	BIND(RBMON_KEY_DOWN, E, RBMON_ACT_ED_NEWER, KS_E) },
+	BIND(RBMON_CTRL('n'), E, RBMON_ACT_ED_NEWER, KS_E) },
+	BIND('\t', E, RBMON_ACT_ED_TAB, KS_E),
+	    .help = "complete the name before the cursor" },
+	BIND('\r', E, RBMON_ACT_ED_ENTER, KS_E),
+	    .help = "take the line" },
+	BIND('\n', E, RBMON_ACT_ED_ENTER, KS_E) },
+	BIND(RBMON_KEY_ENTER, E, RBMON_ACT_ED_ENTER, KS_E) },
+	BIND(RBMON_KEY_ESC, E, RBMON_ACT_ED_CANCEL, KS_E),
+	    .help = "leave it" },
+	BIND(RBMON_CTRL('g'), E, RBMON_ACT_ED_CANCEL, KS_E) },
+#undef E
+#undef KS_E
+	/* The search, before the editor. */
+	BIND(RBMON_KEY_F(3), RBMON_KM_SEARCH, RBMON_ACT_SEARCH_NEXT, KS_K),
+	    .help = "the next match (Down and ^N: unless Up went back in\n"
+	    "the history)" },
+	BIND(RBMON_KEY_DOWN, RBMON_KM_SEARCH, RBMON_ACT_SEARCH_NEXT, KS_K) },
+	BIND(RBMON_CTRL('n'), RBMON_KM_SEARCH, RBMON_ACT_SEARCH_NEXT, KS_K) },
+
 	/* The breakpoint list: any other key goes back. */
 	BIND(RBMON_KEY_UP, RBMON_KM_BLIST, RBMON_ACT_BL_UP, KS_C),
 	    .bar_pos = 5, .bar = "move", .bar_key = "Up/Down",

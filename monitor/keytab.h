@@ -18,6 +18,8 @@ enum rbmon_kmode {
 	RBMON_KM_BLIST,		/* the breakpoint list */
 	RBMON_KM_SOURCE,	/* a frame's source file */
 	RBMON_KM_VALUE,		/* a watch's whole value */
+	RBMON_KM_EDIT,		/* a line being edited: prompts, search, filter */
+	RBMON_KM_SEARCH,	/* the search's own keys, before the editor's */
 	RBMON_KM_COUNT
 };
 
@@ -26,6 +28,7 @@ enum rbmon_ksection {
 	RBMON_KS_KEYS,
 	RBMON_KS_CONTROL,
 	RBMON_KS_WATCH,
+	RBMON_KS_EDIT,
 	RBMON_KS_COUNT
 };
 
@@ -91,6 +94,21 @@ enum rbmon_action {
 	RBMON_ACT_TEXT_PGDN,
 	RBMON_ACT_TEXT_HOME,
 	RBMON_ACT_TEXT_END,
+	/* the line editor */
+	RBMON_ACT_ED_LEFT,
+	RBMON_ACT_ED_RIGHT,
+	RBMON_ACT_ED_HOME,
+	RBMON_ACT_ED_END,
+	RBMON_ACT_ED_BACK,
+	RBMON_ACT_ED_DELETE,
+	RBMON_ACT_ED_WORD,
+	RBMON_ACT_ED_KILL_START,
+	RBMON_ACT_ED_KILL_END,
+	RBMON_ACT_ED_OLDER,
+	RBMON_ACT_ED_NEWER,
+	RBMON_ACT_ED_TAB,
+	RBMON_ACT_ED_ENTER,
+	RBMON_ACT_ED_CANCEL,
 	/* the breakpoint list */
 	RBMON_ACT_BL_UP,
 	RBMON_ACT_BL_DOWN,

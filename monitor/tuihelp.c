@@ -205,6 +205,12 @@ rbmon_help_open(struct rbmon_tui *t)
 	    "its hooks)", 1);
 	help_add_keys(hs, RBMON_KM_MAIN, RBMON_KS_WATCH);
 	help_add_prose(hs, help_watch, HELP_N(help_watch));
+	help_add(hs, "Editing a line (the search, the filter, every prompt)", 1);
+	help_add_keys(hs, RBMON_KM_EDIT, RBMON_KS_EDIT);
+	help_add(hs, "  other characters  typed where the cursor is", 0);
+	help_add(hs, "  In the search:", 0);
+	help_add_keys(hs, RBMON_KM_SEARCH, RBMON_KS_KEYS);
+	help_add(hs, "", 0);
 	help_add(hs, "Source view (v) and a watch's value (V)", 1);
 	help_add_keys(hs, RBMON_KM_SOURCE, RBMON_KS_KEYS);
 	help_add(hs, "  other keys        back to the monitor", 0);

@@ -14,6 +14,7 @@
 
 #include "dump.h"
 #include "history.h"
+#include "keytab.h"
 #include "panel.h"
 #include "tty.h"
 #include "tuimodes.h"
@@ -63,8 +64,8 @@ search_key(struct rbmon_tui *t, void *arg, int key)
 	int			 browsing = ss->ed.hpos < ss->hist->n;
 
 	/* The next match: F3, and Down or ^N unless going through history. */
-	if (key == RBMON_KEY_F(3) || (!browsing && (key == RBMON_KEY_DOWN ||
-	    key == RBMON_CTRL('n')))) {
+	if (rbmon_keytab_action(RBMON_KM_SEARCH, key) == RBMON_ACT_SEARCH_NEXT &&
+	    (key == RBMON_KEY_F(3) || !browsing)) {
 		search_step(t, ss->ed.text, 1);
 		return RBMON_REDRAW;
 	}

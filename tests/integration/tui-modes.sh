@@ -73,7 +73,10 @@ for want in '^  Up/Down, k/j +move in the focused pane$' \
 	'^  F1, \? +this help$' '^  q, Q, F10, \^C +quit' \
 	'^  d, x, Delete +delete the breakpoint under the cursor$' \
 	'^  D, \* +delete them all$' '^  w +watch an expression' \
-	'^Breakpoint list \(B\)$'; do
+	'^Breakpoint list \(B\)$' \
+	'^  \^W +erase the word before the cursor$' \
+	'^  Left/Right, \^B/\^F +a character left or right$' \
+	'^  F3, Down, \^N +the next match'; do
 	grep -Eq -- "$want" "$T/help" || fail "help line /$want/ not on the help screen: $(cat "$T/help")"
 done
 # j scrolls the help screen; it does not move the monitor's selection.
