@@ -236,6 +236,32 @@ static const struct rbmon_binding keytab[] = {
 	BIND(RBMON_KEY_DOWN, RBMON_KM_SEARCH, RBMON_ACT_SEARCH_NEXT, KS_K) },
 	BIND(RBMON_CTRL('n'), RBMON_KM_SEARCH, RBMON_ACT_SEARCH_NEXT, KS_K) },
 
+	/* The file picker (plain rbmon on a terminal). */
+#define P	RBMON_KM_PICK
+	BIND('\r', P, RBMON_ACT_PICK_OPEN, KS_K), .bar_pos = 1, .bar = "Open",
+	    .bar_key = "Enter", .help = "open the selected file" },
+	BIND('\n', P, RBMON_ACT_PICK_OPEN, KS_K) },
+	BIND(RBMON_KEY_ENTER, P, RBMON_ACT_PICK_OPEN, KS_K) },
+	BIND(RBMON_KEY_UP, P, RBMON_ACT_PICK_UP, KS_K), .bar_pos = 2,
+	    .bar = "Move", .bar_key = "Up/Down", .help = "move",
+	    .pair_with = RBMON_ACT_PICK_DOWN },
+	BIND('k', P, RBMON_ACT_PICK_UP, KS_K) },
+	BIND(RBMON_KEY_DOWN, P, RBMON_ACT_PICK_DOWN, KS_K) },
+	BIND('j', P, RBMON_ACT_PICK_DOWN, KS_K) },
+	BIND(RBMON_KEY_HOME, P, RBMON_ACT_PICK_HOME, KS_K),
+	    .help = "the first or the last file", .pair_with = RBMON_ACT_PICK_END },
+	BIND(RBMON_KEY_END, P, RBMON_ACT_PICK_END, KS_K) },
+	BIND('r', P, RBMON_ACT_PICK_RESCAN, KS_K),
+	    .help = "look for files again (also every second)" },
+	BIND(RBMON_CTRL('l'), P, RBMON_ACT_PICK_RESCAN, KS_K) },
+	BIND('q', P, RBMON_ACT_PICK_QUIT, KS_K), .bar_pos = 3, .bar = "Quit",
+	    .help = "quit without opening one" },
+	BIND('Q', P, RBMON_ACT_PICK_QUIT, KS_K) },
+	BIND(RBMON_CTRL('c'), P, RBMON_ACT_PICK_QUIT, KS_K) },
+	BIND(RBMON_KEY_ESC, P, RBMON_ACT_PICK_QUIT, KS_K) },
+	BIND(RBMON_KEY_F(10), P, RBMON_ACT_PICK_QUIT, KS_K) },
+#undef P
+
 	/* The breakpoint list: any other key goes back. */
 	BIND(RBMON_KEY_UP, RBMON_KM_BLIST, RBMON_ACT_BL_UP, KS_C),
 	    .bar_pos = 5, .bar = "move", .bar_key = "Up/Down",

@@ -20,6 +20,7 @@ enum rbmon_kmode {
 	RBMON_KM_VALUE,		/* a watch's whole value */
 	RBMON_KM_EDIT,		/* a line being edited: prompts, search, filter */
 	RBMON_KM_SEARCH,	/* the search's own keys, before the editor's */
+	RBMON_KM_PICK,		/* the list of trace files, before the screen */
 	RBMON_KM_COUNT
 };
 
@@ -109,6 +110,14 @@ enum rbmon_action {
 	RBMON_ACT_ED_TAB,
 	RBMON_ACT_ED_ENTER,
 	RBMON_ACT_ED_CANCEL,
+	/* the file picker */
+	RBMON_ACT_PICK_UP,
+	RBMON_ACT_PICK_DOWN,
+	RBMON_ACT_PICK_HOME,
+	RBMON_ACT_PICK_END,
+	RBMON_ACT_PICK_OPEN,
+	RBMON_ACT_PICK_RESCAN,
+	RBMON_ACT_PICK_QUIT,
 	/* the breakpoint list */
 	RBMON_ACT_BL_UP,
 	RBMON_ACT_BL_DOWN,

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "discover.h"
+#include "keytab.h"
 #include "tty.h"
 #include "tui.h"
 
@@ -18,9 +19,10 @@ pick_draw(const struct rbmon_found_list *l, size_t sel, size_t *top,
 {
 	const struct rbmon_found *f;
 	struct timespec	 ts;
+	struct rbmon_bar_item it[8];
 	char		 line[1024], fit[1024], age[32];
 	uint64_t	 now;
-	size_t		 i, h;
+	size_t		 i, h, n;
 	attr_t		 a;
 	int		 y, cols = COLS;
 
@@ -80,18 +82,16 @@ pick_draw(const struct rbmon_found_list *l, size_t sel, size_t *top,
 	}
 	attrset(rbmon_tty_attr(RBMON_A_BAR));
 	mvhline(LINES - 1, 0, ' ', cols);
-	attrset(rbmon_tty_attr(RBMON_A_KEY));
-	mvaddstr(LINES - 1, 0, "Enter");
-	attrset(rbmon_tty_attr(RBMON_A_BAR));
-	addstr("Open ");
-	attrset(rbmon_tty_attr(RBMON_A_KEY));
-	addstr("Up/Down");
-	attrset(rbmon_tty_attr(RBMON_A_BAR));
-	addstr("Move ");
-	attrset(rbmon_tty_attr(RBMON_A_KEY));
-	addstr("q");
-	attrset(rbmon_tty_attr(RBMON_A_BAR));
-	addstr("Quit");
+	n = rbmon_keytab_bar(RBMON_KM_PICK, cols, NULL, NULL, it, 8);
+	move(LINES - 1, 0);
+	for (i = 0; i < n; i++) {
+		attrset(rbmon_tty_attr(RBMON_A_KEY));
+		addstr(it[i].key);
+		attrset(rbmon_tty_attr(RBMON_A_BAR));
+		addstr(it[i].label);
+		if (i + 1 < n)
+			addstr(" ");
+	}
 	attrset(A_NORMAL);
 	refresh();
 }
@@ -115,8 +115,7 @@ rbmon_pick_run(const struct rbmon_tui_opts *o, const char *error,
 	char			*cause = NULL;
 	uint64_t		 next = 0;
 	size_t			 sel = 0, top = 0;
-	wint_t			 wc;
-	int			 r, key, status = 1, msg_error = error != NULL;
+	int			 key, status = 1, msg_error = error != NULL;
 
 	*path = NULL;
 	if (rbmon_tty_start(o->color, o->ascii, &cause) != 0) {
@@ -139,39 +138,37 @@ rbmon_pick_run(const struct rbmon_tui_opts *o, const char *error,
 				sel = l.n - 1;
 		}
 		pick_draw(&l, sel, &top, msg, msg_error);
-		timeout(100);
-		r = get_wch(&wc);
-		if (r == ERR)
+		if ((key = rbmon_tty_getkey(100)) < 0)
 			continue;
-		key = (int)wc;
-		if (r == KEY_CODE_YES) {
-			if (key == KEY_UP && sel > 0)
+		switch (rbmon_keytab_action(RBMON_KM_PICK, key)) {
+		case RBMON_ACT_PICK_UP:
+			if (sel > 0)
 				sel--;
-			else if (key == KEY_DOWN && sel + 1 < l.n)
+			continue;
+		case RBMON_ACT_PICK_DOWN:
+			if (sel + 1 < l.n)
 				sel++;
-			else if (key == KEY_HOME)
-				sel = 0;
-			else if (key == KEY_END && l.n > 0)
+			continue;
+		case RBMON_ACT_PICK_HOME:
+			sel = 0;
+			continue;
+		case RBMON_ACT_PICK_END:
+			if (l.n > 0)
 				sel = l.n - 1;
-			else if (key == KEY_F(10))
-				break;
-			else if (key == KEY_ENTER)
-				goto open;
-			else if (key == KEY_RESIZE)
+			continue;
+		case RBMON_ACT_PICK_RESCAN:
+			next = 0;
+			continue;
+		case RBMON_ACT_PICK_QUIT:
+			break;
+		case RBMON_ACT_PICK_OPEN:
+			goto open;
+		default:
+			if (key == RBMON_KEY_RESIZE)
 				clear();
 			continue;
 		}
-		if (key == 'q' || key == 'Q' || key == 0x03 || key == 0x1b)
-			break;
-		if (key == 'k' && sel > 0)
-			sel--;
-		else if (key == 'j' && sel + 1 < l.n)
-			sel++;
-		else if (key == 'r' || key == 0x0c)
-			next = 0;
-		else if (key == '\r' || key == '\n')
-			goto open;
-		continue;
+		break;
 open:
 		if (l.n == 0)
 			continue;
