@@ -147,6 +147,7 @@ INTEGRATION_TESTS = \
 	tests/integration/tui-source.sh \
 	tests/integration/tui-cpu.sh \
 	tests/integration/tui-edit.sh \
+	tests/integration/tui-value.sh \
 	tests/integration/wrap.sh \
 	tests/integration/deleted.sh \
 	tests/integration/threads50.sh \
