@@ -153,14 +153,14 @@ static const struct rbmon_binding keytab[] = {
 	    "a screen of its own (a long value is cut in the pane)" },
 
 	/* The help screen: any other key goes back. */
-	BIND(RBMON_KEY_UP, RBMON_KM_HELP, RBMON_ACT_HELP_UP, KS_K),
-	    .help = "scroll", .pair_with = RBMON_ACT_HELP_DOWN },
-	BIND('k', RBMON_KM_HELP, RBMON_ACT_HELP_UP, KS_K) },
-	BIND(RBMON_KEY_DOWN, RBMON_KM_HELP, RBMON_ACT_HELP_DOWN, KS_K) },
-	BIND('j', RBMON_KM_HELP, RBMON_ACT_HELP_DOWN, KS_K) },
-	BIND(RBMON_KEY_PPAGE, RBMON_KM_HELP, RBMON_ACT_HELP_PGUP, KS_K),
-	    .help = "a page up or down", .pair_with = RBMON_ACT_HELP_PGDN },
-	BIND(RBMON_KEY_NPAGE, RBMON_KM_HELP, RBMON_ACT_HELP_PGDN, KS_K) },
+	BIND(RBMON_KEY_UP, RBMON_KM_HELP, RBMON_ACT_TEXT_UP, KS_K),
+	    .help = "scroll", .pair_with = RBMON_ACT_TEXT_DOWN },
+	BIND('k', RBMON_KM_HELP, RBMON_ACT_TEXT_UP, KS_K) },
+	BIND(RBMON_KEY_DOWN, RBMON_KM_HELP, RBMON_ACT_TEXT_DOWN, KS_K) },
+	BIND('j', RBMON_KM_HELP, RBMON_ACT_TEXT_DOWN, KS_K) },
+	BIND(RBMON_KEY_PPAGE, RBMON_KM_HELP, RBMON_ACT_TEXT_PGUP, KS_K),
+	    .help = "a page up or down", .pair_with = RBMON_ACT_TEXT_PGDN },
+	BIND(RBMON_KEY_NPAGE, RBMON_KM_HELP, RBMON_ACT_TEXT_PGDN, KS_K) },
 
 	/* The source view and a watch's value: any other key goes back. */
 #define TEXT_KEYS(m) \

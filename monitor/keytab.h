@@ -83,12 +83,7 @@ enum rbmon_action {
 	RBMON_ACT_WATCH_EDIT,
 	RBMON_ACT_WATCH_DEL,
 	RBMON_ACT_WATCH_DEL_PANE,	/* only with the watch pane focused */
-	/* the help screen */
-	RBMON_ACT_HELP_UP,
-	RBMON_ACT_HELP_DOWN,
-	RBMON_ACT_HELP_PGUP,
-	RBMON_ACT_HELP_PGDN,
-	/* a text screen: the source view, a watch's value */
+	/* a text screen: help, the source view, a watch's value */
 	RBMON_ACT_TEXT_UP,
 	RBMON_ACT_TEXT_DOWN,
 	RBMON_ACT_TEXT_PGUP,

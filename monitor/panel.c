@@ -753,6 +753,27 @@ panel_bar(struct rbmon_tui *t)
 }
 
 /**
+ * rbmon_panel_keybar - row @y as the key bar of a screen of @km's keys:
+ * "KEY label  KEY label  @tail"
+ */
+void
+rbmon_panel_keybar(int y, enum rbmon_kmode km, const char *tail)
+{
+	struct rbmon_bar_item	it[PANEL_BAR_MAX];
+	char			buf[PANEL_LINE];
+	size_t			i, n;
+
+	n = rbmon_keytab_bar(km, COLS, NULL, NULL, it, PANEL_BAR_MAX);
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s %s  ",
+		    it[i].key, it[i].label);
+	snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", tail);
+	rbmon_panel_fill(y, 0, COLS, rbmon_tty_attr(RBMON_A_BAR));
+	rbmon_panel_text(y, 0, COLS, rbmon_tty_attr(RBMON_A_BAR), buf);
+}
+
+/**
  * rbmon_panel_bar_text - a line of text in place of the function bar
  * @error: in the error colour
  */

@@ -137,10 +137,9 @@ static void
 blist_draw(struct rbmon_tui *t, void *arg)
 {
 	struct blist_state	*bs = arg;
-	struct rbmon_bar_item	 it[16];
 	char			 buf[1024];
 	int			 y, top = 0, rows = LINES - 4;
-	size_t			 i, n;
+	size_t			 i;
 
 	erase();
 	snprintf(buf, sizeof buf, "Breakpoints of process %d (asked thread "
@@ -164,14 +163,7 @@ blist_draw(struct rbmon_tui *t, void *arg)
 		rbmon_panel_text(y, 1, COLS - 1, a, bs->lines[i]);
 	}
 	rbmon_panel_message(t);
-	n = rbmon_keytab_bar(RBMON_KM_BLIST, COLS, NULL, NULL, it, 16);
-	buf[0] = '\0';
-	for (i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s %s  ",
-		    it[i].key, it[i].label);
-	strlcat(buf, "other keys: back", sizeof buf);
-	rbmon_panel_fill(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR));
-	rbmon_panel_text(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR), buf);
+	rbmon_panel_keybar(LINES - 1, RBMON_KM_BLIST, "other keys: back");
 	curs_set(0);
 }
 

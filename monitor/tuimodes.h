@@ -10,6 +10,7 @@
 
 #include "breakpoint.h"
 #include "edit.h"
+#include "keytab.h"
 #include "tty.h"
 #include "tui.h"
 
@@ -65,6 +66,12 @@ void	rbmon_prompt_remember(struct rbmon_tui *, enum rbmon_hist_kind,
 	    const char *);
 int	rbmon_prompt_draw_line(struct rbmon_edit *, int, int, int, attr_t);
 void	rbmon_prompt_free_all(void);
+
+/* A screen of text lines, scrolled with @km's keys; any other key closes it. */
+struct rbmon_text;
+struct rbmon_text *rbmon_text_new(enum rbmon_kmode, int);
+void	rbmon_text_add(struct rbmon_text *, const char *, int);
+void	rbmon_text_show(struct rbmon_tui *, struct rbmon_text *);
 
 void	rbmon_source_open(struct rbmon_tui *);
 void	rbmon_value_open(struct rbmon_tui *);

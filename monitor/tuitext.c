@@ -1,7 +1,7 @@
 /*
- * rbmon tuitext: screens of text over the monitor: the source around a
- * frame's line (v), a watch's whole value (V); and S, which saves the
- * selected process's stacks to a file.  Up/Down, PgUp/PgDn, Home/End
+ * rbmon tuitext: screens of text over the monitor: the help (tuihelp.c
+ * fills it), the source around a frame's line (v), a watch's whole value
+ * (V); and S, which saves the selected process's stacks to a file.  Up/Down, PgUp/PgDn, Home/End
  * scroll a text screen; any other key goes back.
  */
 #include "config.h"
@@ -26,11 +26,13 @@
 #define TEXT_MAX_BYTES	(8u << 20)	/* of a source file, read at most */
 #define TEXT_TAB	8
 
-struct text_state {
+struct rbmon_text {
 	enum rbmon_kmode	 km;
+	int			 plain;		/* no title, no bar: all text */
 	char			 title[512];
 	char			 note[256];	/* under the text, or "" */
 	char			**line;
+	char			*bold;		/* per line */
 	size_t			 n;
 	long			 mark;		/* the line marked, or -1 */
 	int			 numbers;	/* numbered from 1 */
@@ -38,7 +40,7 @@ struct text_state {
 };
 
 static void
-text_add(struct text_state *ts, const char *s, size_t len)
+text_add(struct rbmon_text *ts, const char *s, size_t len)
 {
 	char	*l;
 	size_t	 i, k = 0, cap = len + 1;
@@ -57,12 +59,14 @@ text_add(struct text_state *ts, const char *s, size_t len)
 			l[k++] = s[i];
 	}
 	ts->line = rbmon_xreallocarray(ts->line, ts->n + 1, sizeof *ts->line);
+	ts->bold = rbmon_xreallocarray(ts->bold, ts->n + 1, 1);
+	ts->bold[ts->n] = 0;
 	ts->line[ts->n++] = l;
 }
 
 /* @len bytes of @buf as lines (a last line without its newline too). */
 static void
-text_split(struct text_state *ts, const char *buf, size_t len)
+text_split(struct rbmon_text *ts, const char *buf, size_t len)
 {
 	const char	*p = buf, *end = buf + len, *nl;
 
@@ -78,26 +82,31 @@ text_split(struct text_state *ts, const char *buf, size_t len)
 static void
 text_free(void *arg)
 {
-	struct text_state	*ts = arg;
+	struct rbmon_text	*ts = arg;
 	size_t			 i;
 
 	for (i = 0; i < ts->n; i++)
 		free(ts->line[i]);
 	free(ts->line);
+	free(ts->bold);
 	free(ts);
 }
 
+/* Rows of text: all of them on a plain screen, else under the title and
+ * over the note and the bar. */
 static int
-text_rows(void)
+text_rows_of(const struct rbmon_text *ts)
 {
+	if (ts->plain)
+		return LINES > 1 ? LINES : 1;
 	return LINES > 3 ? LINES - 3 : 1;
 }
 
 static int
 text_key(struct rbmon_tui *t, void *arg, int key)
 {
-	struct text_state	*ts = arg;
-	long			 page = text_rows() - 1, last;
+	struct rbmon_text	*ts = arg;
+	long			 page = text_rows_of(ts) - 1, last;
 
 	switch (rbmon_keytab_action(ts->km, key)) {
 	case RBMON_ACT_TEXT_UP:
@@ -126,7 +135,8 @@ text_key(struct rbmon_tui *t, void *arg, int key)
 		rbmon_tui_relayout(t);
 		return RBMON_REDRAW;
 	}
-	last = (long)ts->n - text_rows();
+	/* A plain screen (help) scrolls to its last line, another stays full. */
+	last = ts->plain ? (long)ts->n - 1 : (long)ts->n - text_rows_of(ts);
 	if (ts->top > last)
 		ts->top = last;
 	if (ts->top < 0)
@@ -137,23 +147,25 @@ text_key(struct rbmon_tui *t, void *arg, int key)
 static void
 text_draw(struct rbmon_tui *t, void *arg)
 {
-	struct text_state	*ts = arg;
-	struct rbmon_bar_item	 it[8];
+	struct rbmon_text	*ts = arg;
 	char			 buf[1024], num[16];
 	attr_t			 a;
-	size_t			 i, nb;
 	long			 k;
-	int			 y, rows = text_rows(), w = 0;
+	int			 y, y0 = ts->plain ? 0 : 1, rows = text_rows_of(ts);
+	int			 w = 0;
 
 	(void)t;
 	erase();
-	a = rbmon_tty_attr(RBMON_A_TITLE_FOCUS);
-	rbmon_panel_fill(0, 0, COLS, a);
-	rbmon_panel_text(0, 1, COLS - 1, a, ts->title);
+	if (!ts->plain) {
+		a = rbmon_tty_attr(RBMON_A_TITLE_FOCUS);
+		rbmon_panel_fill(0, 0, COLS, a);
+		rbmon_panel_text(0, 1, COLS - 1, a, ts->title);
+	}
 	if (ts->numbers)
 		w = snprintf(num, sizeof num, "%zu", ts->n) + 3;
-	for (y = 1, k = ts->top; y <= rows && k < (long)ts->n; y++, k++) {
-		a = k == ts->mark ? rbmon_tty_attr(RBMON_A_SELECT) : A_NORMAL;
+	for (y = y0, k = ts->top; y < y0 + rows && k < (long)ts->n; y++, k++) {
+		a = k == ts->mark ? rbmon_tty_attr(RBMON_A_SELECT) :
+		    ts->bold[k] ? A_BOLD : A_NORMAL;
 		if (k == ts->mark)
 			rbmon_panel_fill(y, 0, COLS, a);
 		if (ts->numbers) {
@@ -164,17 +176,12 @@ text_draw(struct rbmon_tui *t, void *arg)
 		}
 		rbmon_panel_text(y, w, COLS - w, a, ts->line[k]);
 	}
-	if (ts->note[0] != '\0')
-		rbmon_panel_text(LINES - 2, 0, COLS,
-		    rbmon_tty_attr(RBMON_A_EXITED), ts->note);
-	nb = rbmon_keytab_bar(ts->km, COLS, NULL, NULL, it, 8);
-	buf[0] = '\0';
-	for (i = 0; i < nb; i++)
-		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s %s  ",
-		    it[i].key, it[i].label);
-	strlcat(buf, "other keys: back", sizeof buf);
-	rbmon_panel_fill(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR));
-	rbmon_panel_text(LINES - 1, 0, COLS, rbmon_tty_attr(RBMON_A_BAR), buf);
+	if (!ts->plain) {
+		if (ts->note[0] != '\0')
+			rbmon_panel_text(LINES - 2, 0, COLS,
+			    rbmon_tty_attr(RBMON_A_EXITED), ts->note);
+		rbmon_panel_keybar(LINES - 1, ts->km, "other keys: back");
+	}
 	curs_set(0);
 }
 
@@ -185,9 +192,41 @@ static const struct rbmon_mode_ops text_ops = {
 	.free = text_free,
 };
 
+/**
+ * rbmon_text_new - a text screen to fill with rbmon_text_add()
+ * @km: whose keys scroll it (RBMON_KM_HELP, RBMON_KM_SOURCE, ...)
+ * @plain: no title and no key bar, every row for the text (the help)
+ */
+struct rbmon_text *
+rbmon_text_new(enum rbmon_kmode km, int plain)
+{
+	struct rbmon_text	*ts = rbmon_xcalloc(1, sizeof *ts);
+
+	ts->km = km;
+	ts->plain = plain;
+	ts->mark = -1;
+	return ts;
+}
+
+/* One line of @ts, in bold if @bold. */
+void
+rbmon_text_add(struct rbmon_text *ts, const char *s, int bold)
+{
+	text_add(ts, s, strlen(s));
+	ts->bold[ts->n - 1] = (char)(bold != 0);
+}
+
+/* Show @ts, which the screen owns from now on. */
+void
+rbmon_text_show(struct rbmon_tui *t, struct rbmon_text *ts)
+{
+	if (rbmon_tui_push(t, &text_ops, ts) != 0)
+		text_free(ts);
+}
+
 /* Read at most TEXT_MAX_BYTES of @fd into lines; -1 with errno. */
 static int
-text_read(struct text_state *ts, int fd, int *cut)
+text_read(struct rbmon_text *ts, int fd, int *cut)
 {
 	char	*buf;
 	size_t	 len = 0, cap = 65536;
@@ -233,7 +272,7 @@ rbmon_source_open(struct rbmon_tui *t)
 	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
 	const struct rbmon_frame	*fr;
-	struct text_state		*ts;
+	struct rbmon_text		*ts;
 	struct rbmon_shown		 sh;
 	struct rbmon_srow		 r;
 	const char			*why = NULL;
@@ -281,8 +320,7 @@ rbmon_source_open(struct rbmon_tui *t)
 		free(path);
 		return;
 	}
-	ts = rbmon_xcalloc(1, sizeof *ts);
-	ts->km = RBMON_KM_SOURCE;
+	ts = rbmon_text_new(RBMON_KM_SOURCE, 0);
 	ts->numbers = 1;
 	if (text_read(ts, fd, &cut) != 0) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "no source for %s:%d: %s: "
@@ -305,9 +343,9 @@ rbmon_source_open(struct rbmon_tui *t)
 	} else if (cut)
 		snprintf(ts->note, sizeof ts->note, "only the first %u MiB of "
 		    "the file are shown", TEXT_MAX_BYTES >> 20);
-	ts->top = ts->mark - text_rows() / 2;
-	if (ts->top > (long)ts->n - text_rows())
-		ts->top = (long)ts->n - text_rows();
+	ts->top = ts->mark - text_rows_of(ts) / 2;
+	if (ts->top > (long)ts->n - text_rows_of(ts))
+		ts->top = (long)ts->n - text_rows_of(ts);
 	if (ts->top < 0)
 		ts->top = 0;
 	free(path);
@@ -325,7 +363,7 @@ rbmon_value_open(struct rbmon_tui *t)
 	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
 	struct rbmon_tui_wrow		 r;
-	struct text_state		*ts;
+	struct rbmon_text		*ts;
 	const char			*s, *nl;
 	size_t				 w, len;
 	int				 e;
@@ -342,9 +380,7 @@ rbmon_value_open(struct rbmon_tui *t)
 		    "yet", e);
 		return;
 	}
-	ts = rbmon_xcalloc(1, sizeof *ts);
-	ts->km = RBMON_KM_VALUE;
-	ts->mark = -1;
+	ts = rbmon_text_new(RBMON_KM_VALUE, 0);
 	snprintf(ts->title, sizeof ts->title, "Watch %d of thread %d: %s%s", e,
 	    th->tid, r.expr, r.kind == RBMON_WROW_ERROR ? " (error)" : "");
 	/* Wrapped by bytes: what is drawn is escaped to ASCII, a byte a column. */
