@@ -176,6 +176,7 @@ RB_HIDDEN void rb_futex_wake(void *addr);
 
 /* watch.c: watch expressions, evaluated by rbtrace-watch.so */
 RB_HIDDEN void rb_watch_start(void);
+RB_HIDDEN void rb_watch_fork_prepare(void);
 RB_HIDDEN void rb_watch_serve(struct rb_thread *t);
 RB_HIDDEN void rb_watch_thread_exit(struct rb_thread *t);
 
