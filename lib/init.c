@@ -55,7 +55,9 @@ static void rb_fork_prepare(void)
 {
 	struct rb_thread *t = &rb_self;
 
-	/* Every process-private lock, so that the child finds none held by a thread it lacks. */
+	/* The child must find nothing held by a thread it lacks: no thread of ours half-started, */
+	rb_watch_fork_prepare();
+	/* and every process-private lock. */
 	pthread_mutex_lock(&rb_fork_lock);
 	pthread_mutex_lock(&rb_objects_lock);
 	pthread_mutex_lock(&rb_thread_lock);

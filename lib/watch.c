@@ -85,6 +85,7 @@ struct rb_wslot {
 };
 
 #define RB_WK_EXIT_WAIT_MS	1000	/* exit() waits this long for a compile */
+#define RB_WK_UP_WAIT_MS	1000	/* fork() waits this long for a start */
 
 static struct {
 	pid_t		 pid;		/* the process that has (had) it */
@@ -92,6 +93,7 @@ static struct {
 	char		 err[128];	/* why it failed */
 	uint32_t	 seq;		/* futex: bumped after every request */
 	uint32_t	 busy;		/* futex: 1 while compiling */
+	uint32_t	 up;		/* futex: 1 once the worker is in its loop */
 	int		 quit;		/* exit(): no more compiling */
 	bool		 atexit;	/* rb_watch_exit() registered */
 	struct rb_wslot	*slots;		/* rings * RB_WATCHES, or NULL */
@@ -273,6 +275,9 @@ static void *rb_watch_worker(void *arg)
 	/* Never traced: a hook in code it runs (a traced malloc) does nothing. */
 	rb_self.state = RB_T_DONE;
 	prctl(PR_SET_NAME, "rbtrace-watch", 0, 0, 0);
+	/* Release: its start-up before up; pairs with rb_watch_fork_prepare(). */
+	RB_STORE_REL(&rb_wk.up, 1);
+	rb_futex_wake_private(&rb_wk.up, INT_MAX);
 	for (;;) {
 		/* Acquire: the requests made before this bump are seen by the scan; pairs with rb_watch_kick(). */
 		uint32_t seq = RB_LOAD_ACQ(&rb_wk.seq);
@@ -344,6 +349,7 @@ void rb_watch_start(void)
 	RB_STORE(&rb_wk.state, 0);
 	rb_wk.quit = 0;
 	rb_wk.busy = 0;
+	RB_STORE(&rb_wk.up, 0);
 	if (rb_wk.slots != NULL) {
 		rb_watch_slots_reset();
 	} else {
@@ -399,6 +405,34 @@ void rb_watch_start(void)
 	/* Release: err before the state; pairs with the hooks' acquire loads. */
 	RB_STORE_REL(&rb_wk.state, rc == 0 ? 1 : -1);
 	errno = saved;
+}
+
+/**
+ * rb_watch_fork_prepare - before fork(): a worker being started gets there
+ *
+ * A thread that is starting may be inside its runtime's start-up, which
+ * can allocate (AddressSanitizer's does, and its allocator has no fork
+ * handlers): the child would find a lock held by a thread it lacks.  Once
+ * in its loop the worker holds nothing but the module's lock, which the
+ * module takes at fork.  Waits a bounded time, in the forking thread.
+ */
+void rb_watch_fork_prepare(void)
+{
+	int waited;
+
+	/* 10 ms at a time: a wake may come before the wait. */
+	for (waited = 0; waited < RB_WK_UP_WAIT_MS; waited += 10) {
+		/* Acquire: pairs with rb_watch_start()'s release store of state. */
+		int state = RB_LOAD_ACQ(&rb_wk.state);
+
+		/* Relaxed: only this process's worker counts, once started. */
+		if (RB_LOAD(&rb_wk.pid) != rb_proc.pid || state == -1)
+			return;
+		/* Acquire: the worker's start-up; pairs with its release store of up. */
+		if (state == 1 && RB_LOAD_ACQ(&rb_wk.up))
+			return;
+		rb_futex_wait_private(&rb_wk.up, 0, 10 * 1000 * 1000);
+	}
 }
 
 /* -------------------------------------------------------------------------

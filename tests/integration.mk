@@ -27,7 +27,8 @@ INTEGRATION_APPS = \
 	tests/apps/brk-nolocals \
 	tests/apps/sigmalloc \
 	tests/apps/wfork \
-	tests/apps/kstate
+	tests/apps/kstate \
+	tests/apps/forkchain
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -115,6 +116,10 @@ tests_apps_wfork_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_kstate_SOURCES = tests/apps/kstate.c tests/apps/app.h
 tests_apps_kstate_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_kstate_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Forks at once, 16 deep, each child starting a thread (fork-early).
+tests_apps_forkchain_SOURCES = tests/apps/forkchain.c tests/apps/app.h
+tests_apps_forkchain_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_forkchain_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Preloaded before librbtrace: counts what a hook must not do (watch-hook).
 check_LTLIBRARIES += tests/apps/libhookshim.la
 tests_apps_libhookshim_la_SOURCES = tests/apps/hookshim.c
@@ -190,7 +195,8 @@ INTEGRATION_TESTS = \
 	tests/integration/hostile-objects.sh \
 	tests/integration/hostile-discover.sh \
 	tests/integration/hostile-writable.sh \
-	tests/integration/kstate.sh
+	tests/integration/kstate.sh \
+	tests/integration/fork-early.sh
 
 # rbmon on hostile files and writers: control bytes everywhere a program
 # can put them, an object path naming a FIFO.

@@ -27,8 +27,9 @@ tests_check_watch_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS) -ldl
 # A thread-local in a dlopen()ed library (dynamic TLS), for check_watch.
 check_LTLIBRARIES += tests/libwtls.la
 tests_libwtls_la_SOURCES = tests/wtls.c
-tests_libwtls_la_CFLAGS = -g -O0
-tests_libwtls_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_libwtls_la_CFLAGS = -g -O0 $(SAN_AUT_CFLAGS)
+tests_libwtls_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere \
+	$(SAN_AUT_LDFLAGS)
 
 # common/, the code the library, the monitor and the launcher share.
 check_PROGRAMS += tests/check_shared

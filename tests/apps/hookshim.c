@@ -13,6 +13,13 @@
  * (ADDR: where the first counted call since the last report came from,
  * 0 if none).  Not built
  * with -finstrument-functions: nothing here is ever traced.
+ *
+ * Under AddressSanitizer, whose runtime is preloaded first and owns
+ * malloc(), the allocations are counted by the runtime's allocator hooks
+ * (ADDR is then in the runtime); its pthread_mutex_lock() and its own
+ * start-up, which runs before this object's constructor, call in here.
+ * Not built with the sanitizers either: their start-up calls
+ * dl_iterate_phdr() before they can check any code.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -39,10 +46,16 @@ extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
+/* AddressSanitizer's, when its runtime is loaded. */
+extern int __sanitizer_install_malloc_and_free_hooks(
+	void (*malloc_hook)(const volatile void *, size_t),
+	void (*free_hook)(const volatile void *)) __attribute__((weak));
+
 void __cyg_profile_func_enter(void *fn, void *site);
 void __cyg_profile_func_exit(void *fn, void *site);
 
 static __thread int shim_in_hook;
+static bool shim_ready;		/* set by the constructor, before any thread */
 static unsigned long shim_alloc, shim_lock, shim_dlopen, shim_phdr;
 static uintptr_t shim_first;
 
@@ -58,7 +71,8 @@ static void shim_count(unsigned long *n, void *from)
 {
 	uintptr_t none = 0;
 
-	if (!shim_in_hook)
+	/* No hook runs before; a sanitizer's start-up cannot reach TLS yet. */
+	if (!shim_ready || !shim_in_hook)
 		return;
 	__atomic_add_fetch(n, 1, __ATOMIC_RELAXED);
 	__atomic_compare_exchange_n(&shim_first, &none, (uintptr_t)from, false,
@@ -67,6 +81,10 @@ static void shim_count(unsigned long *n, void *from)
 
 #define COUNT(n)	shim_count(&(n), __builtin_return_address(0))
 
+/*
+ * From the constructor, or from a call that comes before it (the
+ * sanitizer runtime's start-up, single-threaded).
+ */
 static void shim_resolve(void)
 {
 	*(void **)&shim_enter = dlsym(RTLD_NEXT, "__cyg_profile_func_enter");
@@ -94,6 +112,19 @@ EXPORT void __cyg_profile_func_exit(void *fn, void *site)
 	shim_in_hook++;
 	shim_exit(fn, site);
 	shim_in_hook--;
+}
+
+static void shim_malloc_hook(const volatile void *p, size_t n)
+{
+	(void)p;
+	(void)n;
+	COUNT(shim_alloc);
+}
+
+static void shim_free_hook(const volatile void *p)
+{
+	(void)p;
+	COUNT(shim_alloc);
 }
 
 EXPORT void *malloc(size_t n)
@@ -148,24 +179,32 @@ EXPORT int posix_memalign(void **out, size_t align, size_t n)
 EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	COUNT(shim_lock);
+	if (shim_mutex_lock == NULL)
+		shim_resolve();
 	return shim_mutex_lock(m);
 }
 
 EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
 	COUNT(shim_lock);
+	if (shim_rdlock == NULL)
+		shim_resolve();
 	return shim_rdlock(l);
 }
 
 EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
 	COUNT(shim_lock);
+	if (shim_wrlock == NULL)
+		shim_resolve();
 	return shim_wrlock(l);
 }
 
 EXPORT void *dlopen(const char *file, int mode)
 {
 	COUNT(shim_dlopen);
+	if (shim_dlopen_fn == NULL)
+		shim_resolve();
 	return shim_dlopen_fn(file, mode);
 }
 
@@ -173,6 +212,8 @@ EXPORT int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *),
 			   void *arg)
 {
 	COUNT(shim_phdr);
+	if (shim_phdr_fn == NULL)
+		shim_resolve();
 	return shim_phdr_fn(cb, arg);
 }
 
@@ -219,6 +260,10 @@ __attribute__((constructor(101))) static void shim_init(void)
 	struct sigaction sa;
 
 	shim_resolve();
+	if (__sanitizer_install_malloc_and_free_hooks != NULL)
+		__sanitizer_install_malloc_and_free_hooks(shim_malloc_hook,
+							  shim_free_hook);
+	shim_ready = true;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = shim_report;
 	sa.sa_flags = SA_RESTART;
