@@ -848,8 +848,6 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 		/* One liveness check per (pid, pstart) and snapshot. */
 		p->alive = rbmon_model_pid_alive(p->pid, p->pstart);
 		p->cpu = -1;
-		if (p->alive)
-			model_proc_kernel(m, p);
 		newest = 0;
 		for (i = 0; i < p->nthreads; i++) {
 			t = &p->threads[i];
@@ -861,6 +859,9 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 				p->image = t->image;
 			}
 		}
+		/* After its threads: its CPU time is at least any of theirs. */
+		if (p->alive)
+			model_proc_kernel(m, p);
 		if (p->nthreads > 1)
 			qsort(p->threads, p->nthreads, sizeof *p->threads,
 			    model_thread_cmp);
