@@ -262,6 +262,14 @@ static const struct rbmon_binding keytab[] = {
 	BIND(RBMON_KEY_F(10), P, RBMON_ACT_PICK_QUIT, KS_K) },
 #undef P
 
+	/* Quitting with threads stopped from here: any other key stays. */
+	BIND('y', RBMON_KM_QUIT, RBMON_ACT_QUIT_UNDO, KS_C),
+	    .help = "quit, resuming and clearing first what rbmon did" },
+	BIND('Y', RBMON_KM_QUIT, RBMON_ACT_QUIT_UNDO, KS_C) },
+	BIND('n', RBMON_KM_QUIT, RBMON_ACT_QUIT_LEAVE, KS_C),
+	    .help = "quit, leaving them as they are" },
+	BIND('N', RBMON_KM_QUIT, RBMON_ACT_QUIT_LEAVE, KS_C) },
+
 	/* The breakpoint list: any other key goes back. */
 	BIND(RBMON_KEY_UP, RBMON_KM_BLIST, RBMON_ACT_BL_UP, KS_C),
 	    .bar_pos = 5, .bar = "move", .bar_key = "Up/Down",

@@ -21,6 +21,7 @@ enum rbmon_kmode {
 	RBMON_KM_EDIT,		/* a line being edited: prompts, search, filter */
 	RBMON_KM_SEARCH,	/* the search's own keys, before the editor's */
 	RBMON_KM_PICK,		/* the list of trace files, before the screen */
+	RBMON_KM_QUIT,		/* the question before quitting */
 	RBMON_KM_COUNT
 };
 
@@ -113,6 +114,9 @@ enum rbmon_action {
 	RBMON_ACT_PICK_OPEN,
 	RBMON_ACT_PICK_RESCAN,
 	RBMON_ACT_PICK_QUIT,
+	/* the question before quitting */
+	RBMON_ACT_QUIT_UNDO,
+	RBMON_ACT_QUIT_LEAVE,
 	/* the breakpoint list */
 	RBMON_ACT_BL_UP,
 	RBMON_ACT_BL_DOWN,

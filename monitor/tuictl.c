@@ -501,13 +501,15 @@ tuictl_quit_key(struct rbmon_tui *t, void *arg, int key)
 {
 	(void)arg;
 	rbmon_tui_pop(t);
-	if (key == 'y' || key == 'Y') {
+	switch (rbmon_keytab_action(RBMON_KM_QUIT, key)) {
+	case RBMON_ACT_QUIT_UNDO:
 		t->ctl->undo = 1;
 		return RBMON_QUIT;
-	}
-	if (key == 'n' || key == 'N') {
+	case RBMON_ACT_QUIT_LEAVE:
 		t->ctl->undo = 0;
 		return RBMON_QUIT;
+	default:
+		break;
 	}
 	rbmon_tui_message(t, RBMON_MSG_INFO, "not quitting");
 	return RBMON_REDRAW;

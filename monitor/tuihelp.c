@@ -113,6 +113,9 @@ rbmon_help_open(struct rbmon_tui *t)
 	rbmon_text_add(hs, "Control (the selected thread; the answer shows on the "
 	    "bottom line)", 1);
 	help_add_keys(hs, RBMON_KM_MAIN, RBMON_KS_CONTROL);
+	rbmon_text_add(hs, "  When quitting asks (threads stopped, breakpoints set from here):", 0);
+	help_add_keys(hs, RBMON_KM_QUIT, RBMON_KS_CONTROL);
+	rbmon_text_add(hs, "  other keys        stay", 0);
 	help_add_prose(hs, help_control, HELP_N(help_control));
 	rbmon_text_add(hs, "Breakpoint list (B)", 1);
 	help_add_keys(hs, RBMON_KM_BLIST, RBMON_KS_CONTROL);
