@@ -23,10 +23,24 @@ BENCH_APPS = \
 	bench/apps/work \
 	bench/apps/sleepers
 
+# Reference hooks, preloaded in place of librbtrace.so (bench/ref/refhooks.c):
+# a store-only live stack, and a store-only event logger.
+BENCH_REFS = bench/ref/librefstack.la bench/ref/librefevents.la
+EXTRA_LTLIBRARIES = $(BENCH_REFS)
+BENCH_REF_CFLAGS = $(WARN_CFLAGS) -O2 -fno-instrument-functions \
+	-fvisibility=hidden
+BENCH_REF_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+bench_ref_librefstack_la_SOURCES = bench/ref/refhooks.c
+bench_ref_librefstack_la_CFLAGS = $(BENCH_REF_CFLAGS)
+bench_ref_librefstack_la_LDFLAGS = $(BENCH_REF_LDFLAGS)
+bench_ref_librefevents_la_SOURCES = bench/ref/refhooks.c
+bench_ref_librefevents_la_CFLAGS = $(BENCH_REF_CFLAGS) -DREF_EVENTS
+bench_ref_librefevents_la_LDFLAGS = $(BENCH_REF_LDFLAGS)
+
 # Built on demand only: EXTRA_PROGRAMS are not part of all or check.
 EXTRA_PROGRAMS = $(BENCH_APPS)
 EXTRA_DIST += $(BENCHMARKS) bench/setup
-CLEANFILES += $(BENCH_APPS:=$(EXEEXT))
+CLEANFILES += $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS)
 
 # Like the integration apps, but optimised as real programs are.
 BENCH_APP_CFLAGS = $(WARN_CFLAGS) -O2 -g -finstrument-functions $(PTHREAD_CFLAGS) \
@@ -57,7 +71,7 @@ BENCH_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
 	export top_builddir top_srcdir;
 
-bench: $(BENCH_APPS:=$(EXEEXT)) rbmon$(EXEEXT) lib/librbtrace.la
+bench: $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS) rbmon$(EXEEXT) lib/librbtrace.la
 	@$(BENCH_ENVIRONMENT) \
 	ran=0; skipped=0; broke=; \
 	for s in $(BENCHMARKS); do \

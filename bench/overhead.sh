@@ -39,6 +39,14 @@
 #   librbtrace-bpN  the same, the program waiting (FIB_GO, see fib.c)
 #               until rbmon --send has set N breakpoints (0, 1, 16) on
 #               fib_idle_0 .. fib_idle_N-1, never called; fib only;
+#   ref-stack   LD_PRELOAD of bench/ref/librefstack.so, a store-only
+#               reference for the live stack (the function stored in a
+#               per-thread array on entry, the depth moved back on exit; no
+#               clock, no shared file); fib only;
+#   ref-events  LD_PRELOAD of bench/ref/librefevents.so, a store-only
+#               reference event logger (one TSC read and two stores per
+#               event into a per-thread ring): the figure an event log is
+#               held to; fib only;
 #   uftrace     uftrace record --no-libcall -d DIR (libmcount's
 #               -finstrument-functions hooks on every instrumented function;
 #               --no-libcall so that it traces the same functions as the
@@ -100,6 +108,7 @@ fi
 DEPTHS=${BENCH_DEPTHS:-10 100 1000 5000}
 WAIT_TIMEOUT=${WAIT_TIMEOUT:-30}
 LIBRBTRACE=$top_builddir/lib/.libs/librbtrace.so
+REFLIB_DIR=$top_builddir/bench/ref/.libs
 RBMON=$top_builddir/rbmon
 FIB=$top_builddir/bench/apps/fib
 WORK=$top_builddir/bench/apps/work
@@ -336,6 +345,11 @@ run_once()
 		[ "$rc" -eq 0 ] && [ -s "$T/run.err" ] &&
 			broke "librbtrace complained: $(cat "$T/run.err")"
 		rm -f "$TRACE";;
+	ref-stack | ref-events)
+		now_us; t0=$NOW
+		env LD_PRELOAD="$REFLIB_DIR/lib$(echo "$v" | tr -d -).so" "$@" \
+			>"$T/run.out" 2>"$T/run.err" || rc=$?
+		now_us;;
 	uftrace)
 		rm -rf "$T/uftrace.data"
 		now_us; t0=$NOW
@@ -415,7 +429,10 @@ PEERS="baseline librbtrace"
 [ -z "$UFTRACE_STATE" ] && PEERS+=" uftrace"
 [ -z "$LTTNG_STATE" ] && PEERS+=" lttng"
 
-add_set fib "baseline librbtrace" "$FIB" "$FIB_N" 1 2
+REFS=
+[ -f "$REFLIB_DIR/librefstack.so" ] && [ -f "$REFLIB_DIR/librefevents.so" ] &&
+	REFS=" ref-stack ref-events"
+add_set fib "baseline librbtrace$REFS" "$FIB" "$FIB_N" 1 2
 add_set fib-bp "baseline librbtrace-bp0 librbtrace-bp1 librbtrace-bp16" "$FIB" "$FIB_N" 1 2
 add_set fib-peer "$PEERS" "$FIB" "$FIB_PEER_N" 1 2
 add_set fib2 "baseline librbtrace" "$FIB" "$FIB_N" 2 2
@@ -614,6 +631,8 @@ label()
 	librbtrace-s16) echo "librbtrace, 16 slots";;
 	librbtrace-bp1) echo "librbtrace, 1 breakpoint";;
 	librbtrace-bp*) echo "librbtrace, ${1#librbtrace-bp} breakpoints";;
+	ref-stack) echo "ref: stack, stores";;
+	ref-events) echo "ref: events, tsc+2 st";;
 	uftrace) echo "uftrace record";;
 	lttng) echo LTTng-UST;;
 	esac
@@ -625,7 +644,7 @@ table()
 {
 	local s=$1 v w p ow op ratio rb
 	rb=$(per_call "$s" librbtrace W)
-	for v in baseline librbtrace librbtrace-s16 uftrace lttng; do
+	for v in baseline librbtrace librbtrace-s16 ref-stack ref-events uftrace lttng; do
 		w=$(med "$s" "$v" W)
 		[ -n "$w" ] || continue
 		p=$(med "$s" "$v" P)
@@ -672,6 +691,8 @@ echo "          process ms = fork to exit; work ns/c = work time per call pair;"
 echo "          +ns/c = (variant - baseline) / call pairs, for the work section and the whole process"
 echo "          (fib2's process figure is wall time with both threads running at once: about half);"
 echo "          x rbtrace = +ns/c work / librbtrace's +ns/c work at the same size"
+echo "          ref: stack = a store-only live stack; ref: events = a store-only event logger"
+echo "          (a TSC read and two stores per event), preloaded in place of librbtrace"
 echo
 echo "fib: recursive fib(N) twice, 1 thread (bench/apps/fib N 1 2)"
 header
