@@ -6,6 +6,7 @@ RB_COMMON_SOURCES = \
 	common/atomic.h \
 	common/bootid.c common/bootid.h \
 	common/defs.h \
+	common/evlog.c common/evlog.h \
 	common/futex.c common/futex.h \
 	common/procstat.c common/procstat.h \
 	common/tracepath.c common/tracepath.h

@@ -38,6 +38,13 @@ tests_check_shared_SOURCES = tests/check_shared.c $(RB_COMMON_SOURCES)
 tests_check_shared_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_shared_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
 
+# The event log's ring of records: policies and a concurrent reader.
+check_PROGRAMS += tests/check_evlog
+TESTS += tests/check_evlog
+tests_check_evlog_SOURCES = tests/check_evlog.c $(RB_COMMON_SOURCES)
+tests_check_evlog_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
+tests_check_evlog_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
+
 include $(srcdir)/tests/monitor.mk
 include $(srcdir)/tests/integration.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)

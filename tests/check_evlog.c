@@ -1,0 +1,324 @@
+/*
+ * check_evlog: the event log's ring of records (common/evlog.c): each
+ * policy at its boundaries, and one writer against a concurrent reader
+ * over millions of records, asserting that nothing torn is ever accepted
+ * and that every event is accounted for, as the kernel's ring-buffer
+ * self-test asserts read + lost == written.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "common/evlog.h"
+
+/* Event number @e as the writer of these tests records it: checkable. */
+#define EV_FN(e)	((e) * 2 + 1)
+#define EV_ARG(e)	(~(uint64_t)(e))
+#define EV_TS(e)	((e) * 3 + 7)
+
+static struct rb_evlog *
+log_new(uint32_t size, enum rb_ev_policy policy)
+{
+	struct rb_evlog	*l;
+
+	l = calloc(1, sizeof(*l) + (size_t)size * sizeof(struct rb_event));
+	ck_assert_ptr_nonnull(l);
+	rb_evlog_init(l, size, policy);
+	return l;
+}
+
+static int
+put(struct rb_evlog *l, uint64_t e)
+{
+	return rb_evlog_put(l, RB_EV_ENTRY, EV_FN(e), EV_ARG(e), EV_TS(e));
+}
+
+/* A record copied is whole: event number, or -1. */
+static int64_t
+ev_of(const struct rb_event *r)
+{
+	uint64_t	e;
+
+	if (r->kind != RB_EV_ENTRY || (r->fn & 1) == 0)
+		return -1;
+	e = r->fn / 2;
+	if (r->arg != EV_ARG(e) || r->ts != EV_TS(e))
+		return -1;
+	return (int64_t)e;
+}
+
+START_TEST(test_evlog_ring)
+{
+	struct rb_evlog		*l = log_new(8, RB_EV_RING);
+	struct rb_event		 out[16];
+	struct rb_ev_window	 w;
+	uint64_t		 e;
+	size_t			 i, n;
+
+	/* Empty; one short of full: all 7, oldest first. */
+	ck_assert_uint_eq(rb_evlog_copy(l, 0, out, 16, &w), 0);
+	for (e = 0; e < 7; e++)
+		ck_assert_int_eq(put(l, e), 1);
+	n = rb_evlog_copy(l, 0, out, 16, &w);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(w.first, 0);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(ev_of(&out[i]), (int64_t)i);
+	/*
+	 * Exactly full: the oldest slot is the one the writer stores in next,
+	 * maybe already: a reader keeps the 7 after it.
+	 */
+	ck_assert_int_eq(put(l, 7), 1);
+	n = rb_evlog_copy(l, 0, out, 16, &w);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(w.first, 1);
+	ck_assert_uint_eq(w.overwritten, 0);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(ev_of(&out[i]), (int64_t)(1 + i));
+	/* One over: the oldest is overwritten, the next oldest is at risk. */
+	ck_assert_int_eq(put(l, 8), 1);
+	n = rb_evlog_copy(l, 0, out, 16, &w);
+	ck_assert_uint_eq(w.head, 9);
+	ck_assert_uint_eq(w.overwritten, 1);
+	ck_assert_uint_eq(w.first, 2);
+	ck_assert_uint_eq(n, 7);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(ev_of(&out[i]), (int64_t)(2 + i));
+	/* Wrapped many times: the newest, in order; a reader's window. */
+	for (e = 9; e < 8 * 1000 + 3; e++)
+		put(l, e);
+	n = rb_evlog_copy(l, 0, out, 16, &w);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(w.first + n, 8003);
+	ck_assert_uint_eq(w.overwritten, 8003 - 8);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(ev_of(&out[i]), (int64_t)(w.first + i));
+	/* From a later index, and at most max. */
+	n = rb_evlog_copy(l, 8001, out, 16, &w);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(w.first, 8001);
+	n = rb_evlog_copy(l, 0, out, 3, &w);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(w.first, 8000);
+	ck_assert_uint_eq(w.dropped, 0);
+	/* Off: nothing offered, nothing counted. */
+	l->off = 1;
+	ck_assert_int_eq(put(l, 9000), 0);
+	rb_evlog_copy(l, 0, out, 16, &w);
+	ck_assert_uint_eq(w.head, 8003);
+	ck_assert_uint_eq(w.dropped, 0);
+	free(l);
+}
+END_TEST
+
+START_TEST(test_evlog_fill)
+{
+	struct rb_evlog		*l = log_new(8, RB_EV_FILL);
+	struct rb_event		 out[16];
+	struct rb_ev_window	 w;
+	uint64_t		 e;
+	size_t			 i, n;
+
+	for (e = 0; e < 7; e++)
+		ck_assert_int_eq(put(l, e), 1);
+	ck_assert_int_eq(put(l, 7), 1);		/* exactly full */
+	ck_assert_int_eq(put(l, 8), 0);		/* one over: dropped */
+	for (e = 9; e < 1000; e++)
+		ck_assert_int_eq(put(l, e), 0);
+	n = rb_evlog_copy(l, 0, out, 16, &w);
+	ck_assert_uint_eq(n, 8);	/* the first 8, all whole: never overwritten */
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(ev_of(&out[i]), (int64_t)i);
+	ck_assert_uint_eq(w.dropped, 1000 - 8);
+	ck_assert_uint_eq(w.overwritten, 0);
+	/* written == consumed + overwritten + dropped + buffered */
+	ck_assert_uint_eq(1000, 0 + w.overwritten + w.dropped + w.head);
+	free(l);
+}
+END_TEST
+
+START_TEST(test_evlog_drain)
+{
+	struct rb_evlog		*l = log_new(8, RB_EV_DRAIN);
+	struct rb_event		 out[16];
+	struct rb_ev_window	 w;
+	uint64_t		 e;
+	size_t			 n;
+
+	for (e = 0; e < 8; e++)
+		ck_assert_int_eq(put(l, e), 1);
+	ck_assert_int_eq(put(l, 8), 0);		/* full: dropped, not overwritten */
+	ck_assert_int_eq(put(l, 9), 0);
+	n = rb_evlog_copy(l, 0, out, 16, &w);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_int_eq(ev_of(&out[0]), 0);
+	ck_assert_uint_eq(w.dropped, 2);
+	/* One consumed: no room yet for the mark and an event. */
+	rb_evlog_consume(l, 1);
+	ck_assert_int_eq(put(l, 10), 0);
+	ck_assert_uint_eq(l->pending_lost, 3);
+	/* Two consumed: the gap marked, then the event. */
+	rb_evlog_consume(l, 2);
+	ck_assert_int_eq(put(l, 11), 1);
+	n = rb_evlog_copy(l, 2, out, 16, &w);
+	ck_assert_uint_eq(w.first, 2);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_int_eq(ev_of(&out[5]), 7);
+	ck_assert_uint_eq(out[6].kind, RB_EV_LOST);
+	ck_assert_uint_eq(out[6].arg, 3);
+	ck_assert_int_eq(ev_of(&out[7]), 11);
+	ck_assert_uint_eq(l->pending_lost, 0);
+	/* A tail past head (a stray write) is no room: dropped, no harm. */
+	l->tail = 1000;
+	ck_assert_int_eq(put(l, 12), 0);
+	rb_evlog_consume(l, 5000);	/* never past head */
+	ck_assert_uint_le(l->tail, 1000);
+	free(l);
+}
+END_TEST
+
+/* ---- one writer, one concurrent reader ---------------------------------- */
+
+#define RACE_EVENTS	4000000u
+
+struct race {
+	struct rb_evlog	*l;
+	uint64_t	 offered, stored;
+	int		 done;
+};
+
+static void *
+race_writer(void *arg)
+{
+	struct race	*r = arg;
+	uint64_t	 e;
+
+	for (e = 0; e < RACE_EVENTS; e++)
+		r->stored += (uint64_t)put(r->l, e);
+	r->offered = RACE_EVENTS;
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A ring of 1024 read while written: every record accepted is whole and
+ * the right one for its index; what the reader missed between its copies
+ * was overwritten; read + lost == written at the end.
+ */
+START_TEST(test_evlog_race_ring)
+{
+	struct race		 r = { .l = log_new(1024, RB_EV_RING) };
+	struct rb_event		*out = calloc(1024, sizeof(*out));
+	struct rb_ev_window	 w;
+	pthread_t		 t;
+	uint64_t		 next = 0, read = 0, lost = 0, copies = 0;
+	size_t			 i, n;
+	int			 done;
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(pthread_create(&t, NULL, race_writer, &r), 0);
+	do {
+		done = __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
+		n = rb_evlog_copy(r.l, next, out, 1024, &w);
+		copies++;
+		ck_assert_uint_ge(w.first, next);
+		lost += w.first - next;
+		for (i = 0; i < n; i++)
+			ck_assert_msg(ev_of(&out[i]) == (int64_t)(w.first + i),
+			    "record %" PRIu64 " torn or misplaced",
+			    (uint64_t)(w.first + i));
+		read += n;
+		next = w.first + n;
+	} while (!done);
+	pthread_join(t, NULL);
+	n = rb_evlog_copy(r.l, next, out, 1024, &w);
+	lost += w.first - next;
+	read += n;
+	ck_assert_uint_eq(r.stored, RACE_EVENTS);
+	ck_assert_uint_eq(read + lost, RACE_EVENTS);
+	ck_assert_uint_gt(copies, 1);
+	free(out);
+	free(r.l);
+}
+END_TEST
+
+/*
+ * Drain: a consumer reads and consumes while the writer writes; nothing is
+ * overwritten, every drop is marked by a lost record before the next
+ * event, and consumed + dropped == written.
+ */
+START_TEST(test_evlog_race_drain)
+{
+	struct race		 r = { .l = log_new(256, RB_EV_DRAIN) };
+	struct rb_event		*out = calloc(256, sizeof(*out));
+	struct rb_ev_window	 w;
+	pthread_t		 t;
+	uint64_t		 tail = 0, events = 0, marked = 0, expect = 0;
+	size_t			 i, n;
+	int			 done;
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(pthread_create(&t, NULL, race_writer, &r), 0);
+	do {
+		done = __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
+		n = rb_evlog_copy(r.l, tail, out, 256, &w);
+		ck_assert_uint_eq(w.first, tail);	/* never overwritten */
+		for (i = 0; i < n; i++) {
+			if (out[i].kind == RB_EV_LOST) {
+				ck_assert_uint_gt(out[i].arg, 0);
+				marked += out[i].arg;
+				expect += out[i].arg;
+				continue;
+			}
+			ck_assert_msg(ev_of(&out[i]) == (int64_t)expect,
+			    "event %" PRIu64 " expected", expect);
+			expect++;
+			events++;
+		}
+		tail += n;
+		rb_evlog_consume(r.l, tail);
+	} while (!done);
+	pthread_join(t, NULL);
+	n = rb_evlog_copy(r.l, tail, out, 256, &w);
+	for (i = 0; i < n; i++) {
+		if (out[i].kind == RB_EV_LOST)
+			marked += out[i].arg;
+		else
+			events++;
+	}
+	/* consumed + dropped == written; the drops not yet marked are pending. */
+	ck_assert_uint_eq(events + w.dropped, RACE_EVENTS);
+	ck_assert_uint_eq(marked + r.l->pending_lost, w.dropped);
+	ck_assert_uint_eq(r.stored, events);
+	free(out);
+	free(r.l);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	*s = suite_create("evlog");
+	TCase	*tc = tcase_create("evlog");
+	SRunner	*sr;
+	int	 failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_evlog_ring);
+	tcase_add_test(tc, test_evlog_fill);
+	tcase_add_test(tc, test_evlog_drain);
+	tcase_add_test(tc, test_evlog_race_ring);
+	tcase_add_test(tc, test_evlog_race_drain);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
