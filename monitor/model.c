@@ -842,6 +842,7 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 
 	if (m->tasks == NULL)
 		m->tasks = rbmon_tasks_new();
+	rbmon_tasks_every(m->tasks, m->kernel_every_ns);
 	rbmon_tasks_begin(m->tasks);
 	for (j = 0; j < s->nprocs; j++) {
 		p = &s->procs[j];

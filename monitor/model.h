@@ -21,6 +21,7 @@ struct rbmon_model {
 	size_t		 size;
 	struct rb_header hdr;
 	struct rbmon_tasks *tasks;	/* taskstat.c: /proc files and samples */
+	uint64_t	 kernel_every_ns;	/* 0: /proc read at every snapshot */
 	struct rbmon_slot_buf {
 		char	*name;		/* slot_sz + 1 bytes of scratch */
 	}		 scratch;

@@ -32,8 +32,9 @@
 struct tasks_ent {
 	int32_t		 pid, tid;	/* tid 0: the process (/proc/PID/stat) */
 	int		 fd;		/* the stat file kept open, or -1 */
-	uint32_t	 pass;		/* the last pass that read it */
-	int		 ok;		/* what that pass read: */
+	uint32_t	 pass;		/* the last pass that asked for it */
+	uint64_t	 read_ns;	/* when its line was last read */
+	int		 ok;		/* what that read gave: */
 	struct rbmon_task t;
 	int		 based;		/* the current interval began: */
 	uint64_t	 base_ticks, base_ns, base_start;
@@ -43,6 +44,7 @@ struct rbmon_tasks {
 	struct tasks_ent *ents;		/* [0, sorted) by pid, tid; then new */
 	size_t		 n, sorted, cap;
 	uint32_t	 pass;
+	uint64_t	 reread_ns;	/* a line read again after this, at the soonest */
 	uint64_t	 now_ns;	/* CLOCK_MONOTONIC at the pass */
 	uint64_t	 boot_ns;	/* CLOCK_BOOTTIME - CLOCK_MONOTONIC */
 	uint64_t	 tick_ns;
@@ -108,6 +110,16 @@ tasks_ns(clockid_t id)
 	if (clock_gettime(id, &ts) != 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/**
+ * rbmon_tasks_every - read a task's stat line again only after @ns (0:
+ * at every pass, the default)
+ */
+void
+rbmon_tasks_every(struct rbmon_tasks *ts, uint64_t ns)
+{
+	ts->reread_ns = ns;
 }
 
 /**
@@ -220,8 +232,18 @@ rbmon_tasks_read(struct rbmon_tasks *ts, pid_t pid, pid_t tid,
 	if (pid <= 0 || tid < 0)
 		return -1;
 	e = tasks_find(ts, pid, tid);
+	/*
+	 * Once per pass, and not more often than every reread_ns (the
+	 * screen's choice: it refreshes up to ten times a second, and reading
+	 * hundreds of stat lines is most of what a refresh costs); in
+	 * between, the last line read stands.
+	 */
+	if (e->pass != ts->pass && e->ok && ts->reread_ns != 0 &&
+	    ts->now_ns - e->read_ns < ts->reread_ns)
+		e->pass = ts->pass;
 	if (e->pass != ts->pass) {
 		e->pass = ts->pass;
+		e->read_ns = ts->now_ns;
 		e->ok = 0;
 		if (e->fd >= 0 &&
 		    (n = rb_procfs_pread(e->fd, buf, sizeof buf)) <= 0) {

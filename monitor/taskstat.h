@@ -23,6 +23,7 @@ struct rbmon_tasks;
 
 struct rbmon_tasks *rbmon_tasks_new(void);
 void	rbmon_tasks_free(struct rbmon_tasks *);
+void	rbmon_tasks_every(struct rbmon_tasks *, uint64_t);
 void	rbmon_tasks_begin(struct rbmon_tasks *);
 int	rbmon_tasks_read(struct rbmon_tasks *, pid_t, pid_t,
 	    struct rbmon_task *);

@@ -240,6 +240,12 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 	memset(&t, 0, sizeof t);
 	t.m = m;
 	t.o = *o;
+	/*
+	 * The kernel's view of each thread (state, CPU): twice a second is
+	 * enough for the eye, and reading hundreds of stat lines is most of
+	 * what a fast refresh costs.
+	 */
+	m->kernel_every_ns = 500000000u;
 	rbmon_view_init(&t.v);
 	t.v.hide_exited = o->hide_exited;
 	t.v.namer = rbmon_tui_frame_name;

@@ -94,27 +94,15 @@ rbmon_tuictl_ctl(struct rbmon_tui *t)
 	return t->ctl->ok ? &t->ctl->ctl : NULL;
 }
 
-/**
- * rbmon_tuictl_target - the selected thread, if control can reach it
- * @why: set to the reason when it cannot (@size bytes), else ""
- *
- * Return: the thread, or NULL.
- */
-const struct rbmon_thread *
-rbmon_tuictl_target(struct rbmon_tui *t, const struct rbmon_process **pp,
+/* The selected thread if it has not ended; else NULL and why in @why. */
+static const struct rbmon_thread *
+tuictl_selected(struct rbmon_tui *t, const struct rbmon_process **pp,
     char *why, size_t size)
 {
 	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
-	const char			*no = tuictl_problem(t);
 
-	why[0] = '\0';
-	if (no != NULL) {
-		snprintf(why, size, "cannot control the program: %s", no);
-		return NULL;
-	}
-	th = rbmon_tui_selected(t, &p);
-	if (th == NULL) {
+	if ((th = rbmon_tui_selected(t, &p)) == NULL) {
 		snprintf(why, size, "select a thread first");
 		return NULL;
 	}
@@ -131,29 +119,35 @@ rbmon_tuictl_target(struct rbmon_tui *t, const struct rbmon_process **pp,
 	return th;
 }
 
-/* The selected thread, if it is alive and can take a command or a watch. */
+/**
+ * rbmon_tuictl_target - the selected thread, if control can reach it
+ * @why: set to the reason when it cannot (@size bytes), else ""
+ *
+ * Return: the thread, or NULL.
+ */
+const struct rbmon_thread *
+rbmon_tuictl_target(struct rbmon_tui *t, const struct rbmon_process **pp,
+    char *why, size_t size)
+{
+	const char	*no = tuictl_problem(t);
+
+	why[0] = '\0';
+	if (no != NULL) {
+		snprintf(why, size, "cannot control the program: %s", no);
+		return NULL;
+	}
+	return tuictl_selected(t, pp, why, size);
+}
+
+/* The selected thread, if it is alive; else NULL, and why on the message line. */
 const struct rbmon_thread *
 rbmon_tuictl_thread(struct rbmon_tui *t, const struct rbmon_process **pp)
 {
-	const struct rbmon_process	*p = NULL;
 	const struct rbmon_thread	*th;
+	char				 why[160];
 
-	th = rbmon_tui_selected(t, &p);
-	if (th == NULL) {
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "select a thread first");
-		return NULL;
-	}
-	switch (rbmon_thread_state(p, th)) {
-	case RBMON_TS_EXITED:
-	case RBMON_TS_GONE:
-		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has ended",
-		    th->tid);
-		return NULL;
-	default:
-		break;
-	}
-	if (pp != NULL)
-		*pp = p;
+	if ((th = tuictl_selected(t, pp, why, sizeof why)) == NULL)
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", why);
 	return th;
 }
 

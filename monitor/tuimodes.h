@@ -33,7 +33,7 @@ enum rbmon_hist_kind {
 /*
  * A prompt on the message line.  Enter hands the line (not empty, blanks
  * at the end removed) to enter(), which returns the loop's flags (an
- * empty line to empty(), if set); Tab calls tab() with the editor, which
+ * empty line closes the prompt and does nothing); Tab calls tab() with the editor, which
  * may complete the word before the cursor (rbmon_edit_complete()), and a
  * note for the bar.  A problem known when the
  * prompt opens (the thread has ended, the file is not writable) shows on
@@ -49,7 +49,6 @@ struct rbmon_prompt {
 	int			(*enter)(struct rbmon_tui *, void *, const char *);
 	void			(*tab)(struct rbmon_tui *, void *,
 				    struct rbmon_edit *, char *, size_t);
-	int			(*empty)(struct rbmon_tui *, void *);
 	void			(*change)(struct rbmon_tui *, void *,
 				    const char *);
 	void			(*cancel)(struct rbmon_tui *, void *);

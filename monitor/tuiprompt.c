@@ -112,7 +112,7 @@ prompt_enter(struct rbmon_tui *t, struct prompt_state *ps)
 	if (line[0] != '\0')
 		rbmon_prompt_remember(t, p.hist, line);
 	if (line[0] == '\0') {
-		r = p.empty != NULL ? p.empty(t, p.arg) : RBMON_REDRAW;
+		r = RBMON_REDRAW;
 	} else if (p.problem[0] != '\0') {
 		/* Known when the prompt opened: the line goes nowhere. */
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s: \"%.40s\" not used",

@@ -1,7 +1,6 @@
 /* check_common: the code lib/ and monitor/ share (common/). */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -12,6 +11,8 @@
 #include <unistd.h>
 
 #include <check.h>
+
+#include "tasks.h"
 
 #include "common/procstat.h"
 
@@ -220,24 +221,6 @@ procstat_spin(void *arg)
 	while (!__atomic_load_n(stop, __ATOMIC_RELAXED))
 		continue;
 	return NULL;
-}
-
-/*
- * This process's threads as /proc/self/task lists them: the reference for
- * a count (a sanitizer's runtime may run threads of its own).
- */
-static unsigned
-task_count(void)
-{
-	struct dirent	*d;
-	DIR		*dir = opendir("/proc/self/task");
-	unsigned	 n = 0;
-
-	ck_assert_ptr_nonnull(dir);
-	while ((d = readdir(dir)) != NULL)
-		n += d->d_name[0] != '.';
-	closedir(dir);
-	return n;
 }
 
 /* This process as the kernel says it, through the reader. */

@@ -1,7 +1,6 @@
 /* check_taskstat: the kernel's view of threads: system calls, stat reads. */
 #include "config.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,8 @@
 #include <unistd.h>
 
 #include <check.h>
+
+#include "tasks.h"
 
 #include "taskstat.h"
 
@@ -170,24 +171,6 @@ tt_now(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/*
- * This process's threads as /proc/self/task lists them: the reference for
- * a count (a sanitizer's runtime may run threads of its own).
- */
-static unsigned
-task_count(void)
-{
-	struct dirent	*d;
-	DIR		*dir = opendir("/proc/self/task");
-	unsigned	 n = 0;
-
-	ck_assert_ptr_nonnull(dir);
-	while ((d = readdir(dir)) != NULL)
-		n += d->d_name[0] != '.';
-	closedir(dir);
-	return n;
 }
 
 /*

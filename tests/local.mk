@@ -11,7 +11,7 @@ tests_check_lib_LDADD = lib/librbtrace-test.la $(CHECK_LIBS) $(PTHREAD_LIBS)
 # The code lib/ and monitor/ share (common/), compiled here on its own.
 check_PROGRAMS += tests/check_common
 TESTS += tests/check_common
-tests_check_common_SOURCES = tests/check_common.c $(RB_COMMON_SOURCES)
+tests_check_common_SOURCES = tests/check_common.c tests/tasks.h $(RB_COMMON_SOURCES)
 tests_check_common_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_common_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
 

@@ -4,7 +4,7 @@
 check_PROGRAMS += tests/check_monitor
 TESTS += tests/check_monitor
 tests_check_monitor_SOURCES = tests/check_monitor_main.c tests/check_model.c \
-	tests/check_keytab.c tests/check_taskstat.c tests/check_edit.c \
+	tests/check_keytab.c tests/check_taskstat.c tests/tasks.h tests/check_edit.c \
 	tests/check_view.c tests/check_breakpoint.c tests/check_escape.c
 tests_check_monitor_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/monitor
 tests_check_monitor_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(LIBDW_CFLAGS) \
