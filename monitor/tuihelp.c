@@ -55,7 +55,7 @@ static const char *const help_rest[] = {
 	"Columns",
 	"  S                 the kernel's state: R running, S sleeping, D in",
 	"                    uninterruptible sleep, T stopped, Z zombie",
-	"  CPU%              share of a CPU over the last refresh interval",
+	"  CPU%              share of a CPU, read at most twice a second",
 	"  DEPTH             calls on the stack, counting overwritten ones",
 	"  TIME              how long the innermost call has been running",
 	"  FUNCTION          the innermost call",
