@@ -11,86 +11,137 @@
 #include "common/evlog.h"
 
 /**
- * rb_evlog_init - an empty log of @size records (a power of two, or 0)
+ * rb_evq_attach - see the log at @l as holding @size records (a power of
+ * two, else none) kept by @policy
  */
-void rb_evlog_init(struct rb_evlog *l, uint32_t size, enum rb_ev_policy policy)
+void rb_evq_attach(struct rb_evq *q, struct rb_evlog *l, uint32_t size,
+		   uint32_t policy)
 {
-	memset(l, 0, sizeof(*l));
-	l->size = size != 0 && (size & (size - 1)) == 0 ? size : 0;
-	l->policy = (uint32_t)policy;
-}
-
-/* Store one record at @h and publish it: head = h + 1. */
-static void rb_evlog_store(struct rb_evlog *l, uint64_t h, uint32_t kind,
-			   uint64_t fn, uint64_t arg, uint64_t ts)
-{
-	struct rb_event *e = &rb_evlog_records(l)[h & (l->size - 1)];
-
-	/*
-	 * Release fence: the last head store before this record's stores, so
-	 * that a reader that saw the old head cannot see this record's words
-	 * in the slot it is copying (pairs with rb_evlog_copy()'s acquire
-	 * fence before it reads head again).
-	 */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	RB_STORE(&e->ts, ts);
-	RB_STORE(&e->fn, fn);
-	RB_STORE(&e->arg, arg);
-	RB_STORE(&e->kind, kind);
-	/* Release: the record before the count that shows it; pairs with the readers' acquire load of head. */
-	RB_STORE_REL(&l->head, h + 1);
+	q->log = l;
+	q->rec = rb_evlog_records(l);
+	q->size = size != 0 && (size & (size - 1)) == 0 ? size : 0;
+	q->policy = policy <= RB_POLICY_MAX ? policy : RB_POLICY_RING;
 }
 
 /**
- * rb_evlog_put - the owner records one event
- * @kind: enum rb_ev_kind
- * @fn, @arg: as struct rb_event has them
- * @ts: the time
- *
- * Return: 1 if stored, 0 if dropped (fill: full; drain: no room before
- * the consumer's tail) or recording is off.
+ * rb_evlog_reset - empty the log: its new owner, before anyone reads it
  */
-int rb_evlog_put(struct rb_evlog *l, uint32_t kind, uint64_t fn, uint64_t arg,
-		 uint64_t ts)
+void rb_evlog_reset(const struct rb_evq *q)
 {
-	uint64_t h, t, n = RB_LOAD(&l->size), lost;
+	struct rb_evlog *l = q->log;
 
-	if (n == 0 || RB_LOAD(&l->off))
-		return 0;
-	/* Relaxed: head is the owner's own. */
-	h = RB_LOAD(&l->head);
-	switch (RB_LOAD(&l->policy)) {
-	case RB_EV_FILL:
-		if (h >= n) {
-			RB_STORE(&l->dropped, l->dropped + 1);
-			return 0;
-		}
-		break;
-	case RB_EV_DRAIN:
+	RB_STORE(&l->head, 0);
+	RB_STORE(&l->dropped, 0);
+	RB_STORE(&l->pending_lost, 0);
+	RB_STORE(&l->off, 0);
+	RB_STORE(&l->tail, 0);
+}
+
+/* Store record @e at index @h (publication is the caller's). */
+static void rb_evlog_store(const struct rb_evq *q, uint64_t h,
+			   const struct rb_event *e)
+{
+	struct rb_event *d = &q->rec[h & (q->size - 1)];
+
+	RB_STORE(&d->ts, e->ts);
+	RB_STORE(&d->fn, e->fn);
+	RB_STORE(&d->arg, e->arg);
+	RB_STORE(&d->kind, e->kind);
+	RB_STORE(&d->aux, e->aux);
+}
+
+/*
+ * Is there room for @n records at head @h (fill, drain)?  Counts the drop
+ * if not; drain also stores the gap's lost record first when there is.
+ */
+static int rb_evlog_room(const struct rb_evq *q, uint64_t *h, uint32_t n,
+			 uint64_t ts)
+{
+	struct rb_evlog *l = q->log;
+	uint64_t t, lost;
+
+	switch (q->policy) {
+	case RB_POLICY_FILL:
+		/* The first records only: after a drop, every later one too. */
+		if (*h + n > q->size || RB_LOAD(&l->dropped) != 0)
+			goto drop;
+		return 1;
+	case RB_POLICY_DRAIN:
 		/* Acquire: the consumer is done with what it consumed; pairs with rb_evlog_consume(). */
 		t = RB_LOAD_ACQ(&l->tail);
 		lost = RB_LOAD(&l->pending_lost);
-		/* A gap is marked first: room for the mark and the event. */
-		if (t > h || h - t + (lost != 0) + 1 > n) {
-			RB_STORE(&l->dropped, l->dropped + 1);
-			RB_STORE(&l->pending_lost, lost + 1);
-			return 0;
-		}
+		/* A gap is marked first: room for the mark and the records. */
+		if (t > *h || *h - t + (lost != 0) + n > q->size)
+			goto drop;
 		if (lost != 0) {
-			rb_evlog_store(l, h, RB_EV_LOST, 0, lost, ts);
+			struct rb_event m = { ts, 0, lost, RB_EV_LOST, 0 };
+
+			rb_evlog_store(q, *h, &m);
 			RB_STORE(&l->pending_lost, 0);
-			h++;
+			(*h)++;
 		}
-		break;
+		return 1;
 	default:
-		break;
+		return 1;
 	}
-	rb_evlog_store(l, h, kind, fn, arg, ts);
+drop:
+	RB_STORE(&l->dropped, RB_LOAD(&l->dropped) + n);
+	if (q->policy == RB_POLICY_DRAIN)
+		RB_STORE(&l->pending_lost, RB_LOAD(&l->pending_lost) + n);
+	return 0;
+}
+
+/**
+ * rb_evlog_putv - the owner records @n records at once (a name and its
+ * text): all of them or none
+ *
+ * Return: 1 if stored, 0 if dropped (fill: full; drain: no room before
+ * the consumer's tail) or there is no log.
+ */
+int rb_evlog_putv(const struct rb_evq *q, const struct rb_event *e, uint32_t n)
+{
+	struct rb_evlog *l = q->log;
+	uint64_t h;
+	uint32_t i;
+
+	if (q->size == 0 || n == 0 || n > q->size / 2)
+		return 0;
+	/* Relaxed: head is the owner's own. */
+	h = RB_LOAD(&l->head);
+	if (!rb_evlog_room(q, &h, n, e[0].ts))
+		return 0;
+	/*
+	 * Release fence: the last head store before these record stores, so
+	 * that a reader that saw the old head cannot see these words in the
+	 * slots it is copying (pairs with rb_evlog_copy()'s acquire fence
+	 * before it reads head again).
+	 */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (i = 0; i < n; i++)
+		rb_evlog_store(q, h + i, &e[i]);
+	/* Release: the records before the count that shows them; pairs with the readers' acquire load of head. */
+	RB_STORE_REL(&l->head, h + n);
 	return 1;
 }
 
 /**
- * rb_evlog_copy - copy the records of @l from index @from on, without
+ * rb_evlog_put - the owner records one event
+ * @kind: RB_EV_*
+ * @fn, @arg: as struct rb_event has them
+ * @ts: the time
+ *
+ * Return: as rb_evlog_putv().
+ */
+int rb_evlog_put(const struct rb_evq *q, uint32_t kind, uint64_t fn,
+		 uint64_t arg, uint64_t ts)
+{
+	struct rb_event e = { ts, fn, arg, kind, 0 };
+
+	return rb_evlog_putv(q, &e, 1);
+}
+
+/**
+ * rb_evlog_copy - copy the records of @q from index @from on, without
  * stopping the writer
  * @out: room for @max records
  * @w: filled with what was copied and the log's counts
@@ -102,16 +153,16 @@ int rb_evlog_put(struct rb_evlog *l, uint32_t kind, uint64_t fn, uint64_t arg,
  *
  * Return: the records kept, whole, in @out[0..] (index w->first on).
  */
-size_t rb_evlog_copy(const struct rb_evlog *l, uint64_t from,
+size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 		     struct rb_event *out, size_t max, struct rb_ev_window *w)
 {
-	const struct rb_event *r = rb_evlog_records((struct rb_evlog *)l);
-	uint64_t n = RB_LOAD(&l->size), h1, h2, lo, valid, i;
-	uint32_t policy = RB_LOAD(&l->policy);
+	const struct rb_evlog *l = q->log;
+	const struct rb_event *r = q->rec;
+	uint64_t n = q->size, h1, h2, lo, valid, tail = 0, i;
 	size_t k, skip;
 
 	memset(w, 0, sizeof(*w));
-	if (n == 0 || (n & (n - 1)) != 0)
+	if (n == 0)
 		return 0;
 	/* Acquire: the records below head; pairs with the writer's release store. */
 	h1 = RB_LOAD_ACQ(&l->head);
@@ -129,7 +180,7 @@ size_t rb_evlog_copy(const struct rb_evlog *l, uint64_t from,
 		out[k].fn = RB_LOAD(&e->fn);
 		out[k].arg = RB_LOAD(&e->arg);
 		out[k].kind = RB_LOAD(&e->kind);
-		out[k].pad = 0;
+		out[k].aux = RB_LOAD(&e->aux);
 	}
 	/*
 	 * Acquire fence: the copy before the second look at head and tail;
@@ -137,19 +188,23 @@ size_t rb_evlog_copy(const struct rb_evlog *l, uint64_t from,
 	 */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	h2 = RB_LOAD(&l->head);
-	if (policy == RB_EV_FILL)
+	if (h2 < h1)
+		h2 = UINT64_MAX;	/* reset or written by a stranger: keep nothing */
+	if (q->policy == RB_POLICY_FILL) {
 		valid = 0;
-	else if (policy == RB_EV_DRAIN)
-		valid = RB_LOAD(&l->tail);
-	else
+	} else if (q->policy == RB_POLICY_DRAIN) {
+		valid = tail = RB_LOAD(&l->tail);
+	} else {
 		valid = h2 >= n ? h2 - n + 1 : 0;
+	}
 	skip = valid > lo ? (size_t)((valid < h1 ? valid : h1) - lo) : 0;
 	if (skip > 0)
 		memmove(out, out + skip, (k - skip) * sizeof(*out));
 	w->first = lo + skip;
 	w->n = k - skip;
 	w->head = h2;
-	w->overwritten = policy == RB_EV_RING && h2 > n ? h2 - n : 0;
+	w->tail = tail;
+	w->overwritten = q->policy == RB_POLICY_RING && h2 > n ? h2 - n : 0;
 	w->dropped = RB_LOAD(&l->dropped);
 	return w->n;
 }
@@ -158,8 +213,9 @@ size_t rb_evlog_copy(const struct rb_evlog *l, uint64_t from,
  * rb_evlog_consume - drain: the consumer is done with the records below
  * @upto; the writer may store there again
  */
-void rb_evlog_consume(struct rb_evlog *l, uint64_t upto)
+void rb_evlog_consume(const struct rb_evq *q, uint64_t upto)
 {
+	struct rb_evlog *l = q->log;
 	/* Acquire: head, to never consume what is not stored. */
 	uint64_t h = RB_LOAD_ACQ(&l->head);
 

@@ -538,7 +538,7 @@ static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 	struct rb_ring *r = t->ring;
 	struct rb_header *h = rb_proc.map.hdr;
 	uint64_t timeout = (uint64_t)rb_proc.set.orphan_timeout * RB_SEC;
-	uint64_t seen, last, now, wait;
+	uint64_t seen, last, now, wait, orphan = 0;
 
 	t->step = RB_STEP_NONE;
 	t->resume = 0;
@@ -550,6 +550,7 @@ static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 	RB_STORE(&r->stop_ns, now);
 	RB_STORE(&r->stops, r->stops + 1);
 	RB_STORE(&r->signal, 0);
+	rb_ev_mark(t, RB_EV_STOP, fn, why);
 	/* The reason before the state that announces it; pairs with the monitor's acquire load of state. */
 	RB_STORE_REL(&r->state, RB_STATE_STOPPED);
 	for (;;) {
@@ -579,6 +580,7 @@ static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 				rb_warnf("rbtrace: thread %d resumed by itself: no monitor for %u s (RBTRACE_ORPHAN_TIMEOUT)",
 					 (int)t->tid, rb_proc.set.orphan_timeout);
 				rb_control_lapse();
+				orphan = 1;
 				break;
 			}
 			if (seen + timeout - now < wait)
@@ -587,6 +589,7 @@ static void rb_stop(struct rb_thread *t, uint32_t why, uint64_t fn)
 		rb_futex_wait(&r->wake, w, wait);
 	}
 	RB_STORE(&r->why, RB_WHY_NONE);
+	rb_ev_mark(t, RB_EV_RESUME, 0, orphan);
 	/* Release: whatever the stop changed (stepping, trace) before RUNNING is seen; pairs with the monitor's acquire load of state. */
 	RB_STORE_REL(&r->state, RB_STATE_RUNNING);
 }

@@ -16,6 +16,8 @@ void rb_settings_defaults(struct rb_settings *s)
 	s->geo.msg_sz = RB_DEF_MSG_SZ;
 	s->geo.global_sz = RB_DEF_GLOBAL_SZ;
 	s->geo.objects = RB_DEF_OBJECTS;
+	s->geo.events = RB_DEF_EVENTS;
+	s->geo.ev_policy = RB_POLICY_RING;
 	s->stop_on_create = 0;
 	s->trace_on_create = 1;
 	s->clock = 0;
@@ -46,6 +48,24 @@ int rb_parse_uint(const char *str, uint32_t lo, uint32_t hi, uint32_t *out)
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
+}
+
+/* The names of RB_POLICY_*, as RBTRACE_POLICY and the tools spell them. */
+static const char *const rb_policy_names[] = { "ring", "fill", "drain" };
+
+int rb_policy_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rb_policy_names) / sizeof(rb_policy_names[0]); i++)
+		if (strcmp(name, rb_policy_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *rb_policy_name(uint32_t policy)
+{
+	return policy <= RB_POLICY_MAX ? rb_policy_names[policy] : "?";
 }
 
 struct rb_env_uint {
@@ -133,6 +153,39 @@ int rb_settings_from_env(struct rb_settings *s,
 		bad++;
 	}
 
+	val = get("RBTRACE_EVENTS");
+	if (val != NULL) {
+		uint32_t v;
+
+		if (rb_parse_uint(val, 0, RB_MAX_EVENTS, &v) == 0 &&
+		    (v & (v - 1)) == 0) {
+			s->geo.events = v;
+		} else {
+			char what[96], dflt[16];
+
+			snprintf(what, sizeof(what),
+				 "not 0 or a power of two up to %u",
+				 RB_MAX_EVENTS);
+			snprintf(dflt, sizeof(dflt), "%u", s->geo.events);
+			rb_env_bad(warn, "RBTRACE_EVENTS", val, what, dflt);
+			bad++;
+		}
+	}
+
+	val = get("RBTRACE_POLICY");
+	if (val != NULL) {
+		int p = rb_policy_parse(val);
+
+		if (p >= 0) {
+			s->geo.ev_policy = (uint32_t)p;
+		} else {
+			rb_env_bad(warn, "RBTRACE_POLICY", val,
+				   "not ring, fill or drain",
+				   rb_policy_name(s->geo.ev_policy));
+			bad++;
+		}
+	}
+
 	val = get("RBTRACE_CLOCK");
 	if (val != NULL) {
 		if (strcmp(val, "tsc") == 0) {
@@ -147,11 +200,11 @@ int rb_settings_from_env(struct rb_settings *s,
 	}
 
 	if (rb_layout_compute(&s->geo, &l) < 0) {
-		char line[160];
+		char line[192];
 
 		snprintf(line, sizeof(line),
-			 "rbtrace: %u rings of %u slots make a file over %llu bytes; using the default geometry",
-			 s->geo.rings, s->geo.slots,
+			 "rbtrace: %u rings of %u slots and %u events make a file over %llu bytes; using the default geometry",
+			 s->geo.rings, s->geo.slots, s->geo.events,
 			 (unsigned long long)RB_MAX_FILE_SIZE);
 		warn(line);
 		s->geo.rings = RB_DEF_RINGS;
@@ -159,6 +212,7 @@ int rb_settings_from_env(struct rb_settings *s,
 		s->geo.slot_sz = RB_DEF_SLOT_SZ;
 		s->geo.msg_sz = RB_DEF_MSG_SZ;
 		s->geo.global_sz = RB_DEF_GLOBAL_SZ;
+		s->geo.events = RB_DEF_EVENTS;
 		bad++;
 	}
 	return bad;

@@ -102,6 +102,9 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	h->msg_sz = s->geo.msg_sz;
 	h->global_sz = s->geo.global_sz;
 	h->objects = s->geo.objects;
+	h->events = s->geo.events;
+	h->ev_policy = s->geo.ev_policy;
+	h->events_off = l.events_off;
 	h->ring_size = l.ring_size;
 	h->slot_size = l.slot_size;
 	h->gma_off = l.gma_off;

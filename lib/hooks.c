@@ -35,6 +35,14 @@
  * longjmp drop what they unwound at once (unwind.c), which also covers a
  * frame left behind by the very instruction that calls it again.
  *
+ * The event log (rbtrace(5), "EVENT LOG"): with the log on, each hook also
+ * appends one record, entry or exit, to the thread's log.  The entry
+ * record has the slot's timestamp: one clock read serves both.  The ring
+ * policy's store is inline; fill, drain, a clock other than the TSC and
+ * switching recording on or off go out of line (rb_ev_slow()).  A thread
+ * without a log points at a private log that is always off, so that the
+ * hooks test one word either way.
+ *
  * The recursion guard: a signal handler that runs instrumented code while
  * this thread is inside a hook must not write the same ring; its calls are
  * simply not traced (busy is set for the whole hook, so its entries and
@@ -49,6 +57,109 @@
 #include "rbtrace/rbtrace.h"
 
 __thread struct rb_thread rb_self __attribute__((tls_model("initial-exec")));
+
+/* The log of a thread that has none: off, and never switched on. */
+static struct rb_evlog rb_ev_none = { .off = 1 };
+
+/*
+ * A record the inline path does not take: fill and drain (rb_evlog_put()),
+ * a timestamp still to read (@ts 0), recording switched on or off since the
+ * last record (marked in the log).
+ */
+/* Is recording on?  Marks a switch made since the last record. */
+static RB_NOINSTR bool rb_ev_on(struct rb_thread *t, uint64_t ts)
+{
+	uint32_t off = RB_LOAD(&t->ev.log->off) != 0;
+
+	if (t->ev.size == 0)
+		return false;
+	if (off != t->evoff) {
+		t->evoff = off;
+		rb_evlog_put(&t->ev, off ? RB_EV_OFF : RB_EV_ON, 0, 0, ts);
+	}
+	return !off;
+}
+
+static RB_NOINSTR uint64_t rb_ev_now(const struct rb_thread *t)
+{
+	return t->slowclock ? rb_clock_raw_slow() : __rdtsc();
+}
+
+static RB_NOINSTR __attribute__((noinline, cold)) void rb_ev_slow(struct rb_thread *t, uint32_t kind,
+				  uint64_t fn, uint64_t arg, uint64_t ts)
+{
+	if (ts == 0)
+		ts = rb_ev_now(t);
+	if (rb_ev_on(t, ts))
+		rb_evlog_put(&t->ev, kind, fn, arg, ts);
+}
+
+/*
+ * Append one record.  @ts 0: read the clock only if a record is made.
+ * Inline: the ring policy's record is four stores and the head's release.
+ */
+static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev(struct rb_thread *t, uint32_t kind,
+				   uint64_t fn, uint64_t arg, uint64_t ts)
+{
+	struct rb_evlog *l = t->ev.log;
+	/* Relaxed: a switch seen one hook late is still honoured. */
+	uint32_t off = RB_LOAD(&l->off);
+	struct rb_event *e;
+	uint64_t h;
+
+	if (RB_UNLIKELY((off | t->evslow | t->evoff) != 0)) {
+		if (off != t->evoff || (off == 0 && t->evslow))
+			rb_ev_slow(t, kind, fn, arg, ts);
+		return;
+	}
+	if (ts == 0)
+		ts = __rdtsc();
+	/* Relaxed: head is the owner's own. */
+	h = RB_LOAD(&l->head);
+	e = &t->ev.rec[h & (t->ev.size - 1)];
+	/* Orders the previous head store before the record's words; pairs with the readers' acquire fence before their second head load. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	RB_STORE(&e->ts, ts);
+	RB_STORE(&e->fn, fn);
+	RB_STORE(&e->arg, arg);
+	RB_STORE(&e->kind, kind);
+	RB_STORE(&e->aux, 0);
+	/* The record before the count that shows it; pairs with the readers' acquire load of head. */
+	RB_STORE_REL(&l->head, h + 1);
+}
+
+/**
+ * rb_ev_thread_start - an empty log for the calling thread, which has just
+ * claimed its ring; off if its process had recording switched off
+ */
+void rb_ev_thread_start(struct rb_thread *t)
+{
+	const struct rb_header *h = &rb_proc.map.geo;
+
+	if (h->events == 0) {
+		rb_evq_attach(&t->ev, &rb_ev_none, 0, RB_POLICY_RING);
+		t->evslow = 1;
+		t->evoff = 1;
+		return;
+	}
+	rb_evq_attach(&t->ev, rb_ring_evlog(h, t->ring), h->events,
+		      h->ev_policy);
+	rb_evlog_reset(&t->ev);
+	t->evslow = h->ev_policy != RB_POLICY_RING || t->slowclock;
+	t->evoff = 0;
+	if (rb_objects_evoff(&rb_proc.map, rb_proc.image)) {
+		RB_STORE(&t->ev.log->off, 1);
+		t->evoff = 1;
+	}
+}
+
+/**
+ * rb_ev_mark - record a mark (stop, resume, ...) now, from the cold path
+ */
+void rb_ev_mark(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg)
+{
+	rb_ev(t, kind, fn, arg, rb_clock_raw_slow());
+}
 
 static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i)
 {
@@ -237,10 +348,12 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
 	if (!(a & RB_ATTN_UNTRACED)) {
+		uint64_t ts = rb_clock_raw_slow();
+
 		if (rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp))
 			rb_unwind(t, (uintptr_t)site, sp);
-		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp,
-			rb_clock_raw_slow(), 0);
+		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 	}
 	if ((a & ~RB_ATTN_UNTRACED) || rb_bp_filtered((uintptr_t)fn))
 		rb_control(t, false, (uintptr_t)fn);
@@ -250,8 +363,10 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct 
 {
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
-	if (!(a & RB_ATTN_UNTRACED))
+	if (!(a & RB_ATTN_UNTRACED)) {
 		rb_pop(t, t->ring, (uintptr_t)fn);
+		rb_ev(t, RB_EV_EXIT, (uintptr_t)fn, 0, 0);
+	}
 	if (a & ~RB_ATTN_UNTRACED)
 		rb_control(t, true, (uintptr_t)fn);
 }
@@ -276,8 +391,11 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_t
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_unwound(struct rb_thread *t, void *fn,
 					void *site, uint64_t sp)
 {
+	uint64_t ts = __rdtsc();
+
 	rb_unwind(t, (uintptr_t)site, sp);
-	rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, __rdtsc(), 0);
+	rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 }
 
 /* Entering @fn, called from @site, whose stack pointer is @sp. */
@@ -300,8 +418,12 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_enter(void *fn, 
 	else if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site,
 					 sp)))
 		rb_enter_unwound(t, fn, site, sp);
-	else
-		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, __rdtsc(), 0);
+	else {
+		uint64_t ts = __rdtsc();
+
+		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
+	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 }
@@ -329,10 +451,12 @@ void __cyg_profile_func_exit(void *fn, void *site)
 		return;
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0))
+	if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0)) {
 		rb_attention_exit(t, fn);
-	else
+	} else {
 		rb_pop(t, r, (uintptr_t)fn);
+		rb_ev(t, RB_EV_EXIT, (uintptr_t)fn, 0, 0);
+	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 }
@@ -365,6 +489,35 @@ void rb_stack_drop_below(uint64_t sp)
 	t->busy = 0;
 }
 
+/*
+ * Record a named frame's entry: its "name\0file\0" (@len bytes at @text,
+ * cut to what RB_EV_TEXT_MAX records hold) follows in text records.
+ */
+static RB_NOINSTR void rb_ev_named(struct rb_thread *t, const char *text,
+				   size_t len, int line, uint64_t ts)
+{
+	struct rb_event v[1 + RB_EV_TEXT_MAX];
+	uint32_t n, i;
+
+	if (!rb_ev_on(t, ts))
+		return;
+	if (len > (size_t)RB_EV_TEXT_MAX * RB_EV_TEXT_BYTES)
+		len = (size_t)RB_EV_TEXT_MAX * RB_EV_TEXT_BYTES;
+	n = (uint32_t)((len + RB_EV_TEXT_BYTES - 1) / RB_EV_TEXT_BYTES);
+	memset(v, 0, sizeof(v));
+	v[0].ts = ts;
+	v[0].arg = (uint64_t)(int64_t)line;
+	v[0].kind = RB_EV_NAMED;
+	v[0].aux = n;
+	for (i = 0; i < n; i++) {
+		v[1 + i].kind = RB_EV_TEXT;
+		memcpy(&v[1 + i], text + (size_t)i * RB_EV_TEXT_BYTES,
+		       len - (size_t)i * RB_EV_TEXT_BYTES < RB_EV_TEXT_BYTES ?
+		       len - (size_t)i * RB_EV_TEXT_BYTES : RB_EV_TEXT_BYTES);
+	}
+	rb_evlog_putv(&t->ev, v, 1 + n);
+}
+
 /* Named frames keep "name\0file\0" in the slot's name bytes. */
 void rb_push_named(struct rb_thread *t, const char *name, const char *file,
 		   int line)
@@ -392,6 +545,7 @@ void rb_push_named(struct rb_thread *t, const char *name, const char *file,
 	/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
 	RB_STORE_REL(&t->ring->depth, (int32_t)t->depth);
 	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
+	rb_ev_named(t, dst, n + f + (n < t->slot_sz), line, RB_LOAD(&s->ts));
 }
 
 static RB_NOINSTR struct rb_thread *rb_api_thread(void)
@@ -429,8 +583,10 @@ int rbtrace_pop(void)
 		return -1;
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (t->depth > 0)
+	if (t->depth > 0) {
 		rb_set_depth(t, t->depth - 1);
+		rb_ev(t, RB_EV_NAMED_EXIT, 0, 0, 0);
+	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 	return (int)t->depth;
@@ -446,4 +602,9 @@ void rbtrace_line(int line)
 	s = rb_slot(t, rb_slot_index(t->depth - 1, t->nslots, t->pinned));
 	/* A single aligned int: readers see the old or the new line, never a mix. */
 	RB_STORE(&s->line, line);
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	rb_ev(t, RB_EV_LINE, RB_LOAD(&s->fn), (uint64_t)(int64_t)line, 0);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
 }

@@ -10,6 +10,7 @@
 
 #include "common/atomic.h"
 #include "common/defs.h"
+#include "common/evlog.h"
 #include "rbtrace/format.h"
 
 #define RB_NOINSTR	__attribute__((no_instrument_function))
@@ -34,6 +35,8 @@ RB_HIDDEN void rb_settings_defaults(struct rb_settings *s);
 RB_HIDDEN int rb_settings_from_env(struct rb_settings *s,
 				   const char *(*get)(const char *),
 				   rb_warn_fn warn);
+RB_HIDDEN int rb_policy_parse(const char *name);
+RB_HIDDEN const char *rb_policy_name(uint32_t policy);
 RB_HIDDEN int rb_parse_uint(const char *str, uint32_t lo, uint32_t hi,
 			    uint32_t *out);
 
@@ -139,6 +142,15 @@ struct rb_thread {
 	uint32_t	pending;	/* RB_WHY_* to stop with at the next hook */
 	uint32_t	resume;		/* a command ended the stop */
 	uint32_t	fresh;		/* a step armed at this very hook */
+	/*
+	 * The event log (hooks.c): never NULL once traced; a thread without
+	 * a log points at a private one that is always off.  evslow: records
+	 * go through rb_evlog_put() (fill, drain, a clock other than the
+	 * TSC); evoff: the log's off word as the owner last acted on it.
+	 */
+	struct rb_evq	ev;
+	uint32_t	evslow;
+	uint32_t	evoff;
 };
 
 RB_HIDDEN extern __thread struct rb_thread rb_self
@@ -199,5 +211,9 @@ RB_HIDDEN void rb_enter_at(void *fn, void *site, uint64_t sp);
 RB_HIDDEN void rb_stack_drop_below(uint64_t sp);
 RB_HIDDEN void rb_push_named(struct rb_thread *t, const char *name,
 			     const char *file, int line);
+RB_HIDDEN void rb_ev_thread_start(struct rb_thread *t);
+RB_HIDDEN bool rb_objects_evoff(struct rb_map *m, uint64_t image);
+RB_HIDDEN void rb_ev_mark(struct rb_thread *t, uint32_t kind, uint64_t fn,
+			  uint64_t arg);
 
 #endif /* RB_INTERNAL_H */

@@ -182,6 +182,26 @@ void rb_objects_register(struct rb_map *m, pid_t pid, uint64_t pstart,
 }
 
 /**
+ * rb_objects_evoff - did a monitor switch the event log of @image's
+ * process off (RB_OBJF_EVOFF on its main entry)?
+ */
+bool rb_objects_evoff(struct rb_map *m, uint64_t image)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->geo.objects; i++) {
+		struct rb_object *o = rb_object_at(m->base, &m->geo, i);
+
+		/* Acquire: the entry's fields; pairs with the registration's release of VALID. */
+		if (RB_LOAD_ACQ(&o->state) == RB_OBJ_VALID &&
+		    RB_LOAD(&o->image) == image &&
+		    (RB_LOAD(&o->flags) & RB_OBJF_MAIN))
+			return (RB_LOAD(&o->flags) & RB_OBJF_EVOFF) != 0;
+	}
+	return false;
+}
+
+/**
  * rb_objects_copy - give a forked child's image the entries of its parent's
  */
 void rb_objects_copy(struct rb_map *m, uint64_t from, pid_t pid,

@@ -560,6 +560,24 @@ model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
 	}
 }
 
+/* The event log's counters, display-only (events.c copies the records). */
+static void
+model_ring_events(const struct rb_header *h, struct rb_ring *r,
+    struct rbmon_thread *t)
+{
+	struct rb_evlog	*l;
+
+	if (h->events == 0)
+		return;
+	l = rb_ring_evlog(h, r);
+	/* Relaxed: counts shown as they are; events.c orders its copies. */
+	t->ev_head = __atomic_load_n(&l->head, __ATOMIC_RELAXED);
+	t->ev_tail = __atomic_load_n(&l->tail, __ATOMIC_RELAXED);
+	t->ev_dropped = __atomic_load_n(&l->dropped, __ATOMIC_RELAXED);
+	t->ev_pending = __atomic_load_n(&l->pending_lost, __ATOMIC_RELAXED);
+	t->ev_off = __atomic_load_n(&l->off, __ATOMIC_RELAXED) != 0;
+}
+
 static void
 model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 {
@@ -620,6 +638,8 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		if (t->state == RB_STATE_EXITED)
 			t->own = RB_OWN_EXITED;
 		s->nthreads++;	/* before the frames: freed on SIGBUS */
+		t->gen = __atomic_load_n(&ow->gen, __ATOMIC_RELAXED);
+		model_ring_events(h, r, t);
 		model_ring_control(r, t);
 		rbmon_model_read_stack(h, r, t, &scratch);
 	}
@@ -1035,6 +1055,8 @@ rbmon_clock_init(struct rbmon_clock *c, const struct rb_header *h)
 		c->valid = same || h->boot_id[0] == '\0';
 		break;
 	case RB_CLOCK_TSC:
+		/* Another boot: no age, but durations at the writers' rate. */
+		c->hz = (long double)h->clock_tsc_hz;
 #ifdef RBMON_HAVE_TSC
 		if (!same)
 			break;
@@ -1081,6 +1103,34 @@ rbmon_clock_age(const struct rbmon_clock *c, uint64_t ts, uint64_t *age)
 	if ((long double)c->now_ns - ns >= 0x1p64L)
 		return -1;
 	*age = (uint64_t)((long double)c->now_ns - ns);
+	return 0;
+}
+
+/**
+ * rbmon_clock_ns - a timestamp of the file's clock as CLOCK_MONOTONIC ns
+ * of the boot that wrote it
+ * @c: sampled by rbmon_clock_init()
+ * @ts: the stamp
+ * @ns: set
+ *
+ * Return: 0, or -1 if unknown (TSC of no known rate; out of range).
+ */
+int
+rbmon_clock_ns(const struct rbmon_clock *c, uint64_t ts, uint64_t *ns)
+{
+	long double	v;
+
+	if (c->kind == RB_CLOCK_MONO) {
+		*ns = ts;
+		return 0;
+	}
+	if (c->kind != RB_CLOCK_TSC || !(c->hz > 0))
+		return -1;
+	v = (long double)c->ns0 + (long double)(int64_t)(ts - c->tsc0) /
+	    c->hz * 1e9L;
+	if (!(v >= 0) || v >= 0x1p64L)
+		return -1;
+	*ns = (uint64_t)v;
 	return 0;
 }
 

@@ -101,6 +101,10 @@ struct rbmon_thread {
 	double		cpu;		/* % of a core, last interval; < 0: unknown */
 	uint64_t	cpu_ns;		/* utime + stime, if kstate != 0 */
 	char		*blocked_in;	/* rbmon_model_blocked(); NULL: not read */
+	/* The ring's claim and its event log's counters (events.c). */
+	uint64_t	gen;		/* rb_owner.gen when read */
+	uint64_t	ev_head, ev_tail, ev_dropped, ev_pending;
+	uint32_t	ev_off;		/* recording switched off */
 };
 
 /*
@@ -177,6 +181,7 @@ const char *rbmon_model_program(const struct rbmon_model *,
 
 void	rbmon_clock_init(struct rbmon_clock *, const struct rb_header *);
 int	rbmon_clock_age(const struct rbmon_clock *, uint64_t, uint64_t *);
+int	rbmon_clock_ns(const struct rbmon_clock *, uint64_t, uint64_t *);
 void	rbmon_age_format(char *, size_t, uint64_t);
 
 void	rbmon_xasprintf(char **, const char *, ...)

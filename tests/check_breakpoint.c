@@ -134,6 +134,7 @@ bpfix_make(struct bpfix *fx)
 	h->global_sz = g.global_sz;
 	h->objects = g.objects;
 	h->ring_size = l.ring_size;
+	h->events_off = l.events_off;
 	h->slot_size = l.slot_size;
 	h->gma_off = l.gma_off;
 	h->owners_off = l.owners_off;

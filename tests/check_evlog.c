@@ -22,19 +22,32 @@
 #define EV_ARG(e)	(~(uint64_t)(e))
 #define EV_TS(e)	((e) * 3 + 7)
 
-static struct rb_evlog *
-log_new(uint32_t size, enum rb_ev_policy policy)
+/* A log of @size records in memory of its own; log_free() frees it. */
+static struct rb_evq *
+log_new(uint32_t size, uint32_t policy)
 {
+	struct rb_evq	*q = calloc(1, sizeof(*q));
 	struct rb_evlog	*l;
 
-	l = calloc(1, sizeof(*l) + (size_t)size * sizeof(struct rb_event));
+	l = aligned_alloc(RB_CACHELINE, sizeof(*l) +
+	    (size_t)size * sizeof(struct rb_event));
+	ck_assert_ptr_nonnull(q);
 	ck_assert_ptr_nonnull(l);
-	rb_evlog_init(l, size, policy);
-	return l;
+	memset(l, 0x5a, sizeof(*l));
+	rb_evq_attach(q, l, size, policy);
+	rb_evlog_reset(q);
+	return q;
+}
+
+static void
+log_free(struct rb_evq *q)
+{
+	free(q->log);
+	free(q);
 }
 
 static int
-put(struct rb_evlog *l, uint64_t e)
+put(struct rb_evq *l, uint64_t e)
 {
 	return rb_evlog_put(l, RB_EV_ENTRY, EV_FN(e), EV_ARG(e), EV_TS(e));
 }
@@ -55,7 +68,7 @@ ev_of(const struct rb_event *r)
 
 START_TEST(test_evlog_ring)
 {
-	struct rb_evlog		*l = log_new(8, RB_EV_RING);
+	struct rb_evq		*l = log_new(8, RB_POLICY_RING);
 	struct rb_event		 out[16];
 	struct rb_ev_window	 w;
 	uint64_t		 e;
@@ -107,19 +120,13 @@ START_TEST(test_evlog_ring)
 	ck_assert_uint_eq(n, 3);
 	ck_assert_uint_eq(w.first, 8000);
 	ck_assert_uint_eq(w.dropped, 0);
-	/* Off: nothing offered, nothing counted. */
-	l->off = 1;
-	ck_assert_int_eq(put(l, 9000), 0);
-	rb_evlog_copy(l, 0, out, 16, &w);
-	ck_assert_uint_eq(w.head, 8003);
-	ck_assert_uint_eq(w.dropped, 0);
-	free(l);
+	log_free(l);
 }
 END_TEST
 
 START_TEST(test_evlog_fill)
 {
-	struct rb_evlog		*l = log_new(8, RB_EV_FILL);
+	struct rb_evq		*l = log_new(8, RB_POLICY_FILL);
 	struct rb_event		 out[16];
 	struct rb_ev_window	 w;
 	uint64_t		 e;
@@ -139,13 +146,13 @@ START_TEST(test_evlog_fill)
 	ck_assert_uint_eq(w.overwritten, 0);
 	/* written == consumed + overwritten + dropped + buffered */
 	ck_assert_uint_eq(1000, 0 + w.overwritten + w.dropped + w.head);
-	free(l);
+	log_free(l);
 }
 END_TEST
 
 START_TEST(test_evlog_drain)
 {
-	struct rb_evlog		*l = log_new(8, RB_EV_DRAIN);
+	struct rb_evq		*l = log_new(8, RB_POLICY_DRAIN);
 	struct rb_event		 out[16];
 	struct rb_ev_window	 w;
 	uint64_t		 e;
@@ -162,7 +169,7 @@ START_TEST(test_evlog_drain)
 	/* One consumed: no room yet for the mark and an event. */
 	rb_evlog_consume(l, 1);
 	ck_assert_int_eq(put(l, 10), 0);
-	ck_assert_uint_eq(l->pending_lost, 3);
+	ck_assert_uint_eq(l->log->pending_lost, 3);
 	/* Two consumed: the gap marked, then the event. */
 	rb_evlog_consume(l, 2);
 	ck_assert_int_eq(put(l, 11), 1);
@@ -173,13 +180,60 @@ START_TEST(test_evlog_drain)
 	ck_assert_uint_eq(out[6].kind, RB_EV_LOST);
 	ck_assert_uint_eq(out[6].arg, 3);
 	ck_assert_int_eq(ev_of(&out[7]), 11);
-	ck_assert_uint_eq(l->pending_lost, 0);
+	ck_assert_uint_eq(l->log->pending_lost, 0);
 	/* A tail past head (a stray write) is no room: dropped, no harm. */
-	l->tail = 1000;
+	l->log->tail = 1000;
 	ck_assert_int_eq(put(l, 12), 0);
 	rb_evlog_consume(l, 5000);	/* never past head */
-	ck_assert_uint_le(l->tail, 1000);
-	free(l);
+	ck_assert_uint_le(l->log->tail, 1000);
+	log_free(l);
+}
+END_TEST
+
+/* Several records at once (a name and its text): all of them or none. */
+START_TEST(test_evlog_putv)
+{
+	struct rb_evq		*l = log_new(8, RB_POLICY_FILL);
+	struct rb_event		 v[3], out[16];
+	struct rb_ev_window	 w;
+	size_t			 n;
+
+	memset(v, 0, sizeof(v));
+	v[0].kind = RB_EV_NAMED;
+	v[0].aux = 2;
+	v[1].kind = v[2].kind = RB_EV_TEXT;
+	ck_assert_int_eq(put(l, 0), 1);
+	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 1);	/* 4 of 8 */
+	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 1);	/* 7 of 8 */
+	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 0);	/* one short: none */
+	ck_assert_int_eq(put(l, 1), 0);		/* and none after: the first only */
+	n = rb_evlog_copy(l, 0, out, 16, &w);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(out[4].kind, RB_EV_NAMED);
+	ck_assert_uint_eq(out[6].kind, RB_EV_TEXT);
+	ck_assert_uint_eq(w.dropped, 4);
+	/* More than half the log at once is refused, never stored. */
+	log_free(l);
+	l = log_new(4, RB_POLICY_RING);
+	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 0);
+	ck_assert_int_eq(rb_evlog_putv(l, v, 2), 1);
+	log_free(l);
+	/* Drain: the gap's mark and the records must all fit. */
+	l = log_new(8, RB_POLICY_DRAIN);
+	for (n = 0; n < 8; n++)
+		ck_assert_int_eq(put(l, n), 1);
+	ck_assert_int_eq(put(l, 8), 0);
+	rb_evlog_consume(l, 3);			/* room 3: mark + 3 do not fit */
+	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 0);
+	ck_assert_uint_eq(l->log->pending_lost, 4);
+	rb_evlog_consume(l, 4);
+	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 1);
+	n = rb_evlog_copy(l, 4, out, 16, &w);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_uint_eq(out[4].kind, RB_EV_LOST);
+	ck_assert_uint_eq(out[4].arg, 4);
+	ck_assert_uint_eq(out[5].kind, RB_EV_NAMED);
+	log_free(l);
 }
 END_TEST
 
@@ -188,7 +242,7 @@ END_TEST
 #define RACE_EVENTS	4000000u
 
 struct race {
-	struct rb_evlog	*l;
+	struct rb_evq	*l;
 	uint64_t	 offered, stored;
 	int		 done;
 };
@@ -213,7 +267,7 @@ race_writer(void *arg)
  */
 START_TEST(test_evlog_race_ring)
 {
-	struct race		 r = { .l = log_new(1024, RB_EV_RING) };
+	struct race		 r = { .l = log_new(1024, RB_POLICY_RING) };
 	struct rb_event		*out = calloc(1024, sizeof(*out));
 	struct rb_ev_window	 w;
 	pthread_t		 t;
@@ -244,7 +298,7 @@ START_TEST(test_evlog_race_ring)
 	ck_assert_uint_eq(read + lost, RACE_EVENTS);
 	ck_assert_uint_gt(copies, 1);
 	free(out);
-	free(r.l);
+	log_free(r.l);
 }
 END_TEST
 
@@ -255,7 +309,7 @@ END_TEST
  */
 START_TEST(test_evlog_race_drain)
 {
-	struct race		 r = { .l = log_new(256, RB_EV_DRAIN) };
+	struct race		 r = { .l = log_new(256, RB_POLICY_DRAIN) };
 	struct rb_event		*out = calloc(256, sizeof(*out));
 	struct rb_ev_window	 w;
 	pthread_t		 t;
@@ -294,10 +348,10 @@ START_TEST(test_evlog_race_drain)
 	}
 	/* consumed + dropped == written; the drops not yet marked are pending. */
 	ck_assert_uint_eq(events + w.dropped, RACE_EVENTS);
-	ck_assert_uint_eq(marked + r.l->pending_lost, w.dropped);
+	ck_assert_uint_eq(marked + r.l->log->pending_lost, w.dropped);
 	ck_assert_uint_eq(r.stored, events);
 	free(out);
-	free(r.l);
+	log_free(r.l);
 }
 END_TEST
 
@@ -313,6 +367,7 @@ main(void)
 	tcase_add_test(tc, test_evlog_ring);
 	tcase_add_test(tc, test_evlog_fill);
 	tcase_add_test(tc, test_evlog_drain);
+	tcase_add_test(tc, test_evlog_putv);
 	tcase_add_test(tc, test_evlog_race_ring);
 	tcase_add_test(tc, test_evlog_race_drain);
 	suite_add_tcase(s, tc);

@@ -224,7 +224,11 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_header, clock_tsc0) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
-	ck_assert_uint_eq(sizeof(struct rb_header), 392);	/* rbtrace(5) */
+	ck_assert_uint_eq(sizeof(struct rb_header), 400);	/* rbtrace(5) */
+	ck_assert_uint_eq(sizeof(struct rb_event), 32);
+	ck_assert_uint_eq(sizeof(struct rb_evlog), 128);
+	/* the consumer's tail on a line of its own, away from the owner's head */
+	ck_assert_uint_eq(offsetof(struct rb_evlog, tail), 64);
 	ck_assert_uint_eq(sizeof(struct rb_bp), 64 + RB_BP_NAME);
 	ck_assert_uint_eq(offsetof(struct rb_bp, addr) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_bp, hits) % 8, 0);

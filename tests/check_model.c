@@ -75,6 +75,7 @@ fixture_make(struct fixture *fx, uint32_t rings, uint32_t slots,
 	h->objects = g.objects;
 	h->ring_size = l.ring_size;
 	h->slot_size = l.slot_size;
+	h->events_off = l.events_off;
 	h->gma_off = l.gma_off;
 	h->owners_off = l.owners_off;
 	h->objects_off = l.objects_off;
@@ -255,6 +256,7 @@ header_valid(void)
 	h.pinned = rb_slots_pinned(g.slots);
 	h.msgarea_off = l.msgarea_off;
 	h.slot_size = l.slot_size;
+	h.events_off = l.events_off;
 	h.ring_size = l.ring_size;
 	h.total_size = l.total_size;
 	h.clock = RB_CLOCK_MONO;
@@ -294,7 +296,7 @@ START_TEST(test_header_corrupt)
 	expect_header_error(&v, 100, "not an rbtrace trace file");
 	h = v; h.version = 7;
 	expect_header_error(&h, size,
-	    "trace format version 7; this rbmon reads version 2");
+	    "trace format version 7; this rbmon reads version 3");
 	h = v; h.endian = 0x04030201u;
 	expect_header_error(&h, size, "byte order");
 	h = v; h.header_size = 12;

@@ -22,6 +22,8 @@ struct rbtrace_opts {
 	const char	*file;
 	const char	*output;	/* --output, NULL = next to the trace */
 	const char	*env[5];	/* RBTRACE_RINGS ... values, NULL = unset */
+	const char	*events;	/* RBTRACE_EVENTS, NULL = unset */
+	const char	*policy;	/* RBTRACE_POLICY, NULL = unset */
 	int		stop_on_create;
 	int		trace_on_create;
 	int		monitor;
@@ -57,6 +59,11 @@ static void rbtrace_usage(FILE *f)
 "      --slot-size N       name bytes per slot (default %u)\n"
 "      --msg-size N        per-ring command area in bytes (default %u)\n"
 "      --global-size N     global message area in bytes (default %u)\n"
+"      --events N          event log records per thread: 0 (none) or a power\n"
+"                          of two up to %u (default %u)\n"
+"      --policy P          when the event log is full: ring (overwrite the\n"
+"                          oldest, the default), fill (keep the first, drop the\n"
+"                          rest) or drain (drop until a consumer makes room)\n"
 "      --stop-on-create    new threads, the main thread included, stop at their\n"
 "                          first function until a monitor continues them\n"
 "      --no-trace-on-create  new threads start with tracing off\n"
@@ -72,7 +79,7 @@ static void rbtrace_usage(FILE *f)
 "rbtrace error, 126/127 when PROGRAM cannot be run or is not found.\n"
 "See rbtrace(1), rbmon(1) and rbtrace(5).\n",
 		RB_DEF_RINGS, RB_DEF_SLOTS, RB_DEF_SLOT_SZ, RB_DEF_MSG_SZ,
-		RB_DEF_GLOBAL_SZ);
+		RB_DEF_GLOBAL_SZ, RB_MAX_EVENTS, RB_DEF_EVENTS);
 }
 
 static void rbtrace_bad_usage(const char *what)
@@ -276,6 +283,10 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 	for (i = 0; i < 5; i++)
 		if (o->env[i] != NULL)
 			setenv(rbtrace_geo[i].var, o->env[i], 1);
+	if (o->events != NULL)
+		setenv("RBTRACE_EVENTS", o->events, 1);
+	if (o->policy != NULL)
+		setenv("RBTRACE_POLICY", o->policy, 1);
 	if (o->stop_on_create)
 		setenv("RBTRACE_SOC", "1", 1);
 	if (!o->trace_on_create)
@@ -310,6 +321,8 @@ int main(int argc, char **argv)
 		{ "slot-size", required_argument, NULL, 1002 },
 		{ "msg-size", required_argument, NULL, 1003 },
 		{ "global-size", required_argument, NULL, 1004 },
+		{ "events", required_argument, NULL, 1005 },
+		{ "policy", required_argument, NULL, 1006 },
 		{ "stop-on-create", no_argument, NULL, 'S' },
 		{ "no-trace-on-create", no_argument, NULL, 'T' },
 		{ "monitor", no_argument, NULL, 'm' },
@@ -348,6 +361,33 @@ int main(int argc, char **argv)
 			o.env[i] = optarg;
 			break;
 		}
+		case 1005: {
+			char what[256];
+
+			if (rbtrace_parse_uint(optarg, 0, RB_MAX_EVENTS) < 0 ||
+			    (strtoul(optarg, NULL, 10) &
+			     (strtoul(optarg, NULL, 10) - 1)) != 0) {
+				snprintf(what, sizeof(what),
+					 "--events '%.64s': not 0 or a power of two up to %u",
+					 optarg, RB_MAX_EVENTS);
+				rbtrace_bad_usage(what);
+			}
+			o.events = optarg;
+			break;
+		}
+		case 1006:
+			if (strcmp(optarg, "ring") != 0 &&
+			    strcmp(optarg, "fill") != 0 &&
+			    strcmp(optarg, "drain") != 0) {
+				char what[256];
+
+				snprintf(what, sizeof(what),
+					 "--policy '%.64s': not ring, fill or drain",
+					 optarg);
+				rbtrace_bad_usage(what);
+			}
+			o.policy = optarg;
+			break;
 		case 'S':
 			o.stop_on_create = 1;
 			break;

@@ -24,6 +24,8 @@
  *   | ring 1                    |    struct rb_ring
  *   | ...                       |    msgarea[msg_sz]
  *   +---------------------------+    (pad to 64) slots[slots], slot_size each
+ *                                    (pad to 64) struct rb_evlog and
+ *                                    struct rb_event[events]: the event log
  *
  * A reader must check every size and offset in the header against the file
  * size before use (see rbtrace(5)); nothing in the file is trusted.  The
@@ -38,7 +40,7 @@
 
 #define RB_MAGIC		"RBTRACE\x1a"	/* 8 bytes, no terminator */
 #define RB_MAGIC_LEN		8
-#define RB_VERSION		2
+#define RB_VERSION		3
 #define RB_ENDIAN_MARK		0x01020304u
 
 #define RB_PROGRAM_MAX		64	/* program name, NUL-terminated */
@@ -70,6 +72,8 @@
 #define RB_DEF_OBJECTS		256
 #define RB_MAX_OBJECTS		65536
 #define RB_MAX_FILE_SIZE	(1ull << 34)	/* 16 GiB: refuse anything larger */
+#define RB_DEF_EVENTS		4096	/* event log records per ring */
+#define RB_MAX_EVENTS		(1u << 22)	/* a power of two; 0: no log */
 
 /* The breakpoint table and its filter: fixed sizes, see struct rb_bp. */
 #define RB_BP_ENTRIES		256	/* one per location of a breakpoint */
@@ -157,7 +161,11 @@ struct rb_header {
 
 	/* geometry derived from slots: see rb_slot_index() */
 	uint32_t	pinned;
-	uint32_t	pad2;
+
+	/* the event log of every ring: see struct rb_evlog */
+	uint32_t	events;		/* records per ring, 0 or a power of two */
+	uint32_t	ev_policy;	/* RB_POLICY_* */
+	uint32_t	events_off;	/* struct rb_evlog, from a ring's start */
 
 	uint64_t	reserved[2];
 };
@@ -195,6 +203,9 @@ struct rb_owner {
 
 /* rb_object.flags */
 #define RB_OBJF_MAIN		0x1u	/* the image's main executable */
+#define RB_OBJF_EVOFF		0x2u	/* on the main entry: the process's
+					   new threads start with their event
+					   log off (EVOF for a process) */
 
 /*
  * One loaded ELF object of one process image.  A process image is one
@@ -416,17 +427,81 @@ static inline uint32_t rb_slots_pinned(uint32_t slots)
 	return slots / 4;
 }
 
+/*
+ * The event log: each ring's recent history, written by the ring's owner
+ * only (rbtrace(5), "EVENT LOG").  head counts the records ever stored and
+ * is published with release after each; the record with index i is
+ * records[i % events].  Policies (rb_header.ev_policy), DTrace's:
+ */
+#define RB_POLICY_RING		0	/* overwrite the oldest */
+#define RB_POLICY_FILL		1	/* keep the first, then drop */
+#define RB_POLICY_DRAIN		2	/* a consumer advances tail; drop
+					   when full, mark the gap */
+#define RB_POLICY_MAX		RB_POLICY_DRAIN
+
+/* rb_event.kind */
+#define RB_EV_NONE		0
+#define RB_EV_ENTRY		1	/* fn entered from site (arg) */
+#define RB_EV_EXIT		2	/* fn left */
+#define RB_EV_LOST		3	/* arg records dropped just before */
+#define RB_EV_NAMED		4	/* rbtrace_push(): arg = line; the
+					   next `aux` records are RB_EV_TEXT
+					   holding "name\0file\0" */
+#define RB_EV_NAMED_EXIT	5	/* rbtrace_pop() */
+#define RB_EV_TEXT		6	/* 24 bytes of a name in ts, fn, arg */
+#define RB_EV_LINE		7	/* rbtrace_line(): arg = line, fn = the
+					   function on top (0: named) */
+#define RB_EV_STOP		8	/* the thread stopped: arg = why
+					   (RB_WHY_*), fn = where */
+#define RB_EV_RESUME		9	/* ... and ran on: arg = what resumed
+					   it (0: a command, 1: its orphan
+					   timeout) */
+#define RB_EV_OFF		10	/* recording switched off (EVOF) */
+#define RB_EV_ON		11	/* and on again (EVON) */
+#define RB_EV_KIND_MAX		RB_EV_ON
+
+#define RB_EV_TEXT_MAX		5	/* text records of one name: 120 bytes */
+#define RB_EV_TEXT_BYTES	24
+
+/* One record, 32 bytes. */
+struct rb_event {
+	uint64_t	ts;		/* rb_header.clock units */
+	uint64_t	fn;		/* function address, or as the kind says */
+	uint64_t	arg;		/* call site, or as the kind says */
+	uint32_t	kind;		/* RB_EV_* */
+	uint32_t	aux;		/* RB_EV_NAMED: text records that follow */
+};
+
+/*
+ * A ring's event log header, followed by struct rb_event[events].  The
+ * owner writes head, dropped and pending_lost; a consumer (drain) writes
+ * tail, on a cache line of its own; monitors write off.
+ */
+struct rb_evlog {
+	uint64_t	head;		/* records stored, ever (release) */
+	uint64_t	dropped;	/* records offered and not stored */
+	uint64_t	pending_lost;	/* drain: dropped, gap not marked yet */
+	uint32_t	off;		/* 1: recording off (EVOF) */
+	uint32_t	pad0;
+	uint64_t	pad1[4];
+	uint64_t	tail __attribute__((aligned(RB_CACHELINE)));
+					/* drain: records consumed (release) */
+	uint64_t	pad2[7];
+};
+
 #define RB_ALIGN(x, a)		(((x) + ((uint64_t)(a) - 1)) & ~((uint64_t)(a) - 1))
 
 /* The layout arithmetic, shared by writers and readers. */
 struct rb_geometry {
 	uint32_t	rings, slots, slot_sz, msg_sz, global_sz, objects;
+	uint32_t	events, ev_policy;
 };
 
 struct rb_layout {
 	uint64_t	gma_off, owners_off, objects_off, rings_off;
 	uint64_t	bpfilter_off, bps_off;
 	uint32_t	msgarea_off, slots_off, slot_size, ring_size;
+	uint32_t	events_off;
 	uint64_t	total_size;
 };
 
@@ -459,6 +534,13 @@ static inline int rb_layout_compute(const struct rb_geometry *g,
 					  RB_CACHELINE);
 	l->slot_size = (uint32_t)RB_ALIGN(sizeof(struct rb_slot) + g->slot_sz, 8);
 	ring = RB_ALIGN(l->slots_off + (uint64_t)g->slots * l->slot_size,
+			RB_CACHELINE);
+	l->events_off = 0;
+	if (ring > UINT32_MAX)
+		return -1;
+	l->events_off = (uint32_t)ring;
+	ring = RB_ALIGN(ring + sizeof(struct rb_evlog) +
+			(uint64_t)g->events * sizeof(struct rb_event),
 			RB_CACHELINE);
 	l->ring_size = 0;
 	l->total_size = 0;
@@ -518,6 +600,18 @@ static inline int rb_header_check_layout(const struct rb_header *h,
 	g.msg_sz = h->msg_sz;
 	g.global_sz = h->global_sz;
 	g.objects = h->objects;
+	g.events = h->events;
+	g.ev_policy = h->ev_policy;
+	if (h->events > RB_MAX_EVENTS || (h->events & (h->events - 1)) != 0) {
+		*what = "events";
+		*value = h->events;
+		return -1;
+	}
+	if (h->ev_policy > RB_POLICY_MAX) {
+		*what = "ev_policy";
+		*value = h->ev_policy;
+		return -1;
+	}
 	*what = "layout";
 	*value = 0;
 	if (rb_layout_compute(&g, &l) < 0 ||
@@ -527,6 +621,7 @@ static inline int rb_header_check_layout(const struct rb_header *h,
 	    h->bps != RB_BP_ENTRIES || h->bpfilter_bits != RB_BP_FILTER_BITS ||
 	    l.msgarea_off != h->msgarea_off || l.slots_off != h->slots_off ||
 	    l.slot_size != h->slot_size || l.ring_size != h->ring_size ||
+	    l.events_off != h->events_off ||
 	    l.total_size != h->total_size)
 		return -1;
 	if (h->pinned != rb_slots_pinned(h->slots)) {
@@ -577,6 +672,17 @@ static inline struct rb_slot *rb_slot_at(const struct rb_header *h,
 static inline char *rb_slot_name(struct rb_slot *s)
 {
 	return (char *)(s + 1);
+}
+
+static inline struct rb_evlog *rb_ring_evlog(const struct rb_header *h,
+					    struct rb_ring *r)
+{
+	return (struct rb_evlog *)((char *)r + h->events_off);
+}
+
+static inline struct rb_event *rb_evlog_records(struct rb_evlog *l)
+{
+	return (struct rb_event *)(l + 1);
 }
 
 static inline char *rb_ring_msgarea(const struct rb_header *h,
