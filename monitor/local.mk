@@ -7,6 +7,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/symbols.c monitor/symbols.h \
 	monitor/stack.c monitor/stack.h \
 	monitor/dump.c monitor/dump.h \
+	monitor/events.c monitor/events.h \
 	monitor/escape.c monitor/escape.h \
 	monitor/safeio.c monitor/safeio.h \
 	monitor/taskstat.c monitor/taskstat.h \

@@ -23,6 +23,7 @@
 #include "stack.h"
 #include "symbols.h"
 #include "tui.h"
+#include "events.h"
 
 #define RBMON_DELAY_MAX	36000	/* tenths: an hour */
 
@@ -31,6 +32,7 @@ static volatile sig_atomic_t	rbmon_stop;
 static const struct option rbmon_options[] = {
 	{ "dump",	no_argument,		NULL, 'D' },
 	{ "json",	no_argument,		NULL, 'J' },
+	{ "events",	no_argument,		NULL, 'e' },
 	{ "list",	no_argument,		NULL, 'L' },
 	{ "pid",	required_argument,	NULL, 'p' },
 	{ "follow",	no_argument,		NULL, 'f' },
@@ -72,6 +74,11 @@ rbmon_usage(FILE *f)
 	    "every traced\n"
 	    "                       process is gone, or until interrupted\n"
 	    "      --list           list this user's trace files\n"
+	    "      --events         print each thread's event log (its recent "
+	    "calls) as a\n"
+	    "                       function graph with durations; with --json "
+	    "the records;\n"
+	    "                       with --thread TID only that thread's\n"
 	    "\n"
 	    "Control (scriptable):\n"
 	    "  -t, --thread TID     the thread --send, --watch and thread flags "
@@ -86,7 +93,14 @@ rbmon_usage(FILE *f)
 	    "BCLR ID|* and\n"
 	    "                       BLST act on the breakpoints of --thread's "
 	    "process at once\n"
-	    "                       (rbmon writes them; no answer awaited)\n"
+	    "                       (rbmon writes them; no answer awaited).  "
+	    "EVOF and EVON\n"
+	    "                       switch the event log of --thread off and "
+	    "on, or without\n"
+	    "                       --thread of every thread of the process "
+	    "(--pid) or of\n"
+	    "                       the file, and of the threads they start "
+	    "later\n"
 	    "  -w, --watch EXPR     evaluate a C expression over the program's "
 	    "globals in\n"
 	    "                       --thread and print its value; up to 4 "
@@ -425,9 +439,91 @@ rbmon_bp_send(struct rbmon_ctl *c, const struct rbmon_cmd *k,
 }
 
 /* --thread/--send/--set/--watch: one round of control, for scripts. */
+/* EVON/EVOF: switch event logs in the file itself. */
 static int
-rbmon_control(const char *path, long tid, const char *send, char **sets,
-    int nsets, char **watches, int nwatches, double timeout)
+rbmon_events_send(struct rbmon_ctl *c, struct rbmon_model *m, long pid,
+    long tid, const char *cmd, const char *args)
+{
+	struct rbmon_snapshot	 s;
+	char			*cause = NULL;
+	int			 on = strcmp(cmd, "EVON") == 0, n;
+
+	if (*args != '\0') {
+		rbmon_esc_line(stderr, "rbmon: %s takes no argument", cmd);
+		return 1;
+	}
+	if (rbmon_model_snapshot(m, &s, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon: %s", cause);
+		free(cause);
+		return 2;
+	}
+	n = rbmon_events_switch(c, &s, (int32_t)pid, (int32_t)tid, on, &cause);
+	rbmon_model_free(&s);
+	if (n < 0) {
+		rbmon_esc_line(stderr, "rbmon: %s: %s", cmd, cause);
+		free(cause);
+		return 1;
+	}
+	if (tid != 0)
+		printf("recording %s for thread %ld\n", on ? "on" : "off", tid);
+	else
+		printf("recording %s for %d thread%s%s\n", on ? "on" : "off",
+		    n, n == 1 ? "" : "s", " and the threads started later");
+	return 0;
+}
+
+/* --events: every thread's event log, once. */
+static int
+rbmon_events_run(const char *path, int json, long tid)
+{
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct rbmon_symbols	*sy;
+	struct rbmon_clock	 c;
+	char			*cause = NULL;
+	size_t			 i, j;
+	int			 status = 0, found = tid == 0;
+
+	if (rbmon_open(&m, path, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon: %s: %s", path, cause);
+		free(cause);
+		return 1;
+	}
+	if (rbmon_model_snapshot(&m, &s, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon: %s: %s", path, cause);
+		free(cause);
+		rbmon_model_close(&m);
+		return 1;
+	}
+	for (i = 0; i < s.nprocs && !found; i++)
+		for (j = 0; j < s.procs[i].nthreads; j++)
+			if (s.procs[i].threads[j].tid == tid)
+				found = 1;
+	if (!found) {
+		rbmon_esc_line(stderr, "rbmon: %s: no thread %ld in it", path,
+		    tid);
+		status = 1;
+	} else {
+		rbmon_clock_init(&c, &m.hdr);
+		sy = rbmon_symbols_new(stderr);
+		if (json)
+			rbmon_events_json(stdout, &m, &s, sy, &c, tid);
+		else
+			rbmon_events_text(stdout, &m, &s, sy, &c, tid);
+		rbmon_symbols_free(sy);
+	}
+	rbmon_model_free(&s);
+	rbmon_model_close(&m);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "rbmon: write error: %s\n", strerror(errno));
+		status = 1;
+	}
+	return status;
+}
+
+static int
+rbmon_control(const char *path, long pid, long tid, const char *send,
+    char **sets, int nsets, char **watches, int nwatches, double timeout)
 {
 	struct rbmon_model	 m;
 	struct rbmon_ctl	 c;
@@ -474,6 +570,10 @@ rbmon_control(const char *path, long tid, const char *send, char **sets,
 	}
 	if (send == NULL || status != 0)
 		goto out;
+	if (strcmp(cmd, "EVON") == 0 || strcmp(cmd, "EVOF") == 0) {
+		status = rbmon_events_send(&c, &m, pid, tid, cmd, args);
+		goto out;
+	}
 	if (rbmon_bp_is_command(cmd)) {
 		status = rbmon_bp_send(&c, &k, cmd, args);
 		goto out;
@@ -573,6 +673,8 @@ main(int argc, char **argv)
 	struct rbmon_tui_opts	 o = { 10, 1, 0, 0 };
 	long		 delay = 10, pid = 0, tid = 0;
 	int		 ch, dump = 0, json = 0, list = 0, follow = 0, status;
+	int		 events = 0, evsend = 0;
+	char		 evcmd[5], *evargs;
 	const char	*send = NULL;
 	char		**sets = NULL, *end, **watches = NULL;
 	int		 nsets = 0, nwatches = 0;
@@ -589,6 +691,9 @@ main(int argc, char **argv)
 			break;
 		case 'J':
 			json = dump = 1;
+			break;
+		case 'e':
+			events = 1;
 			break;
 		case 'L':
 			list = 1;
@@ -667,18 +772,35 @@ main(int argc, char **argv)
 	}
 	if (file != NULL && pid != 0)
 		rbmon_bad_usage("give either FILE or --pid, not both");
-	if (send != NULL && tid == 0)
+	if (events) {
+		if (send != NULL || nsets > 0 || nwatches > 0 || follow ||
+		    list)
+			rbmon_bad_usage("--events goes with --json and "
+			    "--thread only");
+		if (file == NULL && pid == 0)
+			rbmon_bad_usage("no trace file given (FILE or --pid "
+			    "PID)");
+	}
+	if (send != NULL && rbmon_ctl_parse(send, evcmd, &evargs,
+	    &cause) == 0)
+		evsend = strcmp(evcmd, "EVON") == 0 ||
+		    strcmp(evcmd, "EVOF") == 0;
+	free(cause);
+	cause = NULL;
+	if (send != NULL && tid == 0 && !evsend)
 		rbmon_bad_usage("--send needs --thread TID");
 	if (nwatches > 0 && tid == 0)
 		rbmon_bad_usage("--watch needs --thread TID");
 	if (nwatches > 0 && send != NULL)
 		rbmon_bad_usage("give either --send or --watch, not both");
-	if ((send != NULL || nsets > 0 || tid != 0 || nwatches > 0) &&
-	    (dump || follow || list))
+	if (!events && (send != NULL || nsets > 0 || tid != 0 ||
+	    nwatches > 0) && (dump || follow || list))
 		rbmon_bad_usage("--thread, --send, --set and --watch do not go "
 		    "with --dump, --json, --follow or --list");
-	if (tid != 0 && send == NULL && nsets == 0 && nwatches == 0)
-		rbmon_bad_usage("--thread needs --send, --watch or --set");
+	if (tid != 0 && send == NULL && nsets == 0 && nwatches == 0 &&
+	    !events)
+		rbmon_bad_usage("--thread needs --send, --watch, --set or "
+		    "--events");
 	if ((send != NULL || nsets > 0 || nwatches > 0) && file == NULL &&
 	    pid == 0)
 		rbmon_bad_usage("no trace file given (FILE or --pid PID)");
@@ -705,9 +827,11 @@ main(int argc, char **argv)
 		}
 		file = found;
 	}
-	if (send != NULL || nsets > 0 || nwatches > 0)
-		status = rbmon_control(file, tid, send, sets, nsets, watches,
-		    nwatches, timeout);
+	if (events)
+		status = rbmon_events_run(file, json, tid);
+	else if (send != NULL || nsets > 0 || nwatches > 0)
+		status = rbmon_control(file, pid, tid, send, sets, nsets,
+		    watches, nwatches, timeout);
 	else if (interactive)
 		status = rbmon_interactive(file, &o);
 	else

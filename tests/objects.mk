@@ -8,6 +8,12 @@ tests_apps_libplugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 	$(SAN_AUT_LDFLAGS)
 
 check_PROGRAMS += tests/apps/dlopener tests/apps/cxx tests/apps/renamer tests/apps/named
+# Calls known exactly, named frames and line marks too (events*.sh).
+check_PROGRAMS += tests/apps/evseq
+tests_apps_evseq_SOURCES = tests/apps/evseq.c tests/apps/app.h
+tests_apps_evseq_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_evseq_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_evseq_LDADD = lib/librbtrace.la
 tests_apps_named_SOURCES = tests/apps/named.c
 tests_apps_named_LDADD = lib/librbtrace.la
 tests_apps_renamer_SOURCES = tests/apps/renamer.c
@@ -22,6 +28,6 @@ tests_apps_cxx_CXXFLAGS = -g -O0 -finstrument-functions -fno-inline $(SAN_AUT_CF
 tests_apps_cxx_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 
 TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
-	tests/integration/api.sh
+	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh
 EXTRA_DIST += tests/apps/app.h tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
-	tests/integration/api.sh
+	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh

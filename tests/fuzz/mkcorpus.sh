@@ -63,7 +63,20 @@ for name, v in (('ready-empty', 0), ('ready-taken', 2), ('ready-3', 3),
 for name, data in seeds.items():
     open(os.path.join(out, name), 'wb').write(data)
 EOF
-	note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
+	# Event logs: named frames, line marks, a ring overwritten many times, a
+# drain log full with its drops pending, recording switched off.
+f=$T/evring.trace
+launch evring env RBTRACE_FILE="$f" RBTRACE_EVENTS=64 "$APPS/evseq" -s -w
+wait_ready "spun $LAUNCHED" "$LAUNCHED"
+"$RBMON" -p "$LAUNCHED" --thread "$LAUNCHED" --send EVOF >/dev/null || fail "EVOF failed"
+wait_for "recording off" events_true "$f" '[.processes[].threads[] | select(.recording == false)] | length == 1'
+keep "$f" events-ring-off
+f=$T/evdrain.trace
+launch evdrain env RBTRACE_FILE="$f" RBTRACE_EVENTS=32 RBTRACE_POLICY=drain "$APPS/evseq" -n 4
+wait_ready "done $LAUNCHED" "$LAUNCHED"
+keep "$f" events-drain
+
+note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
 	exit 0
 fi
 
@@ -78,7 +91,20 @@ for m in re.finditer(r'EXPECT\("((?:[^"\\]|\\.)*)"', text):
         seen.append(e)
         open(os.path.join(sys.argv[2], 'e%03d' % len(seen)), 'w').write(e)
 EOF
-	note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
+	# Event logs: named frames, line marks, a ring overwritten many times, a
+# drain log full with its drops pending, recording switched off.
+f=$T/evring.trace
+launch evring env RBTRACE_FILE="$f" RBTRACE_EVENTS=64 "$APPS/evseq" -s -w
+wait_ready "spun $LAUNCHED" "$LAUNCHED"
+"$RBMON" -p "$LAUNCHED" --thread "$LAUNCHED" --send EVOF >/dev/null || fail "EVOF failed"
+wait_for "recording off" events_true "$f" '[.processes[].threads[] | select(.recording == false)] | length == 1'
+keep "$f" events-ring-off
+f=$T/evdrain.trace
+launch evdrain env RBTRACE_FILE="$f" RBTRACE_EVENTS=32 RBTRACE_POLICY=drain "$APPS/evseq" -n 4
+wait_ready "done $LAUNCHED" "$LAUNCHED"
+keep "$f" events-drain
+
+note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
 	exit 0
 fi
 
@@ -177,5 +203,18 @@ send "$f" "$K" "BRKP tick"
 wait_json "$f" "[.processes[].threads[] | select(.tid == $K) | .state] == [\"stopped\"]" "ticker stopped"
 send "$f" "$K" PING
 keep "$f" watch-stopped-break
+
+# Event logs: named frames, line marks, a ring overwritten many times, a
+# drain log full with its drops pending, recording switched off.
+f=$T/evring.trace
+launch evring env RBTRACE_FILE="$f" RBTRACE_EVENTS=64 "$APPS/evseq" -s -w
+wait_ready "spun $LAUNCHED" "$LAUNCHED"
+"$RBMON" -p "$LAUNCHED" --thread "$LAUNCHED" --send EVOF >/dev/null || fail "EVOF failed"
+wait_for "recording off" events_true "$f" '[.processes[].threads[] | select(.recording == false)] | length == 1'
+keep "$f" events-ring-off
+f=$T/evdrain.trace
+launch evdrain env RBTRACE_FILE="$f" RBTRACE_EVENTS=32 RBTRACE_POLICY=drain "$APPS/evseq" -n 4
+wait_ready "done $LAUNCHED" "$LAUNCHED"
+keep "$f" events-drain
 
 note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs, $(du -sk "$OUT" | cut -f1) KB"

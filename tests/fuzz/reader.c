@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "events.h"
 #include "model.h"
 #include "stack.h"
 #include "symbols.h"
@@ -211,6 +212,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	reader_view(&x);
 	rbmon_dump_text(reader_out, &m, &s, sy, &c);
 	rbmon_dump_json(reader_out, &m, &s, sy, &c);
+	rbmon_events_text(reader_out, &m, &s, sy, &c, 0);
+	rbmon_events_json(reader_out, &m, &s, sy, &c, 0);
 	fflush(reader_out);
 	rbmon_symbols_free(sy);
 	rbmon_model_free(&s);

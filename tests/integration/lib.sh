@@ -181,6 +181,26 @@ dump_json()
 	mv "$T/json.new" "$T/json"
 }
 
+# events_json FILE [TID] - rbmon --events --json [--thread TID] FILE into
+# $T/json, as dump_json.
+events_json()
+{
+	local rc=0
+	"$RBMON" --events --json ${2:+--thread "$2"} "$1" >"$T/json.new" \
+		2>"$T/json.err" || rc=$?
+	[ "$rc" -eq 0 ] || fail "rbmon --events --json $1 exited $rc: $(cat "$T/json.err")"
+	jq -e 'type == "object"' "$T/json.new" >/dev/null 2>&1 ||
+		{ mv "$T/json.new" "$T/json"; fail "rbmon --events output is not a JSON object"; }
+	mv "$T/json.new" "$T/json"
+}
+
+# events_true FILE FILTER - rbmon --events --json, then jq -e FILTER.
+events_true()
+{
+	"$RBMON" --events --json "$1" >"$T/json" 2>"$T/json.err" || return 1
+	jq -e "$2" "$T/json" >/dev/null
+}
+
 # json_true FILE FILTER - one dump, then jq -e FILTER (for wait_for).
 json_true()
 {
