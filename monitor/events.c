@@ -143,6 +143,18 @@ evgraph_row(struct rbmon_evgraph *g, uint8_t kind, const struct rb_event *e,
 	return r;
 }
 
+/* Records are lost here: the calls open before cannot be closed after. */
+static void
+evgraph_cut(struct rbmon_evgraph *g)
+{
+	while (g->nstack > 0) {
+		struct rbmon_evrow *r = &g->rows[g->stack[--g->nstack]];
+
+		r->flags &= ~RBMON_EVF_OPEN;
+		r->flags |= RBMON_EVF_CUT;
+	}
+}
+
 /**
  * rbmon_evgraph_lost - @count records from index @at on are not there
  * (overwritten before a copy, dropped): a [LOST] row where they were
@@ -154,6 +166,7 @@ rbmon_evgraph_lost(struct rbmon_evgraph *g, uint64_t at, uint64_t count)
 
 	if (count == 0)
 		return;
+	evgraph_cut(g);
 	r = evgraph_row(g, RBMON_EVR_LOST, NULL, at);
 	r->arg = count;
 }
@@ -312,6 +325,7 @@ rbmon_evgraph_add(struct rbmon_evgraph *g, const struct rbmon_evcopy *c)
 			}
 			break;
 		case RB_EV_LOST:
+			evgraph_cut(g);
 			r = evgraph_row(g, RBMON_EVR_LOST, e, index);
 			r->fn = 0;
 			break;
@@ -357,7 +371,8 @@ rbmon_ev_duration(char *buf, size_t len, const struct rbmon_clock *c,
 	case RBMON_EVR_CALL:
 		if (r->end == 0) {
 			snprintf(buf, len, "%s", r->flags & RBMON_EVF_UNWOUND ?
-			    "unwound" : "open");
+			    "unwound" : r->flags & RBMON_EVF_CUT ? "exit lost" :
+			    "open");
 			return;
 		}
 		break;
@@ -456,72 +471,93 @@ events_graph_of(struct rbmon_model *m, const struct rbmon_thread *t,
 		rbmon_evgraph_lost(g, c->w.head, t->ev_pending);
 }
 
+/**
+ * rbmon_evrow_text - a row of the graph as the text output shows it:
+ * "   12.301 ms |      handle_request() {" (raw: names are not escaped)
+ * @base: the graph's smallest depth (rbmon_evgraph_mindepth())
+ */
+void
+rbmon_evrow_text(char *buf, size_t len, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base)
+{
+	char		 dur[32], nb[32], tmp[64];
+	const char	*name;
+	size_t		 o;
+	int32_t		 d;
+
+#define PUT(...)	do {						\
+		int n_ = snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__); \
+		if (n_ > 0)						\
+			o += (size_t)n_;				\
+	} while (0)
+	o = 0;
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	rbmon_ev_duration(dur, sizeof dur, c, r);
+	PUT("%12s |  ", dur);
+	for (d = base; d < r->depth && d - base < 200; d++)
+		PUT("  ");
+	name = r->flags & RBMON_EVF_NAMED ? r->name :
+	    r->fn != 0 ? events_fn_name(sy, s, p, r->fn, nb, sizeof nb) : NULL;
+	switch (r->kind) {
+	case RBMON_EVR_CALL:
+		PUT("%s%s", name != NULL ? name : "?",
+		    r->flags & RBMON_EVF_LEAF ? "();" : "() {");
+		break;
+	case RBMON_EVR_END:
+		PUT("} /* %s */", name != NULL ? name : "?");
+		break;
+	case RBMON_EVR_EXIT:
+		if (r->flags & RBMON_EVF_CLOSE)
+			PUT("} /* %s */", name != NULL ? name : "?");
+		else
+			PUT("%s();", name != NULL ? name : "?");
+		break;
+	case RBMON_EVR_LINE:
+		PUT("/* line %" PRId64 " */", (int64_t)r->arg);
+		break;
+	case RBMON_EVR_STOP:
+		PUT("/* stopped: %s", rbmon_why_json((int32_t)r->arg));
+		if (RB_WHY_REASON(r->arg) == RB_WHY_BREAKPOINT)
+			PUT(" %u", RB_WHY_ID((uint32_t)r->arg));
+		if (r->fn != 0)
+			PUT("%s%s", (r->arg & RB_WHY_EXIT) ? ", returned from " :
+			    " at ", events_fn_name(sy, s, p, r->fn, tmp,
+			    sizeof tmp));
+		PUT("%s", r->end == 0 ? " (not resumed) */" : " */");
+		break;
+	case RBMON_EVR_RESUME:
+		PUT("%s", r->arg == 1 ? "/* resumed itself: no monitor */" :
+		    "/* resumed */");
+		break;
+	case RBMON_EVR_OFF:
+		PUT("%s", r->end == 0 ? "/* recording off */" :
+		    "/* recording off, then on */");
+		break;
+	case RBMON_EVR_ON:
+		PUT("/* recording on */");
+		break;
+	case RBMON_EVR_LOST:
+		PUT("[LOST %" PRIu64 " EVENTS]", r->arg);
+		break;
+	default:
+		PUT("[a record of unknown kind %" PRIu64 "]", r->arg);
+		break;
+	}
+#undef PUT
+}
+
 static void
 events_text_row(FILE *out, struct rbmon_symbols *sy,
     const struct rbmon_snapshot *s, const struct rbmon_process *p,
     const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base)
 {
-	char		 dur[32], buf[32];
-	const char	*name;
-	int32_t		 d;
+	char	buf[1024];
 
-	rbmon_ev_duration(dur, sizeof dur, c, r);
-	fprintf(out, "%12s |  ", dur);
-	for (d = base; d < r->depth; d++)
-		fputs("  ", out);
-	name = r->flags & RBMON_EVF_NAMED ? r->name :
-	    r->fn != 0 ? events_fn_name(sy, s, p, r->fn, buf, sizeof buf) : NULL;
-	switch (r->kind) {
-	case RBMON_EVR_CALL:
-		rbmon_esc_fputs(name != NULL ? name : "?", out);
-		fputs(r->flags & RBMON_EVF_LEAF ? "();" : "() {", out);
-		break;
-	case RBMON_EVR_END:
-		fputs("} /* ", out);
-		rbmon_esc_fputs(name != NULL ? name :
-		    r->flags & RBMON_EVF_NAMED ? "(named)" : "?", out);
-		fputs(" */", out);
-		break;
-	case RBMON_EVR_EXIT:
-		if (r->flags & RBMON_EVF_CLOSE)
-			fputs("} /* ", out);
-		rbmon_esc_fputs(name != NULL ? name :
-		    r->flags & RBMON_EVF_NAMED ? "(named frame)" : "?", out);
-		fputs(r->flags & RBMON_EVF_CLOSE ? " */" : "();", out);
-		break;
-	case RBMON_EVR_LINE:
-		fprintf(out, "/* line %" PRId64 " */", (int64_t)r->arg);
-		break;
-	case RBMON_EVR_STOP:
-		fprintf(out, "/* stopped: %s", rbmon_why_json((int32_t)r->arg));
-		if (RB_WHY_REASON(r->arg) == RB_WHY_BREAKPOINT)
-			fprintf(out, " %u", RB_WHY_ID((uint32_t)r->arg));
-		if (r->fn != 0) {
-			fputs((r->arg & RB_WHY_EXIT) ? ", returned from " :
-			    " at ", out);
-			rbmon_esc_fputs(events_fn_name(sy, s, p, r->fn, buf,
-			    sizeof buf), out);
-		}
-		fputs(r->end == 0 ? " (not resumed) */" : " */", out);
-		break;
-	case RBMON_EVR_RESUME:
-		fputs(r->arg == 1 ? "/* resumed itself: no monitor */" :
-		    "/* resumed */", out);
-		break;
-	case RBMON_EVR_OFF:
-		fputs(r->end == 0 ? "/* recording off */" :
-		    "/* recording off, then on */", out);
-		break;
-	case RBMON_EVR_ON:
-		fputs("/* recording on */", out);
-		break;
-	case RBMON_EVR_LOST:
-		fprintf(out, "[LOST %" PRIu64 " EVENTS]", r->arg);
-		break;
-	default:
-		fprintf(out, "[a record of unknown kind %" PRIu64 "]", r->arg);
-		break;
-	}
+	rbmon_evrow_text(buf, sizeof buf, sy, s, p, c, r, base);
+	rbmon_esc_fputs(buf, out);
 	fputc('\n', out);
 }
 
@@ -721,6 +757,9 @@ events_json_row(FILE *out, struct rbmon_symbols *sy,
 		fputs(", \"open\": true", out);
 	if (r->kind == RBMON_EVR_CALL && (r->flags & RBMON_EVF_UNWOUND))
 		fputs(", \"unwound\": true", out);
+	if (r->kind == RBMON_EVR_CALL && (r->flags & RBMON_EVF_CUT) &&
+	    r->end == 0)
+		fputs(", \"exit_lost\": true", out);
 	fputc('}', out);
 	/* A leaf's exit, a stop's resume, an off's on: records of their own. */
 	if (r->kind == RBMON_EVR_CALL && (r->flags & RBMON_EVF_LEAF)) {

@@ -37,6 +37,8 @@ enum rbmon_evr_kind {
 #define RBMON_EVF_UNWOUND	0x4	/* CALL: left without its exit hook */
 #define RBMON_EVF_NAMED		0x8	/* a named frame (rbtrace_push) */
 #define RBMON_EVF_CLOSE		0x10	/* EXIT: shown as "}" (outer) */
+#define RBMON_EVF_CUT		0x20	/* CALL: records lost after it: its
+					   exit may have been among them */
 
 struct rbmon_evrow {
 	uint8_t		 kind;		/* enum rbmon_evr_kind */
@@ -72,6 +74,9 @@ void	rbmon_evgraph_free(struct rbmon_evgraph *);
 void	rbmon_ev_duration(char *, size_t, const struct rbmon_clock *,
 	    const struct rbmon_evrow *);
 const char *rbmon_ev_policy_name(uint32_t);
+void	rbmon_evrow_text(char *, size_t, struct rbmon_symbols *,
+	    const struct rbmon_snapshot *, const struct rbmon_process *,
+	    const struct rbmon_clock *, const struct rbmon_evrow *, int32_t);
 
 void	rbmon_events_text(FILE *, struct rbmon_model *,
 	    const struct rbmon_snapshot *, struct rbmon_symbols *,

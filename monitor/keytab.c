@@ -68,6 +68,9 @@ static const struct rbmon_binding keytab[] = {
 	BIND('v', M, RBMON_ACT_SOURCE, KS_K),
 	    .help = "the source around the selected frame's line (in\n"
 	    "the thread list: the innermost frame's)" },
+	BIND('L', M, RBMON_ACT_HISTORY, KS_K),
+	    .help = "the selected thread's history: its recent calls\n"
+	    "as a live function graph with durations (its event log)" },
 	BIND('S', M, RBMON_ACT_SAVE, KS_K),
 	    .help = "save the selected process's stacks as --dump text\n"
 	    "in a file (its name on the message line)" },
@@ -182,7 +185,11 @@ static const struct rbmon_binding keytab[] = {
 	BIND('G', m, RBMON_ACT_TEXT_END, KS_K) }
 	TEXT_KEYS(RBMON_KM_SOURCE),
 	TEXT_KEYS(RBMON_KM_VALUE),
+	TEXT_KEYS(RBMON_KM_HIST),
 #undef TEXT_KEYS
+	BIND('r', RBMON_KM_HIST, RBMON_ACT_RECORD, KS_K), .bar_pos = 4,
+	    .bar = "Record", .help = "switch the thread's recording off or on\n"
+	    "(End: follow the thread again)" },
 
 	/* Editing a line: printable characters not bound here are typed. */
 #define E	RBMON_KM_EDIT

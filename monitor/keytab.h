@@ -18,6 +18,7 @@ enum rbmon_kmode {
 	RBMON_KM_BLIST,		/* the breakpoint list */
 	RBMON_KM_SOURCE,	/* a frame's source file */
 	RBMON_KM_VALUE,		/* a watch's whole value */
+	RBMON_KM_HIST,		/* a thread's history (its event log) */
 	RBMON_KM_EDIT,		/* a line being edited: prompts, search, filter */
 	RBMON_KM_SEARCH,	/* the search's own keys, before the editor's */
 	RBMON_KM_PICK,		/* the list of trace files, before the screen */
@@ -57,6 +58,7 @@ enum rbmon_action {
 	RBMON_ACT_FOLD,
 	RBMON_ACT_SOURCE,
 	RBMON_ACT_VALUE,
+	RBMON_ACT_HISTORY,	/* the selected thread's event log */
 	RBMON_ACT_SAVE,
 	RBMON_ACT_HIDE_EXITED,
 	RBMON_ACT_FREEZE,
@@ -91,6 +93,7 @@ enum rbmon_action {
 	RBMON_ACT_TEXT_PGDN,
 	RBMON_ACT_TEXT_HOME,
 	RBMON_ACT_TEXT_END,
+	RBMON_ACT_RECORD,	/* the history's thread: recording on/off */
 	/* the line editor */
 	RBMON_ACT_ED_LEFT,
 	RBMON_ACT_ED_RIGHT,

@@ -30,7 +30,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/tui.c monitor/tui.h \
 	monitor/tuimain.c monitor/tuimodes.h \
 	monitor/tuihelp.c monitor/tuisearch.c monitor/tuiprompt.c \
-	monitor/tuiblist.c monitor/tuitext.c monitor/tuictl.h monitor/tuiwatch.h \
+	monitor/tuiblist.c monitor/tuitext.c monitor/tuihist.c monitor/tuictl.h monitor/tuiwatch.h \
 	monitor/panel.h \
 	monitor/tuictl.c \
 	monitor/tuiwatch.c \

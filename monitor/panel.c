@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "events.h"
 #include "keytab.h"
 #include "panel.h"
 #include "tty.h"
@@ -92,12 +93,35 @@ panel_onoff(int32_t v)
 
 static void	panel_fit_dots(char *, size_t, const char *, int);
 
+/* "events ring 4096  " and the records dropped in every thread, if any. */
+static void
+panel_events(struct rbmon_tui *t, char *buf, size_t len)
+{
+	const struct rb_header	*h = &t->m->hdr;
+	uint64_t		 dropped = 0;
+	size_t			 i, j;
+
+	if (h->events == 0) {
+		snprintf(buf, len, "events off  ");
+		return;
+	}
+	for (i = 0; i < t->s.nprocs; i++)
+		for (j = 0; j < t->s.procs[i].nthreads; j++)
+			dropped += t->s.procs[i].threads[j].ev_dropped;
+	if (dropped != 0)
+		snprintf(buf, len, "events %s %u [%" PRIu64 " dropped]  ",
+		    rbmon_ev_policy_name(h->ev_policy), h->events, dropped);
+	else
+		snprintf(buf, len, "events %s %u  ",
+		    rbmon_ev_policy_name(h->ev_policy), h->events);
+}
+
 static void
 panel_header(struct rbmon_tui *t)
 {
 	const struct rb_header	*h = &t->m->hdr;
 	struct rbmon_counts	 c;
-	char			 buf[PANEL_LINE], d[32], status[160];
+	char			 buf[PANEL_LINE], d[32], status[224], evs[64];
 	char			 view[64], filter[40], cpu[48];
 	const struct rbmon_process *p = NULL;
 	int			 cols = t->lay.cols, x, w;
@@ -118,10 +142,11 @@ panel_header(struct rbmon_tui *t)
 	if (rbmon_tui_selected(t, &p) != NULL && p->alive && p->cpu >= 0)
 		snprintf(cpu, sizeof cpu, "PID %d CPU %.1f%%  ", p->pid,
 		    p->cpu > 9999 ? 9999 : p->cpu);
-	snprintf(status, sizeof status, "%s%s%s%s%srefresh %s  clock %s", cpu,
-	    t->read_error != NULL ? "[read error] " : "",
+	panel_events(t, evs, sizeof evs);
+	snprintf(status, sizeof status, "%s%s%s%s%s%srefresh %s  clock %s",
+	    cpu, t->read_error != NULL ? "[read error] " : "",
 	    t->all_gone ? "[program gone] " : "",
-	    t->frozen ? "[frozen] " : "", view, d,
+	    t->frozen ? "[frozen] " : "", view, evs, d,
 	    h->clock == RB_CLOCK_TSC ? "tsc" : "monotonic");
 
 	move(0, 0);

@@ -135,6 +135,14 @@ rbmon_help_open(struct rbmon_tui *t)
 	help_add_keys(hs, RBMON_KM_SOURCE, RBMON_KS_KEYS);
 	rbmon_text_add(hs, "  other keys        back to the monitor", 0);
 	rbmon_text_add(hs, "", 0);
+	rbmon_text_add(hs, "History (L): the thread's recent calls, newest at "
+	    "the bottom", 1);
+	help_add_keys(hs, RBMON_KM_HIST, RBMON_KS_KEYS);
+	rbmon_text_add(hs, "  other keys        back to the monitor", 0);
+	rbmon_text_add(hs, "  At the bottom it follows the thread; [LOST N EVENTS] "
+	    "marks records", 0);
+	rbmon_text_add(hs, "  overwritten before they could be read.", 0);
+	rbmon_text_add(hs, "", 0);
 	help_add_prose(hs, help_rest, HELP_N(help_rest));
 	help_add_keys(hs, RBMON_KM_HELP, RBMON_KS_KEYS);
 	rbmon_text_add(hs, "", 0);

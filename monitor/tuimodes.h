@@ -73,6 +73,7 @@ void	rbmon_text_add(struct rbmon_text *, const char *, int);
 void	rbmon_text_show(struct rbmon_tui *, struct rbmon_text *);
 
 void	rbmon_source_open(struct rbmon_tui *);
+void	rbmon_hist_open(struct rbmon_tui *);
 void	rbmon_value_open(struct rbmon_tui *);
 void	rbmon_save_stacks(struct rbmon_tui *);
 

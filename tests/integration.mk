@@ -150,6 +150,7 @@ INTEGRATION_TESTS = \
 	tests/integration/tui-sort.sh \
 	tests/integration/tui-recurse.sh \
 	tests/integration/tui-source.sh \
+	tests/integration/tui-history.sh \
 	tests/integration/tui-cpu.sh \
 	tests/integration/tui-edit.sh \
 	tests/integration/tui-value.sh \
