@@ -54,8 +54,9 @@ tui_wait '^F1Help /Search TabPane ' "the function bar again"
 # The help screen: its key lines come from the key table.
 tui_keys F1
 tui_wait '^rbmon: the live call stacks of a traced program$' "the help screen"
-# top_changed ROW - the screen's first row is no longer ROW.
-top_changed() { [ "$(tui_row 0)" != "$1" ]; }
+# page_changed PAGE - the screen no longer shows PAGE (a first row alone
+# can be blank on two pages).
+page_changed() { [ "$(tui_screen)" != "$1" ]; }
 
 # Walk the whole screen a page at a time, gathering its lines.
 : >"$T/help"
@@ -64,10 +65,10 @@ for _ in $(seq 1 12); do
 	tui_screen >"$T/page"
 	cat "$T/page" >>"$T/help"
 	grep -q '^Press any key to go back\.' "$T/page" && break
-	top=$(head -n1 "$T/page")
+	top=$(cat "$T/page")
 	tui_keys NPage
-	# The next page is drawn once its first row changed.
-	wait_for "the help screen to scroll a page" top_changed "$top"
+	# The next page is drawn once the screen changed.
+	wait_for "the help screen to scroll a page" page_changed "$top"
 done
 for want in '^  Up/Down, k/j +move in the focused pane$' \
 	'^  F1, \? +this help$' '^  q, Q, F10, \^C +quit' \
