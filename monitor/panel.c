@@ -93,7 +93,7 @@ panel_onoff(int32_t v)
 
 static void	panel_fit_dots(char *, size_t, const char *, int);
 
-/* "events ring 4096  " and the records dropped in every thread, if any. */
+/* "events ring 4096" and the records dropped in every thread, if any. */
 static void
 panel_events(struct rbmon_tui *t, char *buf, size_t len)
 {
@@ -102,17 +102,17 @@ panel_events(struct rbmon_tui *t, char *buf, size_t len)
 	size_t			 i, j;
 
 	if (h->events == 0) {
-		snprintf(buf, len, "events off  ");
+		snprintf(buf, len, "events off");
 		return;
 	}
 	for (i = 0; i < t->s.nprocs; i++)
 		for (j = 0; j < t->s.procs[i].nthreads; j++)
 			dropped += t->s.procs[i].threads[j].ev_dropped;
 	if (dropped != 0)
-		snprintf(buf, len, "events %s %u [%" PRIu64 " dropped]  ",
+		snprintf(buf, len, "events %s %u [%" PRIu64 " dropped]",
 		    rbmon_ev_policy_name(h->ev_policy), h->events, dropped);
 	else
-		snprintf(buf, len, "events %s %u  ",
+		snprintf(buf, len, "events %s %u",
 		    rbmon_ev_policy_name(h->ev_policy), h->events);
 }
 
@@ -143,10 +143,10 @@ panel_header(struct rbmon_tui *t)
 		snprintf(cpu, sizeof cpu, "PID %d CPU %.1f%%  ", p->pid,
 		    p->cpu > 9999 ? 9999 : p->cpu);
 	panel_events(t, evs, sizeof evs);
-	snprintf(status, sizeof status, "%s%s%s%s%s%srefresh %s  clock %s",
-	    cpu, t->read_error != NULL ? "[read error] " : "",
+	snprintf(status, sizeof status, "%s%s  %s%s%s%srefresh %s  clock %s",
+	    cpu, evs, t->read_error != NULL ? "[read error] " : "",
 	    t->all_gone ? "[program gone] " : "",
-	    t->frozen ? "[frozen] " : "", view, evs, d,
+	    t->frozen ? "[frozen] " : "", view, d,
 	    h->clock == RB_CLOCK_TSC ? "tsc" : "monotonic");
 
 	move(0, 0);
@@ -154,6 +154,15 @@ panel_header(struct rbmon_tui *t)
 	x = rbmon_panel_text(0, 0, cols, A_BOLD, panel_program(t));
 	x += rbmon_panel_text(0, x, cols - x, A_NORMAL, "  ");
 	w = cols - x - (int)strlen(status) - 2;
+	if (w < 10) {
+		/* Narrower: the event log's summary goes first. */
+		snprintf(status, sizeof status, "%s%s%s%s%srefresh %s  clock %s",
+		    cpu, t->read_error != NULL ? "[read error] " : "",
+		    t->all_gone ? "[program gone] " : "",
+		    t->frozen ? "[frozen] " : "", view, d,
+		    h->clock == RB_CLOCK_TSC ? "tsc" : "monotonic");
+		w = cols - x - (int)strlen(status) - 2;
+	}
 	if (w < 10) {
 		/* Narrow: keep the flags, drop the interval and the clock. */
 		snprintf(status, sizeof status, "%s%s%s%s",

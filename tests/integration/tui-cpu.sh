@@ -56,7 +56,7 @@ asleep()
 	[ "$v" == "S 0.0" ] || { echo "reader: '$v'"; false; }
 }
 poll "the reader asleep at 0.0%" asleep
-tui_has "PID $pid CPU [0-9]+\.[0-9]%  refresh" || tui_fail "the header lacks the process's CPU share"
+tui_has "PID $pid CPU [0-9]+\.[0-9]%  events ring 4096  refresh" || tui_fail "the header lacks the process's CPU share"
 
 # The reader's stack: what it waits in, first.
 tui_keys /

@@ -17,7 +17,7 @@ wait_ready "spun $pid" "$pid"
 
 tui_start 120 100 "$RBMON" -d 3 "$f"
 tui_wait "^└─ +$pid " "the thread row"
-tui_wait "events ring 64 " "the log's policy and size in the header"
+tui_wait "events ring 64  (\[|refresh)" "the log's policy and size in the header"
 tui_keys L
 tui_wait "^ History of thread $pid \"[^\"]*\" \(pid $pid\)  ring, 64 records  written [0-9]+  dropped 0  recording on  \[following\]" "the history's title"
 tui_wait '^ +[0-9]+\.[0-9]{3} us \|  +seq_b\(\);$' "a timed leaf call"
