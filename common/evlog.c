@@ -50,45 +50,73 @@ static void rb_evlog_store(const struct rb_evq *q, uint64_t h,
 	RB_STORE(&d->aux, e->aux);
 }
 
+/* Would @n records stored at head @h find no room (fill, drain)? */
+static int rb_evlog_no_room(const struct rb_evq *q, uint64_t h, uint32_t n)
+{
+	const struct rb_evlog *l = q->log;
+	uint64_t t;
+
+	switch (q->policy) {
+	case RB_POLICY_FILL:
+		/* The first records only: after a drop, every later one too. */
+		return h + n > q->size || RB_LOAD(&l->dropped) != 0;
+	case RB_POLICY_DRAIN:
+		/* Acquire: the consumer is done with what it consumed; pairs with rb_evlog_consume(). */
+		t = RB_LOAD_ACQ(&l->tail);
+		/* A gap is marked first: room for the mark and the records. */
+		return t > h || h - t + (RB_LOAD(&l->pending_lost) != 0) + n >
+		    q->size;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * rb_evlog_full - would the owner's next @n records be dropped?  (Then
+ * rb_evlog_drop() counts them, and no clock needs reading.)
+ */
+int rb_evlog_full(const struct rb_evq *q, uint32_t n)
+{
+	/* Relaxed: head is the owner's own. */
+	return q->size == 0 || rb_evlog_no_room(q, RB_LOAD(&q->log->head), n);
+}
+
+/**
+ * rb_evlog_drop - the owner drops @n records: counted, and in drain
+ * marked in the stream once there is room
+ */
+void rb_evlog_drop(const struct rb_evq *q, uint32_t n)
+{
+	struct rb_evlog *l = q->log;
+
+	RB_STORE(&l->dropped, RB_LOAD(&l->dropped) + n);
+	if (q->policy == RB_POLICY_DRAIN)
+		RB_STORE(&l->pending_lost, RB_LOAD(&l->pending_lost) + n);
+}
+
 /*
- * Is there room for @n records at head @h (fill, drain)?  Counts the drop
- * if not; drain also stores the gap's lost record first when there is.
+ * Room for @n records at head @h?  If not they are dropped; in drain the
+ * gap before them is marked first when there is.
  */
 static int rb_evlog_room(const struct rb_evq *q, uint64_t *h, uint32_t n,
 			 uint64_t ts)
 {
 	struct rb_evlog *l = q->log;
-	uint64_t t, lost;
+	uint64_t lost;
 
-	switch (q->policy) {
-	case RB_POLICY_FILL:
-		/* The first records only: after a drop, every later one too. */
-		if (*h + n > q->size || RB_LOAD(&l->dropped) != 0)
-			goto drop;
-		return 1;
-	case RB_POLICY_DRAIN:
-		/* Acquire: the consumer is done with what it consumed; pairs with rb_evlog_consume(). */
-		t = RB_LOAD_ACQ(&l->tail);
-		lost = RB_LOAD(&l->pending_lost);
-		/* A gap is marked first: room for the mark and the records. */
-		if (t > *h || *h - t + (lost != 0) + n > q->size)
-			goto drop;
-		if (lost != 0) {
-			struct rb_event m = { ts, 0, lost, RB_EV_LOST, 0 };
-
-			rb_evlog_store(q, *h, &m);
-			RB_STORE(&l->pending_lost, 0);
-			(*h)++;
-		}
-		return 1;
-	default:
-		return 1;
+	if (rb_evlog_no_room(q, *h, n)) {
+		rb_evlog_drop(q, n);
+		return 0;
 	}
-drop:
-	RB_STORE(&l->dropped, RB_LOAD(&l->dropped) + n);
-	if (q->policy == RB_POLICY_DRAIN)
-		RB_STORE(&l->pending_lost, RB_LOAD(&l->pending_lost) + n);
-	return 0;
+	if (q->policy == RB_POLICY_DRAIN &&
+	    (lost = RB_LOAD(&l->pending_lost)) != 0) {
+		struct rb_event m = { ts, 0, lost, RB_EV_LOST, 0 };
+
+		rb_evlog_store(q, *h, &m);
+		RB_STORE(&l->pending_lost, 0);
+		(*h)++;
+	}
+	return 1;
 }
 
 /**

@@ -51,6 +51,8 @@ RB_HIDDEN void	rb_evq_attach(struct rb_evq *, struct rb_evlog *, uint32_t,
 RB_HIDDEN void	rb_evlog_reset(const struct rb_evq *);
 RB_HIDDEN int	rb_evlog_put(const struct rb_evq *, uint32_t, uint64_t,
 		    uint64_t, uint64_t);
+RB_HIDDEN int	rb_evlog_full(const struct rb_evq *, uint32_t);
+RB_HIDDEN void	rb_evlog_drop(const struct rb_evq *, uint32_t);
 RB_HIDDEN int	rb_evlog_putv(const struct rb_evq *, const struct rb_event *,
 		    uint32_t);
 RB_HIDDEN size_t rb_evlog_copy(const struct rb_evq *, uint64_t,

@@ -39,9 +39,10 @@
  * appends one record, entry or exit, to the thread's log.  The entry
  * record has the slot's timestamp: one clock read serves both.  The ring
  * policy's store is inline; fill, drain, a clock other than the TSC and
- * switching recording on or off go out of line (rb_ev_slow()).  A thread
- * without a log points at a private log that is always off, so that the
- * hooks test one word either way.
+ * switching recording on or off go out of line (rb_ev_slow()).  One
+ * thread-local word (evstate) is tested first: a thread without a log
+ * reads nothing shared, one switched off a single word; a full fill or
+ * drain log drops a return without reading the clock.
  *
  * The recursion guard: a signal handler that runs instrumented code while
  * this thread is inside a hook must not write the same ring; its calls are
@@ -58,23 +59,16 @@
 
 __thread struct rb_thread rb_self __attribute__((tls_model("initial-exec")));
 
-/* The log of a thread that has none: off, and never switched on. */
-static struct rb_evlog rb_ev_none = { .off = 1 };
-
-/*
- * A record the inline path does not take: fill and drain (rb_evlog_put()),
- * a timestamp still to read (@ts 0), recording switched on or off since the
- * last record (marked in the log).
- */
 /* Is recording on?  Marks a switch made since the last record. */
 static RB_NOINSTR bool rb_ev_on(struct rb_thread *t, uint64_t ts)
 {
-	uint32_t off = RB_LOAD(&t->ev.log->off) != 0;
+	uint32_t off;
 
-	if (t->ev.size == 0)
+	if (t->evstate & RB_EVS_NONE)
 		return false;
-	if (off != t->evoff) {
-		t->evoff = off;
+	off = RB_LOAD(&t->ev.log->off) != 0;
+	if (off != ((t->evstate & RB_EVS_OFF) != 0)) {
+		t->evstate ^= RB_EVS_OFF;
 		rb_evlog_put(&t->ev, off ? RB_EV_OFF : RB_EV_ON, 0, 0, ts);
 	}
 	return !off;
@@ -85,9 +79,22 @@ static RB_NOINSTR uint64_t rb_ev_now(const struct rb_thread *t)
 	return t->slowclock ? rb_clock_raw_slow() : __rdtsc();
 }
 
+/*
+ * A record the inline path does not take: fill and drain (rb_evlog_put()),
+ * another clock, recording switched on or off since the last record
+ * (marked in the log).  @ts 0: not read yet, and not read at all for a
+ * record a full log would drop.
+ */
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_ev_slow(struct rb_thread *t, uint32_t kind,
 				  uint64_t fn, uint64_t arg, uint64_t ts)
 {
+	uint32_t off = RB_LOAD(&t->ev.log->off) != 0;
+
+	if (ts == 0 && !off && !(t->evstate & RB_EVS_OFF) &&
+	    rb_evlog_full(&t->ev, 1)) {
+		rb_evlog_drop(&t->ev, 1);
+		return;
+	}
 	if (ts == 0)
 		ts = rb_ev_now(t);
 	if (rb_ev_on(t, ts))
@@ -95,24 +102,35 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_ev_slow(struct rb_thre
 }
 
 /*
- * Append one record.  @ts 0: read the clock only if a record is made.
- * Inline: the ring policy's record is four stores and the head's release.
+ * Append one record, stamped @ts, or with @lazy (a constant) stamped now if
+ * a record is made.  Thread-local state first: a thread without a log, or
+ * switched off, reads one shared word at most.  The ring policy's record
+ * is five stores and the head's release, inline.
  */
-static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev(struct rb_thread *t, uint32_t kind,
-				   uint64_t fn, uint64_t arg, uint64_t ts)
+static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb_thread *t, uint32_t kind,
+				       uint64_t fn, uint64_t arg, uint64_t ts,
+				       bool lazy)
 {
-	struct rb_evlog *l = t->ev.log;
-	/* Relaxed: a switch seen one hook late is still honoured. */
-	uint32_t off = RB_LOAD(&l->off);
+	uint32_t st = t->evstate;
+	struct rb_evlog *l;
 	struct rb_event *e;
 	uint64_t h;
 
-	if (RB_UNLIKELY((off | t->evslow | t->evoff) != 0)) {
-		if (off != t->evoff || (off == 0 && t->evslow))
-			rb_ev_slow(t, kind, fn, arg, ts);
+	if (RB_UNLIKELY(st != 0)) {
+		if (st & RB_EVS_NONE)
+			return;
+		/* Relaxed: a switch seen one hook late is still honoured. */
+		if (st == RB_EVS_OFF && RB_LOAD(&t->ev.log->off) != 0)
+			return;
+		rb_ev_slow(t, kind, fn, arg, lazy ? 0 : ts);
 		return;
 	}
-	if (ts == 0)
+	l = t->ev.log;
+	if (RB_UNLIKELY(RB_LOAD(&l->off) != 0)) {
+		rb_ev_slow(t, kind, fn, arg, lazy ? 0 : ts);
+		return;
+	}
+	if (lazy)
 		ts = __rdtsc();
 	/* Relaxed: head is the owner's own. */
 	h = RB_LOAD(&l->head);
@@ -128,6 +146,20 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev(struct rb_thr
 	RB_STORE_REL(&l->head, h + 1);
 }
 
+/* A record stamped @ts (the entry's, read for the slot too). */
+static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev(struct rb_thread *t, uint32_t kind,
+				   uint64_t fn, uint64_t arg, uint64_t ts)
+{
+	rb_ev_put(t, kind, fn, arg, ts, false);
+}
+
+/* A record stamped now: the clock is read only if it is made. */
+static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_lazy(struct rb_thread *t, uint32_t kind,
+					uint64_t fn, uint64_t arg)
+{
+	rb_ev_put(t, kind, fn, arg, 0, true);
+}
+
 /**
  * rb_ev_thread_start - an empty log for the calling thread, which has just
  * claimed its ring; off if its process had recording switched off
@@ -137,19 +169,18 @@ void rb_ev_thread_start(struct rb_thread *t)
 	const struct rb_header *h = &rb_proc.map.geo;
 
 	if (h->events == 0) {
-		rb_evq_attach(&t->ev, &rb_ev_none, 0, RB_POLICY_RING);
-		t->evslow = 1;
-		t->evoff = 1;
+		memset(&t->ev, 0, sizeof(t->ev));
+		t->evstate = RB_EVS_NONE;
 		return;
 	}
 	rb_evq_attach(&t->ev, rb_ring_evlog(h, t->ring), h->events,
 		      h->ev_policy);
 	rb_evlog_reset(&t->ev);
-	t->evslow = h->ev_policy != RB_POLICY_RING || t->slowclock;
-	t->evoff = 0;
+	t->evstate = h->ev_policy != RB_POLICY_RING || t->slowclock ?
+		     RB_EVS_SLOW : 0;
 	if (rb_objects_evoff(&rb_proc.map, rb_proc.image)) {
 		RB_STORE(&t->ev.log->off, 1);
-		t->evoff = 1;
+		t->evstate |= RB_EVS_OFF;
 	}
 }
 
@@ -365,7 +396,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct 
 
 	if (!(a & RB_ATTN_UNTRACED)) {
 		rb_pop(t, t->ring, (uintptr_t)fn);
-		rb_ev(t, RB_EV_EXIT, (uintptr_t)fn, 0, 0);
+		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
 	}
 	if (a & ~RB_ATTN_UNTRACED)
 		rb_control(t, true, (uintptr_t)fn);
@@ -455,7 +486,7 @@ void __cyg_profile_func_exit(void *fn, void *site)
 		rb_attention_exit(t, fn);
 	} else {
 		rb_pop(t, r, (uintptr_t)fn);
-		rb_ev(t, RB_EV_EXIT, (uintptr_t)fn, 0, 0);
+		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
@@ -585,7 +616,7 @@ int rbtrace_pop(void)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (t->depth > 0) {
 		rb_set_depth(t, t->depth - 1);
-		rb_ev(t, RB_EV_NAMED_EXIT, 0, 0, 0);
+		rb_ev_lazy(t, RB_EV_NAMED_EXIT, 0, 0);
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
@@ -604,7 +635,7 @@ void rbtrace_line(int line)
 	RB_STORE(&s->line, line);
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	rb_ev(t, RB_EV_LINE, RB_LOAD(&s->fn), (uint64_t)(int64_t)line, 0);
+	rb_ev_lazy(t, RB_EV_LINE, RB_LOAD(&s->fn), (uint64_t)(int64_t)line);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
 }

@@ -142,16 +142,15 @@ struct rb_thread {
 	uint32_t	pending;	/* RB_WHY_* to stop with at the next hook */
 	uint32_t	resume;		/* a command ended the stop */
 	uint32_t	fresh;		/* a step armed at this very hook */
-	/*
-	 * The event log (hooks.c): never NULL once traced; a thread without
-	 * a log points at a private one that is always off.  evslow: records
-	 * go through rb_evlog_put() (fill, drain, a clock other than the
-	 * TSC); evoff: the log's off word as the owner last acted on it.
-	 */
+	/* The event log (hooks.c); evstate: RB_EVS_*, 0 for the inline path. */
 	struct rb_evq	ev;
-	uint32_t	evslow;
-	uint32_t	evoff;
+	uint32_t	evstate;
 };
+
+#define RB_EVS_NONE	0x1u	/* no log: nothing is recorded */
+#define RB_EVS_SLOW	0x2u	/* fill, drain, a clock other than the TSC:
+				   records go through rb_evlog_put() */
+#define RB_EVS_OFF	0x4u	/* the log's off word, as last acted on */
 
 RB_HIDDEN extern __thread struct rb_thread rb_self
 	__attribute__((tls_model("initial-exec")));
