@@ -16,7 +16,17 @@
 #     ring holds the whole stack; also run with 16 slots, wrapping);
 #   - breakpoints: fib's cost per call pair (work time / call pairs) with
 #     1 and with 16 breakpoints set on functions never called within
-#     1.2 x the cost with none.
+#     1.2 x the cost with none;
+#   - event log: fib, 1 thread: "stack + events" (librbtrace's defaults:
+#     the live stack and a 4096-record event log, ring policy) adds at
+#     most 1.25 x what the reference event logger ref-events adds per call
+#     pair.
+# Reported without a target: "stack only" (RBTRACE_EVENTS=0), its ratio to
+# ref-stack and to stack + events (that the stack-only hook is no slower
+# than before the event log existed takes the older library:
+# bench/ab-events.sh), and stack + events with the fill and drain policies
+# (full after the first 4096 records, they then go out of line to count
+# what they drop).
 #
 # Workloads (bench/apps, built with -O2 -g -finstrument-functions):
 #   fib   fib N 1 2: fib(N) twice, on 1 thread (a pure call-heavy loop);
@@ -35,7 +45,11 @@
 #   baseline    the binary alone (glibc's no-op hooks);
 #   librbtrace  LD_PRELOAD of the freshly built librbtrace.so, default
 #               settings, RBTRACE_FILE in a temporary directory (removed
-#               after each run);
+#               after each run): "stack + events";
+#   librbtrace-noev  the same with RBTRACE_EVENTS=0, no event log: "stack
+#               only"; fib only;
+#   librbtrace-fill, librbtrace-drain  the same with RBTRACE_POLICY=fill,
+#               drain; fib only;
 #   librbtrace-bpN  the same, the program waiting (FIB_GO, see fib.c)
 #               until rbmon --send has set N breakpoints (0, 1, 16) on
 #               fib_idle_0 .. fib_idle_N-1, never called; fib only;
@@ -63,11 +77,19 @@
 # run of that size: the ratio to librbtrace compares figures of one size.
 # A peer that is not installed, or cannot run here, is reported as such.
 #
-# Also: instructions per call pair (valgrind --tool=callgrind, Ir) with and
-# without librbtrace, at two sizes (the marginal figure is free of start-up
-# costs), with the call counts checked against callgrind's; and the trace
-# file's size for the default geometry and for RBTRACE_RINGS=1024
-# RBTRACE_SLOTS=64.
+# RBTRACE_EVENTS and RBTRACE_POLICY are taken out of the environment, so
+# that "default" means the library's defaults; before the runs, each
+# librbtrace variant's trace file of a small fib is checked with rbmon
+# --events (no log for noev; for the others the policy, 4096 records, two
+# records written per call pair and those beyond 4096 overwritten, ring, or
+# dropped, fill and drain).
+#
+# Also: instructions per call pair (valgrind --tool=callgrind, Ir) of fib
+# alone, under librbtrace (stack + events), librbtrace with
+# RBTRACE_EVENTS=0 (stack only) and the two references, at two sizes (the
+# marginal figure is free of start-up costs), with the call counts checked
+# against callgrind's; and the trace file's size for the default geometry
+# and for RBTRACE_RINGS=1024 RBTRACE_SLOTS=64.
 #
 # It prints tables with the machine; the exit status is 0 when it
 # measured, 77 when it cannot run here, 1 when the harness itself broke.
@@ -118,7 +140,12 @@ TARGET_UFTRACE=10	# uftrace's overhead / librbtrace's, at least
 TARGET_THREADS=1.25	# 2 threads / 1 thread, at most
 TARGET_DEPTH=1.25	# deepest / shallowest, at most
 TARGET_BP=1.2		# cost per call pair with 1 or 16 breakpoints / with none, at most
+TARGET_EVENTS=1.25	# stack + events' +ns per call pair / ref-events', at most
 DEFAULT_SLOTS=64	# man/rbtrace.5: RBTRACE_SLOTS default
+DEFAULT_EVENTS=4096	# man/rbtrace.5: RBTRACE_EVENTS default
+
+# The variants set these themselves; librbtrace means the defaults.
+unset RBTRACE_EVENTS RBTRACE_POLICY
 
 note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
 broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
@@ -302,6 +329,20 @@ lttng_session_end()
 }
 
 # --- one run ------------------------------------------------------------------
+# variant_env VARIANT - the settings of a librbtrace variant into knobs[]
+# (the caller's local array).
+variant_env()
+{
+	case $1 in
+	librbtrace) knobs=();;
+	librbtrace-s16) knobs=(RBTRACE_SLOTS=16);;
+	librbtrace-noev) knobs=(RBTRACE_EVENTS=0);;
+	librbtrace-fill) knobs=(RBTRACE_POLICY=fill);;
+	librbtrace-drain) knobs=(RBTRACE_POLICY=drain);;
+	*) broke "unknown variant $1";;
+	esac
+}
+
 # run_once VARIANT PROGRAM ARGS... - run once; sets R_CALLS R_TIMED R_WORK
 # (ns) R_PROC (ns, whole process).  Exits for baseline and librbtrace
 # failures; for a peer, marks it failed and returns 1.
@@ -332,12 +373,12 @@ run_once()
 		[ "$rc" -eq 0 ] && [ -s "$T/run.err" ] &&
 			broke "librbtrace complained: $(cat "$T/run.err")"
 		rm -f "$TRACE" "$T/go";;
-	librbtrace | librbtrace-s16)
+	librbtrace | librbtrace-*)
 		rm -f "$TRACE"
-		local slots=()
-		[ "$v" = librbtrace-s16 ] && slots=(RBTRACE_SLOTS=16)
+		local knobs=()
+		variant_env "$v"
 		now_us; t0=$NOW
-		env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "${slots[@]}" "$@" \
+		env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "${knobs[@]}" "$@" \
 			>"$T/run.out" 2>"$T/run.err" || rc=$?
 		now_us
 		[ "$rc" -eq 0 ] && [ ! -f "$TRACE" ] &&
@@ -432,7 +473,7 @@ PEERS="baseline librbtrace"
 REFS=
 [ -f "$REFLIB_DIR/librefstack.so" ] && [ -f "$REFLIB_DIR/librefevents.so" ] &&
 	REFS=" ref-stack ref-events"
-add_set fib "baseline librbtrace$REFS" "$FIB" "$FIB_N" 1 2
+add_set fib "baseline librbtrace-noev librbtrace librbtrace-fill librbtrace-drain$REFS" "$FIB" "$FIB_N" 1 2
 add_set fib-bp "baseline librbtrace-bp0 librbtrace-bp1 librbtrace-bp16" "$FIB" "$FIB_N" 1 2
 add_set fib-peer "$PEERS" "$FIB" "$FIB_PEER_N" 1 2
 add_set fib2 "baseline librbtrace" "$FIB" "$FIB_N" 2 2
@@ -461,6 +502,47 @@ drop_variant()
 		SET_VARIANTS[$s]=$(printf '%s\n' ${SET_VARIANTS[$s]} | grep -vx "$1" | tr '\n' ' ')
 	done
 }
+
+# ev_check VARIANT - the variant's event log is what it claims: none for
+# noev; otherwise its policy, the default size, and every hook's record
+# written, kept, overwritten or dropped as the policy says (rbmon --events
+# on the trace file of a small fib).
+ev_check()
+{
+	local v=$1 knobs=() rc=0 out calls want policy
+	variant_env "$v"
+	rm -f "$TRACE"
+	env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "${knobs[@]}" "$FIB" 16 1 2 \
+		>"$T/ev.out" 2>"$T/ev.err" || rc=$?
+	[ "$rc" -eq 0 ] && [ ! -s "$T/ev.err" ] ||
+		broke "$v: fib 16 exited $rc: $(cat "$T/ev.err")"
+	read -r _ calls _ <"$T/ev.out"
+	[[ $calls =~ ^[0-9]+$ ]] || broke "$v: fib 16 printed no call count"
+	out=$("$RBMON" --events "$TRACE" 2>&1) || broke "$v: rbmon --events failed: $out"
+	rm -f "$TRACE"
+	if [ "$v" = librbtrace-noev ]; then
+		grep -q '^no event log' <<<"$out" ||
+			broke "$v: RBTRACE_EVENTS=0 left an event log: $(head -n 3 <<<"$out")"
+		return 0
+	fi
+	policy=ring
+	case $v in librbtrace-fill) policy=fill;; librbtrace-drain) policy=drain;; esac
+	grep -q "^event log: $policy policy, $DEFAULT_EVENTS records per thread" <<<"$out" ||
+		broke "$v: not a $policy log of $DEFAULT_EVENTS records: $(head -n 1 <<<"$out")"
+	# fib 16 makes more records than the log holds: ring overwrites the
+	# oldest, fill and drain (never consumed here) drop the newest.
+	want=$((2 * calls))
+	if [ "$policy" = ring ]; then
+		want="$want written, $((want - DEFAULT_EVENTS)) overwritten, 0 dropped"
+	else
+		want="$want written, 0 overwritten, $((want - DEFAULT_EVENTS)) dropped"
+	fi
+	grep -q "): $want, " <<<"$out" ||
+		broke "$v: $calls call pairs should give \"$want\": $(sed -n 3p <<<"$out")"
+}
+for v in librbtrace librbtrace-noev librbtrace-fill librbtrace-drain; do
+	ev_check "$v"
+done
 
 note "$RUNS runs of: ${SETS[*]}"
 for ((run = 0; run < RUNS; run++)); do
@@ -513,11 +595,9 @@ per_call()
 
 # --- callgrind ----------------------------------------------------------------
 CG_STATE=
-CG_ROWS=()
-CG_MARGINAL=
-CG_LIB_MARGINAL=
-CG_FUNCS=
 CG_CLOCK=
+CG_VARIANTS="baseline librbtrace librbtrace-noev$REFS"
+declare -A CGI CGC CGL CG_FUNCS
 # cg_calls FILE FUNCTION - calls to FUNCTION recorded in a callgrind file.
 cg_calls()
 {
@@ -534,24 +614,32 @@ cg_calls()
 	END { print total + 0 }' "$1"
 }
 cg_total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n 1; }
-# cg_lib FILE - Ir spent in librbtrace.so's own code (callgrind_annotate).
-cg_lib() { callgrind_annotate --auto=no --threshold=100 "$1" 2>/dev/null | awk '/librbtrace\.so/ { gsub(/,/, "", $1); s += $1 } END { print s + 0 }'; }
+# cg_lib ANNOTATED LIB - Ir spent in LIB's own code (callgrind_annotate's output).
+cg_lib() { awk -v lib="[/]$2[.]so" '$0 ~ lib { gsub(/,/, "", $1); s += $1 } END { print s + 0 }' "$1"; }
 
-# cg_run N with|without - callgrind run of fib N 1 2; sets CG_IR CG_CALLS CG_LIBIR.
+# cg_run N VARIANT - callgrind run of fib N 1 2 alone (baseline), under
+# librbtrace (librbtrace, librbtrace-noev) or a reference; sets CG_IR
+# CG_CALLS CG_LIBIR (Ir in the preloaded library's own code).
 cg_run()
 {
-	local out=$T/cg.$1.$2 rc=0 line enter exit
+	local out=$T/cg.$1.$2 rc=0 line enter exit pre=() lib=
 	rm -f "$TRACE"
-	if [ "$2" = with ]; then
-		# valgrind keeps the client's LD_PRELOAD, adding its own preloads to it.
-		env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" \
-			valgrind --tool=callgrind --callgrind-out-file="$out" "$FIB" "$1" 1 2 \
-			>"$T/cg.out" 2>"$T/cg.err" || rc=$?
-	else
-		valgrind --tool=callgrind --callgrind-out-file="$out" "$FIB" "$1" 1 2 \
-			>"$T/cg.out" 2>"$T/cg.err" || rc=$?
-	fi
-	[ "$rc" -eq 0 ] || broke "callgrind of fib $1 ($2 librbtrace) exited $rc: $(tail -n 5 "$T/cg.err")"
+	case $2 in
+	baseline) ;;
+	librbtrace | librbtrace-noev)
+		local knobs=()
+		variant_env "$2"
+		lib=librbtrace
+		pre=(LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "${knobs[@]}");;
+	ref-stack | ref-events)
+		lib=lib$(echo "$2" | tr -d -)
+		pre=(LD_PRELOAD="$REFLIB_DIR/$lib.so");;
+	*) broke "callgrind: unknown variant $2";;
+	esac
+	# valgrind keeps the client's LD_PRELOAD, adding its own preloads to it.
+	env "${pre[@]}" valgrind --tool=callgrind --callgrind-out-file="$out" "$FIB" "$1" 1 2 \
+		>"$T/cg.out" 2>"$T/cg.err" || rc=$?
+	[ "$rc" -eq 0 ] || broke "callgrind of fib $1 ($2) exited $rc: $(tail -n 5 "$T/cg.err")"
 	line=$(grep -E '^calls [0-9]+ ' "$T/cg.out") || broke "callgrind: fib printed no result line"
 	read -r _ CG_CALLS _ <<<"$line"
 	CG_IR=$(cg_total "$out")
@@ -560,46 +648,42 @@ cg_run()
 	exit=$(cg_calls "$out" __cyg_profile_func_exit)
 	# glibc's no-op hooks are one function (callgrind names it either way).
 	[ $((enter + exit)) -eq $((2 * CG_CALLS)) ] ||
-		broke "callgrind saw $enter + $exit hook calls, fib claims $CG_CALLS call pairs ($2 librbtrace)"
+		broke "callgrind saw $enter + $exit hook calls, fib claims $CG_CALLS call pairs ($2)"
 	CG_LIBIR=0
-	if [ "$2" = with ]; then
+	if [ -n "$lib" ]; then
 		[ "$enter" -eq "$CG_CALLS" ] ||
-			broke "callgrind: $enter calls of __cyg_profile_func_enter, not $CG_CALLS"
+			broke "callgrind: $enter calls of __cyg_profile_func_enter, not $CG_CALLS ($2)"
 		callgrind_annotate --auto=no --threshold=100 "$out" >"$out.txt" 2>&1 ||
 			broke "callgrind_annotate $out failed"
-		grep -q '__cyg_profile_func_enter.*librbtrace\.so' "$out.txt" ||
-			broke "callgrind does not show librbtrace.so's __cyg_profile_func_enter: was it preloaded?"
-		CG_LIBIR=$(cg_lib "$out")
-		# Under valgrind the CPU may not report an invariant TSC: then the hooks read CLOCK_MONOTONIC.
-		[ "$(cg_calls "$out" rb_clock_mono_ns)" -gt $((CG_CALLS / 2)) ] &&
-			CG_CLOCK=" (note: under valgrind the hooks read CLOCK_MONOTONIC, not the TSC)"
+		grep -q "__cyg_profile_func_enter.*/$lib\.so" "$out.txt" ||
+			broke "callgrind does not show $lib.so's __cyg_profile_func_enter: was it preloaded?"
+		CG_LIBIR=$(cg_lib "$out.txt" "$lib")
 	fi
+	# Under valgrind the CPU may not report an invariant TSC: then the hooks read CLOCK_MONOTONIC.
+	[ "$lib" = librbtrace ] && [ "$(cg_calls "$out" rb_clock_mono_ns)" -gt $((CG_CALLS / 2)) ] &&
+		CG_CLOCK="note: under valgrind librbtrace's hooks read CLOCK_MONOTONIC, not the TSC (and the event log goes out of line)"
 	rm -f "$TRACE"
 }
 
 if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
 	CG_STATE="not installed (valgrind; bench/setup installs it)"
 else
-	note "callgrind: fib ${CG_SIZES[*]}"
-	declare -A CGI CGC CGL
+	note "callgrind: fib ${CG_SIZES[*]}: $CG_VARIANTS"
 	for n in "${CG_SIZES[@]}"; do
-		cg_run "$n" without
-		CGI[$n:without]=$CG_IR; CGC[$n]=$CG_CALLS
-		cg_run "$n" with
-		CGI[$n:with]=$CG_IR; CGL[$n]=$CG_LIBIR
-		[ "${CGC[$n]}" = "$CG_CALLS" ] || broke "callgrind: call counts differ"
-		CG_ROWS+=("$(printf '  %-6s %12s %14s %14s %10s %12s' "$n" "$(group "$CG_CALLS")" \
-			"$(group "${CGI[$n:without]}")" "$(group "${CGI[$n:with]}")" \
-			"$(calc "printf \"%.1f\", (${CGI[$n:with]} - ${CGI[$n:without]}) / $CG_CALLS")" \
-			"$(calc "printf \"%.1f\", ${CGL[$n]} / $CG_CALLS")")")
+		for v in $CG_VARIANTS; do
+			cg_run "$n" "$v"
+			CGI[$n:$v]=$CG_IR; CGL[$n:$v]=$CG_LIBIR
+			[ -z "${CGC[$n]:-}" ] || [ "${CGC[$n]}" = "$CG_CALLS" ] ||
+				broke "callgrind: call counts differ ($v: $CG_CALLS, before: ${CGC[$n]})"
+			CGC[$n]=$CG_CALLS
+		done
 	done
-	a=${CG_SIZES[0]} b=${CG_SIZES[1]}
-	CG_MARGINAL=$(calc "printf \"%.1f\", ((${CGI[$b:with]} - ${CGI[$b:without]}) - (${CGI[$a:with]} - ${CGI[$a:without]})) / (${CGC[$b]} - ${CGC[$a]})")
-	CG_LIB_MARGINAL=$(calc "printf \"%.1f\", (${CGL[$b]} - ${CGL[$a]}) / (${CGC[$b]} - ${CGC[$a]})")
-	# The hooks' own functions at the larger size, Ir per call pair.
-	CG_FUNCS=$(awk -v n="${CGC[$b]}" '/librbtrace\.so/ && /hooks\.c/ {
-		c = $1; gsub(/,/, "", c); f = $0; sub(/.*:/, "", f); sub(/ .*/, "", f)
-		if (c / n >= 0.5) printf "%s%s %.1f", sep, f, c / n; sep = ", " }' "$T/cg.$b.with.txt")
+	# librbtrace's hook functions at the larger size, self Ir per call pair.
+	for v in librbtrace librbtrace-noev; do
+		CG_FUNCS[$v]=$(awk -v n="${CGC[${CG_SIZES[1]}]}" '/librbtrace\.so/ && /hooks\.c/ {
+			c = $1; gsub(/,/, "", c); f = $0; sub(/.*:/, "", f); sub(/ .*/, "", f)
+			if (c / n >= 0.5) printf "%s%s %.1f", sep, f, c / n; sep = ", " }' "$T/cg.${CG_SIZES[1]}.$v.txt")
+	done
 fi
 
 # --- trace file sizes -----------------------------------------------------------
@@ -628,6 +712,9 @@ label()
 	case $1 in
 	baseline) echo baseline;;
 	librbtrace) echo librbtrace;;
+	librbtrace-noev) echo "librbtrace, EVENTS=0";;
+	librbtrace-fill) echo "librbtrace, fill";;
+	librbtrace-drain) echo "librbtrace, drain";;
 	librbtrace-s16) echo "librbtrace, 16 slots";;
 	librbtrace-bp1) echo "librbtrace, 1 breakpoint";;
 	librbtrace-bp*) echo "librbtrace, ${1#librbtrace-bp} breakpoints";;
@@ -638,13 +725,34 @@ label()
 	esac
 }
 
+ev_label()
+{
+	case $1 in
+	librbtrace-noev) echo "stack only (EVENTS=0)";;
+	librbtrace) echo "stack + events (ring, default)";;
+	librbtrace-fill) echo "stack + events (fill)";;
+	librbtrace-drain) echo "stack + events (drain)";;
+	*) label "$1";;
+	esac
+}
+# ratio A B - A / B to 2 places; "-" when B is missing or not above 0.
+ratio()
+{
+	if [ -z "$1" ] || [ -z "$2" ] || le "$2" 0; then
+		echo -
+	else
+		calc "printf \"%.2f\", $1 / $2"
+	fi
+}
+
 ROW_FMT='  %-22s %13s %10s %10s %10s %10s %10s %9s\n'
 # table SET [REF_SET] - the rows of one set; the ratio is to librbtrace of the same set.
 table()
 {
 	local s=$1 v w p ow op ratio rb
 	rb=$(per_call "$s" librbtrace W)
-	for v in baseline librbtrace librbtrace-s16 ref-stack ref-events uftrace lttng; do
+	for v in baseline librbtrace-noev librbtrace librbtrace-fill librbtrace-drain librbtrace-s16 \
+		 ref-stack ref-events uftrace lttng; do
 		w=$(med "$s" "$v" W)
 		[ -n "$w" ] || continue
 		p=$(med "$s" "$v" P)
@@ -691,6 +799,8 @@ echo "          process ms = fork to exit; work ns/c = work time per call pair;"
 echo "          +ns/c = (variant - baseline) / call pairs, for the work section and the whole process"
 echo "          (fib2's process figure is wall time with both threads running at once: about half);"
 echo "          x rbtrace = +ns/c work / librbtrace's +ns/c work at the same size"
+echo "          librbtrace = its defaults, the stack + a $DEFAULT_EVENTS-record event log, ring policy;"
+echo "          EVENTS=0 = the stack only; fill, drain = RBTRACE_POLICY=fill, drain"
 echo "          ref: stack = a store-only live stack; ref: events = a store-only event logger"
 echo "          (a TSC read and two stores per event), preloaded in place of librbtrace"
 echo
@@ -699,6 +809,29 @@ header
 echo " main size, N=$FIB_N"; table fib
 echo " peer size, N=$FIB_PEER_N"; table fib-peer
 echo
+{
+	echo "event log: fib($FIB_N) twice, 1 thread (the fib runs above): the stack alone, the stack"
+	echo "with the event log, the store-only references; x = ratio of the +ns/c work figures"
+	printf '  %-30s %10s %10s %12s %12s %12s\n' variant "work ns/c" "+ns/c work" "x ref-events" "x ref-stack" "x stack only"
+	for v in librbtrace-noev librbtrace librbtrace-fill librbtrace-drain ref-stack ref-events; do
+		w=$(med fib "$v" W)
+		[ -n "$w" ] || continue
+		ow=$(per_call fib "$v" W)
+		printf '  %-30s %10s %10s %12s %12s %12s\n' "$(ev_label "$v")" \
+			"$(calc "printf \"%.2f\", $w / ${TIMED[fib]}")" "$ow" \
+			"$(ratio "$ow" "$(per_call fib ref-events W)")" \
+			"$(ratio "$ow" "$(per_call fib ref-stack W)")" \
+			"$(ratio "$ow" "$(per_call fib librbtrace-noev W)")"
+	done
+	echo "  the event log's own cost (stack + events - stack only): $(calc "printf \"%.2f\", $(per_call fib librbtrace W) - $(per_call fib librbtrace-noev W)") ns per call pair"
+	if [ -n "$REFS" ]; then
+		echo "  ref: events - ref: stack: $(calc "printf \"%.2f\", $(per_call fib ref-events W) - $(per_call fib ref-stack W)") ns (the stack hook reads the TSC at entry already,"
+		echo "  the event log adds the exit's read; ref: stack reads none, ref: events two)"
+	else
+		echo "  (ref: stack, ref: events: not built; make bench builds them)"
+	fi
+	echo
+}
 echo "fib2: the same work on 2 threads, one fib(N) each (bench/apps/fib N 2 2)"
 header
 echo " main size, N=$FIB_N"; table fib2
@@ -749,10 +882,30 @@ echo "instructions per call pair, callgrind (Ir), fib N 1 2:"
 if [ -n "$CG_STATE" ]; then
 	echo "  $CG_STATE"
 else
-	printf '  %-6s %12s %14s %14s %10s %12s\n' N "call pairs" "Ir baseline" "Ir librbtrace" "+Ir/c" "lib Ir/c"
-	for r in "${CG_ROWS[@]}"; do echo "$r"; done
-	echo "  marginal, N=${CG_SIZES[1]} minus N=${CG_SIZES[0]} (no start-up): +$CG_MARGINAL Ir per call pair, $CG_LIB_MARGINAL of them in librbtrace.so$CG_CLOCK"
-	echo "  librbtrace's hook functions at N=${CG_SIZES[1]}, self Ir per call pair: $CG_FUNCS"
+	a=${CG_SIZES[0]} b=${CG_SIZES[1]}
+	echo "  call pairs: $(group "${CGC[$a]}") at N=$a, $(group "${CGC[$b]}") at N=$b;"
+	echo "  marginal = N=$b minus N=$a, per call pair (free of start-up); lib = the preloaded library's own code"
+	printf '  %-24s %14s %14s %10s %10s %14s %14s\n' variant "Ir N=$a" "Ir N=$b" "+Ir/c" "lib Ir/c" \
+		"marginal +Ir/c" "marginal lib"
+	for v in $CG_VARIANTS; do
+		if [ "$v" = baseline ]; then
+			printf '  %-24s %14s %14s %10s %10s %14s %14s\n' baseline "$(group "${CGI[$a:$v]}")" \
+				"$(group "${CGI[$b:$v]}")" - - - -
+			continue
+		fi
+		printf '  %-24s %14s %14s %10s %10s %14s %14s\n' "$(label "$v")" \
+			"$(group "${CGI[$a:$v]}")" "$(group "${CGI[$b:$v]}")" \
+			"$(calc "printf \"%.1f\", (${CGI[$b:$v]} - ${CGI[$b:baseline]}) / ${CGC[$b]}")" \
+			"$(calc "printf \"%.1f\", ${CGL[$b:$v]} / ${CGC[$b]}")" \
+			"$(calc "printf \"%.1f\", ((${CGI[$b:$v]} - ${CGI[$b:baseline]}) - (${CGI[$a:$v]} - ${CGI[$a:baseline]})) / (${CGC[$b]} - ${CGC[$a]})")" \
+			"$(calc "printf \"%.1f\", (${CGL[$b:$v]} - ${CGL[$a:$v]}) / (${CGC[$b]} - ${CGC[$a]})")"
+	done
+	ev=$(calc "printf \"%.1f\", ((${CGL[$b:librbtrace]} - ${CGL[$a:librbtrace]}) - (${CGL[$b:librbtrace-noev]} - ${CGL[$a:librbtrace-noev]})) / (${CGC[$b]} - ${CGC[$a]})")
+	echo "  the event log's own marginal lib Ir per call pair (librbtrace - EVENTS=0): $ev"
+	echo "  librbtrace's hook functions at N=$b, self Ir per call pair:"
+	echo "    librbtrace:          ${CG_FUNCS[librbtrace]}"
+	echo "    librbtrace, EVENTS=0: ${CG_FUNCS[librbtrace-noev]}"
+	[ -n "$CG_CLOCK" ] && echo "  $CG_CLOCK"
 	echo "  (call counts checked against callgrind's calls of __cyg_profile_func_enter/exit)"
 fi
 echo
@@ -805,6 +958,30 @@ for n in 1 16; do
 	rb=$(calc "printf \"%.3f\", $Bn / $B0")
 	printf '  %-72s %8s x    %s\n' "breakpoints: fib's ns per call pair with $n / with none <= ${TARGET_BP}x" "$rb" "$(verdict "$rb" "$TARGET_BP")"
 done
+RE=$(per_call fib ref-events W)
+if [ -n "$RE" ]; then
+	if le "$RE" 0; then
+		re=-
+		ve=$(verdict "$RB1" 0)
+	else
+		re=$(calc "printf \"%.2f\", $RB1 / $RE")
+		ve=$(verdict "$re" "$TARGET_EVENTS")
+	fi
+	printf '  %-72s %8s x    %s\n' "fib: stack + events +ns/pair <= ${TARGET_EVENTS}x ref-events' ($RB1 / $RE)" "$re" "$ve"
+	RN=$(per_call fib librbtrace-noev W)
+	RS=$(per_call fib ref-stack W)
+	printf '  %-72s %8s ns\n' "  (information: fib, stack only (EVENTS=0), +ns per call pair" "$RN"
+	printf '  %-72s %8s x\n' "   stack only / ref-stack ($RN / $RS)" "$(ratio "$RN" "$RS")"
+	printf '  %-72s %8s x\n' "   stack only / stack + events ($RN / $RB1)" "$(ratio "$RN" "$RB1")"
+	for v in fill drain; do
+		RP=$(per_call fib "librbtrace-$v" W)
+		printf '  %-72s %8s x\n' "   stack + events, $v / ref-events ($RP / $RE)" "$(ratio "$RP" "$RE")"
+	done
+	printf '  %-72s\n' "   the stack only against the library before the event log: bench/ab-events.sh)"
+else
+	printf '  %-72s %8s      %s\n' "fib: stack + events +ns/pair <= ${TARGET_EVENTS}x ref-events'" - \
+		"not measured: bench/ref not built (make bench builds it)"
+fi
 DN=$(per_call "depth-$SHALLOW" librbtrace-s16 W)
 if [ -n "$DN" ] && ! le "$DN" 0; then
 	printf '  %-72s %8s x    %s\n' "  (information: D=$DEEP vs D=$SHALLOW with 16 slots, both wrap: $DD / $DN)" \
