@@ -39,7 +39,8 @@ bench_ref_librefevents_la_LDFLAGS = $(BENCH_REF_LDFLAGS)
 
 # Built on demand only: EXTRA_PROGRAMS are not part of all or check.
 EXTRA_PROGRAMS = $(BENCH_APPS)
-EXTRA_DIST += $(BENCHMARKS) bench/setup
+# Run by hand against an older build of the library (see its header).
+EXTRA_DIST += $(BENCHMARKS) bench/setup bench/ab-events.sh
 CLEANFILES += $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS)
 
 # Like the integration apps, but optimised as real programs are.
