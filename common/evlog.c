@@ -10,6 +10,30 @@
 #include "common/atomic.h"
 #include "common/evlog.h"
 
+/* RB_POLICY_* as RBTRACE_POLICY, the tools and the outputs spell them. */
+static const char *const rb_policy_names[] = { "ring", "fill", "drain" };
+
+/**
+ * rb_policy_parse - RB_POLICY_* of @name, or -1
+ */
+int rb_policy_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rb_policy_names) / sizeof(rb_policy_names[0]); i++)
+		if (strcmp(name, rb_policy_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+/**
+ * rb_policy_name - "ring", "fill", "drain", or "unknown"
+ */
+const char *rb_policy_name(uint32_t policy)
+{
+	return policy <= RB_POLICY_MAX ? rb_policy_names[policy] : "unknown";
+}
+
 /**
  * rb_evq_attach - see the log at @l as holding @size records (a power of
  * two, else none) kept by @policy

@@ -46,6 +46,8 @@ struct rb_ev_window {
 	uint64_t	dropped;	/* records never stored, ever */
 };
 
+RB_HIDDEN int	rb_policy_parse(const char *);
+RB_HIDDEN const char *rb_policy_name(uint32_t);
 RB_HIDDEN void	rb_evq_attach(struct rb_evq *, struct rb_evlog *, uint32_t,
 		    uint32_t);
 RB_HIDDEN void	rb_evlog_reset(const struct rb_evq *);

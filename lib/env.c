@@ -50,24 +50,6 @@ int rb_parse_uint(const char *str, uint32_t lo, uint32_t hi, uint32_t *out)
 	return 0;
 }
 
-/* The names of RB_POLICY_*, as RBTRACE_POLICY and the tools spell them. */
-static const char *const rb_policy_names[] = { "ring", "fill", "drain" };
-
-int rb_policy_parse(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(rb_policy_names) / sizeof(rb_policy_names[0]); i++)
-		if (strcmp(name, rb_policy_names[i]) == 0)
-			return (int)i;
-	return -1;
-}
-
-const char *rb_policy_name(uint32_t policy)
-{
-	return policy <= RB_POLICY_MAX ? rb_policy_names[policy] : "?";
-}
-
 struct rb_env_uint {
 	const char	*name;
 	uint32_t	lo, hi;
@@ -158,14 +140,14 @@ int rb_settings_from_env(struct rb_settings *s,
 		uint32_t v;
 
 		if (rb_parse_uint(val, 0, RB_MAX_EVENTS, &v) == 0 &&
-		    (v & (v - 1)) == 0) {
+		    rb_events_valid(v)) {
 			s->geo.events = v;
 		} else {
 			char what[96], dflt[16];
 
 			snprintf(what, sizeof(what),
-				 "not 0 or a power of two up to %u",
-				 RB_MAX_EVENTS);
+				 "not 0 or a power of two from %u to %u",
+				 RB_MIN_EVENTS, RB_MAX_EVENTS);
 			snprintf(dflt, sizeof(dflt), "%u", s->geo.events);
 			rb_env_bad(warn, "RBTRACE_EVENTS", val, what, dflt);
 			bad++;

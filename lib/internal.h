@@ -35,8 +35,6 @@ RB_HIDDEN void rb_settings_defaults(struct rb_settings *s);
 RB_HIDDEN int rb_settings_from_env(struct rb_settings *s,
 				   const char *(*get)(const char *),
 				   rb_warn_fn warn);
-RB_HIDDEN int rb_policy_parse(const char *name);
-RB_HIDDEN const char *rb_policy_name(uint32_t policy);
 RB_HIDDEN int rb_parse_uint(const char *str, uint32_t lo, uint32_t hi,
 			    uint32_t *out);
 

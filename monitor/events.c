@@ -20,17 +20,6 @@
 #include "events.h"
 #include "view.h"
 
-static const char *const events_policies[] = { "ring", "fill", "drain" };
-
-/**
- * rbmon_ev_policy_name - "ring", "fill" or "drain"
- */
-const char *
-rbmon_ev_policy_name(uint32_t policy)
-{
-	return policy <= RB_POLICY_MAX ? events_policies[policy] : "unknown";
-}
-
 /* ---- copying ------------------------------------------------------------- */
 
 struct events_copy_arg {
@@ -587,7 +576,7 @@ rbmon_events_text(FILE *out, struct rbmon_model *m,
 		return;
 	}
 	fprintf(out, "event log: %s policy, %u records per thread\n",
-	    rbmon_ev_policy_name(h->ev_policy), h->events);
+	    rb_policy_name(h->ev_policy), h->events);
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
 		for (j = 0; j < p->nthreads; j++) {
@@ -807,7 +796,7 @@ rbmon_events_json(FILE *out, struct rbmon_model *m,
 	rbmon_json_string(out, m->path);
 	fprintf(out, ", \"time_ns\": %" PRIu64 ", \"events\": {\"size\": %u, "
 	    "\"policy\": \"%s\"}, \"processes\": [", rbmon_mono_ns(),
-	    h->events, rbmon_ev_policy_name(h->ev_policy));
+	    h->events, rb_policy_name(h->ev_policy));
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
 		firstt = 1;

@@ -110,10 +110,10 @@ panel_events(struct rbmon_tui *t, char *buf, size_t len)
 			dropped += t->s.procs[i].threads[j].ev_dropped;
 	if (dropped != 0)
 		snprintf(buf, len, "events %s %u [%" PRIu64 " dropped]",
-		    rbmon_ev_policy_name(h->ev_policy), h->events, dropped);
+		    rb_policy_name(h->ev_policy), h->events, dropped);
 	else
 		snprintf(buf, len, "events %s %u",
-		    rbmon_ev_policy_name(h->ev_policy), h->events);
+		    rb_policy_name(h->ev_policy), h->events);
 }
 
 static void

@@ -100,60 +100,45 @@ hist_tick(struct rbmon_tui *t, void *arg)
 	return h->g.n != before ? RBMON_REDRAW : 0;
 }
 
+/* r: switch the thread's recording off or on, as EVOF/EVON do. */
 static int
-hist_key(struct rbmon_tui *t, void *arg, int key)
+hist_record(struct rbmon_tui *t, struct rbmon_hist *h)
 {
-	struct rbmon_hist		*h = arg;
 	const struct rbmon_process	*p;
 	const struct rbmon_thread	*th;
 	struct rbmon_ctl		*ctl;
 	char				*cause = NULL;
-	long				 page = hist_rows() - 1;
 
-	if (page < 1)
-		page = 1;
-	switch (rbmon_keytab_action(RBMON_KM_HIST, key)) {
-	case RBMON_ACT_TEXT_UP:
-		h->top--;
-		h->follow = 0;
-		break;
-	case RBMON_ACT_TEXT_DOWN:
-		h->top++;
-		break;
-	case RBMON_ACT_TEXT_PGUP:
-		h->top -= page;
-		h->follow = 0;
-		break;
-	case RBMON_ACT_TEXT_PGDN:
-		h->top += page;
-		break;
-	case RBMON_ACT_TEXT_HOME:
-		h->top = 0;
-		h->follow = 0;
-		break;
-	case RBMON_ACT_TEXT_END:
-		h->follow = 1;
-		break;
-	case RBMON_ACT_RECORD:
-		th = hist_thread(t, h, &p);
-		if (th == NULL || th->own != RB_OWN_LIVE || !p->alive) {
-			rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has "
-			    "ended", h->tid);
-			break;
-		}
-		if (!rbmon_tuictl_usable(t) ||
-		    (ctl = rbmon_tuictl_ctl(t)) == NULL)
-			break;
-		if (rbmon_events_switch(ctl, &t->s, p->pid, h->tid,
-		    th->ev_off, &cause) < 0) {
-			rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
-			free(cause);
-			break;
-		}
-		rbmon_tui_message(t, RBMON_MSG_INFO, "recording %s for thread "
-		    "%d", th->ev_off ? "on" : "off", h->tid);
-		return RBMON_REDRAW | RBMON_RESCAN;
-	default:
+	th = hist_thread(t, h, &p);
+	if (th == NULL || th->own != RB_OWN_LIVE || !p->alive) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has ended",
+		    h->tid);
+		return RBMON_REDRAW;
+	}
+	if (!rbmon_tuictl_usable(t) || (ctl = rbmon_tuictl_ctl(t)) == NULL)
+		return RBMON_REDRAW;
+	if (rbmon_events_switch(ctl, &t->s, p->pid, h->tid, th->ev_off,
+	    &cause) < 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "%s", cause);
+		free(cause);
+		return RBMON_REDRAW;
+	}
+	rbmon_tui_message(t, RBMON_MSG_INFO, "recording %s for thread %d",
+	    th->ev_off ? "on" : "off", h->tid);
+	return RBMON_REDRAW | RBMON_RESCAN;
+}
+
+static int
+hist_key(struct rbmon_tui *t, void *arg, int key)
+{
+	struct rbmon_hist	*h = arg;
+	enum rbmon_action	 a = rbmon_keytab_action(RBMON_KM_HIST, key);
+	int			 moved;
+
+	if (a == RBMON_ACT_RECORD)
+		return hist_record(t, h);
+	moved = rbmon_text_scroll(a, &h->top, hist_rows(), (long)h->g.n);
+	if (moved == 0) {
 		if (key == RBMON_KEY_MOUSE)
 			return 0;
 		rbmon_tui_pop(t);
@@ -161,8 +146,8 @@ hist_key(struct rbmon_tui *t, void *arg, int key)
 		rbmon_tui_relayout(t);
 		return RBMON_REDRAW;
 	}
-	if (h->top >= (long)h->g.n - hist_rows())
-		h->follow = 1;
+	/* Away from the end stops following; reaching it follows again. */
+	h->follow = moved > 0 && h->top >= (long)h->g.n - hist_rows();
 	hist_clamp(h);
 	return RBMON_REDRAW;
 }
@@ -191,7 +176,7 @@ hist_draw(struct rbmon_tui *t, void *arg)
 		snprintf(title, sizeof title, "History of thread %d \"%s\" "
 		    "(pid %d)  %s, %u records  written %" PRIu64
 		    "  dropped %" PRIu64 "  recording %s%s", h->tid, h->name,
-		    h->pid, rbmon_ev_policy_name(hd->ev_policy), hd->events,
+		    h->pid, rb_policy_name(hd->ev_policy), hd->events,
 		    th->ev_head + th->ev_dropped, th->ev_dropped,
 		    th->ev_off ? "OFF" : "on", h->follow ? "  [following]" :
 		    "");

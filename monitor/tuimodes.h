@@ -71,6 +71,7 @@ struct rbmon_text;
 struct rbmon_text *rbmon_text_new(enum rbmon_kmode, int);
 void	rbmon_text_add(struct rbmon_text *, const char *, int);
 void	rbmon_text_show(struct rbmon_tui *, struct rbmon_text *);
+int	rbmon_text_scroll(enum rbmon_action, long *, long, long);
 
 void	rbmon_source_open(struct rbmon_tui *);
 void	rbmon_hist_open(struct rbmon_tui *);

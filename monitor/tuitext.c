@@ -102,32 +102,50 @@ text_rows_of(const struct rbmon_text *ts)
 	return LINES > 3 ? LINES - 3 : 1;
 }
 
+/**
+ * rbmon_text_scroll - a scrolling action on a screen of @n lines whose
+ * first line shown is *@top, @rows of them
+ *
+ * Return: -1 if it moved towards the start, 1 towards the end, 0 if @a
+ * does not scroll.  *@top is not clamped.
+ */
+int
+rbmon_text_scroll(enum rbmon_action a, long *top, long rows, long n)
+{
+	long	page = rows > 1 ? rows - 1 : 1;
+
+	switch (a) {
+	case RBMON_ACT_TEXT_UP:
+		(*top)--;
+		return -1;
+	case RBMON_ACT_TEXT_DOWN:
+		(*top)++;
+		return 1;
+	case RBMON_ACT_TEXT_PGUP:
+		*top -= page;
+		return -1;
+	case RBMON_ACT_TEXT_PGDN:
+		*top += page;
+		return 1;
+	case RBMON_ACT_TEXT_HOME:
+		*top = 0;
+		return -1;
+	case RBMON_ACT_TEXT_END:
+		*top = n;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int
 text_key(struct rbmon_tui *t, void *arg, int key)
 {
 	struct rbmon_text	*ts = arg;
-	long			 page = text_rows_of(ts) - 1, last;
+	long			 last;
 
-	switch (rbmon_keytab_action(ts->km, key)) {
-	case RBMON_ACT_TEXT_UP:
-		ts->top--;
-		break;
-	case RBMON_ACT_TEXT_DOWN:
-		ts->top++;
-		break;
-	case RBMON_ACT_TEXT_PGUP:
-		ts->top -= page > 0 ? page : 1;
-		break;
-	case RBMON_ACT_TEXT_PGDN:
-		ts->top += page > 0 ? page : 1;
-		break;
-	case RBMON_ACT_TEXT_HOME:
-		ts->top = 0;
-		break;
-	case RBMON_ACT_TEXT_END:
-		ts->top = (long)ts->n;
-		break;
-	default:
+	if (rbmon_text_scroll(rbmon_keytab_action(ts->km, key), &ts->top,
+	    text_rows_of(ts), (long)ts->n) == 0) {
 		if (key == RBMON_KEY_MOUSE)
 			return 0;
 		rbmon_tui_pop(t);

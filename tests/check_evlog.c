@@ -212,6 +212,10 @@ START_TEST(test_evlog_putv)
 	ck_assert_uint_eq(out[4].kind, RB_EV_NAMED);
 	ck_assert_uint_eq(out[6].kind, RB_EV_TEXT);
 	ck_assert_uint_eq(w.dropped, 4);
+	/* Full: the next record would be dropped; a drop is counted. */
+	ck_assert_int_eq(rb_evlog_full(l, 1), 1);
+	rb_evlog_drop(l, 2);
+	ck_assert_uint_eq(l->log->dropped, 6);
 	/* More than half the log at once is refused, never stored. */
 	log_free(l);
 	l = log_new(4, RB_POLICY_RING);
@@ -220,8 +224,11 @@ START_TEST(test_evlog_putv)
 	log_free(l);
 	/* Drain: the gap's mark and the records must all fit. */
 	l = log_new(8, RB_POLICY_DRAIN);
-	for (n = 0; n < 8; n++)
+	for (n = 0; n < 8; n++) {
+		ck_assert_int_eq(rb_evlog_full(l, 1), 0);
 		ck_assert_int_eq(put(l, n), 1);
+	}
+	ck_assert_int_eq(rb_evlog_full(l, 1), 1);
 	ck_assert_int_eq(put(l, 8), 0);
 	rb_evlog_consume(l, 3);			/* room 3: mark + 3 do not fit */
 	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 0);

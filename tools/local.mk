@@ -1,4 +1,5 @@
 # rbtrace: the launcher.
 bin_PROGRAMS += rbtrace
 rbtrace_SOURCES = tools/rbtrace.c common/tracepath.c common/tracepath.h \
+	common/evlog.c common/evlog.h \
 	common/defs.h

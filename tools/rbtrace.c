@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/evlog.h"
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
 
@@ -60,7 +61,7 @@ static void rbtrace_usage(FILE *f)
 "      --msg-size N        per-ring command area in bytes (default %u)\n"
 "      --global-size N     global message area in bytes (default %u)\n"
 "      --events N          event log records per thread: 0 (none) or a power\n"
-"                          of two up to %u (default %u)\n"
+"                          of two from %u to %u (default %u)\n"
 "      --policy P          when the event log is full: ring (overwrite the\n"
 "                          oldest, the default), fill (keep the first, drop the\n"
 "                          rest) or drain (drop until a consumer makes room)\n"
@@ -79,7 +80,7 @@ static void rbtrace_usage(FILE *f)
 "rbtrace error, 126/127 when PROGRAM cannot be run or is not found.\n"
 "See rbtrace(1), rbmon(1) and rbtrace(5).\n",
 		RB_DEF_RINGS, RB_DEF_SLOTS, RB_DEF_SLOT_SZ, RB_DEF_MSG_SZ,
-		RB_DEF_GLOBAL_SZ, RB_MAX_EVENTS, RB_DEF_EVENTS);
+		RB_DEF_GLOBAL_SZ, RB_MIN_EVENTS, RB_MAX_EVENTS, RB_DEF_EVENTS);
 }
 
 static void rbtrace_bad_usage(const char *what)
@@ -365,20 +366,17 @@ int main(int argc, char **argv)
 			char what[256];
 
 			if (rbtrace_parse_uint(optarg, 0, RB_MAX_EVENTS) < 0 ||
-			    (strtoul(optarg, NULL, 10) &
-			     (strtoul(optarg, NULL, 10) - 1)) != 0) {
+			    !rb_events_valid(strtoul(optarg, NULL, 10))) {
 				snprintf(what, sizeof(what),
-					 "--events '%.64s': not 0 or a power of two up to %u",
-					 optarg, RB_MAX_EVENTS);
+					 "--events '%.64s': not 0 or a power of two from %u to %u",
+					 optarg, RB_MIN_EVENTS, RB_MAX_EVENTS);
 				rbtrace_bad_usage(what);
 			}
 			o.events = optarg;
 			break;
 		}
 		case 1006:
-			if (strcmp(optarg, "ring") != 0 &&
-			    strcmp(optarg, "fill") != 0 &&
-			    strcmp(optarg, "drain") != 0) {
+			if (rb_policy_parse(optarg) < 0) {
 				char what[256];
 
 				snprintf(what, sizeof(what),

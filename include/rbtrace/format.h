@@ -73,6 +73,7 @@
 #define RB_MAX_OBJECTS		65536
 #define RB_MAX_FILE_SIZE	(1ull << 34)	/* 16 GiB: refuse anything larger */
 #define RB_DEF_EVENTS		4096	/* event log records per ring */
+#define RB_MIN_EVENTS		2	/* a ring log shows events - 1 */
 #define RB_MAX_EVENTS		(1u << 22)	/* a power of two; 0: no log */
 
 /* The breakpoint table and its filter: fixed sizes, see struct rb_bp. */
@@ -489,6 +490,13 @@ struct rb_evlog {
 	uint64_t	pad2[7];
 };
 
+/* Records per ring a file may have: 0, or a power of two in range. */
+static inline int rb_events_valid(uint64_t n)
+{
+	return n == 0 || (n >= RB_MIN_EVENTS && n <= RB_MAX_EVENTS &&
+			  (n & (n - 1)) == 0);
+}
+
 #define RB_ALIGN(x, a)		(((x) + ((uint64_t)(a) - 1)) & ~((uint64_t)(a) - 1))
 
 /* The layout arithmetic, shared by writers and readers. */
@@ -602,7 +610,7 @@ static inline int rb_header_check_layout(const struct rb_header *h,
 	g.objects = h->objects;
 	g.events = h->events;
 	g.ev_policy = h->ev_policy;
-	if (h->events > RB_MAX_EVENTS || (h->events & (h->events - 1)) != 0) {
+	if (!rb_events_valid(h->events)) {
 		*what = "events";
 		*value = h->events;
 		return -1;

@@ -155,6 +155,8 @@ events_json "$f"
 expect "rbtrace --events --policy" "32 fill" "$(jqv '"\(.events.size) \(.events.policy)"')"
 "$RBTRACE" --events 33 -- true >"$T/err" 2>&1 && fail "--events 33 accepted"
 grep -q "power of two" "$T/err" || fail "--events 33: $(cat "$T/err")"
+"$RBTRACE" --events 1 -- true >"$T/err" 2>&1 && fail "--events 1 accepted"
+grep -q "from 2 to" "$T/err" || fail "--events 1: $(cat "$T/err")"
 "$RBTRACE" --policy switch -- true >"$T/err" 2>&1 && fail "--policy switch accepted"
 grep -q "not ring, fill or drain" "$T/err" || fail "--policy switch: $(cat "$T/err")"
 # A bad environment value: one line, the default kept.

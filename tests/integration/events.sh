@@ -81,26 +81,21 @@ grep -Eq '^ +open \|    seq_park\(\) \{$' "$T/text" || fail "seq_park not shown 
 grep -Eq '^ +\| +\} /\* seq_round \*/$' "$T/text" || fail "no closing brace of seq_round: $(cat "$T/text")"
 expect "text: calls of seq_c" 3 "$(grep -c 'seq_c();' "$T/text")"
 
-# ---- fill: the first records, then drops, counted and marked ---------------
-# 16 records hold main, seq_run, the first round (12 records) and the
-# second seq_round; its named frame (2 records) does not fit, and nothing
-# after the first drop is kept.
-run_policy fill 16
-expect "fill: the first records" \
-	"$(echo "$SEQ" | tr ' ' '\n' | head -14 | tr '\n' ' ')lost:-:-" "$(seq_of)"
-expect "fill: counts" "40 15 25 0" \
-	"$(jqv '.processes[0].threads[0] | "\(.written) \(.buffered) \(.dropped) \(.overwritten)"')"
-expect "fill: the lost record counts the drops" 25 "$(jqv "$RECS | last | .count")"
-
-# ---- drain, nobody consuming: as fill, and the gap marked when room comes --
-run_policy drain 16
-expect "drain: the first records" \
-	"$(echo "$SEQ" | tr ' ' '\n' | head -14 | tr '\n' ' ')lost:-:-" "$(seq_of)"
-expect "drain: counts" "40 15 25 0" \
-	"$(jqv '.processes[0].threads[0] | "\(.written) \(.buffered) \(.dropped) \(.consumed)"')"
-expect "drain: lost at the end" 25 "$(jqv "$RECS | last | .count")"
-"$RBMON" --events "$T/drain-16.trace" >"$T/text" 2>&1 || fail "rbmon --events: $(cat "$T/text")"
-grep -q '\[LOST 25 EVENTS\]' "$T/text" || fail "no [LOST 25 EVENTS] in: $(cat "$T/text")"
+# ---- fill, and drain with nobody consuming: the first records, then
+# drops, counted and marked.  16 records hold main, seq_run, the first
+# round (12 records) and the second seq_round; its named frame (2 records)
+# does not fit, and nothing after that first drop is kept (fill) or finds
+# room (drain: the gap's mark would need one more).
+for policy in fill drain; do
+	run_policy $policy 16
+	expect "$policy: the first records" \
+		"$(echo "$SEQ" | tr ' ' '\n' | head -14 | tr '\n' ' ')lost:-:-" "$(seq_of)"
+	expect "$policy: written buffered dropped overwritten consumed" "40 15 25 0 0" \
+		"$(jqv '.processes[0].threads[0] | "\(.written) \(.buffered) \(.dropped) \(.overwritten) \(.consumed)"')"
+	expect "$policy: the lost record at the end counts the drops" 25 "$(jqv "$RECS | last | .count")"
+	"$RBMON" --events "$T/$policy-16.trace" >"$T/text" 2>&1 || fail "rbmon --events: $(cat "$T/text")"
+	grep -q '\[LOST 25 EVENTS\]' "$T/text" || fail "$policy: no [LOST 25 EVENTS] in: $(cat "$T/text")"
+done
 
 # ---- no event log at all ----------------------------------------------------
 run_policy ring 0
