@@ -8,6 +8,8 @@
 #     baseline;
 #   - that is at least 10 times less than `uftrace record` adds on the same
 #     binary, at the same size, in the same run;
+#   (both judged twice: with librbtrace's defaults, the stack and the event
+#   log, and with the stack alone, RBTRACE_EVENTS=0);
 #   - fib on 2 threads: the overhead per call pair within 1.25 x the
 #     1-thread figure;
 #   - depth: the overhead per call pair with the calls DEPTH frames down
@@ -475,7 +477,7 @@ REFS=
 	REFS=" ref-stack ref-events"
 add_set fib "baseline librbtrace-noev librbtrace librbtrace-fill librbtrace-drain$REFS" "$FIB" "$FIB_N" 1 2
 add_set fib-bp "baseline librbtrace-bp0 librbtrace-bp1 librbtrace-bp16" "$FIB" "$FIB_N" 1 2
-add_set fib-peer "$PEERS" "$FIB" "$FIB_PEER_N" 1 2
+add_set fib-peer "$PEERS librbtrace-noev" "$FIB" "$FIB_PEER_N" 1 2
 add_set fib2 "baseline librbtrace" "$FIB" "$FIB_N" 2 2
 add_set fib2-peer "$PEERS" "$FIB" "$FIB_PEER_N" 2 2
 add_set work "baseline librbtrace" "$WORK" "$WORK_ROUNDS"
@@ -919,20 +921,29 @@ echo
 # --- targets --------------------------------------------------------------------
 echo "targets:"
 RB1=$(per_call fib librbtrace W)
-printf '  %-72s %8s ns   %s\n' "fib, 1 thread: librbtrace +ns per call pair <= $TARGET_NS" "$RB1" "$(verdict "$RB1" "$TARGET_NS")"
+RN1=$(per_call fib librbtrace-noev W)
+# The per-call and uftrace targets, judged for the defaults (the stack and
+# the event log) and for the stack alone (--events 0).
+for v in librbtrace librbtrace-noev; do
+	if [ "$v" = librbtrace ]; then what="defaults (stack + events)"; x=$RB1; else what="stack only (EVENTS=0)"; x=$RN1; fi
+	printf '  %-72s %8s ns   %s\n' "fib, 1 thread, $what: +ns per call pair <= $TARGET_NS" "$x" "$(verdict "$x" "$TARGET_NS")"
+done
 UF=$(per_call fib-peer uftrace W)
-RBP=$(per_call fib-peer librbtrace W)
-if [ -n "$UF" ] && [ -n "$RBP" ]; then
-	if le "$RBP" 0; then
-		printf '  %-72s %8s      %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's (N=$FIB_PEER_N)" "inf x" met
+for v in librbtrace librbtrace-noev; do
+	if [ "$v" = librbtrace ]; then what="defaults"; else what="stack only"; fi
+	RBP=$(per_call fib-peer "$v" W)
+	if [ -n "$UF" ] && [ -n "$RBP" ]; then
+		if le "$RBP" 0; then
+			printf '  %-72s %8s      %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's, $what (N=$FIB_PEER_N)" "inf x" met
+		else
+			r=$(calc "printf \"%.1f\", $UF / $RBP")
+			if le "$TARGET_UFTRACE" "$r"; then vv=met; else vv=MISSED; fi
+			printf '  %-72s %8s x    %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's, $what (N=$FIB_PEER_N)" "$r" "$vv"
+		fi
 	else
-		r=$(calc "printf \"%.1f\", $UF / $RBP")
-		if le "$TARGET_UFTRACE" "$r"; then vv=met; else vv=MISSED; fi
-		printf '  %-72s %8s x    %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's (N=$FIB_PEER_N)" "$r" "$vv"
+		printf '  %-72s %8s      %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's, $what" - "not measured: uftrace ${UFTRACE_STATE:-did not run}"
 	fi
-else
-	printf '  %-72s %8s      %s\n' "fib: uftrace's overhead >= ${TARGET_UFTRACE}x librbtrace's" - "not measured: uftrace ${UFTRACE_STATE:-did not run}"
-fi
+done
 RB2=$(per_call fib2 librbtrace W)
 if le "$RB1" 0; then
 	r2=-
