@@ -262,10 +262,17 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 }
 
 /**
- * rb_evlog_consume - drain: the consumer is done with the records below
- * @upto; the writer may store there again
+ * rb_evlog_consume - drain: the consumer is done with the records from
+ * @from (the tail it read them from) below @upto; the writer may store
+ * there again
+ *
+ * The tail moves only from @from, with compare-and-swap: a log emptied
+ * for a new owner meanwhile (tail 0 again) is not moved unless @from was
+ * 0 too, and never past its head.
+ *
+ * Return: 1 if the tail moved from @from to its new place, 0 if not.
  */
-void rb_evlog_consume(const struct rb_evq *q, uint64_t upto)
+int rb_evlog_consume(const struct rb_evq *q, uint64_t from, uint64_t upto)
 {
 	struct rb_evlog *l = q->log;
 	/* Acquire: head, to never consume what is not stored. */
@@ -273,7 +280,9 @@ void rb_evlog_consume(const struct rb_evq *q, uint64_t upto)
 
 	if (upto > h)
 		upto = h;
+	if (upto <= from)
+		return 0;
 	/* Release: the copies made before; pairs with the writer's acquire load of tail. */
-	if (upto > RB_LOAD(&l->tail))
-		RB_STORE_REL(&l->tail, upto);
+	return __atomic_compare_exchange_n(&l->tail, &from, upto, false,
+					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }

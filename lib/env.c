@@ -22,6 +22,7 @@ void rb_settings_defaults(struct rb_settings *s)
 	s->trace_on_create = 1;
 	s->clock = 0;
 	s->orphan_timeout = RB_DEF_ORPHAN_TIMEOUT;
+	s->record_wait = 0;
 }
 
 /**
@@ -132,6 +133,18 @@ int rb_settings_from_env(struct rb_settings *s,
 			 RB_MAX_ORPHAN_TIMEOUT);
 		snprintf(dflt, sizeof(dflt), "%u", s->orphan_timeout);
 		rb_env_bad(warn, "RBTRACE_ORPHAN_TIMEOUT", val, what, dflt);
+		bad++;
+	}
+
+	val = get("RBTRACE_RECORD_WAIT");
+	if (val != NULL && rb_parse_uint(val, 0, RB_MAX_RECORD_WAIT,
+					 &s->record_wait) != 0) {
+		char what[64];
+
+		snprintf(what, sizeof(what),
+			 "not a number of seconds from 0 to %u",
+			 RB_MAX_RECORD_WAIT);
+		rb_env_bad(warn, "RBTRACE_RECORD_WAIT", val, what, "0");
 		bad++;
 	}
 

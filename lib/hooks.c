@@ -175,6 +175,15 @@ void rb_ev_thread_start(struct rb_thread *t)
 	}
 	rb_evq_attach(&t->ev, rb_ring_evlog(h, t->ring), h->events,
 		      h->ev_policy);
+	if (h->ev_policy == RB_POLICY_DRAIN) {
+		/* What the recorder never read of the previous owner's log. */
+		uint64_t head = RB_LOAD(&t->ev.log->head);
+		uint64_t tail = RB_LOAD(&t->ev.log->tail);
+
+		if (head > tail && head - tail <= h->events)
+			__atomic_fetch_add(&rb_proc.map.hdr->ev_reused_lost,
+					   head - tail, __ATOMIC_RELAXED);
+	}
 	rb_evlog_reset(&t->ev);
 	t->evstate = h->ev_policy != RB_POLICY_RING || t->slowclock ?
 		     RB_EVS_SLOW : 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/tracepath.h"
@@ -119,6 +120,26 @@ static void rb_fork_child(void)
 	pthread_mutex_unlock(&rb_fork_lock);
 }
 
+/*
+ * `rbtrace record`: the program's first records wait in the drain logs
+ * until the recorder has attached, or @secs have passed; no longer, so a
+ * recorder that failed to start costs a pause, never a hang.
+ */
+static void rb_wait_recorder(uint32_t secs)
+{
+	const struct timespec tick = { 0, 1000000 };
+	uint64_t end = rb_clock_mono_ns() + (uint64_t)secs * 1000000000u;
+
+	while (RB_LOAD(&rb_proc.map.hdr->ev_consumer) == 0) {
+		if (rb_clock_mono_ns() >= end) {
+			rb_warnf("rbtrace: no recorder attached to %s within %u s; running on",
+				 rb_proc.map.path, secs);
+			return;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 static bool rb_process_setup(void)
 {
 	struct rb_settings *s = &rb_proc.set;
@@ -179,6 +200,8 @@ static bool rb_process_setup(void)
 		return false;
 	}
 	rb_clock_calibrate(rb_proc.map.hdr);
+	if (rb_proc.map.created && s->record_wait != 0)
+		rb_wait_recorder(s->record_wait);
 	return true;
 }
 

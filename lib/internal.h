@@ -24,10 +24,12 @@ struct rb_settings {
 	int		trace_on_create;
 	int		clock;		/* RB_CLOCK_*, 0 = choose */
 	uint32_t	orphan_timeout;	/* seconds; 0 = stopped threads wait forever */
+	uint32_t	record_wait;	/* seconds the creator waits for a recorder */
 };
 
 #define RB_DEF_ORPHAN_TIMEOUT	10
 #define RB_MAX_ORPHAN_TIMEOUT	86400
+#define RB_MAX_RECORD_WAIT	3600
 
 typedef void (*rb_warn_fn)(const char *line);
 

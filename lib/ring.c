@@ -49,6 +49,15 @@ static bool rb_owner_alive(struct rb_dead_cache *c, pid_t pid, uint64_t pstart)
 	return alive;
 }
 
+/* Has the recorder consumed every record of ring @i's drain log? */
+static bool rb_ring_drained(const struct rb_map *m, uint32_t i)
+{
+	const struct rb_evlog *l =
+		rb_ring_evlog(&m->geo, rb_ring_at(m->base, &m->geo, i));
+
+	return RB_LOAD(&l->tail) >= RB_LOAD(&l->head);
+}
+
 static _Atomic uint32_t rb_free_hint;	/* where the last FREE ring was found */
 
 static bool rb_ring_take(struct rb_map *m, uint32_t i, uint64_t expect,
@@ -89,20 +98,39 @@ int rb_ring_claim(struct rb_map *m, pid_t pid)
 		}
 	}
 
-	/* Oldest exited ring; retry when another claimer beats us to it. */
+	/*
+	 * Oldest exited ring; retry when another claimer beats us to it.  With
+	 * a recorder draining the logs, the oldest whose log it has read to the
+	 * end first, so that it still gets the last records of the others.
+	 */
 	for (tries = 0; tries < 64; tries++) {
+		uint32_t drained = n;
+		uint64_t drained_stamp = UINT64_MAX, stamp;
+		bool consumer = h->events != 0 &&
+				h->ev_policy == RB_POLICY_DRAIN &&
+				RB_LOAD(&m->hdr->ev_consumer) != 0;
+
 		best = n;
 		best_stamp = UINT64_MAX;
 		for (i = 0; i < n; i++) {
 			struct rb_owner *o = rb_owner_at(m->base, h, i);
 
 			ctl = RB_LOAD(&o->ctl);
-			if (RB_OWN_STATE(ctl) == RB_OWN_EXITED &&
-			    RB_LOAD(&o->stamp) < best_stamp) {
+			if (RB_OWN_STATE(ctl) != RB_OWN_EXITED)
+				continue;
+			stamp = RB_LOAD(&o->stamp);
+			if (stamp < best_stamp) {
 				best = i;
-				best_stamp = RB_LOAD(&o->stamp);
+				best_stamp = stamp;
+			}
+			if (consumer && stamp < drained_stamp &&
+			    rb_ring_drained(m, i)) {
+				drained = i;
+				drained_stamp = stamp;
 			}
 		}
+		if (drained != n)
+			best = drained;
 		if (best == n)
 			break;
 		ctl = RB_LOAD(&rb_owner_at(m->base, h, best)->ctl);

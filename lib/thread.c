@@ -175,6 +175,8 @@ void rb_thread_detach(struct rb_thread *t)
 
 	t->busy = 1;
 	if (t->state == RB_T_TRACED && t->ring != NULL) {
+		/* Its last name, also one set with prctl(PR_SET_NAME). */
+		rb_thread_refresh_name(t);
 		rb_bp_thread_exit(t);
 		rb_watch_thread_exit(t);
 		pthread_mutex_lock(&rb_thread_lock);

@@ -167,11 +167,11 @@ START_TEST(test_evlog_drain)
 	ck_assert_int_eq(ev_of(&out[0]), 0);
 	ck_assert_uint_eq(w.dropped, 2);
 	/* One consumed: no room yet for the mark and an event. */
-	rb_evlog_consume(l, 1);
+	ck_assert_int_eq(rb_evlog_consume(l, 0, 1), 1);
 	ck_assert_int_eq(put(l, 10), 0);
 	ck_assert_uint_eq(l->log->pending_lost, 3);
 	/* Two consumed: the gap marked, then the event. */
-	rb_evlog_consume(l, 2);
+	ck_assert_int_eq(rb_evlog_consume(l, 1, 2), 1);
 	ck_assert_int_eq(put(l, 11), 1);
 	n = rb_evlog_copy(l, 2, out, 16, &w);
 	ck_assert_uint_eq(w.first, 2);
@@ -184,8 +184,14 @@ START_TEST(test_evlog_drain)
 	/* A tail past head (a stray write) is no room: dropped, no harm. */
 	l->log->tail = 1000;
 	ck_assert_int_eq(put(l, 12), 0);
-	rb_evlog_consume(l, 5000);	/* never past head */
+	ck_assert_int_eq(rb_evlog_consume(l, 1000, 5000), 0);	/* never past head */
 	ck_assert_uint_le(l->log->tail, 1000);
+	/* A consumer that read before the log was emptied for a new owner. */
+	rb_evlog_reset(l);
+	for (e = 0; e < 3; e++)
+		ck_assert_int_eq(put(l, e), 1);
+	ck_assert_int_eq(rb_evlog_consume(l, 2, 3), 0);
+	ck_assert_uint_eq(l->log->tail, 0);
 	log_free(l);
 }
 END_TEST
@@ -230,10 +236,10 @@ START_TEST(test_evlog_putv)
 	}
 	ck_assert_int_eq(rb_evlog_full(l, 1), 1);
 	ck_assert_int_eq(put(l, 8), 0);
-	rb_evlog_consume(l, 3);			/* room 3: mark + 3 do not fit */
+	ck_assert_int_eq(rb_evlog_consume(l, 0, 3), 1);	/* room 3: mark + 3 do not fit */
 	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 0);
 	ck_assert_uint_eq(l->log->pending_lost, 4);
-	rb_evlog_consume(l, 4);
+	ck_assert_int_eq(rb_evlog_consume(l, 3, 4), 1);
 	ck_assert_int_eq(rb_evlog_putv(l, v, 3), 1);
 	n = rb_evlog_copy(l, 4, out, 16, &w);
 	ck_assert_uint_eq(n, 8);
@@ -342,8 +348,9 @@ START_TEST(test_evlog_race_drain)
 			expect++;
 			events++;
 		}
+		if (n > 0)
+			ck_assert_int_eq(rb_evlog_consume(r.l, tail, tail + n), 1);
 		tail += n;
-		rb_evlog_consume(r.l, tail);
 	} while (!done);
 	pthread_join(t, NULL);
 	n = rb_evlog_copy(r.l, tail, out, 256, &w);

@@ -168,7 +168,14 @@ struct rb_header {
 	uint32_t	ev_policy;	/* RB_POLICY_* */
 	uint32_t	events_off;	/* struct rb_evlog, from a ring's start */
 
-	uint64_t	reserved[2];
+	/*
+	 * drain: the recorder consuming every ring's log (its pid, taken with
+	 * compare-and-swap from 0, given back at its end), and the records
+	 * never consumed in logs whose rings went to new threads (atomic adds
+	 * by the claimers).
+	 */
+	uint64_t	ev_consumer;
+	uint64_t	ev_reused_lost;
 };
 
 /*
