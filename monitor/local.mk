@@ -8,6 +8,10 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/stack.c monitor/stack.h \
 	monitor/dump.c monitor/dump.h \
 	monitor/events.c monitor/events.h \
+	monitor/recfile.c monitor/recfile.h \
+	monitor/record.c monitor/record.h \
+	monitor/walk.c monitor/walk.h \
+	monitor/replay.c monitor/replay.h \
 	monitor/escape.c monitor/escape.h \
 	monitor/safeio.c monitor/safeio.h \
 	monitor/taskstat.c monitor/taskstat.h \

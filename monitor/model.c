@@ -207,13 +207,19 @@ rbmon_model_open(struct rbmon_model *m, const char *path, int wait_ms,
 		goto fail;
 	}
 	for (;;) {
-		if ((uint64_t)st.st_size < sizeof h ||
+		static const char	 none[RB_MAGIC_LEN];
+		int			 empty;
+
+		/* Just created: empty, or its header not written yet. */
+		empty = (uint64_t)st.st_size < sizeof h ||
 		    model_read_header(fd, &h) != 0 ||
-		    memcmp(h.magic, RB_MAGIC, RB_MAGIC_LEN) != 0) {
+		    memcmp(h.magic, none, RB_MAGIC_LEN) == 0;
+		if ((empty && waited >= wait_ms) || (!empty &&
+		    memcmp(h.magic, RB_MAGIC, RB_MAGIC_LEN) != 0)) {
 			rbmon_xasprintf(cause, "not an rbtrace trace file");
 			goto fail;
 		}
-		if (h.ready == 1 || waited >= wait_ms)
+		if ((!empty && h.ready == 1) || waited >= wait_ms)
 			break;
 		usleep(10000);
 		waited += 10;
@@ -1024,6 +1030,30 @@ rbmon_mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/**
+ * rbmon_clock_pair - read the TSC and CLOCK_MONOTONIC together
+ *
+ * Return: 0, or -1 where there is no TSC.
+ */
+int
+rbmon_clock_pair(uint64_t *tsc, uint64_t *ns)
+{
+#ifdef RBMON_HAVE_TSC
+	uint64_t	a, b;
+
+	/* The read of the monotonic clock between two TSC reads: their middle. */
+	a = __rdtsc();
+	*ns = rbmon_mono_ns();
+	b = __rdtsc();
+	*tsc = a + (b - a) / 2;
+	return 0;
+#else
+	(void)tsc;
+	(void)ns;
+	return -1;
+#endif
 }
 
 /**

@@ -180,6 +180,7 @@ const char *rbmon_model_program(const struct rbmon_model *,
 	    const struct rbmon_snapshot *, uint64_t);
 
 void	rbmon_clock_init(struct rbmon_clock *, const struct rb_header *);
+int	rbmon_clock_pair(uint64_t *, uint64_t *);
 int	rbmon_clock_age(const struct rbmon_clock *, uint64_t, uint64_t *);
 int	rbmon_clock_ns(const struct rbmon_clock *, uint64_t, uint64_t *);
 void	rbmon_age_format(char *, size_t, uint64_t);

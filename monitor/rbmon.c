@@ -24,6 +24,8 @@
 #include "symbols.h"
 #include "tui.h"
 #include "events.h"
+#include "record.h"
+#include "replay.h"
 
 #define RBMON_DELAY_MAX	36000	/* tenths: an hour */
 
@@ -33,6 +35,8 @@ static const struct option rbmon_options[] = {
 	{ "dump",	no_argument,		NULL, 'D' },
 	{ "json",	no_argument,		NULL, 'J' },
 	{ "events",	no_argument,		NULL, 'e' },
+	{ "record",	no_argument,		NULL, 'R' },
+	{ "output",	required_argument,	NULL, 'o' },
 	{ "list",	no_argument,		NULL, 'L' },
 	{ "pid",	required_argument,	NULL, 'p' },
 	{ "follow",	no_argument,		NULL, 'f' },
@@ -79,6 +83,13 @@ rbmon_usage(FILE *f)
 	    "                       function graph with durations; with --json "
 	    "the records;\n"
 	    "                       with --thread TID only that thread's\n"
+	    "      --record         record every thread's event log into a "
+	    "recording until\n"
+	    "                       the program ends or rbmon is interrupted "
+	    "(see rbmon replay)\n"
+	    "  -o, --output OUT     with --record: the recording (default "
+	    "PROGRAM.PID.rbr\n"
+	    "                       here, after the trace file's name)\n"
 	    "\n"
 	    "Control (scriptable):\n"
 	    "  -t, --thread TID     the thread --send, --watch and thread flags "
@@ -665,6 +676,31 @@ rbmon_pick(const struct rbmon_tui_opts *o)
 	return r;
 }
 
+/* --record: the recording's default name is the trace file's, here. */
+static int
+rbmon_record_run(const char *file, const char *output)
+{
+	struct rbmon_record_opts	 o;
+	char				*dflt = NULL;
+	const char			*base = rbmon_basename(file);
+	size_t				 n = strlen(base);
+	int				 status;
+
+	if (output == NULL) {
+		if (n > 6 && strcmp(base + n - 6, ".trace") == 0)
+			n -= 6;
+		rbmon_xasprintf(&dflt, "%.*s.rbr", (int)n, base);
+		output = dflt;
+	}
+	memset(&o, 0, sizeof o);
+	o.trace = file;
+	o.out = output;
+	o.wait_ms = RBMON_READY_WAIT_MS;
+	status = rbmon_record(&o);
+	free(dflt);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -673,7 +709,8 @@ main(int argc, char **argv)
 	struct rbmon_tui_opts	 o = { 10, 1, 0, 0 };
 	long		 delay = 10, pid = 0, tid = 0;
 	int		 ch, dump = 0, json = 0, list = 0, follow = 0, status;
-	int		 events = 0, evsend = 0;
+	int		 events = 0, evsend = 0, record = 0;
+	const char	*output = NULL;
 	char		 evcmd[5], *evargs;
 	const char	*send = NULL;
 	char		**sets = NULL, *end, **watches = NULL;
@@ -682,8 +719,11 @@ main(int argc, char **argv)
 	int		 interactive;
 
 	setlocale(LC_CTYPE, "");	/* UTF-8 line drawing, if the terminal has it */
+	/* rbmon replay|report|export RECORDING: a recording read back. */
+	if (argc > 1 && (status = rbmon_subcommand(argc - 1, argv + 1)) >= 0)
+		return status;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":p:fd:t:w:hV", rbmon_options,
+	while ((ch = getopt_long(argc, argv, ":p:fd:t:w:o:hV", rbmon_options,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'D':
@@ -697,6 +737,14 @@ main(int argc, char **argv)
 			break;
 		case 'L':
 			list = 1;
+			break;
+		case 'R':
+			record = 1;
+			break;
+		case 'o':
+			if (*optarg == '\0')
+				rbmon_bad_usage("--output needs a file name");
+			output = optarg;
 			break;
 		case 'p':
 			pid = rbmon_number("pid", optarg, 1, INT_MAX);
@@ -772,6 +820,17 @@ main(int argc, char **argv)
 	}
 	if (file != NULL && pid != 0)
 		rbmon_bad_usage("give either FILE or --pid, not both");
+	if (output != NULL && !record)
+		rbmon_bad_usage("--output goes with --record");
+	if (record) {
+		if (events || dump || follow || send != NULL || nsets > 0 ||
+		    nwatches > 0 || tid != 0)
+			rbmon_bad_usage("--record goes with --output and --pid "
+			    "only");
+		if (file == NULL && pid == 0)
+			rbmon_bad_usage("no trace file given (FILE or --pid "
+			    "PID)");
+	}
 	if (events) {
 		if (send != NULL || nsets > 0 || nwatches > 0 || follow ||
 		    list)
@@ -827,7 +886,9 @@ main(int argc, char **argv)
 		}
 		file = found;
 	}
-	if (events)
+	if (record)
+		status = rbmon_record_run(file, output);
+	else if (events)
 		status = rbmon_events_run(file, json, tid);
 	else if (send != NULL || nsets > 0 || nwatches > 0)
 		status = rbmon_control(file, pid, tid, send, sets, nsets,

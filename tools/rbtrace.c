@@ -29,6 +29,8 @@ struct rbtrace_opts {
 	int		trace_on_create;
 	int		monitor;
 	int		quiet;
+	int		record;		/* rbtrace record */
+	const char	*recording;	/* its -o, NULL = rbmon's default */
 };
 
 static const struct {
@@ -43,7 +45,31 @@ static const struct {
 	{ "global-size", "RBTRACE_GLOBALSZ", RB_MIN_GLOBAL_SZ, RB_MAX_GLOBAL_SZ },
 };
 
+/* rbtrace record: records per thread, and how long the program waits for the recorder. */
+#define RBTRACE_RECORD_EVENTS	"16384"
+#define RBTRACE_RECORD_WAIT	"10"
+
 static volatile sig_atomic_t rbtrace_child = -1;
+
+static void rbtrace_record_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: rbtrace record [-o RECORDING] [OPTIONS] [--] PROGRAM [ARGS...]\n"
+"Run PROGRAM traced and record every call and return of every thread (fork\n"
+"and exec children included) into RECORDING until it ends: a recorder process\n"
+"(rbmon --record) drains the threads' event logs while the program runs.  The\n"
+"program never waits for it: a thread whose log is full drops its new records\n"
+"and counts them, and the summary at the end says how many.\n"
+"\n"
+"  -o, --output PATH       the recording (default PROGRAM.PID.rbr here)\n"
+"      --events N          records per thread's log, a power of two (default %s)\n"
+"      --file PATH         the trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace)\n"
+"  -q, --quiet             no summary\n"
+"The geometry options of rbtrace (--rings ...) apply too; the policy is drain.\n"
+"Read the recording with rbmon replay, report and export.  ^C ends the program\n"
+"and the recording.  The exit status is PROGRAM's, 125 if recording failed.\n",
+		RBTRACE_RECORD_EVENTS);
+}
 
 static void rbtrace_usage(FILE *f)
 {
@@ -75,6 +101,9 @@ static void rbtrace_usage(FILE *f)
 "  -q, --quiet             do not print where the trace goes\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
+"\n"
+"'rbtrace record -o RECORDING -- PROGRAM' records every call instead (see\n"
+"'rbtrace record --help').\n"
 "\n"
 "The exit status is PROGRAM's (128+N if signal N ended it); 125 for an\n"
 "rbtrace error, 126/127 when PROGRAM cannot be run or is not found.\n"
@@ -313,10 +342,70 @@ static int rbtrace_wait_file(const char *path, pid_t child)
 	return 0;
 }
 
+/*
+ * rbtrace record: the program runs with its event logs in drain and waits
+ * at its first hook (RBTRACE_RECORD_WAIT) until rbmon --record, started
+ * here, has attached; the recorder ends when every process of the trace
+ * file has.  The exit status is the program's, 125 if the recording
+ * failed.
+ */
+static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
+			  pid_t child, const char *path, const char *rbmon)
+{
+	pid_t rec;
+	int r, status, rstatus = 0;
+
+	if (!o->quiet)
+		fprintf(stderr, "rbtrace: recording %s (pid %d) through %s\n",
+			prog, (int)child, path);
+	r = rbtrace_wait_file(path, child);
+	if (r < 0)
+		return -1 - r;
+	if (access(path, F_OK) != 0) {
+		fprintf(stderr, "rbtrace: nothing to record: is %s built with "
+			"-finstrument-functions?\n", prog);
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+		return rbtrace_status(status);
+	}
+	rec = fork();
+	if (rec == 0) {
+		/* ^C stops the recorder too, after a last sweep. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		if (o->recording != NULL)
+			execl(rbmon, "rbmon", "--record", "-o", o->recording,
+			      path, (char *)NULL);
+		else
+			execl(rbmon, "rbmon", "--record", path, (char *)NULL);
+		fprintf(stderr, "rbtrace: cannot run %s: %s\n", rbmon,
+			strerror(errno));
+		_exit(127);
+	}
+	if (rec < 0)
+		fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
+	while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (r < 0) {
+		fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
+		status = 125 << 8;
+	}
+	if (WIFSIGNALED(status) && !o->quiet)
+		fprintf(stderr, "rbtrace: %s killed by signal %d (%s)\n", prog,
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+	if (rec > 0) {
+		while (waitpid(rec, &rstatus, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(rstatus) || WEXITSTATUS(rstatus) != 0)
+			return 125;
+	}
+	return rec > 0 ? rbtrace_status(status) : 125;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "file", required_argument, NULL, 'o' },
+		{ "file", required_argument, NULL, 'F' },
 		{ "rings", required_argument, NULL, 1000 },
 		{ "slots", required_argument, NULL, 1001 },
 		{ "slot-size", required_argument, NULL, 1002 },
@@ -340,9 +429,23 @@ int main(int argc, char **argv)
 	pid_t child, mon = -1;
 	int c, status, r, err, execfd[2];
 
+	if (argc > 1 && strcmp(argv[1], "record") == 0) {
+		/* rbtrace record [-o RECORDING] [OPTIONS] -- PROGRAM ... */
+		o.record = 1;
+		argc--;
+		argv++;
+	}
 	while ((c = getopt_long(argc, argv, "+o:mqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
+			if (o.record) {
+				if (*optarg == '\0')
+					rbtrace_bad_usage("-o needs a path");
+				o.recording = optarg;
+				break;
+			}
+			/* FALLTHROUGH */
+		case 'F':
 			if (*optarg == '\0')
 				rbtrace_bad_usage("--file needs a path");
 			o.file = optarg;
@@ -398,19 +501,26 @@ int main(int argc, char **argv)
 		case 'O':
 			if (*optarg == '\0')
 				rbtrace_bad_usage("--output needs a path");
-			o.output = optarg;
+			if (o.record)
+				o.recording = optarg;
+			else
+				o.output = optarg;
 			break;
 		case 'q':
 			o.quiet = 1;
 			break;
 		case 'h':
-			rbtrace_usage(stdout);
+			if (o.record)
+				rbtrace_record_usage(stdout);
+			else
+				rbtrace_usage(stdout);
 			return 0;
 		case 'V':
 			printf("rbtrace %s\n", PACKAGE_VERSION);
 			return 0;
 		default:
-			fprintf(stderr, "Try 'rbtrace --help'.\n");
+			fprintf(stderr, "Try 'rbtrace %s--help'.\n",
+				o.record ? "record " : "");
 			return 2;
 		}
 	}
@@ -418,6 +528,20 @@ int main(int argc, char **argv)
 		rbtrace_bad_usage("no program to run");
 	if (o.output != NULL && !o.monitor)
 		rbtrace_bad_usage("--output goes with --monitor");
+	if (o.record) {
+		if (o.monitor)
+			rbtrace_bad_usage("rbtrace record does not take --monitor "
+					  "(rbmon can watch the trace file meanwhile)");
+		if (o.policy != NULL && rb_policy_parse(o.policy) != RB_POLICY_DRAIN)
+			rbtrace_bad_usage("rbtrace record drains the event logs: "
+					  "--policy can only be drain");
+		if (o.events != NULL && strtoul(o.events, NULL, 10) == 0)
+			rbtrace_bad_usage("rbtrace record needs an event log: "
+					  "--events cannot be 0");
+		o.policy = "drain";
+		if (o.events == NULL)
+			o.events = RBTRACE_RECORD_EVENTS;
+	}
 	/* Exported as given, a relative path would follow a child's chdir(). */
 	if (o.file != NULL && *o.file != '/') {
 		errno = 0;
@@ -430,7 +554,8 @@ int main(int argc, char **argv)
 		o.file = file;
 	}
 	if (rbtrace_find_lib(lib, sizeof(lib)) < 0 ||
-	    (o.monitor && rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))
+	    ((o.monitor || o.record) &&
+	     rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))
 		return 125;
 
 	/* Like system(): the terminal's ^C and ^\ reach the program directly. */
@@ -491,6 +616,8 @@ int main(int argc, char **argv)
 			;
 		return err < 0 ? 125 : rbtrace_status(status);
 	}
+	if (o.record)
+		return rbtrace_record(&o, argv[optind], child, path, rbmon);
 	if (!o.quiet && rbtrace_redirects(&o))
 		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s; its "
 			"output goes to %s\n", argv[optind], (int)child, path,

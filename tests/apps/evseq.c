@@ -17,14 +17,21 @@
  *   -c  seq_c waits for SIGUSR1 each round after the first: a round
  *       stays open ("waiting TID" each time);
  *   -t  once done (or while spinning), at SIGUSR1 it starts a thread
- *       "late" that does its rounds and parks ("late TID").
+ *       "late" that does its rounds and parks ("late TID");
+ *   -e  nothing parks: seq_park returns at once, the worker and the
+ *       child end, and main returns once they have;
+ *   -p N  before its rounds, main and the worker play ping-pong N times:
+ *       seq_ping(i) on main wakes the worker's seq_pong(i) and waits for
+ *       it, so their entries alternate in time (with -w).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -33,7 +40,8 @@
 #define PHASE_LINE	77
 #define SEQ_MARK	42
 
-static int rounds = 3, opt_spin, opt_wait;
+static int rounds = 3, opt_spin, opt_wait, opt_end, pings;
+static sem_t sem_ping, sem_pong;
 static volatile unsigned long sink;
 
 static void seq_b(void)		/* LINE:seq_b_def */
@@ -80,14 +88,33 @@ static void seq_run(void)
 static void seq_park(const char *what, int id)
 {
 	app_ready("%s %d", what, id);
-	app_wait(0);
+	if (!opt_end)
+		app_wait(0);
+}
+
+static void seq_ping(int i)
+{
+	(void)i;
+	sem_post(&sem_pong);
+	sem_wait(&sem_ping);
+}
+
+static void seq_pong(int i)
+{
+	(void)i;
+	sem_post(&sem_ping);
 }
 
 static void *worker(void *arg)
 {
 	const char *name = arg;
+	int i;
 
 	prctl(PR_SET_NAME, name, 0, 0, 0);
+	for (i = 0; i < pings; i++) {
+		sem_wait(&sem_pong);
+		seq_pong(i);
+	}
 	seq_run();
 	seq_park(name, (int)gettid());
 	return NULL;
@@ -95,7 +122,9 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	int opt, fork_child = 0, do_exec = 0, spun = 0, late = 0;
+	int opt, fork_child = 0, do_exec = 0, spun = 0, late = 0, i;
+	int threads = 0;
+	pid_t child = -1;
 	sigset_t set;
 	pthread_t t;
 
@@ -105,14 +134,15 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	while ((opt = getopt(argc, argv, "n:swfxct")) != -1) {
+	sem_init(&sem_ping, 0, 0);
+	sem_init(&sem_pong, 0, 0);
+	while ((opt = getopt(argc, argv, "n:swfxctep:")) != -1) {
 		switch (opt) {
 		case 'n': rounds = atoi(optarg); break;
 		case 's': opt_spin = 1; break;
-		case 'w':
-			if (pthread_create(&t, NULL, worker, "worker") != 0)
-				return 2;
-			break;
+		case 'e': opt_end = 1; break;
+		case 'p': pings = atoi(optarg); break;
+		case 'w': threads = 1; break;
 		case 'f': fork_child = 1; break;
 		case 'x': do_exec = 1; break;
 		case 'c': opt_wait = 1; break;
@@ -120,6 +150,8 @@ int main(int argc, char **argv)
 		default: return 2;
 		}
 	}
+	if (threads && pthread_create(&t, NULL, worker, "worker") != 0)
+		return 2;
 	if (do_exec) {
 		execl("/proc/self/exe", argv[0], "-n", "1", (char *)NULL);
 		return 3;
@@ -134,7 +166,10 @@ int main(int argc, char **argv)
 			seq_park("child", (int)getpid());
 			return 0;
 		}
+		child = pid;
 	}
+	for (i = 0; i < pings && threads; i++)
+		seq_ping(i);
 	seq_run();			/* LINE:call_run */
 	if (opt_spin) {
 		app_ready("spinning %d", (int)getpid());
@@ -165,5 +200,9 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	seq_park("done", (int)getpid());
+	if (threads)
+		pthread_join(t, NULL);
+	if (child > 0)
+		waitpid(child, NULL, 0);
 	return 0;
 }

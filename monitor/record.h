@@ -1,0 +1,16 @@
+/* rbmon record: drain every thread's event log into a recording. */
+#ifndef RBMON_RECORD_H
+#define RBMON_RECORD_H
+
+#include <stdint.h>
+
+struct rbmon_record_opts {
+	const char	*trace;		/* the trace file */
+	const char	*out;		/* the recording to write */
+	int		 quiet;		/* no summary */
+	int		 wait_ms;	/* for the trace file to be ready */
+};
+
+int	rbmon_record(const struct rbmon_record_opts *);
+
+#endif /* RBMON_RECORD_H */

@@ -1,0 +1,1290 @@
+/*
+ * rbmon replay, report and export: a recording (rbtrace(5), "RECORDINGS")
+ * as a function graph with every thread merged in time order (uftrace
+ * replay), a table of functions (uftrace report), and the formats people
+ * view traces in: Chrome's Trace Event JSON (Perfetto UI,
+ * chrome://tracing, speedscope), folded stacks (flamegraph.pl, inferno,
+ * speedscope) and speedscope's own evented profiles.
+ *
+ * All of them walk the streams with walk.c, so calls nest the same way in
+ * every output; the exports keep one thread's stack in memory and write
+ * as they go.  Names come from the program: text goes through the escaper,
+ * JSON through the JSON string writer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "escape.h"
+#include "replay.h"
+#include "view.h"
+#include "walk.h"
+
+/* ---- common --------------------------------------------------------------- */
+
+static __attribute__((noreturn, format(printf, 2, 3))) void
+rp_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg = NULL;
+
+	fprintf(stderr, "rbmon %s: ", cmd);
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	rbmon_esc_fputs(msg != NULL ? msg : "out of memory", stderr);
+	fprintf(stderr, "\nTry 'rbmon %s --help'.\n", cmd);
+	free(msg);
+	exit(2);
+}
+
+/* "10us", "1.5ms", "2s", "500ns", "300" (ns). Return: 0, or -1. */
+static int
+rp_parse_time(const char *s, uint64_t *ns)
+{
+	static const struct { const char *unit; double mul; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+		{ "m", 60e9 }, { "", 1 },
+	};
+	char	*end;
+	double	 v;
+	size_t	 i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !(v >= 0) || isinf(v))
+		return -1;
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(end, units[i].unit) == 0) {
+			v *= units[i].mul;
+			if (v > 1e18)
+				return -1;
+			*ns = (uint64_t)v;
+			return 0;
+		}
+	return -1;
+}
+
+/* -t 1240,1241: the thread ids wanted (none: every thread). */
+struct rp_tids {
+	long	*v;
+	size_t	 n;
+};
+
+static void
+rp_parse_tids(const char *cmd, const char *arg, struct rp_tids *t)
+{
+	char	*copy = rbmon_xstrdup(arg), *p, *save = NULL, *end;
+	long	 v;
+
+	for (p = strtok_r(copy, ",", &save); p != NULL;
+	    p = strtok_r(NULL, ",", &save)) {
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno != 0 || end == p || *end != '\0' || v <= 0 ||
+		    v > INT_MAX)
+			rp_usage(cmd, "invalid thread id '%s'", p);
+		t->v = rbmon_xreallocarray(t->v, t->n + 1, sizeof *t->v);
+		t->v[t->n++] = v;
+	}
+	free(copy);
+	if (t->n == 0)
+		rp_usage(cmd, "no thread id in '%s'", arg);
+}
+
+static int
+rp_tid_wanted(const struct rp_tids *t, int32_t tid)
+{
+	size_t	i;
+
+	if (t->n == 0)
+		return 1;
+	for (i = 0; i < t->n; i++)
+		if (t->v[i] == tid)
+			return 1;
+	return 0;
+}
+
+static int
+rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path)
+{
+	char	*why = NULL;
+
+	if (rp_open(x, path, &why) != 0) {
+		rbmon_esc_line(stderr, "rbmon %s: %s: %s", cmd, path, why);
+		free(why);
+		return -1;
+	}
+	if (x->rec.warning != NULL)
+		rbmon_esc_line(stderr, "rbmon %s: %s: %s", cmd, path,
+		    x->rec.warning);
+	if (!x->rec.clock_ok)
+		rbmon_esc_line(stderr, "rbmon %s: %s: no clock calibration: "
+		    "times are not shown", cmd, path);
+	return 0;
+}
+
+/* A duration as uftrace shows it: "   1.234 us". */
+static void
+rp_duration(char *buf, size_t len, const struct rp_ctx *x, uint64_t a,
+    uint64_t b)
+{
+	uint64_t	na, nb, d;
+
+	if (rp_ns(x, a, &na) != 0 || rp_ns(x, b, &nb) != 0) {
+		snprintf(buf, len, "%10s", "");
+		return;
+	}
+	d = nb > na ? nb - na : 0;
+	if (d < 1000)
+		snprintf(buf, len, "%7" PRIu64 " ns", d);
+	else if (d < 1000000)
+		snprintf(buf, len, "%7.3f us", (double)d / 1e3);
+	else if (d < 1000000000)
+		snprintf(buf, len, "%7.3f ms", (double)d / 1e6);
+	else
+		snprintf(buf, len, "%7.3f  s", (double)d / 1e9);
+}
+
+static uint64_t
+rp_dur_ns(const struct rp_ctx *x, uint64_t a, uint64_t b)
+{
+	uint64_t	na, nb;
+
+	if (rp_ns(x, a, &na) != 0 || rp_ns(x, b, &nb) != 0 || nb < na)
+		return 0;
+	return nb - na;
+}
+
+/* "stopped: breakpoint 3", as rbmon --events says it. */
+static void
+rp_stop_text(char *buf, size_t len, uint64_t why)
+{
+	if (RB_WHY_REASON(why) == RB_WHY_BREAKPOINT)
+		snprintf(buf, len, "stopped: %s %u", rbmon_why_json((int32_t)why),
+		    RB_WHY_ID((uint32_t)why));
+	else
+		snprintf(buf, len, "stopped: %s", rbmon_why_json((int32_t)why));
+}
+
+/* ---- the merge: every stream's walker, in time order -------------------- */
+
+struct rp_merge {
+	struct rp_walk	*w;		/* one per stream wanted */
+	size_t		*heap;		/* indices into w, by next time */
+	size_t		 n, nheap;
+};
+
+static uint64_t
+rp_next_ts(struct rp_walk *w)
+{
+	const struct rbrec_rec *k = rp_walk_peek(w);
+
+	return k == NULL ? UINT64_MAX : k->e.ts;
+}
+
+static int
+rp_heap_less(struct rp_merge *m, size_t a, size_t b)
+{
+	uint64_t	x = rp_next_ts(&m->w[m->heap[a]]);
+	uint64_t	y = rp_next_ts(&m->w[m->heap[b]]);
+
+	return x != y ? x < y : m->heap[a] < m->heap[b];
+}
+
+static void
+rp_heap_down(struct rp_merge *m, size_t i)
+{
+	size_t	l, r, s, t;
+
+	for (;;) {
+		l = 2 * i + 1;
+		r = l + 1;
+		s = i;
+		if (l < m->nheap && rp_heap_less(m, l, s))
+			s = l;
+		if (r < m->nheap && rp_heap_less(m, r, s))
+			s = r;
+		if (s == i)
+			return;
+		t = m->heap[i];
+		m->heap[i] = m->heap[s];
+		m->heap[s] = t;
+		i = s;
+	}
+}
+
+/* Walk every stream, records in time order across them. */
+static void
+rp_merge_run(struct rp_merge *m)
+{
+	size_t	i;
+
+	m->heap = rbmon_xcalloc(m->n + 1, sizeof *m->heap);
+	for (i = 0; i < m->n; i++)
+		m->heap[m->nheap++] = i;
+	for (i = m->nheap / 2 + 1; i > 0; i--)
+		rp_heap_down(m, i - 1);
+	while (m->nheap > 0) {
+		struct rp_walk	*w = &m->w[m->heap[0]];
+
+		if (!rp_walk_step(w)) {
+			rp_walk_finish(w);
+			m->heap[0] = m->heap[--m->nheap];
+		}
+		rp_heap_down(m, 0);
+	}
+	free(m->heap);
+}
+
+/* ---- replay --------------------------------------------------------------- */
+
+struct rp_replay {
+	struct rp_ctx	*x;
+	const char	*func;		/* -F */
+	long		 depth;		/* -D, 0: all */
+	uint64_t	 min_ns;	/* --min */
+	unsigned char	**keep;		/* per stream, --min: frame shown */
+	size_t		*root;		/* per stream: depth of -F's frame,
+					   SIZE_MAX: outside */
+	FILE		*out;
+};
+
+/* rp_frame.user in replay: bit 63 set once the frame's line is printed. */
+#define RP_SHOWN	(1ull << 63)
+#define RP_LEAF		(1ull << 62)
+#define RP_NUM(u)	((u) & ~(RP_SHOWN | RP_LEAF))
+
+static int
+rp_func_match(const char *name, const char *want)
+{
+	size_t	n = strlen(want);
+
+	/* "ns::f" matches "ns::f(int)" as gdb's break does. */
+	return strncmp(name, want, n) == 0 && (name[n] == '\0' ||
+	    name[n] == '(');
+}
+
+/* Is a frame at @depth of walker @w inside what is shown? */
+static int
+rp_shown_depth(struct rp_replay *rp, struct rp_walk *w, size_t depth,
+    size_t *rel)
+{
+	size_t	root = rp->root[w->si];
+
+	if (rp->func != NULL) {
+		if (root == SIZE_MAX || depth < root)
+			return 0;
+		depth -= root;
+	}
+	if (rp->depth > 0 && depth >= (size_t)rp->depth)
+		return 0;
+	*rel = depth;
+	return 1;
+}
+
+static void
+rp_line(struct rp_replay *rp, struct rp_walk *w, const char *dur,
+    size_t depth, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void
+rp_line(struct rp_replay *rp, struct rp_walk *w, const char *dur,
+    size_t depth, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	fprintf(rp->out, "%10s [%7d] | %*s", dur, (int)w->s->info.tid,
+	    (int)(depth > 60 ? 120 : depth * 2), "");
+	rbmon_esc_fputs(text != NULL ? text : "?", rp->out);
+	fputc('\n', rp->out);
+	free(text);
+}
+
+static int
+rp_kept(struct rp_replay *rp, struct rp_walk *w, const struct rp_frame *f)
+{
+	uint64_t	num = RP_NUM(f->user);
+
+	if (rp->keep == NULL)
+		return 1;
+	return (rp->keep[w->si][num / 8] >> (num % 8)) & 1;
+}
+
+static void
+rp_replay_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	struct rp_replay	*rp = w->h->arg;
+	const struct rp_func	*fn = &rp->x->funcs[f->func];
+	const struct rbrec_rec	*next;
+	char			 dur[32];
+	size_t			 rel;
+	int			 named = (f->flags & RP_F_NAMED) != 0;
+
+	if (rp->func != NULL && rp->root[w->si] == SIZE_MAX &&
+	    rp_func_match(fn->name, rp->func))
+		rp->root[w->si] = depth;
+	if (!rp_shown_depth(rp, w, depth, &rel) || !rp_kept(rp, w, f))
+		return;
+	next = rp_walk_peek(w);
+	if (next != NULL && !next->lost && !(f->flags & RP_F_ENTRY_LOST) &&
+	    (named ? next->e.kind == RB_EV_NAMED_EXIT :
+	    next->e.kind == RB_EV_EXIT && next->e.fn == f->fn)) {
+		rp_duration(dur, sizeof dur, rp->x, f->start, next->e.ts);
+		rp_line(rp, w, dur, rel, "%s();", fn->name);
+		f->user |= RP_SHOWN | RP_LEAF;
+		return;
+	}
+	rp_line(rp, w, "", rel, "%s() {%s", fn->name,
+	    (f->flags & RP_F_ENTRY_LOST) ? " /* entry lost */" : "");
+	f->user |= RP_SHOWN;
+}
+
+static void
+rp_replay_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	static const char *const note[] = {
+		[RP_L_EXIT] = "", [RP_L_UNWOUND] = ", unwound",
+		[RP_L_CUT] = ", records lost after it",
+		[RP_L_OPEN] = ", still running",
+	};
+	struct rp_replay	*rp = w->h->arg;
+	char			 dur[32];
+	size_t			 rel;
+
+	if ((f->user & RP_SHOWN) && !(f->user & RP_LEAF) &&
+	    rp_shown_depth(rp, w, depth, &rel)) {
+		rp_duration(dur, sizeof dur, rp->x, f->start, end);
+		rp_line(rp, w, how == RP_L_OPEN ? "open" : dur, rel,
+		    "} /* %s%s */", rp->x->funcs[f->func].name, note[how]);
+	}
+	if (rp->func != NULL && rp->root[w->si] == depth)
+		rp->root[w->si] = SIZE_MAX;
+}
+
+static void
+rp_replay_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+{
+	struct rp_replay	*rp = w->h->arg;
+	size_t			 rel;
+
+	if (!rp_shown_depth(rp, w, depth, &rel) && !(k->lost ||
+	    k->e.kind == RB_EV_LOST))
+		return;
+	if (rp->func != NULL && rp->root[w->si] == SIZE_MAX)
+		return;
+	if (rp->func == NULL && rp->depth > 0 && depth >= (size_t)rp->depth)
+		return;
+	rel = rp->func != NULL && depth >= rp->root[w->si] ?
+	    depth - rp->root[w->si] : depth;
+	if (k->lost || k->e.kind == RB_EV_LOST) {
+		if (k->e.arg != 0)
+			rp_line(rp, w, "", rel, "[LOST %" PRIu64 " EVENTS]",
+			    k->e.arg);
+		else
+			rp_line(rp, w, "", rel, "[LOST EVENTS]");
+		return;
+	}
+	switch (k->e.kind) {
+	case RB_EV_LINE:
+		rp_line(rp, w, "", rel, "/* line %" PRId64 " */",
+		    (int64_t)k->e.arg);
+		break;
+	case RB_EV_STOP: {
+		char	why[64];
+
+		rp_stop_text(why, sizeof why, k->e.arg);
+		rp_line(rp, w, "", rel, "/* %s */", why);
+		break;
+	}
+	case RB_EV_RESUME:
+		rp_line(rp, w, "", rel, "/* resumed */");
+		break;
+	case RB_EV_OFF:
+		rp_line(rp, w, "", rel, "/* recording off */");
+		break;
+	case RB_EV_ON:
+		rp_line(rp, w, "", rel, "/* recording on */");
+		break;
+	default:
+		rp_line(rp, w, "", rel, "/* record of kind %u */", k->e.kind);
+		break;
+	}
+}
+
+/* --min: a first walk marks the frames that last long enough. */
+struct rp_keep {
+	struct rp_ctx	*x;
+	uint64_t	 min_ns;
+	unsigned char	*bits;
+	size_t		 cap;
+};
+
+static void
+rp_keep_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	struct rp_keep	*k = w->h->arg;
+	uint64_t	 num = f->user;
+
+	(void)depth;
+	(void)how;
+	if (num / 8 >= k->cap) {
+		size_t	old = k->cap;
+
+		k->cap = (num / 8 + 1) * 2;
+		k->bits = rbmon_xreallocarray(k->bits, k->cap, 1);
+		memset(k->bits + old, 0, k->cap - old);
+	}
+	if (rp_dur_ns(k->x, f->start, end) >= k->min_ns)
+		k->bits[num / 8] |= (unsigned char)(1u << (num % 8));
+}
+
+static void
+rp_replay_usage(FILE *f)
+{
+	fputs("Usage: rbmon replay [OPTIONS] RECORDING\n"
+	    "Print a recording's calls as a function graph, every thread "
+	    "merged in time\norder, with durations.\n"
+	    "\n"
+	    "  -t, --tid TID[,TID...]  only these threads\n"
+	    "  -F, --function NAME     only calls of NAME and what they call\n"
+	    "  -D, --depth N           only N levels (below NAME with -F)\n"
+	    "      --min TIME          only calls that took TIME or more "
+	    "(10us, 1.5ms, 2s)\n"
+	    "  -h, --help              show this help\n", f);
+}
+
+static int
+rp_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tid", required_argument, NULL, 't' },
+		{ "function", required_argument, NULL, 'F' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "min", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rp_handler	 h = { rp_replay_enter, rp_replay_leave,
+				    rp_replay_mark, NULL };
+	struct rp_replay	 rp;
+	struct rp_tids		 tids = { NULL, 0 };
+	struct rp_merge		 m;
+	struct rp_ctx		 x;
+	char			*end;
+	size_t			 i;
+	int			 ch;
+
+	memset(&rp, 0, sizeof rp);
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":t:F:D:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 't':
+			rp_parse_tids("replay", optarg, &tids);
+			break;
+		case 'F':
+			if (*optarg == '\0')
+				rp_usage("replay", "--function needs a name");
+			rp.func = optarg;
+			break;
+		case 'D':
+			errno = 0;
+			rp.depth = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    rp.depth < 1 || rp.depth > 100000)
+				rp_usage("replay", "invalid depth '%s' "
+				    "(expected 1..100000)", optarg);
+			break;
+		case 'm':
+			if (rp_parse_time(optarg, &rp.min_ns) != 0)
+				rp_usage("replay", "invalid time '%s' (expected "
+				    "a number with ns, us, ms or s)", optarg);
+			break;
+		case 'h':
+			rp_replay_usage(stdout);
+			return 0;
+		case ':':
+			rp_usage("replay", "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			rp_usage("replay", "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (optind + 1 != argc)
+		rp_usage("replay", optind == argc ? "no recording given" :
+		    "too many arguments");
+	if (rp_open_or_say(&x, "replay", argv[optind]) != 0)
+		return 1;
+	rp.x = &x;
+	rp.out = stdout;
+	h.arg = &rp;
+	memset(&m, 0, sizeof m);
+	m.w = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *m.w);
+	rp.root = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *rp.root);
+	if (rp.min_ns > 0)
+		rp.keep = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *rp.keep);
+	for (i = 0; i < x.rec.nstreams; i++) {
+		rp.root[i] = SIZE_MAX;
+		if (!rp_tid_wanted(&tids, x.rec.streams[i].info.tid))
+			continue;
+		if (rp.keep != NULL) {
+			struct rp_keep		 k = { &x, rp.min_ns, NULL, 0 };
+			struct rp_handler	 kh = { NULL, rp_keep_leave,
+						    NULL, &k };
+			struct rp_walk		 kw;
+
+			rp_walk_init(&kw, &x, i, &kh);
+			while (rp_walk_step(&kw))
+				;
+			rp_walk_finish(&kw);
+			rp_walk_free(&kw);
+			rp.keep[i] = k.bits != NULL ? k.bits :
+			    rbmon_xcalloc(1, 1);
+		}
+		rp_walk_init(&m.w[m.n++], &x, i, &h);
+		m.w[m.n - 1].si = i;
+	}
+	fputs("# DURATION      TID     FUNCTION\n", stdout);
+	rp_merge_run(&m);
+	for (i = 0; i < m.n; i++)
+		rp_walk_free(&m.w[i]);
+	if (rp.keep != NULL)
+		for (i = 0; i < x.rec.nstreams; i++)
+			free(rp.keep[i]);
+	free(rp.keep);
+	free(rp.root);
+	free(m.w);
+	free(tids.v);
+	rp_close(&x);
+	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
+
+/* ---- report --------------------------------------------------------------- */
+
+struct rp_stat {
+	uint64_t	calls, total, self;
+};
+
+struct rp_report {
+	struct rp_ctx	*x;
+	struct rp_stat	*st;		/* per function */
+	size_t		 nst;
+	uint32_t	*active;	/* per function: instances open in the
+					   stream being walked */
+	size_t		 nactive;
+};
+
+static void
+rp_report_grow(struct rp_report *r, uint32_t func)
+{
+	size_t	n = r->x->nfuncs > (size_t)func + 1 ? r->x->nfuncs : func + 1;
+
+	if (n > r->nst) {
+		r->st = rbmon_xreallocarray(r->st, n, sizeof *r->st);
+		memset(r->st + r->nst, 0, (n - r->nst) * sizeof *r->st);
+		r->nst = n;
+	}
+	if (n > r->nactive) {
+		r->active = rbmon_xreallocarray(r->active, n,
+		    sizeof *r->active);
+		memset(r->active + r->nactive, 0,
+		    (n - r->nactive) * sizeof *r->active);
+		r->nactive = n;
+	}
+}
+
+static void
+rp_report_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	struct rp_report	*r = w->h->arg;
+
+	(void)depth;
+	rp_report_grow(r, f->func);
+	r->active[f->func]++;
+	if (!(f->flags & RP_F_ENTRY_LOST))
+		r->st[f->func].calls++;
+}
+
+static void
+rp_report_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	struct rp_report	*r = w->h->arg;
+	uint64_t		 d = rp_rel_ns(r->x, end) - rp_rel_ns(r->x, f->start);
+
+	(void)how;
+	rp_report_grow(r, f->func);
+	/* A recursive function's time counts once: at its outermost call. */
+	if (--r->active[f->func] == 0)
+		r->st[f->func].total += d;
+	r->st[f->func].self += d > f->aux ? d - f->aux : 0;
+	if (depth > 0)
+		w->stack[depth - 1].aux += d;
+}
+
+static int rp_sort_key;
+
+static int
+rp_report_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rp_report	*r = arg;
+	const struct rp_stat	*x = &r->st[*(const uint32_t *)a];
+	const struct rp_stat	*y = &r->st[*(const uint32_t *)b];
+	uint64_t		 p, q;
+
+	switch (rp_sort_key) {
+	case 's': p = x->self; q = y->self; break;
+	case 'c': p = x->calls; q = y->calls; break;
+	case 'n':
+		return strcmp(r->x->funcs[*(const uint32_t *)a].name,
+		    r->x->funcs[*(const uint32_t *)b].name);
+	default: p = x->total; q = y->total; break;
+	}
+	if (p != q)
+		return p > q ? -1 : 1;
+	return strcmp(r->x->funcs[*(const uint32_t *)a].name,
+	    r->x->funcs[*(const uint32_t *)b].name);
+}
+
+static void
+rp_time(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.3f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f  s", (double)ns / 1e9);
+}
+
+static void
+rp_report_usage(FILE *f)
+{
+	fputs("Usage: rbmon report [OPTIONS] RECORDING\n"
+	    "Per function: calls, total time (a recursive function's "
+	    "outermost calls)\nand self time (without its callees), of every "
+	    "thread together.\n"
+	    "\n"
+	    "  -t, --tid TID[,TID...]  only these threads\n"
+	    "  -s, --sort KEY          total (default), self, calls or name\n"
+	    "      --json              one object per function\n"
+	    "  -h, --help              show this help\n", f);
+}
+
+static int
+rp_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tid", required_argument, NULL, 't' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rp_handler	 h = { rp_report_enter, rp_report_leave,
+				    NULL, NULL };
+	struct rp_report	 r;
+	struct rp_tids		 tids = { NULL, 0 };
+	struct rp_ctx		 x;
+	struct rp_walk		 w;
+	uint32_t		*order;
+	size_t			 i, n;
+	int			 ch, json = 0;
+	char			 a[32], b[32];
+
+	rp_sort_key = 't';
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":t:s:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 't':
+			rp_parse_tids("report", optarg, &tids);
+			break;
+		case 's':
+			if (strcmp(optarg, "total") == 0 ||
+			    strcmp(optarg, "self") == 0 ||
+			    strcmp(optarg, "calls") == 0 ||
+			    strcmp(optarg, "name") == 0)
+				rp_sort_key = optarg[0];
+			else
+				rp_usage("report", "invalid sort key '%s' "
+				    "(total, self, calls or name)", optarg);
+			break;
+		case 'J':
+			json = 1;
+			break;
+		case 'h':
+			rp_report_usage(stdout);
+			return 0;
+		case ':':
+			rp_usage("report", "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			rp_usage("report", "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (optind + 1 != argc)
+		rp_usage("report", optind == argc ? "no recording given" :
+		    "too many arguments");
+	if (rp_open_or_say(&x, "report", argv[optind]) != 0)
+		return 1;
+	memset(&r, 0, sizeof r);
+	r.x = &x;
+	h.arg = &r;
+	for (i = 0; i < x.rec.nstreams; i++) {
+		if (!rp_tid_wanted(&tids, x.rec.streams[i].info.tid))
+			continue;
+		rp_walk_init(&w, &x, i, &h);
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+	}
+	order = rbmon_xcalloc(r.nst + 1, sizeof *order);
+	for (i = 0, n = 0; i < r.nst; i++)
+		if (r.st[i].calls != 0 || r.st[i].total != 0 ||
+		    r.st[i].self != 0)
+			order[n++] = (uint32_t)i;
+	qsort_r(order, n, sizeof *order, rp_report_cmp, &r);
+	if (json) {
+		fputs("{\"functions\": [", stdout);
+		for (i = 0; i < n; i++) {
+			const struct rp_func	*f = &x.funcs[order[i]];
+			const struct rp_stat	*s = &r.st[order[i]];
+
+			fputs(i == 0 ? "\n  {\"function\": " : ",\n  "
+			    "{\"function\": ", stdout);
+			rbmon_json_string(stdout, f->name);
+			fputs(", \"file\": ", stdout);
+			rbmon_json_string(stdout, f->file);
+			printf(", \"line\": %d, \"calls\": %" PRIu64
+			    ", \"total_ns\": %" PRIu64 ", \"self_ns\": %"
+			    PRIu64 "}", f->line, s->calls, s->total, s->self);
+		}
+		fputs("\n]}\n", stdout);
+	} else {
+		printf("%12s  %12s  %10s  %s\n", "Total time", "Self time",
+		    "Calls", "Function");
+		printf("%12s  %12s  %10s  %s\n", "==========", "=========",
+		    "=====", "========");
+		for (i = 0; i < n; i++) {
+			const struct rp_stat	*s = &r.st[order[i]];
+
+			rp_time(a, sizeof a, s->total);
+			rp_time(b, sizeof b, s->self);
+			printf("%12s  %12s  %10" PRIu64 "  ", a, b, s->calls);
+			rbmon_esc_fputs(x.funcs[order[i]].name, stdout);
+			putchar('\n');
+		}
+	}
+	free(order);
+	free(r.st);
+	free(r.active);
+	free(tids.v);
+	rp_close(&x);
+	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
+
+/* ---- exports -------------------------------------------------------------- */
+
+struct rp_export {
+	struct rp_ctx	*x;
+	FILE		*out;
+	int		 first;		/* no event written yet */
+	/* folded: a tree of paths, self time per node */
+	struct rp_map	 kids;		/* (parent node, func) -> node */
+	struct rp_node { uint32_t parent, func; uint64_t self; } *nodes;
+	size_t		 nnodes, capnodes;
+	uint32_t	 root;		/* the stream's root node */
+	/* speedscope: frames used, profile bounds */
+	uint64_t	 lo, hi;
+	int		 have_lo;
+};
+
+/* A time in µs for Chrome JSON, to the ns, from the recording's start. */
+static void
+rp_us(FILE *out, const struct rp_ctx *x, uint64_t ts)
+{
+	uint64_t	ns = rp_rel_ns(x, ts);
+
+	fprintf(out, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+}
+
+static void
+rp_chrome_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	static const char *const note[] = {
+		[RP_L_EXIT] = NULL, [RP_L_UNWOUND] = "unwound",
+		[RP_L_CUT] = "cut", [RP_L_OPEN] = "open",
+	};
+	struct rp_export	*e = w->h->arg;
+	const struct rp_func	*fn = &e->x->funcs[f->func];
+	const char		*cf;
+	int			 cl;
+	uint64_t		 d;
+
+	(void)depth;
+	fputs(e->first ? "\n" : ",\n", e->out);
+	e->first = 0;
+	fputs("{\"name\": ", e->out);
+	rbmon_json_string(e->out, fn->name);
+	fprintf(e->out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": ",
+	    fn->named ? "named" : "function");
+	rp_us(e->out, e->x, f->start);
+	d = rp_rel_ns(e->x, end) - rp_rel_ns(e->x, f->start);
+	fprintf(e->out, ", \"dur\": %" PRIu64 ".%03" PRIu64 ", \"pid\": %d, "
+	    "\"tid\": %d, \"args\": {", d / 1000, d % 1000,
+	    (int)w->s->info.pid, (int)w->s->info.tid);
+	fputs("\"file\": ", e->out);
+	rbmon_json_string(e->out, fn->file);
+	fprintf(e->out, ", \"line\": %d", fn->line);
+	if (f->site != 0 && !fn->named) {
+		rp_site(e->x, w->si, f->site, &cf, &cl);
+		fputs(", \"call_file\": ", e->out);
+		rbmon_json_string(e->out, cf);
+		fprintf(e->out, ", \"call_line\": %d", cl);
+	}
+	if (f->flags & RP_F_ENTRY_LOST)
+		fputs(", \"entry_lost\": true", e->out);
+	if (note[how] != NULL)
+		fprintf(e->out, ", \"%s\": true", note[how]);
+	fputs("}}", e->out);
+}
+
+static void
+rp_chrome_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+{
+	struct rp_export	*e = w->h->arg;
+	char			 name[64];
+
+	(void)depth;
+	if (k->lost || k->e.kind == RB_EV_LOST)
+		snprintf(name, sizeof name, "[LOST %" PRIu64 " EVENTS]",
+		    k->e.arg);
+	else if (k->e.kind == RB_EV_LINE)
+		snprintf(name, sizeof name, "line %" PRId64,
+		    (int64_t)k->e.arg);
+	else if (k->e.kind == RB_EV_STOP)
+		rp_stop_text(name, sizeof name, k->e.arg);
+	else if (k->e.kind == RB_EV_RESUME)
+		snprintf(name, sizeof name, "resumed");
+	else if (k->e.kind == RB_EV_OFF)
+		snprintf(name, sizeof name, "recording off");
+	else if (k->e.kind == RB_EV_ON)
+		snprintf(name, sizeof name, "recording on");
+	else
+		return;
+	fputs(e->first ? "\n" : ",\n", e->out);
+	e->first = 0;
+	fputs("{\"name\": ", e->out);
+	rbmon_json_string(e->out, name);
+	fputs(", \"cat\": \"rbtrace\", \"ph\": \"i\", \"s\": \"t\", \"ts\": ",
+	    e->out);
+	rp_us(e->out, e->x, k->lost ? w->last : k->e.ts);
+	fprintf(e->out, ", \"pid\": %d, \"tid\": %d}", (int)w->s->info.pid,
+	    (int)w->s->info.tid);
+}
+
+static void
+rp_chrome_meta(struct rp_export *e, const char *what, int pid, int tid,
+    const char *name)
+{
+	fputs(e->first ? "\n" : ",\n", e->out);
+	e->first = 0;
+	fprintf(e->out, "{\"name\": \"%s\", \"ph\": \"M\", \"pid\": %d, "
+	    "\"tid\": %d, \"args\": {\"name\": ", what, pid, tid);
+	rbmon_json_string(e->out, name);
+	fputs("}}", e->out);
+}
+
+/* A thread's name: its name at the end if it had one, else at the start. */
+static const char *
+rp_thread_name(const struct rbrec_stream *s)
+{
+	return s->ended && s->end.name[0] != '\0' ? s->end.name :
+	    s->info.name;
+}
+
+static void
+rp_chrome(struct rp_export *e, const struct rp_tids *tids)
+{
+	struct rp_handler	 h = { NULL, rp_chrome_leave, rp_chrome_mark,
+				    e };
+	struct rp_ctx		*x = e->x;
+	struct rp_walk		 w;
+	char			 name[RB_PROGRAM_MAX + 32];
+	size_t			 i, j;
+
+	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"program\": ",
+	    e->out);
+	rbmon_json_string(e->out, x->rec.info.program);
+	fputs(", \"recorded_by\": \"rbtrace\"}, \"traceEvents\": [", e->out);
+	e->first = 1;
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rbrec_stream	*s = &x->rec.streams[i];
+
+		if (!rp_tid_wanted(tids, s->info.tid))
+			continue;
+		for (j = 0; j < i; j++)
+			if (x->rec.streams[j].info.pid == s->info.pid &&
+			    rp_tid_wanted(tids, x->rec.streams[j].info.tid))
+				break;
+		if (j == i) {
+			snprintf(name, sizeof name, "%s (%d)",
+			    x->rec.info.program, (int)s->info.pid);
+			rp_chrome_meta(e, "process_name", s->info.pid, 0, name);
+		}
+		rp_chrome_meta(e, "thread_name", s->info.pid, s->info.tid,
+		    rp_thread_name(s));
+		rp_walk_init(&w, x, i, &h);
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+	}
+	fputs("\n]}\n", e->out);
+}
+
+/* Folded stacks: "program (pid);thread (tid);outer;...;inner NS". */
+static uint32_t
+rp_node(struct rp_export *e, uint32_t parent, uint32_t func)
+{
+	uint32_t	v;
+
+	if (rp_map_get(&e->kids, parent, func, &v))
+		return v;
+	if (e->nnodes == e->capnodes) {
+		e->capnodes = e->capnodes == 0 ? 1024 : e->capnodes * 2;
+		e->nodes = rbmon_xreallocarray(e->nodes, e->capnodes,
+		    sizeof *e->nodes);
+	}
+	e->nodes[e->nnodes].parent = parent;
+	e->nodes[e->nnodes].func = func;
+	e->nodes[e->nnodes].self = 0;
+	rp_map_put(&e->kids, parent, func, (uint32_t)e->nnodes);
+	return (uint32_t)e->nnodes++;
+}
+
+static void
+rp_folded_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	struct rp_export	*e = w->h->arg;
+	uint32_t		 parent = depth == 0 ? e->root :
+				    (uint32_t)w->stack[depth - 1].user;
+
+	f->user = rp_node(e, parent, f->func);
+}
+
+static void
+rp_folded_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	struct rp_export	*e = w->h->arg;
+	uint64_t		 d = rp_rel_ns(e->x, end) - rp_rel_ns(e->x, f->start);
+
+	(void)how;
+	/* In ns as the Chrome export has them: the weights add up exactly. */
+	e->nodes[f->user].self += d > f->aux ? d - f->aux : 0;
+	if (depth > 0)
+		w->stack[depth - 1].aux += d;
+}
+
+/* A name as one folded frame: no ';', no control bytes. */
+static void
+rp_folded_name(FILE *out, const char *s)
+{
+	char	buf[8];
+	size_t	n;
+
+	while (*s != '\0') {
+		n = rbmon_esc_next(s, 0, buf);
+		if (n == 1 && *s == ';')
+			fputc(':', out);
+		else if (n == 1 && (*s == ' ' && s[1] == '\0'))
+			fputc('_', out);
+		else
+			fputs(buf, out);
+		s += n;
+	}
+}
+
+static void
+rp_folded_path(struct rp_export *e, uint32_t node)
+{
+	if (e->nodes[node].parent != UINT32_MAX) {
+		rp_folded_path(e, e->nodes[node].parent);
+		fputc(';', e->out);
+	}
+	rp_folded_name(e->out, e->x->funcs[e->nodes[node].func].name);
+}
+
+static void
+rp_folded(struct rp_export *e, const struct rp_tids *tids)
+{
+	struct rp_handler	 h = { rp_folded_enter, rp_folded_leave, NULL,
+				    e };
+	struct rp_ctx		*x = e->x;
+	struct rp_walk		 w;
+	char			 name[RB_PROGRAM_MAX + RB_THREAD_NAME_MAX + 64];
+	uint32_t		 pnode, f;
+	size_t			 i;
+
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rbrec_stream	*s = &x->rec.streams[i];
+
+		if (!rp_tid_wanted(tids, s->info.tid))
+			continue;
+		snprintf(name, sizeof name, "%s (%d)", x->rec.info.program,
+		    (int)s->info.pid);
+		f = rp_func_named(x, name, "", -1);
+		pnode = rp_node(e, UINT32_MAX, f);
+		snprintf(name, sizeof name, "%s (%d)", rp_thread_name(s),
+		    (int)s->info.tid);
+		f = rp_func_named(x, name, "", -2);
+		e->root = rp_node(e, pnode, f);
+		rp_walk_init(&w, x, i, &h);
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+	}
+	for (i = 0; i < e->nnodes; i++) {
+		if (e->nodes[i].self == 0)
+			continue;
+		rp_folded_path(e, (uint32_t)i);
+		fprintf(e->out, " %" PRIu64 "\n", e->nodes[i].self);
+	}
+}
+
+/* speedscope: one evented profile per thread, frames shared. */
+static void
+rp_ss_event(struct rp_walk *w, const char *type, uint32_t func, uint64_t ts)
+{
+	struct rp_export	*e = w->h->arg;
+	uint64_t		 ns = rp_rel_ns(e->x, ts);
+
+	if (!e->have_lo || ns < e->lo)
+		e->lo = ns;
+	if (ns > e->hi)
+		e->hi = ns;
+	e->have_lo = 1;
+	fprintf(e->out, "%s{\"type\": \"%s\", \"frame\": %u, \"at\": %" PRIu64
+	    "}", e->first ? "\n" : ",\n", type, func, ns);
+	e->first = 0;
+}
+
+static void
+rp_ss_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	(void)depth;
+	rp_ss_event(w, "O", f->func, f->start);
+}
+
+static void
+rp_ss_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	(void)depth;
+	(void)how;
+	rp_ss_event(w, "C", f->func, end);
+}
+
+static void
+rp_speedscope(struct rp_export *e, const struct rp_tids *tids)
+{
+	struct rp_handler	 h = { rp_ss_enter, rp_ss_leave, NULL, e };
+	struct rp_ctx		*x = e->x;
+	struct rp_walk		 w;
+	char			 name[RB_THREAD_NAME_MAX + 64];
+	size_t			 i, n = 0;
+
+	fputs("{\"$schema\": \"https://www.speedscope.app/file-format-"
+	    "schema.json\",\n\"exporter\": \"rbtrace\", \"name\": ", e->out);
+	rbmon_json_string(e->out, x->rec.info.program);
+	fputs(",\n\"activeProfileIndex\": 0,\n\"profiles\": [", e->out);
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rbrec_stream	*s = &x->rec.streams[i];
+
+		if (!rp_tid_wanted(tids, s->info.tid))
+			continue;
+		snprintf(name, sizeof name, "%s (pid %d, tid %d)",
+		    rp_thread_name(s), (int)s->info.pid, (int)s->info.tid);
+		fputs(n++ == 0 ? "\n{" : ",\n{", e->out);
+		fputs("\"type\": \"evented\", \"name\": ", e->out);
+		rbmon_json_string(e->out, name);
+		fputs(", \"unit\": \"nanoseconds\", \"events\": [", e->out);
+		e->first = 1;
+		e->have_lo = 0;
+		e->lo = e->hi = 0;
+		rp_walk_init(&w, x, i, &h);
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+		fprintf(e->out, "\n], \"startValue\": %" PRIu64 ", \"endValue\": %"
+		    PRIu64 "}", e->lo, e->hi);
+	}
+	fputs("\n],\n\"shared\": {\"frames\": [", e->out);
+	for (i = 0; i < x->nfuncs; i++) {
+		fputs(i == 0 ? "\n{\"name\": " : ",\n{\"name\": ", e->out);
+		rbmon_json_string(e->out, x->funcs[i].name[0] != '\0' ?
+		    x->funcs[i].name : "?");
+		if (x->funcs[i].file[0] != '\0') {
+			fputs(", \"file\": ", e->out);
+			rbmon_json_string(e->out, x->funcs[i].file);
+		}
+		if (x->funcs[i].line > 0)
+			fprintf(e->out, ", \"line\": %d", x->funcs[i].line);
+		fputc('}', e->out);
+	}
+	fputs("\n]}}\n", e->out);
+}
+
+static void
+rp_export_usage(FILE *f)
+{
+	fputs("Usage: rbmon export FORMAT [OPTIONS] RECORDING\n"
+	    "Write a recording in a format other tools read, to standard "
+	    "output.\n"
+	    "\n"
+	    "  --chrome            Chrome Trace Event JSON: Perfetto UI, "
+	    "chrome://tracing,\n"
+	    "                      speedscope (complete events, in us, per "
+	    "thread)\n"
+	    "  --folded            folded stacks: flamegraph.pl, inferno, "
+	    "speedscope\n"
+	    "                      (\"program (pid);thread (tid);outer;...;inner "
+	    "NS\", NS the\n"
+	    "                      nanoseconds spent in inner itself)\n"
+	    "  --speedscope        speedscope's JSON: one evented profile per "
+	    "thread\n"
+	    "  -t, --tid TID[,TID...]  only these threads\n"
+	    "  -o, --output FILE   write to FILE instead\n"
+	    "  -h, --help          show this help\n", f);
+}
+
+static int
+rp_export_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "chrome", no_argument, NULL, 'c' },
+		{ "folded", no_argument, NULL, 'f' },
+		{ "speedscope", no_argument, NULL, 's' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rp_export	 e;
+	struct rp_tids		 tids = { NULL, 0 };
+	struct rp_ctx		 x;
+	const char		*output = NULL;
+	int			 ch, format = 0, status = 0;
+
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":t:o:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+		case 'f':
+		case 's':
+			if (format != 0 && format != ch)
+				rp_usage("export", "give one format");
+			format = ch;
+			break;
+		case 't':
+			rp_parse_tids("export", optarg, &tids);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			rp_export_usage(stdout);
+			return 0;
+		case ':':
+			rp_usage("export", "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			rp_usage("export", "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (format == 0)
+		rp_usage("export", "no format given (--chrome, --folded or "
+		    "--speedscope)");
+	if (optind + 1 != argc)
+		rp_usage("export", optind == argc ? "no recording given" :
+		    "too many arguments");
+	if (rp_open_or_say(&x, "export", argv[optind]) != 0)
+		return 1;
+	memset(&e, 0, sizeof e);
+	e.x = &x;
+	e.out = stdout;
+	if (output != NULL && (e.out = fopen(output, "w")) == NULL) {
+		rbmon_esc_line(stderr, "rbmon export: %s: %s", output,
+		    strerror(errno));
+		rp_close(&x);
+		return 1;
+	}
+	if (format == 'c')
+		rp_chrome(&e, &tids);
+	else if (format == 'f')
+		rp_folded(&e, &tids);
+	else
+		rp_speedscope(&e, &tids);
+	if (fflush(e.out) != 0 || ferror(e.out)) {
+		rbmon_esc_line(stderr, "rbmon export: %s: %s",
+		    output != NULL ? output : "standard output",
+		    strerror(errno));
+		status = 1;
+	}
+	if (output != NULL && fclose(e.out) != 0)
+		status = 1;
+	free(e.nodes);
+	rp_map_free(&e.kids);
+	free(tids.v);
+	rp_close(&x);
+	return status;
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+/**
+ * rbmon_subcommand - run `rbmon replay|report|export ...`
+ * @argv: argv[0] is the subcommand
+ *
+ * Return: the exit status, or -1 if argv[0] is no subcommand.
+ */
+int
+rbmon_subcommand(int argc, char **argv)
+{
+	if (strcmp(argv[0], "replay") == 0)
+		return rp_replay(argc, argv);
+	if (strcmp(argv[0], "report") == 0)
+		return rp_report(argc, argv);
+	if (strcmp(argv[0], "export") == 0)
+		return rp_export_cmd(argc, argv);
+	return -1;
+}
