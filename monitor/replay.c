@@ -386,6 +386,9 @@ rp_replay_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
 	if (!rp_shown_depth(rp, w, depth, &rel) && !(k->lost ||
 	    k->e.kind == RB_EV_LOST))
 		return;
+	/* Inside a call not shown (--min, -F, -D): not shown either. */
+	if (depth > 0 && !(w->stack[depth - 1].user & RP_SHOWN))
+		return;
 	if (rp->func != NULL && rp->root[w->si] == SIZE_MAX)
 		return;
 	if (rp->func == NULL && rp->depth > 0 && depth >= (size_t)rp->depth)
