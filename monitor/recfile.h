@@ -107,7 +107,6 @@ struct rbrec_events {
 /* rbrec_lost.why */
 #define RBREC_LOST_OVERWRITTEN	1	/* ring: overwritten before read */
 #define RBREC_LOST_REUSED	2	/* the ring went to another thread first */
-#define RBREC_LOST_UNREADABLE	3	/* the copy failed (file cut, ...) */
 
 struct rbrec_lost {
 	uint32_t	stream;

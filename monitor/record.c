@@ -77,7 +77,7 @@ struct recorder {
 	uint64_t	 records, lost, dropped, reused0, reused;
 	int		 consumer;	/* we hold rb_header.ev_consumer */
 	int		 busy;		/* a log was half full or more */
-	uint64_t	 procs_seen[64];	/* pids, for the summary */
+	int32_t		*procs_seen;	/* pids, for the summary */
 	size_t		 nprocs;
 	int		 broken;	/* the trace file went bad */
 };
@@ -163,10 +163,11 @@ rec_proc_seen(struct recorder *r, int32_t pid)
 	size_t	i;
 
 	for (i = 0; i < r->nprocs; i++)
-		if (r->procs_seen[i] == (uint64_t)pid)
+		if (r->procs_seen[i] == pid)
 			return;
-	if (r->nprocs < sizeof r->procs_seen / sizeof r->procs_seen[0])
-		r->procs_seen[r->nprocs++] = (uint64_t)pid;
+	r->procs_seen = rbmon_xreallocarray(r->procs_seen, r->nprocs + 1,
+	    sizeof *r->procs_seen);
+	r->procs_seen[r->nprocs++] = pid;
 }
 
 static void
@@ -637,6 +638,7 @@ rec_teardown(struct recorder *r)
 	free(r->objset);
 	free(r->objcopy);
 	free(r->buf);
+	free(r->procs_seen);
 }
 
 /**

@@ -134,26 +134,22 @@ rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path)
 	return 0;
 }
 
-/* A duration as uftrace shows it: "   1.234 us". */
+static void rp_time(char *, size_t, uint64_t);
+
+/* A duration as uftrace shows it: "  1.234 us", 10 wide. */
 static void
 rp_duration(char *buf, size_t len, const struct rp_ctx *x, uint64_t a,
     uint64_t b)
 {
-	uint64_t	na, nb, d;
+	uint64_t	na, nb;
+	char		t[32];
 
 	if (rp_ns(x, a, &na) != 0 || rp_ns(x, b, &nb) != 0) {
 		snprintf(buf, len, "%10s", "");
 		return;
 	}
-	d = nb > na ? nb - na : 0;
-	if (d < 1000)
-		snprintf(buf, len, "%7" PRIu64 " ns", d);
-	else if (d < 1000000)
-		snprintf(buf, len, "%7.3f us", (double)d / 1e3);
-	else if (d < 1000000000)
-		snprintf(buf, len, "%7.3f ms", (double)d / 1e6);
-	else
-		snprintf(buf, len, "%7.3f  s", (double)d / 1e9);
+	rp_time(t, sizeof t, nb > na ? nb - na : 0);
+	snprintf(buf, len, "%10s", t);
 }
 
 static uint64_t
@@ -593,6 +589,7 @@ struct rp_report {
 	uint32_t	*active;	/* per function: instances open in the
 					   stream being walked */
 	size_t		 nactive;
+	int		 sort;		/* 't'otal, 's'elf, 'c'alls, 'n'ame */
 };
 
 static void
@@ -643,8 +640,6 @@ rp_report_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 		w->stack[depth - 1].aux += d;
 }
 
-static int rp_sort_key;
-
 static int
 rp_report_cmp(const void *a, const void *b, void *arg)
 {
@@ -653,7 +648,7 @@ rp_report_cmp(const void *a, const void *b, void *arg)
 	const struct rp_stat	*y = &r->st[*(const uint32_t *)b];
 	uint64_t		 p, q;
 
-	switch (rp_sort_key) {
+	switch (r->sort) {
 	case 's': p = x->self; q = y->self; break;
 	case 'c': p = x->calls; q = y->calls; break;
 	case 'n':
@@ -712,10 +707,9 @@ rp_report(int argc, char **argv)
 	struct rp_walk		 w;
 	uint32_t		*order;
 	size_t			 i, n;
-	int			 ch, json = 0;
+	int			 ch, json = 0, sort = 't';
 	char			 a[32], b[32];
 
-	rp_sort_key = 't';
 	opterr = 0;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":t:s:h", opts, NULL)) != -1) {
@@ -728,7 +722,7 @@ rp_report(int argc, char **argv)
 			    strcmp(optarg, "self") == 0 ||
 			    strcmp(optarg, "calls") == 0 ||
 			    strcmp(optarg, "name") == 0)
-				rp_sort_key = optarg[0];
+				sort = optarg[0];
 			else
 				rp_usage("report", "invalid sort key '%s' "
 				    "(total, self, calls or name)", optarg);
@@ -754,6 +748,7 @@ rp_report(int argc, char **argv)
 		return 1;
 	memset(&r, 0, sizeof r);
 	r.x = &x;
+	r.sort = sort;
 	h.arg = &r;
 	for (i = 0; i < x.rec.nstreams; i++) {
 		if (!rp_tid_wanted(&tids, x.rec.streams[i].info.tid))

@@ -521,18 +521,13 @@ static void
 rp_pop(struct rp_walk *w, uint64_t end, int how)
 {
 	struct rp_frame	*f = &w->stack[w->n - 1];
-	uint64_t	 d;
-
 	if (end < f->cend)
 		end = f->cend;
-	d = end - f->start;
 	if (w->h->leave != NULL)
 		w->h->leave(w, f, w->n - 1, end, how);
 	w->n--;
-	if (w->n > 0) {
-		w->stack[w->n - 1].child += d;
+	if (w->n > 0)
 		w->stack[w->n - 1].cend = end;
-	}
 }
 
 /* A region begins at @ts: enter what it will leave without entering. */

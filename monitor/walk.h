@@ -53,7 +53,6 @@ struct rp_frame {
 	uint8_t		 flags;
 	uint64_t	 fn, site;	/* raw, 0 when unknown */
 	uint64_t	 start;		/* raw time */
-	uint64_t	 child;		/* time spent in its callees, raw */
 	uint64_t	 cend;		/* when its last callee was left */
 	uint64_t	 user;		/* the frame's number in the stream (0 on),
 					   then the handler's to change */
