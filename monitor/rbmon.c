@@ -127,7 +127,18 @@ rbmon_usage(FILE *f)
 	    "next hook) and\n"
 	    "                       trace; may be repeated\n"
 	    "  -h, --help           show this help and exit\n"
-	    "  -V, --version        show the version and exit\n", f);
+	    "  -V, --version        show the version and exit\n"
+	    "\n"
+	    "Commands (rbmon COMMAND --help tells more):\n"
+	    "  rbmon replay RECORDING   every call, threads merged in time "
+	    "order\n"
+	    "  rbmon report RECORDING   calls, total and self time per "
+	    "function\n"
+	    "  rbmon hot RECORDING      the most called functions, and the "
+	    "flags that\n"
+	    "                           would stop instrumenting them\n"
+	    "  rbmon export FORMAT RECORDING  Chrome JSON, folded stacks, "
+	    "speedscope\n", f);
 }
 
 static __attribute__((noreturn, format(printf, 1, 2))) void
@@ -719,7 +730,7 @@ main(int argc, char **argv)
 	int		 interactive;
 
 	setlocale(LC_CTYPE, "");	/* UTF-8 line drawing, if the terminal has it */
-	/* rbmon replay|report|export RECORDING: a recording read back. */
+	/* rbmon replay|report|hot|export RECORDING: a recording read back. */
 	if (argc > 1 && (status = rbmon_subcommand(argc - 1, argv + 1)) >= 0)
 		return status;
 	opterr = 0;
