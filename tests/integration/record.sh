@@ -211,8 +211,11 @@ spid=$LAUNCHED
 wait_ready "spinning $spid" "$spid"
 launch rec "$RBMON" --record -o "$T/spin.rbr" "$T/spin.trace"
 rec=$LAUNCHED
-# A second recorder on the same file is refused, by the first one's pid.
-"$RBMON" --record -o "$T/second.rbr" "$T/spin.trace" >"$T/second.out" 2>&1 && fail "a second recorder was let in"
+# A second recorder on the same file is refused, by the first one's pid,
+# once the first holds the file (it writes its recording only then).
+wait_for "the first recorder's recording" test -s "$T/spin.rbr"
+timeout 60 "$RBMON" --record -o "$T/second.rbr" "$T/spin.trace" >"$T/second.out" 2>&1 &&
+	fail "a second recorder was let in"
 wait_for "the second recorder to name the first" grep -q "being recorded already (by process $rec)" "$T/second.out"
 kill -STOP "$rec"
 # Held up: the spinning thread fills its 256 records and drops.
