@@ -71,6 +71,9 @@ static const struct rbmon_binding keytab[] = {
 	BIND('L', M, RBMON_ACT_HISTORY, KS_K),
 	    .help = "the selected thread's history: its recent calls\n"
 	    "as a live function graph with durations (its event log)" },
+	BIND('P', M, RBMON_ACT_TOP, KS_K),
+	    .help = "top: the functions the selected thread (or its\n"
+	    "process, or every thread) is sampled in most, live" },
 	BIND('S', M, RBMON_ACT_SAVE, KS_K),
 	    .help = "save the selected process's stacks as --dump text\n"
 	    "in a file (its name on the message line)" },
@@ -186,10 +189,20 @@ static const struct rbmon_binding keytab[] = {
 	TEXT_KEYS(RBMON_KM_SOURCE),
 	TEXT_KEYS(RBMON_KM_VALUE),
 	TEXT_KEYS(RBMON_KM_HIST),
+	TEXT_KEYS(RBMON_KM_TOP),
 #undef TEXT_KEYS
 	BIND('r', RBMON_KM_HIST, RBMON_ACT_RECORD, KS_K), .bar_pos = 4,
 	    .bar = "Record", .help = "switch the thread's recording off or on\n"
 	    "(End: follow the thread again)" },
+	BIND('a', RBMON_KM_TOP, RBMON_ACT_TOP_SCOPE, KS_K), .bar_pos = 4,
+	    .bar = "Scope", .help = "the thread, its process, every thread" },
+	BIND('c', RBMON_KM_TOP, RBMON_ACT_TOP_CPU, KS_K), .bar_pos = 5,
+	    .bar = "CPU", .help = "every sample (wall clock), on CPU only, "
+	    "off CPU only" },
+	BIND('s', RBMON_KM_TOP, RBMON_ACT_TOP_SORT, KS_K), .bar_pos = 6,
+	    .bar = "Sort", .help = "sort by own samples or by total" },
+	BIND('r', RBMON_KM_TOP, RBMON_ACT_TOP_RESET, KS_K), .bar_pos = 7,
+	    .bar = "Reset", .help = "start counting again" },
 
 	/* Editing a line: printable characters not bound here are typed. */
 #define E	RBMON_KM_EDIT

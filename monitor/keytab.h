@@ -19,6 +19,7 @@ enum rbmon_kmode {
 	RBMON_KM_SOURCE,	/* a frame's source file */
 	RBMON_KM_VALUE,		/* a watch's whole value */
 	RBMON_KM_HIST,		/* a thread's history (its event log) */
+	RBMON_KM_TOP,		/* the top functions of sampled stacks */
 	RBMON_KM_EDIT,		/* a line being edited: prompts, search, filter */
 	RBMON_KM_SEARCH,	/* the search's own keys, before the editor's */
 	RBMON_KM_PICK,		/* the list of trace files, before the screen */
@@ -59,6 +60,7 @@ enum rbmon_action {
 	RBMON_ACT_SOURCE,
 	RBMON_ACT_VALUE,
 	RBMON_ACT_HISTORY,	/* the selected thread's event log */
+	RBMON_ACT_TOP,		/* the top functions, sampled */
 	RBMON_ACT_SAVE,
 	RBMON_ACT_HIDE_EXITED,
 	RBMON_ACT_FREEZE,
@@ -94,6 +96,11 @@ enum rbmon_action {
 	RBMON_ACT_TEXT_HOME,
 	RBMON_ACT_TEXT_END,
 	RBMON_ACT_RECORD,	/* the history's thread: recording on/off */
+	/* the top view */
+	RBMON_ACT_TOP_SCOPE,
+	RBMON_ACT_TOP_CPU,
+	RBMON_ACT_TOP_SORT,
+	RBMON_ACT_TOP_RESET,
 	/* the line editor */
 	RBMON_ACT_ED_LEFT,
 	RBMON_ACT_ED_RIGHT,

@@ -12,6 +12,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/record.c monitor/record.h \
 	monitor/walk.c monitor/walk.h \
 	monitor/replay.c monitor/replay.h \
+	monitor/profile.c monitor/profile.h \
 	monitor/escape.c monitor/escape.h \
 	monitor/safeio.c monitor/safeio.h \
 	monitor/taskstat.c monitor/taskstat.h \
@@ -34,7 +35,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/tui.c monitor/tui.h \
 	monitor/tuimain.c monitor/tuimodes.h \
 	monitor/tuihelp.c monitor/tuisearch.c monitor/tuiprompt.c \
-	monitor/tuiblist.c monitor/tuitext.c monitor/tuihist.c monitor/tuictl.h monitor/tuiwatch.h \
+	monitor/tuiblist.c monitor/tuitext.c monitor/tuihist.c monitor/tuitop.c monitor/tuictl.h monitor/tuiwatch.h \
 	monitor/panel.h \
 	monitor/tuictl.c \
 	monitor/tuiwatch.c \

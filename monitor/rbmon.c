@@ -25,6 +25,7 @@
 #include "tui.h"
 #include "events.h"
 #include "record.h"
+#include "profile.h"
 #include "replay.h"
 
 #define RBMON_DELAY_MAX	36000	/* tenths: an hour */
@@ -138,7 +139,10 @@ rbmon_usage(FILE *f)
 	    "flags that\n"
 	    "                           would stop instrumenting them\n"
 	    "  rbmon export FORMAT RECORDING  Chrome JSON, folded stacks, "
-	    "speedscope\n", f);
+	    "speedscope\n"
+	    "  rbmon profile FILE       sample the live stacks into folded "
+	    "stacks, on CPU\n"
+	    "                           and off\n", f);
 }
 
 static __attribute__((noreturn, format(printf, 1, 2))) void
@@ -733,6 +737,9 @@ main(int argc, char **argv)
 	/* rbmon replay|report|hot|export RECORDING: a recording read back. */
 	if (argc > 1 && (status = rbmon_subcommand(argc - 1, argv + 1)) >= 0)
 		return status;
+	/* rbmon profile FILE: samples of the live stacks. */
+	if (argc > 1 && strcmp(argv[1], "profile") == 0)
+		return rbmon_profile_cmd(argc - 1, argv + 1);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":p:fd:t:w:o:hV", rbmon_options,
 	    NULL)) != -1) {

@@ -282,6 +282,9 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 			wait_ms = (int)((t.next_ns - now) / 1000000u);
 		else if (!t.frozen && t.next_ns <= now)
 			wait_ms = 0;
+		top = &t.modes[t.nmodes - 1];
+		if (top->ops->tick_ms > 0 && top->ops->tick_ms < wait_ms)
+			wait_ms = top->ops->tick_ms;
 		if ((key = rbmon_tty_getkey(wait_ms)) < 0)
 			continue;
 		flags = tui_key(&t, key);

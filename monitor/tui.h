@@ -48,12 +48,14 @@ struct rbmon_tui;
  * list) or an overlay drawn over the mode under it (a prompt, the search,
  * the quit question).  The top mode gets every key; key() returns the
  * loop's flags.  draw() may be NULL for an overlay that only changes the
- * message line; tick() runs before each pass while the mode is on top;
- * free() releases the state the mode was pushed with.
+ * message line; tick() runs before each pass while the mode is on top,
+ * and at least every tick_ms if that is set; free() releases the state
+ * the mode was pushed with.
  */
 struct rbmon_mode_ops {
 	const char	*name;
 	int		 overlay;
+	int		 tick_ms;
 	int		(*key)(struct rbmon_tui *, void *, int);
 	void		(*draw)(struct rbmon_tui *, void *);
 	int		(*tick)(struct rbmon_tui *, void *);

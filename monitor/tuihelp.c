@@ -143,6 +143,15 @@ rbmon_help_open(struct rbmon_tui *t)
 	    "marks records", 0);
 	rbmon_text_add(hs, "  overwritten before they could be read.", 0);
 	rbmon_text_add(hs, "", 0);
+	rbmon_text_add(hs, "Top (P): functions by share of the samples of "
+	    "the live stacks", 1);
+	help_add_keys(hs, RBMON_KM_TOP, RBMON_KS_KEYS);
+	rbmon_text_add(hs, "  other keys        back to the monitor", 0);
+	rbmon_text_add(hs, "  Own: samples with the function innermost; Total: "
+	    "with it anywhere", 0);
+	rbmon_text_add(hs, "  on the stack.  Sampled 100 times a second while "
+	    "it is open.", 0);
+	rbmon_text_add(hs, "", 0);
 	help_add_prose(hs, help_rest, HELP_N(help_rest));
 	help_add_keys(hs, RBMON_KM_HELP, RBMON_KS_KEYS);
 	rbmon_text_add(hs, "", 0);

@@ -247,6 +247,9 @@ main_key(struct rbmon_tui *t, void *arg, int key)
 	case RBMON_ACT_HISTORY:
 		rbmon_hist_open(t);
 		break;
+	case RBMON_ACT_TOP:
+		rbmon_top_open(t);
+		break;
 	case RBMON_ACT_VALUE:
 		rbmon_value_open(t);
 		break;

@@ -151,6 +151,7 @@ INTEGRATION_TESTS = \
 	tests/integration/tui-recurse.sh \
 	tests/integration/tui-source.sh \
 	tests/integration/tui-history.sh \
+	tests/integration/tui-top.sh \
 	tests/integration/tui-cpu.sh \
 	tests/integration/tui-edit.sh \
 	tests/integration/tui-value.sh \
@@ -197,6 +198,7 @@ INTEGRATION_TESTS = \
 	tests/integration/hostile-discover.sh \
 	tests/integration/hostile-writable.sh \
 	tests/integration/kstate.sh \
+	tests/integration/profile.sh \
 	tests/integration/fork-early.sh
 
 # rbmon on hostile files and writers: control bytes everywhere a program
