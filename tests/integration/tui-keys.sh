@@ -20,7 +20,7 @@ tui_wait "PID $pid threads" "the process row"
 RANDOM=4242
 keys=(Up Down PgUp PgDn Home End Tab BTab Enter Left Right Escape / p a r
 	k e d BSpace C-u C-n F3 j k g G h Space + - = F1 '?' C-l C-b C-f
-	b B s n f c t C T x D Tab y)
+	b B s n f c t C T x D Tab y P)
 for round in $(seq 1 60); do
 	for i in 1 2 3 4 5; do
 		tui_keys "${keys[$((RANDOM % ${#keys[@]}))]}"
@@ -31,7 +31,7 @@ for round in $(seq 1 60); do
 	[ -s "$T/tui.rc" ] && tui_fail "rbmon ended during the keys (status $(cat "$T/tui.rc"))"
 done
 
-# Back to a known state: leave search or help, a normal size.
+# Back to a known state: leave search, help or a view, a normal size.
 tui_resize 80 24
 tui_keys Escape
 tui_keys Escape
@@ -39,6 +39,7 @@ tui_keys Escape
 tui_wait '^F1Help' "the function bar after the key storm"
 tui_wait '\[program gone\]' "the killed program marked gone"
 tui_has 'hShowExited' && tui_keys h	# the storm may have hidden them
+tui_keys Left Home	# the thread list, from its first row
 tui_wait "PID $pid threads: gone" "the process row marked gone"
 [ -s "$T/tui.rc" ] && tui_fail "rbmon ended"
 tui_keys q
