@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pwd.h>
@@ -130,6 +131,9 @@ discover_cmp(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+static void discover_scan_dirs(struct rbmon_found_list *, pid_t,
+    const char *const *, size_t);
+
 /**
  * rbmon_discover_scan - find the caller's trace files
  * @l: filled in; release with rbmon_discover_free()
@@ -144,14 +148,24 @@ void
 rbmon_discover_scan(struct rbmon_found_list *l, pid_t want)
 {
 	const char	*dirs[3];
-	char		 real[3][PATH_MAX], *joined;
-	size_t		 i, j, n = 0;
 
-	memset(l, 0, sizeof *l);
 	dirs[0] = getenv("RBTRACE_DIR");
 	dirs[1] = rb_trace_dir(getenv("TMPDIR"));
 	dirs[2] = RB_TRACE_DIR_DEFAULT;
-	for (i = 0; i < 3; i++) {
+	discover_scan_dirs(l, want, dirs, 3);
+}
+
+/* rbmon_discover_scan() of the directories @dirs (@n, NULL ones skipped). */
+static void
+discover_scan_dirs(struct rbmon_found_list *l, pid_t want,
+    const char *const *dirs, size_t ndirs)
+{
+	char		(*real)[PATH_MAX], *joined;
+	size_t		 i, j, n = 0;
+
+	memset(l, 0, sizeof *l);
+	real = rbmon_xcalloc(ndirs + 1, sizeof *real);
+	for (i = 0; i < ndirs; i++) {
 		if (dirs[i] == NULL || *dirs[i] == '\0' ||
 		    realpath(dirs[i], real[n]) == NULL)
 			continue;
@@ -171,8 +185,10 @@ rbmon_discover_scan(struct rbmon_found_list *l, pid_t want)
 		discover_dir(l, real[n], want);
 		n++;
 	}
+	free(real);
 	if (l->dirs == NULL)
-		l->dirs = rbmon_xstrdup(RB_TRACE_DIR_DEFAULT);
+		l->dirs = rbmon_xstrdup(ndirs > 0 && dirs[0] != NULL ? dirs[0] :
+		    RB_TRACE_DIR_DEFAULT);
 	qsort(l->v, l->n, sizeof *l->v, discover_cmp);
 }
 
@@ -279,6 +295,147 @@ rbmon_discover_list(FILE *out, FILE *err)
 	free(prog);
 	rbmon_discover_free(&l);
 	return 0;
+}
+
+/*
+ * Whether the file at @path may go: still the regular file of this user
+ * that was scanned (device and inode @st), a valid trace file, and no
+ * process of it alive now.  Read again right before the unlink, so that a
+ * program that started on it since the scan keeps it.
+ */
+static int
+discover_prunable(const char *path, const struct stat *st)
+{
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct stat		 now;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 ok;
+
+	if (lstat(path, &now) != 0 || !S_ISREG(now.st_mode) ||
+	    now.st_dev != st->st_dev || now.st_ino != st->st_ino ||
+	    now.st_uid != geteuid())
+		return 0;
+	if (rbmon_model_open(&m, path, 0, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	ok = fstat(m.fd, &now) == 0 && now.st_dev == st->st_dev &&
+	    now.st_ino == st->st_ino && !rbmon_model_pid_alive(
+	    m.hdr.creator_pid, m.hdr.creator_start);
+	if (ok && rbmon_model_snapshot(&m, &s, &cause) == 0) {
+		for (i = 0; i < s.nprocs && ok; i++)
+			ok = !s.procs[i].alive;
+		rbmon_model_free(&s);
+	} else if (ok) {
+		free(cause);
+		ok = 0;
+	}
+	rbmon_model_close(&m);
+	return ok;
+}
+
+static void
+discover_size(char *buf, size_t len, uint64_t bytes)
+{
+	if (bytes >= 1024ull * 1024 * 1024)
+		snprintf(buf, len, "%.1f GiB", (double)bytes / 1073741824.0);
+	else
+		snprintf(buf, len, "%.1f MiB", (double)bytes / 1048576.0);
+}
+
+/**
+ * rbmon_discover_prune - remove the caller's trace files of programs that
+ * are gone (--prune)
+ * @out: a line per file removed, and the totals
+ * @err: what could not be removed
+ * @dirs: the directories to look in (@ndirs of them; none: those of
+ *	rbmon_discover_scan())
+ * @older_ns: only files created longer ago than this
+ * @dry: say what would go, remove nothing
+ *
+ * Only valid trace files the caller owns are candidates (root's too: its
+ * own only); files that are not trace files are never touched.  Each is
+ * checked again just before it goes.
+ *
+ * Return: the exit status: 0, or 1 if a file could not be removed.
+ */
+int
+rbmon_discover_prune(FILE *out, FILE *err, const char *const *dirs,
+    size_t ndirs, uint64_t older_ns, int dry)
+{
+	struct rbmon_found_list	 l;
+	struct rbmon_found	*f;
+	struct timespec		 ts;
+	struct stat		 st;
+	uint64_t		 now, age, bytes = 0;
+	size_t			 i, gone = 0, alive = 0, young = 0, others = 0;
+	size_t			 invalid = 0, busy = 0;
+	char			 agebuf[32], sizebuf[32];
+	int			 status = 0;
+
+	if (ndirs > 0)
+		discover_scan_dirs(&l, 0, dirs, ndirs);
+	else
+		rbmon_discover_scan(&l, 0);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	for (i = 0; i < l.n; i++) {
+		f = &l.v[i];
+		if (f->reason != NULL) {
+			invalid++;
+			continue;
+		}
+		if (f->uid != geteuid()) {
+			others++;
+			continue;
+		}
+		if (f->alive) {
+			alive++;
+			continue;
+		}
+		age = now > f->created_ns ? now - f->created_ns : 0;
+		if (age < older_ns) {
+			young++;
+			continue;
+		}
+		if (lstat(f->path, &st) != 0 || !discover_prunable(f->path,
+		    &st)) {
+			busy++;
+			continue;
+		}
+		if (!dry && unlink(f->path) != 0) {
+			rbmon_esc_line(err, "rbmon: cannot remove %s: %s",
+			    f->path, strerror(errno));
+			status = 1;
+			continue;
+		}
+		rbmon_age_format(agebuf, sizeof agebuf, age);
+		discover_size(sizebuf, sizeof sizebuf,
+		    (uint64_t)st.st_blocks * 512u);
+		rbmon_esc_line(out, "%s %s (%s, pid %d, %s old, %s)",
+		    dry ? "would remove" : "removed", f->path, f->program,
+		    f->creator_pid, agebuf, sizebuf);
+		bytes += (uint64_t)st.st_blocks * 512u;
+		gone++;
+	}
+	discover_size(sizebuf, sizeof sizebuf, bytes);
+	fprintf(out, "rbmon: %s %zu trace file%s (%s on disk)", dry ?
+	    "would remove" : "removed", gone, gone == 1 ? "" : "s", sizebuf);
+	if (alive != 0)
+		fprintf(out, "; kept %zu of programs still running", alive);
+	if (young != 0)
+		fprintf(out, "; kept %zu younger than --older-than", young);
+	if (busy != 0)
+		fprintf(out, "; kept %zu that changed meanwhile", busy);
+	if (others != 0)
+		fprintf(out, "; left %zu of other users", others);
+	if (invalid != 0)
+		fprintf(out, "; left %zu that are not trace files", invalid);
+	fputc('\n', out);
+	rbmon_discover_free(&l);
+	return status;
 }
 
 /* The effective uid of process @pid, from /proc/PID/status; -1 if unknown. */

@@ -30,6 +30,8 @@ struct rbmon_found_list {
 void	rbmon_discover_scan(struct rbmon_found_list *, pid_t);
 void	rbmon_discover_free(struct rbmon_found_list *);
 int	rbmon_discover_list(FILE *, FILE *);
+int	rbmon_discover_prune(FILE *, FILE *, const char *const *, size_t,
+	    uint64_t, int);
 char	*rbmon_discover_pid(pid_t, FILE *, char **);
 
 #endif /* RBMON_DISCOVER_H */

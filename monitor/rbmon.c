@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +40,9 @@ static const struct option rbmon_options[] = {
 	{ "record",	no_argument,		NULL, 'R' },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "list",	no_argument,		NULL, 'L' },
+	{ "prune",	no_argument,		NULL, 'P' },
+	{ "older-than",	required_argument,	NULL, 'O' },
+	{ "dry-run",	no_argument,		NULL, 'N' },
 	{ "pid",	required_argument,	NULL, 'p' },
 	{ "follow",	no_argument,		NULL, 'f' },
 	{ "delay",	required_argument,	NULL, 'd' },
@@ -79,6 +83,14 @@ rbmon_usage(FILE *f)
 	    "every traced\n"
 	    "                       process is gone, or until interrupted\n"
 	    "      --list           list this user's trace files\n"
+	    "      --prune [DIR...] remove this user's trace files whose "
+	    "programs are gone\n"
+	    "                       (in DIR, or where --list looks)\n"
+	    "      --older-than AGE with --prune: only files created AGE ago "
+	    "or more\n"
+	    "                       (90s, 30m, 12h, 7d)\n"
+	    "      --dry-run        with --prune: say what would go, remove "
+	    "nothing\n"
 	    "      --events         print each thread's event log (its recent "
 	    "calls) as a\n"
 	    "                       function graph with durations; with --json "
@@ -209,6 +221,33 @@ rbmon_open(struct rbmon_model *m, const char *path, char **cause)
 		return -1;
 	}
 	return 0;
+}
+
+/* "90s", "30m", "12h", "7d", "3600" (s). Return: 0, or -1. */
+static int
+rbmon_parse_age(const char *s, uint64_t *ns)
+{
+	static const struct { const char *unit; double sec; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "m", 60 }, { "h", 3600 },
+		{ "d", 86400 },
+	};
+	char	*end;
+	double	 v;
+	size_t	 i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !(v >= 0) || *s == '-')
+		return -1;
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(end, units[i].unit) == 0) {
+			v *= units[i].sec;
+			if (v > 100 * 365 * 86400.0)
+				return -1;
+			*ns = (uint64_t)(v * 1e9);
+			return 0;
+		}
+	return -1;
 }
 
 static int
@@ -724,7 +763,9 @@ main(int argc, char **argv)
 	struct rbmon_tui_opts	 o = { 10, 1, 0, 0 };
 	long		 delay = 10, pid = 0, tid = 0;
 	int		 ch, dump = 0, json = 0, list = 0, follow = 0, status;
-	int		 events = 0, evsend = 0, record = 0;
+	int		 events = 0, evsend = 0, record = 0, prune = 0;
+	int		 dry = 0, have_older = 0;
+	uint64_t	 older = 0;
 	const char	*output = NULL;
 	char		 evcmd[5], *evargs;
 	const char	*send = NULL;
@@ -755,6 +796,19 @@ main(int argc, char **argv)
 			break;
 		case 'L':
 			list = 1;
+			break;
+		case 'P':
+			prune = 1;
+			break;
+		case 'N':
+			dry = 1;
+			break;
+		case 'O':
+			if (rbmon_parse_age(optarg, &older) != 0)
+				rbmon_bad_usage("invalid age '%s' for "
+				    "--older-than (for example 90s, 30m, 12h, "
+				    "7d)", optarg);
+			have_older = 1;
 			break;
 		case 'R':
 			record = 1;
@@ -825,17 +879,37 @@ main(int argc, char **argv)
 			    argv[optind - 1]);
 		}
 	}
+	if ((have_older || dry) && !prune)
+		rbmon_bad_usage("--older-than and --dry-run go with --prune");
+	if (list || prune) {
+		if (dump || follow || pid != 0 || (list && prune) || record ||
+		    events || send != NULL || nsets > 0 || nwatches > 0 ||
+		    (list && optind < argc))
+			rbmon_bad_usage("%s", list ? "--list takes no file and "
+			    "no other mode" : "--prune takes directories and "
+			    "no other mode");
+		for (int i = optind; prune && i < argc; i++) {
+			struct stat	st;
+
+			if (stat(argv[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+				rbmon_esc_line(stderr, "rbmon: --prune: %s: %s",
+				    argv[i], stat(argv[i], &st) != 0 ?
+				    strerror(errno) : "not a directory");
+				return 2;
+			}
+		}
+		if (prune)
+			return rbmon_discover_prune(stdout, stderr,
+			    (const char *const *)argv + optind,
+			    (size_t)(argc - optind), older, dry);
+		return rbmon_discover_list(stdout, stderr);
+	}
 	if (optind < argc)
 		file = argv[optind++];
 	if (optind < argc)
 		rbmon_bad_usage("too many arguments: '%s'", argv[optind]);
 
-	if (list) {
-		if (dump || follow || file != NULL || pid != 0)
-			rbmon_bad_usage("--list takes no file and no other "
-			    "mode");
-		return rbmon_discover_list(stdout, stderr);
-	}
+
 	if (file != NULL && pid != 0)
 		rbmon_bad_usage("give either FILE or --pid, not both");
 	if (output != NULL && !record)
