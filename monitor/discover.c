@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bsd/string.h>
+#include "common/strl.h"
 
 #include "common/tracepath.h"
 #include "discover.h"

@@ -3,6 +3,7 @@
 # that rbmon and the unit tests link.
 noinst_LTLIBRARIES += monitor/libmonitor.la
 monitor_libmonitor_la_SOURCES = \
+	common/strl.h \
 	monitor/model.c monitor/model.h \
 	monitor/symbols.c monitor/symbols.h \
 	monitor/stack.c monitor/stack.h \

@@ -17,7 +17,7 @@
 #define RBMON_HAVE_TSC 1
 #endif
 
-#include <bsd/string.h>
+#include "common/strl.h"
 
 #include "common/bootid.h"
 #include "common/procstat.h"

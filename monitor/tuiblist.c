@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <bsd/string.h>
+#include "common/strl.h"
 
 #include "keytab.h"
 #include "panel.h"

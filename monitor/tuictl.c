@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <bsd/string.h>
+#include "common/strl.h"
 
 #include "dump.h"
 #include "safeio.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <bsd/string.h>
+#include "common/strl.h"
 
 #include "edit.h"
 #include "history.h"

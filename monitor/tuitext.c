@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <bsd/string.h>
+#include "common/strl.h"
 
 #include "dump.h"
 #include "keytab.h"

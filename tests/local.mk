@@ -2,23 +2,29 @@
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(BASH)
 
+if HAVE_CHECK
 check_PROGRAMS += tests/check_lib
 TESTS += tests/check_lib
+endif
 tests_check_lib_SOURCES = tests/check_lib_main.c tests/check_lib.c tests/check_lib.h
 tests_check_lib_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_lib_LDADD = lib/librbtrace-test.la $(CHECK_LIBS) $(PTHREAD_LIBS)
 
 # The code lib/ and monitor/ share (common/), compiled here on its own.
+if HAVE_CHECK
 check_PROGRAMS += tests/check_common
 TESTS += tests/check_common
+endif
 tests_check_common_SOURCES = tests/check_common.c tests/tasks.h $(RB_COMMON_SOURCES)
 tests_check_common_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_common_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
 
 # The expression module, dlopen()ed as librbtrace does, on this program's
 # own variables (hence -g -O0).
+if HAVE_CHECK
 check_PROGRAMS += tests/check_watch
 TESTS += tests/check_watch
+endif
 tests_check_watch_SOURCES = tests/check_watch.c lib/watch.h
 tests_check_watch_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS) -g -O0 \
 	-DRB_TEST_WATCH_MODULE='"$(abs_top_builddir)/lib/.libs/rbtrace-watch.so"' \
@@ -32,15 +38,19 @@ tests_libwtls_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere \
 	$(SAN_AUT_LDFLAGS)
 
 # common/, the code the library, the monitor and the launcher share.
+if HAVE_CHECK
 check_PROGRAMS += tests/check_shared
 TESTS += tests/check_shared
+endif
 tests_check_shared_SOURCES = tests/check_shared.c $(RB_COMMON_SOURCES)
 tests_check_shared_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_shared_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
 
 # The event log's ring of records: policies and a concurrent reader.
+if HAVE_CHECK
 check_PROGRAMS += tests/check_evlog
 TESTS += tests/check_evlog
+endif
 tests_check_evlog_SOURCES = tests/check_evlog.c $(RB_COMMON_SOURCES)
 tests_check_evlog_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_evlog_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
@@ -50,6 +60,13 @@ include $(srcdir)/tests/integration.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)
 include $(srcdir)/tests/objects.mk
 include $(srcdir)/tests/stacks.mk
+# Without Check the unit tests are not built, and make check says why.
+if !HAVE_CHECK
+check_DATA += rb-check-missing
+endif
+rb-check-missing:
+	@echo "make check: the unit tests need the Check framework: install it (Debian: apt-get install check) and run ./configure again" >&2; exit 1
+.PHONY: rb-check-missing
 include $(srcdir)/tests/fuzz.mk
 AM_TESTS_ENVIRONMENT += $(STACKS_TESTS_ENVIRONMENT)
 
