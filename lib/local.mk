@@ -14,7 +14,9 @@ lib_librbtrace_la_SOURCES = $(RB_LIB_SOURCES)
 lib_librbtrace_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fvisibility=hidden \
 	-fno-instrument-functions $(PTHREAD_CFLAGS) $(SAN_AUT_CFLAGS)
 lib_librbtrace_la_LDFLAGS = -version-info $(RBTRACE_LT_VERSION) -no-undefined \
-	$(SAN_AUT_LDFLAGS)
+	-Wl,--version-script=$(srcdir)/lib/librbtrace.map $(SAN_AUT_LDFLAGS)
+EXTRA_lib_librbtrace_la_DEPENDENCIES = lib/librbtrace.map
+EXTRA_DIST += lib/librbtrace.map
 lib_librbtrace_la_LIBADD = $(PTHREAD_LIBS) -ldl
 
 # The same code for unit tests, with every sanitizer (ThreadSanitizer too).

@@ -201,6 +201,7 @@ INTEGRATION_TESTS = \
 	tests/integration/profile.sh \
 	tests/integration/prune.sh \
 	tests/integration/build-nocheck.sh \
+	tests/integration/install.sh \
 	tests/integration/fork-early.sh
 
 # rbmon on hostile files and writers: control bytes everywhere a program
