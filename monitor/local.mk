@@ -12,6 +12,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/record.c monitor/record.h \
 	monitor/walk.c monitor/walk.h \
 	monitor/replay.c monitor/replay.h \
+	monitor/perfetto.c monitor/perfetto.h \
 	monitor/escape.c monitor/escape.h \
 	monitor/safeio.c monitor/safeio.h \
 	monitor/taskstat.c monitor/taskstat.h \
