@@ -28,6 +28,8 @@ tests_apps_cxx_CXXFLAGS = -g -O0 -finstrument-functions -fno-inline $(SAN_AUT_CF
 tests_apps_cxx_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 
 TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
-	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh
+	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh \
+	tests/integration/viewers.sh
 EXTRA_DIST += tests/apps/app.h tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
-	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh
+	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh \
+	tests/integration/viewers.sh
