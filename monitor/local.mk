@@ -14,6 +14,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/walk.c monitor/walk.h \
 	monitor/replay.c monitor/replay.h \
 	monitor/profile.c monitor/profile.h \
+	monitor/perfetto.c monitor/perfetto.h \
 	monitor/escape.c monitor/escape.h \
 	monitor/safeio.c monitor/safeio.h \
 	monitor/taskstat.c monitor/taskstat.h \

@@ -3,8 +3,9 @@
  * as a function graph with every thread merged in time order (uftrace
  * replay), a table of functions (uftrace report), and the formats people
  * view traces in: Chrome's Trace Event JSON (Perfetto UI,
- * chrome://tracing, speedscope), folded stacks (flamegraph.pl, inferno,
- * speedscope) and speedscope's own evented profiles.
+ * chrome://tracing, speedscope), Perfetto's protobuf (perfetto.c), folded
+ * stacks (flamegraph.pl, inferno, speedscope) and speedscope's own evented
+ * profiles.
  *
  * All of them walk the streams with walk.c, so calls nest the same way in
  * every output; the exports keep one thread's stack in memory and write
@@ -22,9 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dump.h"
 #include "escape.h"
+#include "perfetto.h"
 #include "replay.h"
 #include "view.h"
 #include "walk.h"
@@ -1378,6 +1381,32 @@ rp_chrome_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 	fputs("}}", e->out);
 }
 
+/**
+ * rp_mark_name - what a mark (a line, a stop, lost records) is called in
+ * the exports
+ *
+ * Return: 0, or -1 if @k is no mark they show.
+ */
+int
+rp_mark_name(char *name, size_t len, const struct rbrec_rec *k)
+{
+	if (k->lost || k->e.kind == RB_EV_LOST)
+		snprintf(name, len, "[LOST %" PRIu64 " EVENTS]", k->e.arg);
+	else if (k->e.kind == RB_EV_LINE)
+		snprintf(name, len, "line %" PRId64, (int64_t)k->e.arg);
+	else if (k->e.kind == RB_EV_STOP)
+		rp_stop_text(name, len, k->e.arg);
+	else if (k->e.kind == RB_EV_RESUME)
+		snprintf(name, len, "resumed");
+	else if (k->e.kind == RB_EV_OFF)
+		snprintf(name, len, "recording off");
+	else if (k->e.kind == RB_EV_ON)
+		snprintf(name, len, "recording on");
+	else
+		return -1;
+	return 0;
+}
+
 static void
 rp_chrome_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
 {
@@ -1385,21 +1414,7 @@ rp_chrome_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
 	char			 name[64];
 
 	(void)depth;
-	if (k->lost || k->e.kind == RB_EV_LOST)
-		snprintf(name, sizeof name, "[LOST %" PRIu64 " EVENTS]",
-		    k->e.arg);
-	else if (k->e.kind == RB_EV_LINE)
-		snprintf(name, sizeof name, "line %" PRId64,
-		    (int64_t)k->e.arg);
-	else if (k->e.kind == RB_EV_STOP)
-		rp_stop_text(name, sizeof name, k->e.arg);
-	else if (k->e.kind == RB_EV_RESUME)
-		snprintf(name, sizeof name, "resumed");
-	else if (k->e.kind == RB_EV_OFF)
-		snprintf(name, sizeof name, "recording off");
-	else if (k->e.kind == RB_EV_ON)
-		snprintf(name, sizeof name, "recording on");
-	else
+	if (rp_mark_name(name, sizeof name, k) != 0)
 		return;
 	fputs(e->first ? "\n" : ",\n", e->out);
 	e->first = 0;
@@ -1677,7 +1692,13 @@ rp_export_usage(FILE *f)
 	    "  --chrome            Chrome Trace Event JSON: Perfetto UI, "
 	    "chrome://tracing,\n"
 	    "                      speedscope (complete events, in us, per "
-	    "thread)\n"
+	    "thread); fine up\n"
+	    "                      to about a hundred MB\n"
+	    "  --perfetto          Perfetto's protobuf trace (TrackEvent "
+	    "slices, names\n"
+	    "                      interned): Perfetto UI, trace_processor; "
+	    "for larger\n"
+	    "                      traces (binary: give -o FILE or redirect)\n"
 	    "  --folded            folded stacks: flamegraph.pl, inferno, "
 	    "speedscope\n"
 	    "                      (\"program (pid);thread (tid);outer;...;inner "
@@ -1697,6 +1718,7 @@ rp_export_cmd(int argc, char **argv)
 		{ "chrome", no_argument, NULL, 'c' },
 		{ "folded", no_argument, NULL, 'f' },
 		{ "speedscope", no_argument, NULL, 's' },
+		{ "perfetto", no_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1715,6 +1737,7 @@ rp_export_cmd(int argc, char **argv)
 		case 'c':
 		case 'f':
 		case 's':
+		case 'p':
 			if (format != 0 && format != ch)
 				rp_usage("export", "give one format");
 			format = ch;
@@ -1737,11 +1760,14 @@ rp_export_cmd(int argc, char **argv)
 		}
 	}
 	if (format == 0)
-		rp_usage("export", "no format given (--chrome, --folded or "
-		    "--speedscope)");
+		rp_usage("export", "no format given (--chrome, --perfetto, "
+		    "--folded or --speedscope)");
 	if (optind + 1 != argc)
 		rp_usage("export", optind == argc ? "no recording given" :
 		    "too many arguments");
+	if (format == 'p' && output == NULL && isatty(STDOUT_FILENO))
+		rp_usage("export", "--perfetto writes binary data, not for a "
+		    "terminal: give -o FILE or redirect standard output");
 	if (rp_open_or_say(&x, "export", argv[optind]) != 0)
 		return 1;
 	memset(&e, 0, sizeof e);
@@ -1755,6 +1781,8 @@ rp_export_cmd(int argc, char **argv)
 	}
 	if (format == 'c')
 		rp_chrome(&e, &tids);
+	else if (format == 'p')
+		rbmon_perfetto_write(&x, e.out, tids.v, tids.n);
 	else if (format == 'f')
 		rp_folded(&e, &tids);
 	else

@@ -246,7 +246,7 @@ head -c $(($(stat -c %s "$T/run.rbr") - 5)) "$T/run.rbr" >"$T/cut.rbr"
 "$RBMON" replay "$T/cut.rbr" >/dev/null 2>"$T/cut.err" || fail "replay of a cut recording failed: $(cat "$T/cut.err")"
 grep -q 'cut short' "$T/cut.err" || fail "a cut recording is not said to be cut: $(cat "$T/cut.err")"
 out=$("$RBMON" export "$T/run.rbr" 2>&1) && fail "export without a format succeeded"
-expect "export without a format" "rbmon export: no format given (--chrome, --folded or --speedscope)
+expect "export without a format" "rbmon export: no format given (--chrome, --perfetto, --folded or --speedscope)
 Try 'rbmon export --help'." "$out"
 out=$("$RBTRACE" record --policy ring -- "$APPS/evseq" 2>&1) && fail "record --policy ring succeeded"
 grep -q 'drains the event logs: --policy can only be drain' <<<"$out" || fail "record --policy ring: $out"
