@@ -11,6 +11,8 @@
 command -v make >/dev/null || skip "make is not installed"
 [ -f "$top_builddir/Makefile" ] || skip "no Makefile in $top_builddir"
 inst=$T/inst
+# The make running this test passes its flags and jobserver down: not here.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 mk() { make -C "$top_builddir" -s DESTDIR="$inst" "$@" >"$T/make.out" 2>&1 || fail "make $* failed: $(tail -n 20 "$T/make.out")"; }
 var() { make -C "$top_builddir" -s --no-print-directory --eval "rb-print-var: ; @echo \$($1)" rb-print-var; }
 mk install
