@@ -206,6 +206,8 @@ static void rb_watch_compile(struct rb_wslot *s)
 	if (!__atomic_compare_exchange_n(&s->state, &expect, RB_WS_IDLE, false,
 					 __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
 		/* BUSYDROP: the owner wants neither. */
+		struct rb_ring *r = s->ring;
+
 		s->prog = NULL;
 		s->fail = 0;
 		if (prog != old)
@@ -213,6 +215,9 @@ static void rb_watch_compile(struct rb_wslot *s)
 		rb_watch_release(old);
 		/* Release: done with the slot before the owner takes it again. */
 		RB_STORE_REL(&s->state, RB_WS_IDLE);
+		/* A new watch in the entry may have found the slot busy. */
+		if (r != NULL)
+			rb_watch_poke(r);
 		return;
 	}
 	if (old != prog)
@@ -260,11 +265,20 @@ static void rb_watch_work(void)
 		} else if (st == RB_WS_DROP) {
 			/* Acquire: the owner is done with prog; pairs with its release store of DROP. */
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			struct rb_ring *r = s->ring;
+
 			rb_watch_release(s->prog);
 			s->prog = NULL;
 			s->fail = 0;
 			/* Release: the slot is the owner's again. */
 			RB_STORE_REL(&s->state, RB_WS_IDLE);
+			/*
+			 * A watch posted in the entry since its removal found
+			 * the slot not IDLE and waits for a poke (a spurious
+			 * one, to a ring that changed hands, costs a scan).
+			 */
+			if (r != NULL)
+				rb_watch_poke(r);
 		}
 	}
 }
