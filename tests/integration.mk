@@ -199,7 +199,8 @@ INTEGRATION_TESTS = \
 	tests/integration/hostile-writable.sh \
 	tests/integration/kstate.sh \
 	tests/integration/profile.sh \
-	tests/integration/fork-early.sh
+	tests/integration/fork-early.sh \
+	tests/integration/rings-full.sh
 
 # rbmon on hostile files and writers: control bytes everywhere a program
 # can put them, an object path naming a FIFO.
