@@ -131,6 +131,11 @@ check_PROGRAMS += tests/apps/wpoke
 tests_apps_wpoke_SOURCES = tests/apps/wpoke.c
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
+# Calls setuid() once it runs (untraced-setuid.sh).
+check_PROGRAMS += tests/apps/dropuid
+tests_apps_dropuid_SOURCES = tests/apps/dropuid.c tests/apps/app.h
+tests_apps_dropuid_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_dropuid_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Writes into a live file as a stray writer would (the hostile-*.sh tests).
 check_PROGRAMS += tests/apps/hostile
 tests_apps_hostile_SOURCES = tests/apps/hostile.c
