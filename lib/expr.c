@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -418,6 +419,7 @@ static struct xcu *x_main_cu;		/* the one that defines main() */
 static unsigned x_seq;
 static Dwfl_Module *x_main;		/* the executable */
 static bool x_all;			/* the libraries are indexed too */
+static char x_main_why[160];		/* why x_main has no ELF, or "" */
 static bool x_index_rest(void);
 static unsigned long long x_adds, x_subs;	/* dl_phdr_info, last look */
 static unsigned long long x_dw_adds, x_dw_subs;	/* ... when x_dwfl was made */
@@ -704,6 +706,43 @@ static void x_forget(struct xsym **tab)
 		}
 }
 
+/* Why the kernel hides this process's /proc files from it, or "". */
+static const char *x_undumpable(void)
+{
+	if (prctl(PR_GET_DUMPABLE) != 0)
+		return "";
+	return "; the process is not dumpable: it changed its user or group id, "
+	       "or called prctl(PR_SET_DUMPABLE, 0)";
+}
+
+/*
+ * The process's objects as /proc/PID/maps lists them.  elfutils reads
+ * /proc/PID/auxv first (for the vDSO), which the kernel gives to root,
+ * mode 0400, once the process is no longer dumpable (it changed its user
+ * or group id): maps stays readable to the process itself, and the vDSO
+ * holds nothing to watch.  Return: 0, an errno value or -1 (libdwfl's).
+ */
+static int x_report(Dwfl *dwfl)
+{
+	FILE *f;
+	int r;
+
+	dwfl_report_begin(dwfl);
+	r = dwfl_linux_proc_report(dwfl, getpid());
+	if (r == EACCES || r == EPERM) {
+		dwfl_report_begin(dwfl);
+		f = fopen("/proc/self/maps", "re");
+		if (f == NULL)
+			r = errno;
+		else {
+			r = dwfl_linux_proc_maps_report(dwfl, f);
+			fclose(f);
+		}
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	return r;
+}
+
 /*
  * Index the process's objects: at the first compile, and again when an
  * expression names something unknown and objects were loaded or unloaded
@@ -712,7 +751,9 @@ static void x_forget(struct xsym **tab)
  */
 static int x_index(bool again)
 {
+	Dwarf_Addr bias;
 	size_t i;
+	int r;
 
 	dl_iterate_phdr(x_phdr_count, NULL);
 	if (x_dwfl != NULL &&
@@ -746,15 +787,27 @@ static int x_index(bool again)
 	x_dwfl = dwfl_begin(&x_cb);
 	if (x_dwfl == NULL)
 		return -1;
-	dwfl_report_begin(x_dwfl);
-	if (dwfl_linux_proc_report(x_dwfl, getpid()) != 0) {
-		dwfl_report_end(x_dwfl, NULL, NULL);
+	r = x_report(x_dwfl);
+	if (r != 0) {
 		dwfl_end(x_dwfl);
 		x_dwfl = NULL;
-		return -1;
+		return r;
 	}
-	dwfl_report_end(x_dwfl, NULL, NULL);
 	x_main = dwfl_addrmodule(x_dwfl, (Dwarf_Addr)getauxval(AT_ENTRY));
+	x_main_why[0] = '\0';
+	if (x_main != NULL && dwfl_module_getelf(x_main, &bias) == NULL) {
+		/* e.g. mode 0700, and the process has left root's user id */
+		const char *name = dwfl_module_info(x_main, NULL, NULL, NULL,
+						    NULL, NULL, NULL, NULL);
+		int fd = name != NULL ? open(name, O_RDONLY | O_CLOEXEC) : -1;
+
+		if (fd >= 0)
+			close(fd);
+		else if (name != NULL)
+			snprintf(x_main_why, sizeof(x_main_why),
+				 "user %d cannot read the executable %s: %s",
+				 (int)geteuid(), name, strerror(errno));
+	}
 	x_all = false;
 	dwfl_getmodules(x_dwfl, x_index_module, NULL, 0);
 	return 0;
@@ -3525,6 +3578,7 @@ static bool x_has_addr(struct xtype *t)
 static void *x_compile(const char *expr, size_t len)
 {
 	struct xprog *p = x_alloc(sizeof(*p));
+	int r;
 
 	if (p == NULL)
 		return NULL;
@@ -3538,15 +3592,23 @@ static void *x_compile(const char *expr, size_t len)
 	p->len = len;
 	pthread_mutex_lock(&x_lock);
 	x_memfd_open();
-	if (x_index(false) != 0)
+	r = x_index(false);
+	if (r != 0)
 		snprintf(p->err, sizeof(p->err),
-			 "cannot read this process's objects: %s",
-			 dwfl_errmsg(-1));
+			 "cannot read this process's objects in /proc/%d: %s%s",
+			 (int)getpid(), r > 0 ? strerror(r) : dwfl_errmsg(-1),
+			 x_undumpable());
 	else if (x_parse(p) != 0 && strncmp(p->err, "no ", 3) == 0 &&
 		 x_index(true) == 0 && x_dwfl != NULL) {
 		/* something unknown: maybe in an object loaded since */
 		p->err[0] = '\0';
 		x_parse(p);
+	}
+	if (p->root == NULL && x_main_why[0] != '\0' &&
+	    strncmp(p->err, "no symbol", 9) == 0) {
+		size_t n = strlen(p->err);
+
+		snprintf(p->err + n, sizeof(p->err) - n, " (%s)", x_main_why);
 	}
 	if (p->root != NULL && p->fmt == 0 && x_has_addr(p->root->type))
 		p->atab = x_atab_get();

@@ -111,8 +111,7 @@ static void rb_fork_child(void)
 			rb_thread_setup(t, (uint32_t)idx, rb_fork_frames,
 					rb_fork_depth);
 		} else {
-			__atomic_fetch_add(&m->hdr->untraced_threads, 1,
-					   __ATOMIC_RELAXED);
+			rb_thread_no_ring(m);
 			t->state = RB_T_UNTRACED;
 		}
 	}

@@ -165,6 +165,7 @@ RB_HIDDEN void rb_thread_table_reset(void);
 RB_HIDDEN void rb_thread_setup(struct rb_thread *t, uint32_t idx,
 			       const char *frames, uint32_t depth);
 RB_HIDDEN bool rb_thread_attach(struct rb_thread *t);
+RB_HIDDEN void rb_thread_no_ring(struct rb_map *m);
 RB_HIDDEN void rb_thread_detach(struct rb_thread *t);
 RB_HIDDEN void rb_thread_refresh_name(struct rb_thread *t);
 RB_HIDDEN void rb_thread_each_ring(void (*fn)(struct rb_ring *, void *),

@@ -138,6 +138,26 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 }
 
 /**
+ * rb_thread_no_ring - the calling thread found no free ring in @m
+ *
+ * Counted in the header for rbmon; the program's stderr hears it once per
+ * process (a fork child of one that said it stays quiet).
+ */
+void rb_thread_no_ring(struct rb_map *m)
+{
+	static int said;
+
+	__atomic_fetch_add(&m->hdr->untraced_threads, 1, __ATOMIC_RELAXED);
+	/* Relaxed: the exchange only picks one thread; it orders nothing. */
+	if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED) != 0)
+		return;
+	rb_warnf("rbtrace: all %u rings of %s are in use: thread %d runs untraced, "
+		 "as will others that find none; trace with more rings "
+		 "(rbtrace --rings N, RBTRACE_RINGS=N)",
+		 m->geo.rings, m->path, (int)rb_gettid());
+}
+
+/**
  * rb_thread_attach - give the calling thread a ring (its first hook)
  *
  * Return: true if the thread is now traced.
@@ -155,8 +175,7 @@ bool rb_thread_attach(struct rb_thread *t)
 	}
 	idx = rb_ring_claim(&rb_proc.map, rb_proc.pid);
 	if (idx < 0) {
-		__atomic_fetch_add(&rb_proc.map.hdr->untraced_threads, 1,
-				   __ATOMIC_RELAXED);
+		rb_thread_no_ring(&rb_proc.map);
 		t->state = RB_T_UNTRACED;
 		return false;
 	}

@@ -131,6 +131,21 @@ check_PROGRAMS += tests/apps/wpoke
 tests_apps_wpoke_SOURCES = tests/apps/wpoke.c
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
+# Built without -finstrument-functions: rbtrace warns (untraced*.sh); only
+# plain-dl imports dlopen().  No sanitizer: its runtime would import that.
+check_PROGRAMS += tests/apps/plain tests/apps/plain-dl
+tests_apps_plain_SOURCES = tests/apps/plain.c tests/apps/app.h
+tests_apps_plain_CFLAGS = $(WARN_CFLAGS) -g -O0 -fno-instrument-functions
+tests_apps_plain_LDFLAGS =
+tests_apps_plain_dl_SOURCES = tests/apps/plain.c tests/apps/app.h
+tests_apps_plain_dl_CFLAGS = $(tests_apps_plain_CFLAGS) -DPLAIN_DLOPEN
+tests_apps_plain_dl_LDFLAGS =
+tests_apps_plain_dl_LDADD = -ldl
+# Calls setuid() once it runs (untraced-setuid.sh).
+check_PROGRAMS += tests/apps/dropuid
+tests_apps_dropuid_SOURCES = tests/apps/dropuid.c tests/apps/app.h
+tests_apps_dropuid_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_dropuid_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Writes into a live file as a stray writer would (the hostile-*.sh tests).
 check_PROGRAMS += tests/apps/hostile
 tests_apps_hostile_SOURCES = tests/apps/hostile.c
@@ -202,7 +217,12 @@ INTEGRATION_TESTS = \
 	tests/integration/prune.sh \
 	tests/integration/build-nocheck.sh \
 	tests/integration/install.sh \
-	tests/integration/fork-early.sh
+	tests/integration/fork-early.sh \
+	tests/integration/untraced.sh \
+	tests/integration/untraced-elf.sh \
+	tests/integration/untraced-static.sh \
+	tests/integration/untraced-setuid.sh \
+	tests/integration/rings-full.sh
 
 # rbmon on hostile files and writers: control bytes everywhere a program
 # can put them, an object path naming a FIFO.

@@ -1,5 +1,8 @@
 # rbtrace: the launcher.
 bin_PROGRAMS += rbtrace
-rbtrace_SOURCES = tools/rbtrace.c common/tracepath.c common/tracepath.h \
+rbtrace_SOURCES = tools/rbtrace.c tools/progcheck.c tools/progcheck.h \
+	common/tracepath.c common/tracepath.h \
 	common/evlog.c common/evlog.h \
 	common/defs.h
+rbtrace_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+rbtrace_LDADD = $(LIBELF_LIBS)

@@ -18,6 +18,7 @@
 #include "common/evlog.h"
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
+#include "tools/progcheck.h"
 
 struct rbtrace_opts {
 	const char	*file;
@@ -28,6 +29,7 @@ struct rbtrace_opts {
 	int		stop_on_create;
 	int		trace_on_create;
 	int		monitor;
+	int		never;		/* it will run untraced (progcheck) */
 	int		quiet;
 	int		record;		/* rbtrace record */
 	const char	*recording;	/* its -o, NULL = rbmon's default */
@@ -48,6 +50,10 @@ static const struct {
 /* rbtrace record: records per thread, and how long the program waits for the recorder. */
 #define RBTRACE_RECORD_EVENTS	"16384"
 #define RBTRACE_RECORD_WAIT	"10"
+
+/* Waiting for the trace file: polls of 20 ms, a word after 10 s. */
+#define RBTRACE_POLL_NS		(20 * 1000 * 1000)
+#define RBTRACE_NOTE_POLLS	500
 
 static volatile sig_atomic_t rbtrace_child = -1;
 
@@ -77,7 +83,8 @@ static void rbtrace_usage(FILE *f)
 "Usage: rbtrace [OPTIONS] [--] PROGRAM [ARGS...]\n"
 "Run PROGRAM with librbtrace preloaded: every thread's live call stack is kept\n"
 "in a trace file that rbmon reads while the program runs, or after it ended.\n"
-"PROGRAM must be built with -finstrument-functions (and -g for file:line).\n"
+"PROGRAM must be built with -finstrument-functions (and -g for file:line);\n"
+"rbtrace says first when it cannot be traced (see DIAGNOSTICS in rbtrace(1)).\n"
 "\n"
 "  -o, --file PATH         trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace);\n"
 "                          a relative PATH is taken from the current directory\n"
@@ -98,7 +105,8 @@ static void rbtrace_usage(FILE *f)
 "                          terminal output then goes to a file (below)\n"
 "      --output PATH       with --monitor: where the program's output goes\n"
 "                          (default: the trace path ending in .out)\n"
-"  -q, --quiet             do not print where the trace goes\n"
+"  -q, --quiet             do not print where the trace goes (the lines saying\n"
+"                          why PROGRAM will run untraced remain)\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
 "\n"
@@ -228,8 +236,9 @@ static void rbtrace_trace_path(const struct rbtrace_opts *o, const char *prog,
  */
 static int rbtrace_redirects(const struct rbtrace_opts *o)
 {
-	return o->monitor && (o->output != NULL || isatty(STDOUT_FILENO) ||
-			      isatty(STDERR_FILENO));
+	return o->monitor && (o->output != NULL ||
+			      (!o->never && (isatty(STDOUT_FILENO) ||
+					     isatty(STDERR_FILENO))));
 }
 
 static void rbtrace_output_path(const struct rbtrace_opts *o,
@@ -323,23 +332,55 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 		setenv("RBTRACE_TOC", "0", 1);
 }
 
-/* Wait (bounded) for the program to create its trace file. */
-static int rbtrace_wait_file(const char *path, pid_t child)
+/*
+ * Wait for the program to create its trace file (its first instrumented
+ * call does), as long as it runs: a program may call none for a while, or
+ * load or run instrumented code later.  After 10 s, one line says what is
+ * awaited: @what happens when the file appears.
+ *
+ * Return: 1 when the file is there, 0 when the program ended without it.
+ * *reaped is set when the program was reaped, *status its wait status.
+ */
+static int rbtrace_wait_file(const struct rbtrace_opts *o, const char *prog,
+			     const char *path, pid_t child, const char *what,
+			     int *reaped, int *status)
 {
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	int i, status;
+	struct timespec ts = { 0, RBTRACE_POLL_NS };
+	unsigned i;
+	pid_t r;
 
-	for (i = 0; i < 500; i++) {	/* 10 s */
+	*reaped = 0;
+	for (i = 1;; i++) {
 		if (access(path, F_OK) == 0)
-			return 0;
-		if (waitpid(child, &status, WNOHANG) == child) {
-			/* gone before tracing started; report its status */
-			return -1 - rbtrace_status(status);
+			return 1;
+		r = waitpid(child, status, WNOHANG);
+		if (r == child || (r < 0 && errno != EINTR)) {
+			if (r < 0)
+				*status = 125 << 8;
+			*reaped = 1;
+			/* it may have made the file just before it ended */
+			return access(path, F_OK) == 0;
 		}
+		if (i == RBTRACE_NOTE_POLLS && !o->quiet)
+			fprintf(stderr, "rbtrace: %s has not appeared after 10 s; "
+				"%s when it does, at the first instrumented "
+				"call (Ctrl-C ends %s)\n", path, what, prog);
 		nanosleep(&ts, NULL);
 	}
-	fprintf(stderr, "rbtrace: %s did not appear; not starting rbmon\n", path);
-	return 0;
+}
+
+static int rbtrace_reap(pid_t child)
+{
+	int status;
+	pid_t r;
+
+	while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (r < 0) {
+		fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
+		return 125 << 8;
+	}
+	return status;
 }
 
 /*
@@ -353,19 +394,19 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 			  pid_t child, const char *path, const char *rbmon)
 {
 	pid_t rec;
-	int r, status, rstatus = 0;
+	int status, reaped, rstatus = 0;
 
+	if (o->never) {
+		fprintf(stderr, "rbtrace: nothing to record\n");
+		return rbtrace_status(rbtrace_reap(child));
+	}
 	if (!o->quiet)
 		fprintf(stderr, "rbtrace: recording %s (pid %d) through %s\n",
 			prog, (int)child, path);
-	r = rbtrace_wait_file(path, child);
-	if (r < 0)
-		return -1 - r;
-	if (access(path, F_OK) != 0) {
-		fprintf(stderr, "rbtrace: nothing to record: is %s built with "
-			"-finstrument-functions?\n", prog);
-		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-			;
+	if (!rbtrace_wait_file(o, prog, path, child, "recording starts",
+			       &reaped, &status)) {
+		fprintf(stderr, "rbtrace: nothing to record: %s ended before "
+			"calling an instrumented function\n", prog);
 		return rbtrace_status(status);
 	}
 	rec = fork();
@@ -384,12 +425,8 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 	}
 	if (rec < 0)
 		fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
-	while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
-		;
-	if (r < 0) {
-		fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
-		status = 125 << 8;
-	}
+	if (!reaped)
+		status = rbtrace_reap(child);
 	if (WIFSIGNALED(status) && !o->quiet)
 		fprintf(stderr, "rbtrace: %s killed by signal %d (%s)\n", prog,
 			WTERMSIG(status), strsignal(WTERMSIG(status)));
@@ -425,9 +462,10 @@ int main(int argc, char **argv)
 	struct rbtrace_opts o = { .trace_on_create = 1 };
 	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX], out[PATH_MAX];
 	char file[PATH_MAX];
+	struct progcheck pc;
 	struct sigaction sa;
 	pid_t child, mon = -1;
-	int c, status, r, err, execfd[2];
+	int c, status, r, err, reaped, execfd[2];
 
 	if (argc > 1 && strcmp(argv[1], "record") == 0) {
 		/* rbtrace record [-o RECORDING] [OPTIONS] -- PROGRAM ... */
@@ -558,6 +596,12 @@ int main(int argc, char **argv)
 	     rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))
 		return 125;
 
+	/* What is wrong with the program, said before it runs anyway. */
+	progcheck_run(argv[optind], getenv("LD_PRELOAD"), &pc);
+	o.never = pc.verdict == PROGCHECK_NEVER;
+	if (pc.line[0] != '\0' && (o.never || !o.quiet))
+		fprintf(stderr, "%s\n", pc.line);
+
 	/* Like system(): the terminal's ^C and ^\ reach the program directly. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = rbtrace_forward;
@@ -618,18 +662,22 @@ int main(int argc, char **argv)
 	}
 	if (o.record)
 		return rbtrace_record(&o, argv[optind], child, path, rbmon);
-	if (!o.quiet && rbtrace_redirects(&o))
-		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s; its "
-			"output goes to %s\n", argv[optind], (int)child, path,
-			out);
-	else if (!o.quiet)
-		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s\n",
-			argv[optind], (int)child, path);
+	if (!o.quiet && !o.never)
+		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s%s%s\n",
+			argv[optind], (int)child, path,
+			rbtrace_redirects(&o) ? "; its output goes to " : "",
+			rbtrace_redirects(&o) ? out : "");
 
-	if (o.monitor) {
-		r = rbtrace_wait_file(path, child);
-		if (r < 0)
-			return -1 - r;
+	if (o.monitor && o.never) {
+		fprintf(stderr, "rbtrace: nothing to watch; not starting rbmon\n");
+	} else if (o.monitor) {
+		if (!rbtrace_wait_file(&o, argv[optind], path, child,
+				       "rbmon starts", &reaped, &status)) {
+			fprintf(stderr, "rbtrace: %s ended before calling an "
+				"instrumented function; not starting rbmon\n",
+				argv[optind]);
+			goto reaped;
+		}
 		mon = fork();
 		if (mon == 0) {
 			signal(SIGINT, SIG_DFL);
@@ -639,26 +687,23 @@ int main(int argc, char **argv)
 				strerror(errno));
 			_exit(127);
 		}
-		if (mon > 0)
-			while (waitpid(mon, &status, 0) < 0 && errno == EINTR)
-				;
-		if (waitpid(child, &status, WNOHANG) == child)
+		if (mon < 0)
+			fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
+		else
+			rbtrace_reap(mon);
+		if (reaped || waitpid(child, &status, WNOHANG) == child)
 			goto reaped;
 		fprintf(stderr, "rbtrace: rbmon ended; %s (pid %d) still runs%s%s"
 			" (Ctrl-C ends it)\n", argv[optind], (int)child,
 			rbtrace_redirects(&o) ? ", output in " : "",
 			rbtrace_redirects(&o) ? out : "");
 	}
-	while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
-		;
-	if (r < 0) {
-		fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
-		return 125;
-	}
+	status = rbtrace_reap(child);
 reaped:
 	if (WIFSIGNALED(status) && !o.quiet)
-		fprintf(stderr, "rbtrace: %s killed by signal %d (%s); trace kept in %s\n",
+		fprintf(stderr, "rbtrace: %s killed by signal %d (%s)%s%s\n",
 			argv[optind], WTERMSIG(status), strsignal(WTERMSIG(status)),
-			path);
+			access(path, F_OK) == 0 ? "; trace kept in " : "",
+			access(path, F_OK) == 0 ? path : "");
 	return rbtrace_status(status);
 }
