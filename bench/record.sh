@@ -487,7 +487,7 @@ for ((run = 0; run < EXPORT_RUNS; run++)); do
 done
 
 # --- 4b. Lua: the runs ---------------------------------------------------------
-declare -A LUS LCALLS
+declare -A LUS LCPU LCALLS
 LUA_RUNS=()
 if [ -z "$LUA_STATE" ]; then
 	for b in $LUA_BUILDS; do
@@ -497,11 +497,13 @@ if [ -z "$LUA_STATE" ]; then
 	done
 fi
 
-# lua_run BUILD VARIANT - one run of work.lua; sets L_US (wall time) and,
+TIMEFORMAT='%3U %3S'
+# lua_run BUILD VARIANT - one run of work.lua; sets L_US (wall time), L_CPU
+# (user + system ms) and,
 # for default, L_CALLS (the event log's written records / 2).
 lua_run()
 {
-	local b=$1 v=$2 rc=0 knobs=() out w
+	local b=$1 v=$2 rc=0 knobs=() out w cu cs
 	rm -f "$TRACE"
 	case $v in
 	none) ;;
@@ -509,11 +511,16 @@ lua_run()
 	noev) knobs=(LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" RBTRACE_EVENTS=0);;
 	esac
 	now_us; t0=$NOW
-	env "${knobs[@]}" timeout -k 5 "$RUN_TIMEOUT" "${LUA_BIN[$b]}" "$WORKLUA" "$LUA_SCALE" \
-		>"$T/lua.run.out" 2>"$T/lua.run.err" || rc=$?
+	# time: the CPU the process used too (user and system), in ms.
+	{ time env "${knobs[@]}" timeout -k 5 "$RUN_TIMEOUT" "${LUA_BIN[$b]}" "$WORKLUA" "$LUA_SCALE" \
+		>"$T/lua.run.out" 2>"$T/lua.run.err"; } 2>"$T/lua.time" || rc=$?
 	now_us
 	L_US=$((NOW - t0))
 	[ "$rc" -eq 0 ] || broke "lua $b $v exited $rc: $(head -c 300 "$T/lua.run.err")"
+	read -r cu cs <"$T/lua.time"
+	[[ "$cu $cs" =~ ^[0-9]+[.,][0-9]+\ [0-9]+[.,][0-9]+$ ]] ||
+		broke "lua $b $v: no CPU time: $(head -c 200 "$T/lua.time")"
+	L_CPU=$(calc "printf \"%.0f\", (${cu/,/.} + ${cs/,/.}) * 1000")
 	out=$(cat "$T/lua.run.out")
 	[ "$out" = "$LUA_SUM" ] || broke "lua $b $v printed '$out', the baseline '$LUA_SUM'"
 	[ -s "$T/lua.run.err" ] && broke "lua $b $v complained: $(head -c 300 "$T/lua.run.err")"
@@ -537,6 +544,7 @@ if [ ${#LUA_RUNS[@]} -gt 0 ]; then
 			bv=${LUA_RUNS[$(((j + run) % nl))]}
 			lua_run "${bv%%:*}" "${bv#*:}"
 			LUS[$bv]="${LUS[$bv]:-} $L_US"
+			LCPU[$bv]="${LCPU[$bv]:-} $L_CPU"
 			[ "${bv#*:}" = default ] && LCALLS[${bv%%:*}]="${LCALLS[${bv%%:*}]:-} $L_CALLS"
 		done
 		note "lua: run $((run + 1))/$RUNS done"
@@ -698,6 +706,19 @@ else
 			"$(calc "printf \"%.0f\", $e / 1000")" "$(ratio "$e" "$base")" \
 			"$(calc "printf \"%.1f\", $c / $n")" "$(calc "printf \"%.1f\", ($d - $n) * 1000 / $c")" \
 			"$(calc "printf \"%.1f\", ($e - $n) * 1000 / $c")"
+	done
+	echo "   the same by CPU time (user + system of the process, ms), less sensitive to a busy machine:"
+	cbase=$(med "${LCPU[gcc:none]}")
+	printf '   %-10s %9s %7s %9s %7s %9s %7s\n' build "none cpu" "x base" "rbtrace" "x base" "EVENTS=0" "x base"
+	for b in $LUA_BUILDS; do
+		[ -n "${LUA_BIN[$b]:-}" ] || continue
+		if [ "$b" = gcc ]; then
+			printf '   %-10s %9s %7s %9s %7s %9s %7s\n' "$b" "$cbase" 1.00 - - - -
+			continue
+		fi
+		n=$(med "${LCPU[$b:none]}"); d=$(med "${LCPU[$b:default]}"); e=$(med "${LCPU[$b:noev]}")
+		printf '   %-10s %9s %7s %9s %7s %9s %7s\n' "$b" "$n" "$(ratio "$n" "$cbase")" \
+			"$d" "$(ratio "$d" "$cbase")" "$e" "$(ratio "$e" "$cbase")"
 	done
 	for pair in gcc-ex:gcc-fi clang-ai:clang-fi; do
 		a=$(med "${LCALLS[${pair%%:*}]:-}"); z=$(med "${LCALLS[${pair#*:}]:-}")
