@@ -177,7 +177,8 @@ read -r LOAD0 _ </proc/loadavg
 # --- one run of a program, a few ways -------------------------------------------
 # run_fib VARIANT PROGRAM ARGS... - run fib or pace (their result line) as
 # VARIANT: baseline, ref-stack, ref-events, noev, default, record[:EVENTS].
-# Sets R_CALLS R_TIMED R_WORK R_WALL R_RESULT, and for record REC_* (rec_parse).
+# Sets R_TIMED R_WORK R_WALL (fib.c's timed_calls, work_ns, wall_ns), and for
+# record REC_* (rec_parse).
 run_fib()
 {
 	local v=$1 rc=0 line ev
@@ -212,13 +213,12 @@ run_fib()
 	[ "$rc" -eq 0 ] || broke "$v: $* exited $rc: $(head -c 500 "$T/run.err")"
 	line=$(grep -E '^calls [0-9]+ timed_calls [0-9]+ threads [0-9]+ work_ns [0-9]+ wall_ns [0-9]+ result [0-9]+$' "$T/run.out" | tail -n 1)
 	[ -n "$line" ] || broke "$v: $* printed no result line: $(head -c 500 "$T/run.out" "$T/run.err")"
-	read -r _ R_CALLS _ R_TIMED _ _ _ R_WORK _ R_WALL _ R_RESULT <<<"$line"
+	read -r _ _ _ R_TIMED _ _ _ R_WORK _ R_WALL _ _ <<<"$line"
 	rm -f "$TRACE"
 }
 
 # rec_parse STDERR RECORDING - the recorder's end summary into REC_KEPT
-# REC_LOST REC_MIB REC_BPE REC_SECS REC_CPU_S REC_CPU_PCT, REC_BYTES the
-# recording's size.
+# REC_LOST REC_CPU_S REC_CPU_PCT, REC_BYTES the recording's size.
 rec_parse()
 {
 	local l1 l3 re1 re3
@@ -230,7 +230,6 @@ rec_parse()
 	REC_KEPT=$(nocomma "${BASH_REMATCH[1]}")
 	REC_LOST=$(nocomma "${BASH_REMATCH[3]}")
 	[[ $l3 =~ $re3 ]] || broke "record: no size and CPU line in the recorder's summary: $(head -c 500 "$1")"
-	REC_MIB=${BASH_REMATCH[1]} REC_BPE=${BASH_REMATCH[2]} REC_SECS=${BASH_REMATCH[3]}
 	REC_CPU_S=${BASH_REMATCH[5]} REC_CPU_PCT=${BASH_REMATCH[6]}
 	[ -f "$2" ] || broke "record: no recording $2"
 	REC_BYTES=$(stat -c %s "$2")
@@ -282,7 +281,7 @@ REFS=
 [ -f "$REFLIB_DIR/librefstack.so" ] && [ -f "$REFLIB_DIR/librefevents.so" ] && REFS="ref-stack ref-events"
 FIB1_VARIANTS="baseline $REFS noev default record"
 FIB2_VARIANTS="baseline noev default record"
-declare -A FW FCALLS FKEPT FLOST FCPU FBPE
+declare -A FW FCALLS FKEPT FCPU FBPE
 note "fib: $RUNS runs of fib $FIB_N 1 2 ($FIB1_VARIANTS) and fib $FIB_N 2 2 ($FIB2_VARIANTS)"
 for ((run = 0; run < RUNS; run++)); do
 	for th in 1 2; do
@@ -321,7 +320,7 @@ LUA_STATE=			# why Lua is left out, if it is
 LUA_SRC=
 LUA_CACHE=$CACHE/lua
 LUA_LOG=$LUA_CACHE/fetch.log
-declare -A LUA_BIN LUA_CC LUA_CFLAGS LUA_BSTATE
+declare -A LUA_BIN LUA_BSTATE
 LUA_BUILDS="gcc gcc-fi gcc-ex clang-fi clang-ai"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
@@ -378,8 +377,6 @@ lua_fetch()
 lua_build()
 {
 	local name=$1 cc=$2 cflags=$3 out=$LUA_CACHE/build/$1 stamp
-	LUA_CC[$name]=$cc
-	LUA_CFLAGS[$name]=$cflags
 	if ! command -v "$cc" >/dev/null; then
 		LUA_BSTATE[$name]="$cc is not installed"
 		return 1
@@ -403,7 +400,6 @@ lua_build()
 
 LUA_SUM=
 LUA_FLAGS=
-LUA_HOT=
 LUA_REC=			# the recording of gcc-fi, for hot and the exporters
 if [ "$LUA" != 1 ]; then
 	LUA_STATE="left out (BENCH_LUA=$LUA)"
@@ -461,7 +457,7 @@ XRECS="fib"
 XREC[fib]=$T/fib.rbr; XKEPT[fib]=$REC_KEPT
 if [ -n "$LUA_REC" ]; then
 	XRECS+=" lua"
-	XREC[lua]=$T/lua.rbr; read -r XKEPT[lua] _ <<<"$LUA_REC"
+	XREC[lua]=$T/lua.rbr; read -r 'XKEPT[lua]' _ <<<"$LUA_REC"
 fi
 read -r -a xcmds <<<"$EXPORTS"
 note "exporters: $EXPORT_RUNS runs of ${EXPORTS//:/ } on: $XRECS"
