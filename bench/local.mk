@@ -15,13 +15,15 @@
 BENCHMARKS = \
 	bench/rbmon.sh \
 	bench/rbmon-cpu.sh \
-	bench/overhead.sh
+	bench/overhead.sh \
+	bench/record.sh
 
 BENCH_APPS = \
 	bench/apps/many \
 	bench/apps/fib \
 	bench/apps/work \
-	bench/apps/sleepers
+	bench/apps/sleepers \
+	bench/apps/pace
 
 # Reference hooks, preloaded in place of librbtrace.so (bench/ref/refhooks.c):
 # a store-only live stack, and a store-only event logger.
@@ -40,7 +42,8 @@ bench_ref_librefevents_la_LDFLAGS = $(BENCH_REF_LDFLAGS)
 # Built on demand only: EXTRA_PROGRAMS are not part of all or check.
 EXTRA_PROGRAMS = $(BENCH_APPS)
 # Run by hand against an older build of the library (see its header).
-EXTRA_DIST += $(BENCHMARKS) bench/setup bench/ab-events.sh
+EXTRA_DIST += $(BENCHMARKS) bench/setup bench/ab-events.sh \
+	bench/lua/lua.mk bench/lua/work.lua
 CLEANFILES += $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS)
 
 # Like the integration apps, but optimised as real programs are.
@@ -68,11 +71,16 @@ bench_apps_sleepers_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_sleepers_CFLAGS = $(BENCH_APP_CFLAGS)
 bench_apps_sleepers_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 
+bench_apps_pace_SOURCES = bench/apps/pace.c
+bench_apps_pace_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
+bench_apps_pace_CFLAGS = $(BENCH_APP_CFLAGS)
+bench_apps_pace_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
+
 BENCH_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
 	export top_builddir top_srcdir;
 
-bench: $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS) rbmon$(EXEEXT) lib/librbtrace.la
+bench: $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS) rbmon$(EXEEXT) rbtrace$(EXEEXT) lib/librbtrace.la
 	@$(BENCH_ENVIRONMENT) \
 	ran=0; skipped=0; broke=; \
 	for s in $(BENCHMARKS); do \
