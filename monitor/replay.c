@@ -833,6 +833,8 @@ struct rp_hot {
 	uint64_t	 span;		/* the threads' recorded time, summed */
 	uint64_t	 first, last;	/* the stream being walked, raw */
 	int		 have_first;
+	uint64_t	 lost;		/* records lost or dropped, counted */
+	int		 lost_unknown;	/* and gaps of unknown size */
 };
 
 static void
@@ -906,6 +908,19 @@ rp_hot_median(const struct rp_hot *h, uint32_t func)
 			return b == 0 ? 0 : (3ull << (b - 1)) / 2;
 	}
 	return 0;
+}
+
+static void
+rp_hot_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+{
+	struct rp_hot	*h = w->h->arg;
+
+	(void)depth;
+	if (!k->lost && k->e.kind != RB_EV_LOST)
+		return;
+	if (k->e.arg == 0)
+		h->lost_unknown = 1;
+	h->lost += k->e.arg;
 }
 
 static int
@@ -1040,7 +1055,8 @@ rp_hot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rp_handler	 hd = { rp_hot_enter, rp_hot_leave, NULL, NULL };
+	struct rp_handler	 hd = { rp_hot_enter, rp_hot_leave, rp_hot_mark,
+				    NULL };
 	struct rp_hot		 h;
 	struct rp_tids		 tids = { NULL, 0 };
 	struct rp_ctx		 x;
@@ -1049,7 +1065,7 @@ rp_hot(int argc, char **argv)
 	char			**keys, *end;
 	const char		**files;
 	unsigned char		*pick;
-	uint64_t		 all = 0, picked = 0, lost;
+	uint64_t		 all = 0, picked = 0;
 	double			 cost = 15, hook, left;
 	size_t			 i, j, n, nfiles, npick = 0, top = 20;
 	int			 ch, json = 0, flags_only = 0, first;
@@ -1105,11 +1121,9 @@ rp_hot(int argc, char **argv)
 	memset(&h, 0, sizeof h);
 	h.x = &x;
 	hd.arg = &h;
-	lost = 0;
 	for (i = 0; i < x.rec.nstreams; i++) {
 		if (!rp_tid_wanted(&tids, x.rec.streams[i].info.tid))
 			continue;
-		lost += x.rec.streams[i].lost;
 		h.have_first = 0;
 		h.last = 0;
 		rp_walk_init(&w, &x, i, &hd);
@@ -1173,7 +1187,8 @@ rp_hot(int argc, char **argv)
 		printf("{\"calls\": %" PRIu64 ", \"lost\": %" PRIu64
 		    ", \"thread_ns\": %" PRIu64 ", \"cost_ns\": %g"
 		    ", \"hook_ns\": %.0f, \"hook_ns_after\": %.0f"
-		    ", \"functions\": [", all, lost, h.span, cost, hook, left);
+		    ", \"functions\": [", all, h.lost, h.span, cost, hook,
+		    left);
 		for (i = 0; i < n; i++) {
 			const struct rp_func	*f = &x.funcs[order[i]];
 
@@ -1206,9 +1221,12 @@ rp_hot(int argc, char **argv)
 		rp_time(a, sizeof a, (uint64_t)hook);
 		rp_time(b, sizeof b, h.span);
 		printf("%" PRIu64 " calls", all);
-		if (lost != 0)
-			printf(" (and %" PRIu64 " records lost: counts are "
-			    "lower bounds)", lost);
+		if (h.lost != 0)
+			printf(" (and %s%" PRIu64 " records lost: counts are "
+			    "lower bounds)", h.lost_unknown ? "at least " : "",
+			    h.lost);
+		else if (h.lost_unknown)
+			printf(" (and records lost: counts are lower bounds)");
 		printf("; at %g ns a call the hooks took about %s of the "
 		    "threads' %s", cost, a, b);
 		if (h.span != 0)

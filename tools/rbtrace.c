@@ -330,6 +330,9 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 		setenv("RBTRACE_SOC", "1", 1);
 	if (!o->trace_on_create)
 		setenv("RBTRACE_TOC", "0", 1);
+	/* The first calls wait for the recorder (unless the caller says). */
+	if (o->record)
+		setenv("RBTRACE_RECORD_WAIT", RBTRACE_RECORD_WAIT, 0);
 }
 
 /*

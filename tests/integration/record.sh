@@ -236,6 +236,18 @@ grep -Eq '\| +\[LOST [0-9]+ EVENTS\]$' "$T/spin.replay" || fail "no [LOST N EVEN
 grep -q 'still running \*/$' "$T/spin.replay" || fail "the killed program's calls are not shown still running"
 "$RBMON" export --chrome "$T/spin.rbr" | jq -e '[.traceEvents[] | select(.args.cut)] | length > 0' >/dev/null ||
 	fail "no calls cut by lost records in the Chrome export"
+# rbmon hot counts what was lost as the replay shows it, and says so.
+lost=$(grep -o '\[LOST [0-9]* EVENTS\]' "$T/spin.replay" | awk '{ s += $2 } END { print s + 0 }')
+[ "$lost" -gt 0 ] || fail "no counted [LOST N EVENTS] in the replay"
+expect "rbmon hot's lost records" "$lost" "$("$RBMON" hot --json "$T/spin.rbr" | jq .lost)"
+"$RBMON" hot "$T/spin.rbr" | head -n 1 | grep -q "(and $lost records lost: counts are lower bounds)" ||
+	fail "rbmon hot does not say counts are lower bounds: $("$RBMON" hot "$T/spin.rbr" | head -n 1)"
+
+# rbtrace record makes the program's first calls wait for the recorder
+# (env, not instrumented, shows the environment it was given).
+"$RBTRACE" record -o "$T/env.rbr" --file "$T/env.trace" -- env >"$T/env.out" 2>"$T/env.err"
+grep -qx 'RBTRACE_RECORD_WAIT=10' "$T/env.out" || fail "rbtrace record does not set RBTRACE_RECORD_WAIT: $(grep RBTRACE "$T/env.out")"
+grep -qx 'RBTRACE_POLICY=drain' "$T/env.out" || fail "rbtrace record does not set the drain policy"
 
 # ---- bad input --------------------------------------------------------------------
 printf 'not a recording at all, just text that goes on for a while: %s\n' "$(seq 20)" >"$T/bad.rbr"
