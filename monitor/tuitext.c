@@ -294,7 +294,7 @@ rbmon_source_open(struct rbmon_tui *t)
 	struct rbmon_shown		 sh;
 	struct rbmon_srow		 r;
 	const char			*why = NULL;
-	char				*path;
+	char				*path, *real;
 	size_t				 row;
 	int				 fd, cut;
 
@@ -349,6 +349,11 @@ rbmon_source_open(struct rbmon_tui *t)
 		return;
 	}
 	close(fd);
+	/* The file read, as a plain path ("src/../x.c" from DWARF: "x.c"). */
+	if ((real = realpath(path, NULL)) != NULL) {
+		free(path);
+		path = real;
+	}
 	snprintf(ts->title, sizeof ts->title, "%s:%d  (#%zu %s)", path,
 	    sh.line, rbmon_frame_number(th, r.frame), sh.function != NULL ?
 	    sh.function : "?");

@@ -6,7 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v git >/dev/null || skip "git is not installed"
-git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1 || skip "$top_srcdir is not a git checkout"
+top=$(git -C "$top_srcdir" rev-parse --show-toplevel 2>/dev/null)
+[ -n "$top" ] && [ "$(readlink -f "$top")" = "$(readlink -f "$top_srcdir")" ] ||
+	skip "$top_srcdir is not a git checkout of its own (a distribution tree?)"
 [ -x "$top_srcdir/configure" ] || skip "no configure in $top_srcdir (run autoreconf -i there)"
 command -v pkg-config >/dev/null || skip "pkg-config is not installed"
 pkg-config --exists check || skip "Check is not installed: nothing to hide"
