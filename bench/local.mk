@@ -88,3 +88,12 @@ bench: $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS) rbmon$(EXEEXT) lib/librbtrace.la
 	test -z "$$broke"
 
 .PHONY: bench
+
+# librbtrace and its unit tests cross-built for aarch64 and run under
+# qemu-user (bench/cross-aarch64.sh, its header says what it needs); by
+# hand, not part of bench or check.
+EXTRA_DIST += bench/cross-aarch64.sh
+cross-aarch64:
+	@top_srcdir='$(abs_top_srcdir)' $(BASH) '$(srcdir)'/bench/cross-aarch64.sh
+
+.PHONY: cross-aarch64
