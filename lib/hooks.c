@@ -144,20 +144,20 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb
 	uint64_t h;
 
 	if (RB_UNLIKELY(st != 0)) {
+		/* No clock: the record's place in the log.  Relaxed: head is the owner's own; off as below. */
+		if (st == RB_EVS_SEQ && RB_LOAD(&t->ev.log->off) == 0) {
+			l = t->ev.log;
+			h = RB_LOAD(&l->head);
+			rb_ev_store(t, l, h, kind, fn, arg, h + 1);
+			return;
+		}
 		if (st & RB_EVS_NONE)
 			return;
 		/* Relaxed: a switch seen one hook late is still honoured. */
 		if ((st & ~RB_EVS_SEQ) == RB_EVS_OFF &&
 		    RB_LOAD(&t->ev.log->off) != 0)
 			return;
-		if (st != RB_EVS_SEQ || RB_LOAD(&t->ev.log->off) != 0) {
-			rb_ev_slow(t, kind, fn, arg, lazy ? 0 : ts);
-			return;
-		}
-		/* No clock: the record's place in the log.  Relaxed: head is the owner's own. */
-		l = t->ev.log;
-		h = RB_LOAD(&l->head);
-		rb_ev_store(t, l, h, kind, fn, arg, h + 1);
+		rb_ev_slow(t, kind, fn, arg, lazy ? 0 : ts);
 		return;
 	}
 	l = t->ev.log;
