@@ -21,7 +21,8 @@ BENCH_APPS = \
 	bench/apps/many \
 	bench/apps/fib \
 	bench/apps/work \
-	bench/apps/sleepers
+	bench/apps/sleepers \
+	bench/apps/clockcost
 
 # Reference hooks, preloaded in place of librbtrace.so (bench/ref/refhooks.c):
 # a store-only live stack, and a store-only event logger.
@@ -67,6 +68,10 @@ bench_apps_sleepers_SOURCES = bench/apps/sleepers.c
 bench_apps_sleepers_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_sleepers_CFLAGS = $(BENCH_APP_CFLAGS)
 bench_apps_sleepers_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
+
+# The clocks' own cost per read: not instrumented.
+bench_apps_clockcost_SOURCES = bench/apps/clockcost.c common/clock.h
+bench_apps_clockcost_CFLAGS = $(WARN_CFLAGS) -O2 -fno-instrument-functions
 
 BENCH_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
