@@ -144,6 +144,8 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb
 	uint64_t h;
 
 	if (RB_UNLIKELY(st != 0)) {
+		if (st & RB_EVS_NONE)
+			return;
 		/* No clock: the record's place in the log.  Relaxed: head is the owner's own; off as below. */
 		if (st == RB_EVS_SEQ && RB_LOAD(&t->ev.log->off) == 0) {
 			l = t->ev.log;
@@ -151,8 +153,6 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb
 			rb_ev_store(t, l, h, kind, fn, arg, h + 1);
 			return;
 		}
-		if (st & RB_EVS_NONE)
-			return;
 		/* Relaxed: a switch seen one hook late is still honoured. */
 		if ((st & ~RB_EVS_SEQ) == RB_EVS_OFF &&
 		    RB_LOAD(&t->ev.log->off) != 0)
@@ -238,7 +238,10 @@ static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i
 static inline RB_NOINSTR uint32_t rb_slot_below(const struct rb_thread *t,
 						 uint32_t c, uint32_t d)
 {
-	return c == t->pinned && d > t->pinned ? t->nslots - 1 : c - 1;
+	/* The common case first: one compare. */
+	if (RB_LIKELY(c != t->pinned))
+		return c - 1;
+	return d > t->pinned ? t->nslots - 1 : c - 1;
 }
 
 /*
