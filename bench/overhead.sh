@@ -29,6 +29,12 @@
 # bench/ab-events.sh), and stack + events with the fill and drain policies
 # (full after the first 4096 records, they then go out of line to count
 # what they drop).
+# The clocks (RBTRACE_CLOCK): what one read of each costs here
+# (bench/apps/clockcost: the counter the hooks read inline, rdtsc or
+# CNTVCT, and clock_gettime(CLOCK_MONOTONIC)), next to the hooks' cost
+# per call pair with each clock, all also as multiples of an empty call
+# measured the same way (the no-op reference), so that figures of
+# machines whose counter costs 5 or 20 ns compare.
 #
 # Workloads (bench/apps, built with -O2 -g -finstrument-functions):
 #   fib   fib N 1 2: fib(N) twice, on 1 thread (a pure call-heavy loop);
@@ -52,6 +58,9 @@
 #               only"; fib only;
 #   librbtrace-fill, librbtrace-drain  the same with RBTRACE_POLICY=fill,
 #               drain; fib only;
+#   librbtrace-mono, librbtrace-none  the same with RBTRACE_CLOCK=mono,
+#               none; librbtrace-none-noev with RBTRACE_CLOCK=none and
+#               RBTRACE_EVENTS=0; fib only;
 #   librbtrace-bpN  the same, the program waiting (FIB_GO, see fib.c)
 #               until rbmon --send has set N breakpoints (0, 1, 16) on
 #               fib_idle_0 .. fib_idle_N-1, never called; fib only;
@@ -79,16 +88,17 @@
 # run of that size: the ratio to librbtrace compares figures of one size.
 # A peer that is not installed, or cannot run here, is reported as such.
 #
-# RBTRACE_EVENTS and RBTRACE_POLICY are taken out of the environment, so
-# that "default" means the library's defaults; before the runs, each
-# librbtrace variant's trace file of a small fib is checked with rbmon
-# --events (no log for noev; for the others the policy, 4096 records, two
-# records written per call pair and those beyond 4096 overwritten, ring, or
-# dropped, fill and drain).
+# RBTRACE_EVENTS, RBTRACE_POLICY and RBTRACE_CLOCK are taken out of the
+# environment, so that "default" means the library's defaults; before the
+# runs, each librbtrace variant's trace file of a small fib is checked with
+# rbmon --events (no log for noev; for the others the policy, 4096
+# records, two records written per call pair and those beyond 4096
+# overwritten, ring, or dropped, fill and drain; the clock the file has).
 #
 # Also: instructions per call pair (valgrind --tool=callgrind, Ir) of fib
 # alone, under librbtrace (stack + events), librbtrace with
-# RBTRACE_EVENTS=0 (stack only) and the two references, at two sizes (the
+# RBTRACE_EVENTS=0 (stack only), with RBTRACE_CLOCK=none and the two
+# references, at two sizes (the
 # marginal figure is free of start-up costs), with the call counts checked
 # against callgrind's; and the trace file's size for the default geometry
 # and for RBTRACE_RINGS=1024 RBTRACE_SLOTS=64.
@@ -97,7 +107,7 @@
 # measured, 77 when it cannot run here, 1 when the harness itself broke.
 #
 # Run it alone from the build directory (after `make all bench/apps/fib
-# bench/apps/work`):
+# bench/apps/work bench/apps/clockcost`):
 #	top_builddir=$PWD top_srcdir=/path/to/src bash /path/to/src/bench/overhead.sh
 # or as part of `make bench`.  Knobs (environment): BENCH_RUNS (7),
 # BENCH_QUICK=1 (small sizes and 3 runs: a smoke test), BENCH_FIB_N (36),
@@ -136,6 +146,7 @@ REFLIB_DIR=$top_builddir/bench/ref/.libs
 RBMON=$top_builddir/rbmon
 FIB=$top_builddir/bench/apps/fib
 WORK=$top_builddir/bench/apps/work
+CLOCKCOST=$top_builddir/bench/apps/clockcost
 
 TARGET_NS=15		# fib, 1 thread: ns per call pair over the baseline
 TARGET_UFTRACE=10	# uftrace's overhead / librbtrace's, at least
@@ -147,7 +158,7 @@ DEFAULT_SLOTS=64	# man/rbtrace.5: RBTRACE_SLOTS default
 DEFAULT_EVENTS=4096	# man/rbtrace.5: RBTRACE_EVENTS default
 
 # The variants set these themselves; librbtrace means the defaults.
-unset RBTRACE_EVENTS RBTRACE_POLICY
+unset RBTRACE_EVENTS RBTRACE_POLICY RBTRACE_CLOCK
 
 note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
 broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
@@ -156,8 +167,8 @@ skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
 [ "$(uname -s)" = Linux ] || skip "Linux only"
 [ -f "$LIBRBTRACE" ] || broke "library not built: $LIBRBTRACE"
 [ -x "$RBMON" ] || broke "rbmon not built: $RBMON"
-for p in "$FIB" "$WORK"; do
-	[ -x "$p" ] || broke "benchmark program not built: $p (make bench/apps/fib bench/apps/work)"
+for p in "$FIB" "$WORK" "$CLOCKCOST"; do
+	[ -x "$p" ] || broke "benchmark program not built: $p (make bench/apps/fib bench/apps/work bench/apps/clockcost)"
 done
 for v in RUNS FIB_N FIB_PEER_N WORK_ROUNDS WORK_PEER_ROUNDS DEPTH_N WAIT_TIMEOUT; do
 	[[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 ] ||
@@ -341,6 +352,9 @@ variant_env()
 	librbtrace-noev) knobs=(RBTRACE_EVENTS=0);;
 	librbtrace-fill) knobs=(RBTRACE_POLICY=fill);;
 	librbtrace-drain) knobs=(RBTRACE_POLICY=drain);;
+	librbtrace-mono) knobs=(RBTRACE_CLOCK=mono);;
+	librbtrace-none) knobs=(RBTRACE_CLOCK=none);;
+	librbtrace-none-noev) knobs=(RBTRACE_CLOCK=none RBTRACE_EVENTS=0);;
 	*) broke "unknown variant $1";;
 	esac
 }
@@ -475,7 +489,7 @@ PEERS="baseline librbtrace"
 REFS=
 [ -f "$REFLIB_DIR/librefstack.so" ] && [ -f "$REFLIB_DIR/librefevents.so" ] &&
 	REFS=" ref-stack ref-events"
-add_set fib "baseline librbtrace-noev librbtrace librbtrace-fill librbtrace-drain$REFS" "$FIB" "$FIB_N" 1 2
+add_set fib "baseline librbtrace-noev librbtrace librbtrace-fill librbtrace-drain librbtrace-mono librbtrace-none librbtrace-none-noev$REFS" "$FIB" "$FIB_N" 1 2
 add_set fib-bp "baseline librbtrace-bp0 librbtrace-bp1 librbtrace-bp16" "$FIB" "$FIB_N" 1 2
 add_set fib-peer "$PEERS librbtrace-noev" "$FIB" "$FIB_PEER_N" 1 2
 add_set fib2 "baseline librbtrace" "$FIB" "$FIB_N" 2 2
@@ -511,7 +525,7 @@ drop_variant()
 # on the trace file of a small fib).
 ev_check()
 {
-	local v=$1 knobs=() rc=0 out calls want policy
+	local v=$1 knobs=() rc=0 out calls want policy clock
 	variant_env "$v"
 	rm -f "$TRACE"
 	env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "${knobs[@]}" "$FIB" 16 1 2 \
@@ -521,8 +535,12 @@ ev_check()
 	read -r _ calls _ <"$T/ev.out"
 	[[ $calls =~ ^[0-9]+$ ]] || broke "$v: fib 16 printed no call count"
 	out=$("$RBMON" --events "$TRACE" 2>&1) || broke "$v: rbmon --events failed: $out"
+	clock=$("$RBMON" --json "$TRACE" 2>&1 | sed -n 's/.*"clock": "\([a-z]*\)".*/\1/p')
 	rm -f "$TRACE"
-	if [ "$v" = librbtrace-noev ]; then
+	want=$DEFAULT_CLOCK
+	case $v in librbtrace-mono) want=mono;; librbtrace-none*) want=none;; esac
+	[ "$clock" = "$want" ] || broke "$v: the trace file's clock is '$clock', not $want"
+	if [ "$v" = librbtrace-noev ] || [ "$v" = librbtrace-none-noev ]; then
 		grep -q '^no event log' <<<"$out" ||
 			broke "$v: RBTRACE_EVENTS=0 left an event log: $(head -n 3 <<<"$out")"
 		return 0
@@ -542,9 +560,27 @@ ev_check()
 	grep -q "): $want, " <<<"$out" ||
 		broke "$v: $calls call pairs should give \"$want\": $(sed -n 3p <<<"$out")"
 }
-for v in librbtrace librbtrace-noev librbtrace-fill librbtrace-drain; do
+# The clock a file gets by default: the CPU's counter where it is one.
+DEFAULT_CLOCK=$(env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" "$FIB" 1 >/dev/null 2>&1 &&
+	"$RBMON" --json "$TRACE" 2>/dev/null | sed -n 's/.*"clock": "\([a-z]*\)".*/\1/p')
+rm -f "$TRACE"
+[ -n "$DEFAULT_CLOCK" ] || broke "no clock in the trace file of fib 1"
+for v in librbtrace librbtrace-noev librbtrace-fill librbtrace-drain librbtrace-mono \
+	 librbtrace-none librbtrace-none-noev; do
 	ev_check "$v"
 done
+
+# The clocks' own cost per read, and an empty call's (bench/apps/clockcost).
+CLOCK_NOOP= CLOCK_COUNTER= CLOCK_COUNTER_NAME= CLOCK_MONO=
+clockcost_out=$("$CLOCKCOST") || broke "$CLOCKCOST failed"
+while read -r key val name; do
+	case $key in
+	noop_ns) CLOCK_NOOP=$val;;
+	counter_ns) CLOCK_COUNTER=$val CLOCK_COUNTER_NAME=$name;;
+	mono_ns) CLOCK_MONO=$val;;
+	esac
+done <<<"$clockcost_out"
+[ -n "$CLOCK_NOOP" ] && [ -n "$CLOCK_MONO" ] || broke "clockcost printed: $clockcost_out"
 
 note "$RUNS runs of: ${SETS[*]}"
 for ((run = 0; run < RUNS; run++)); do
@@ -598,7 +634,7 @@ per_call()
 # --- callgrind ----------------------------------------------------------------
 CG_STATE=
 CG_CLOCK=
-CG_VARIANTS="baseline librbtrace librbtrace-noev$REFS"
+CG_VARIANTS="baseline librbtrace librbtrace-noev librbtrace-none$REFS"
 declare -A CGI CGC CGL CG_FUNCS
 # cg_calls FILE FUNCTION - calls to FUNCTION recorded in a callgrind file.
 cg_calls()
@@ -620,7 +656,8 @@ cg_total() { sed -n 's/^totals: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n 1; }
 cg_lib() { awk -v lib="[/]$2[.]so" '$0 ~ lib { gsub(/,/, "", $1); s += $1 } END { print s + 0 }' "$1"; }
 
 # cg_run N VARIANT - callgrind run of fib N 1 2 alone (baseline), under
-# librbtrace (librbtrace, librbtrace-noev) or a reference; sets CG_IR
+# librbtrace (librbtrace, librbtrace-noev, librbtrace-none) or a
+# reference; sets CG_IR
 # CG_CALLS CG_LIBIR (Ir in the preloaded library's own code).
 cg_run()
 {
@@ -628,7 +665,7 @@ cg_run()
 	rm -f "$TRACE"
 	case $2 in
 	baseline) ;;
-	librbtrace | librbtrace-noev)
+	librbtrace | librbtrace-noev | librbtrace-none)
 		local knobs=()
 		variant_env "$2"
 		lib=librbtrace
@@ -681,7 +718,7 @@ else
 		done
 	done
 	# librbtrace's hook functions at the larger size, self Ir per call pair.
-	for v in librbtrace librbtrace-noev; do
+	for v in librbtrace librbtrace-noev librbtrace-none; do
 		CG_FUNCS[$v]=$(awk -v n="${CGC[${CG_SIZES[1]}]}" '/librbtrace\.so/ && /hooks\.c/ {
 			c = $1; gsub(/,/, "", c); f = $0; sub(/.*:/, "", f); sub(/ .*/, "", f)
 			if (c / n >= 0.5) printf "%s%s %.1f", sep, f, c / n; sep = ", " }' "$T/cg.${CG_SIZES[1]}.$v.txt")
@@ -717,6 +754,9 @@ label()
 	librbtrace-noev) echo "librbtrace, EVENTS=0";;
 	librbtrace-fill) echo "librbtrace, fill";;
 	librbtrace-drain) echo "librbtrace, drain";;
+	librbtrace-mono) echo "librbtrace, CLOCK=mono";;
+	librbtrace-none) echo "librbtrace, CLOCK=none";;
+	librbtrace-none-noev) echo "librbtrace, none, EV=0";;
 	librbtrace-s16) echo "librbtrace, 16 slots";;
 	librbtrace-bp1) echo "librbtrace, 1 breakpoint";;
 	librbtrace-bp*) echo "librbtrace, ${1#librbtrace-bp} breakpoints";;
@@ -734,6 +774,9 @@ ev_label()
 	librbtrace) echo "stack + events (ring, default)";;
 	librbtrace-fill) echo "stack + events (fill)";;
 	librbtrace-drain) echo "stack + events (drain)";;
+	librbtrace-mono) echo "stack + events, mono";;
+	librbtrace-none) echo "stack + events, no clock";;
+	librbtrace-none-noev) echo "stack only, no clock";;
 	*) label "$1";;
 	esac
 }
@@ -753,8 +796,8 @@ table()
 {
 	local s=$1 v w p ow op ratio rb
 	rb=$(per_call "$s" librbtrace W)
-	for v in baseline librbtrace-noev librbtrace librbtrace-fill librbtrace-drain librbtrace-s16 \
-		 ref-stack ref-events uftrace lttng; do
+	for v in baseline librbtrace-noev librbtrace librbtrace-fill librbtrace-drain librbtrace-mono \
+		 librbtrace-none librbtrace-none-noev librbtrace-s16 ref-stack ref-events uftrace lttng; do
 		w=$(med "$s" "$v" W)
 		[ -n "$w" ] || continue
 		p=$(med "$s" "$v" P)
@@ -834,6 +877,44 @@ echo
 	fi
 	echo
 }
+{
+	# The clocks: one read's cost, and the hooks' with each clock.
+	cname=${CLOCK_COUNTER_NAME:-counter}
+	echo "clocks (RBTRACE_CLOCK): one read, timed in a loop of 10,000,000 (bench/apps/clockcost, median"
+	echo "of 7), and the hooks' +ns per call pair (the fib runs above: one entry and one exit) with"
+	echo "each clock; x no-op = / an empty call timed the same way, a reference that travels between"
+	echo "machines; the default clock here: $DEFAULT_CLOCK"
+	printf '  %-40s %10s %8s\n' what ns "x no-op"
+	printf '  %-40s %10s %8s\n' "an empty call (the no-op reference)" "$CLOCK_NOOP" 1.00
+	if [ -n "$CLOCK_COUNTER" ]; then
+		printf '  %-40s %10s %8s\n' "read the counter inline ($cname)" "$CLOCK_COUNTER" \
+			"$(ratio "$CLOCK_COUNTER" "$CLOCK_NOOP")"
+	fi
+	printf '  %-40s %10s %8s\n' "clock_gettime(CLOCK_MONOTONIC)" "$CLOCK_MONO" \
+		"$(ratio "$CLOCK_MONO" "$CLOCK_NOOP")"
+	for v in librbtrace librbtrace-mono librbtrace-none librbtrace-noev librbtrace-none-noev ref-stack ref-events; do
+		ow=$(per_call fib "$v" W)
+		[ -n "$ow" ] || continue
+		case $v in
+		librbtrace) what="hooks, stack + events, $DEFAULT_CLOCK (default)";;
+		librbtrace-mono) what="hooks, stack + events, mono";;
+		librbtrace-none) what="hooks, stack + events, none";;
+		librbtrace-noev) what="hooks, stack only, $DEFAULT_CLOCK";;
+		librbtrace-none-noev) what="hooks, stack only, none";;
+		ref-stack) what="ref: stack (stores, no clock)";;
+		ref-events) what="ref: events (tsc + 2 stores, twice)";;
+		esac
+		printf '  %-40s %10s %8s\n' "$what" "$ow" "$(ratio "$ow" "$CLOCK_NOOP")"
+	done
+	a=$(per_call fib librbtrace W) b=$(per_call fib librbtrace-none W)
+	c=$(per_call fib librbtrace-noev W) d=$(per_call fib librbtrace-none-noev W)
+	if [ -n "$b" ] && [ -n "$d" ]; then
+		echo "  what the clock costs the hooks: stack + events $(calc "printf \"%.2f\", $a - $b") ns (two reads: entry, exit),"
+		echo "  stack only $(calc "printf \"%.2f\", $c - $d") ns (one read, at entry); none / $DEFAULT_CLOCK: stack + events $(ratio "$b" "$a") x,"
+		echo "  stack only $(ratio "$d" "$c") x"
+	fi
+	echo
+}
 echo "fib2: the same work on 2 threads, one fib(N) each (bench/apps/fib N 2 2)"
 header
 echo " main size, N=$FIB_N"; table fib2
@@ -907,6 +988,7 @@ else
 	echo "  librbtrace's hook functions at N=$b, self Ir per call pair:"
 	echo "    librbtrace:          ${CG_FUNCS[librbtrace]}"
 	echo "    librbtrace, EVENTS=0: ${CG_FUNCS[librbtrace-noev]}"
+	echo "    librbtrace, CLOCK=none: ${CG_FUNCS[librbtrace-none]}"
 	[ -n "$CG_CLOCK" ] && echo "  $CG_CLOCK"
 	echo "  (call counts checked against callgrind's calls of __cyg_profile_func_enter/exit)"
 fi

@@ -5,6 +5,7 @@
 RB_COMMON_SOURCES = \
 	common/atomic.h \
 	common/bootid.c common/bootid.h \
+	common/clock.h \
 	common/defs.h \
 	common/evlog.c common/evlog.h \
 	common/futex.c common/futex.h \

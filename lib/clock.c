@@ -1,36 +1,58 @@
-/* clock.c - slot timestamps: the invariant TSC where there is one, else CLOCK_MONOTONIC. */
+/*
+ * clock.c - slot timestamps: the CPU's counter where it is a clock (the
+ * invariant TSC, aarch64's CNTVCT), else CLOCK_MONOTONIC; or none at all.
+ */
 #include "config.h"
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#endif
 #include <time.h>
-#include <x86intrin.h>
 
 #include "internal.h"
 
 int rb_clock_kind = RB_CLOCK_MONO;
 
-static int rb_clock_tsc_invariant(void)
+/* Does the counter run at a constant rate, in every C-state? */
+static int rb_clock_counter_invariant(void)
 {
+#if defined(__x86_64__) || defined(__i386__)
 	unsigned int a, b, c, d;
 
 	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
 		return 0;
 	__cpuid(0x80000007u, a, b, c, d);
 	return (d >> 8) & 1;	/* "invariant TSC": constant rate, runs in all C-states */
+#else
+	/* The generic timer's system counter is constant-rate by definition. */
+	return RB_CLOCK_COUNTER != 0;
+#endif
 }
 
 /**
  * rb_clock_select - choose the slot clock
- * @wanted: RB_CLOCK_TSC or RB_CLOCK_MONO as asked for, 0 to choose
+ * @wanted: RB_CLOCK_* as asked for, 0 to choose
  *
  * Return: the clock in force.
  */
 int rb_clock_select(int wanted)
 {
 	if (wanted == 0)
-		wanted = rb_clock_tsc_invariant() ? RB_CLOCK_TSC : RB_CLOCK_MONO;
+		wanted = rb_clock_counter_invariant() ? RB_CLOCK_COUNTER :
+			 RB_CLOCK_MONO;
 	rb_clock_kind = wanted;
 	return wanted;
+}
+
+/**
+ * rb_clock_mode - how the hooks stamp with @clock: RB_TCLOCK_*
+ */
+uint32_t rb_clock_mode(uint32_t clock)
+{
+	if (clock == RB_CLOCK_NONE)
+		return RB_TCLOCK_NONE;
+	return RB_CLOCK_COUNTER != 0 && clock == RB_CLOCK_COUNTER ?
+	       RB_TCLOCK_INLINE : RB_TCLOCK_CALL;
 }
 
 uint64_t rb_clock_mono_ns(void)
@@ -41,23 +63,30 @@ uint64_t rb_clock_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* A timestamp of the clock in force, out of line; 0 for none. */
 uint64_t rb_clock_raw_slow(void)
 {
-	return rb_clock_kind == RB_CLOCK_TSC ? __rdtsc() : rb_clock_mono_ns();
+	if (rb_clock_kind == RB_CLOCK_NONE)
+		return 0;
+	if (RB_CLOCK_COUNTER != 0 && rb_clock_kind == RB_CLOCK_COUNTER)
+		return rb_counter_read();
+	return rb_clock_mono_ns();
 }
 
 /*
- * Refresh the header's TSC rate from the creation pair and now, for readers
- * on another boot.  Called on slow paths only; concurrent callers each store
- * a valid estimate, so a plain relaxed store suffices.
+ * Refresh the header's counter rate from the creation pair and now, for
+ * readers on another boot (an architectural rate, CNTFRQ, stays as the
+ * creator stored it).  Called on slow paths only; concurrent callers each
+ * store a valid estimate, so a plain relaxed store suffices.
  */
 void rb_clock_calibrate(struct rb_header *h)
 {
 	uint64_t tsc, ns, dt, dns;
 
-	if (h->clock != RB_CLOCK_TSC)
+	if (RB_CLOCK_COUNTER == 0 || h->clock != RB_CLOCK_COUNTER ||
+	    rb_counter_hz() != 0)
 		return;
-	tsc = __rdtsc();
+	tsc = rb_counter_read();
 	ns = rb_clock_mono_ns();
 	dns = ns - h->clock_ns0;
 	dt = tsc - h->clock_tsc0;

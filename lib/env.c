@@ -183,13 +183,13 @@ int rb_settings_from_env(struct rb_settings *s,
 
 	val = get("RBTRACE_CLOCK");
 	if (val != NULL) {
-		if (strcmp(val, "tsc") == 0) {
-			s->clock = RB_CLOCK_TSC;
-		} else if (strcmp(val, "mono") == 0) {
-			s->clock = RB_CLOCK_MONO;
+		uint32_t c = rb_clock_parse(val);
+
+		if (c != 0) {
+			s->clock = (int)c;
 		} else {
 			rb_env_bad(warn, "RBTRACE_CLOCK", val,
-				   "not tsc or mono", "the default");
+				   "not " RB_CLOCK_WORDS, "the default");
 			bad++;
 		}
 	}

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <x86intrin.h>
 
 #include "common/bootid.h"
 #include "internal.h"
@@ -126,8 +125,10 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	rb_strlcpy(h->program, program, sizeof(h->program));
 	rb_boot_id_read(h->boot_id, sizeof(h->boot_id));
 	h->clock = (uint32_t)rb_clock_kind;
-	h->clock_tsc0 = __rdtsc();
+	h->clock_tsc0 = rb_counter_read();
 	h->clock_ns0 = rb_clock_mono_ns();
+	/* An architectural rate (CNTFRQ) is known now; the TSC's is measured. */
+	h->clock_tsc_hz = rb_clock_is_counter(h->clock) ? rb_counter_hz() : 0;
 	h->single = 0;
 	h->stop_on_create = s->stop_on_create;
 	h->trace_on_create = s->trace_on_create;

@@ -4,8 +4,8 @@
  * A traced thread owns one ring.  Entering a function writes the next slot
  * and then raises the ring's depth; leaving lowers the depth.  Nothing else
  * is written, no lock is taken, no system call made, nothing allocated, and
- * errno is never touched (the TSC is read with rdtsc; the CLOCK_MONOTONIC
- * fallback goes through the vDSO).
+ * errno is never touched (the CPU's counter is read inline, common/clock.h;
+ * the CLOCK_MONOTONIC fallback goes through the vDSO).
  *
  * Publication, per slot, seqlock style:
  *
@@ -38,11 +38,17 @@
  * The event log (rbtrace(5), "EVENT LOG"): with the log on, each hook also
  * appends one record, entry or exit, to the thread's log.  The entry
  * record has the slot's timestamp: one clock read serves both.  The ring
- * policy's store is inline; fill, drain, a clock other than the TSC and
- * switching recording on or off go out of line (rb_ev_slow()).  One
+ * policy's store is inline; fill, drain, a clock other than the counter
+ * and switching recording on or off go out of line (rb_ev_slow()).  One
  * thread-local word (evstate) is tested first: a thread without a log
  * reads nothing shared, one switched off a single word; a full fill or
  * drain log drops a return without reading the clock.
+ *
+ * No clock (RBTRACE_CLOCK=none): nothing reads a clock.  Slots are stamped
+ * 0; a record is stamped with its place in the log (head + 1 when it is
+ * made: a sequence that never goes back, not a time).  The entry takes
+ * the fast path's one branch to rb_enter_other(), the exit the evstate
+ * branch (RB_EVS_SEQ); the counter's path is as it is without them.
  *
  * The recursion guard: a signal handler that runs instrumented code while
  * this thread is inside a hook must not write the same ring; its calls are
@@ -52,7 +58,6 @@
 #include "config.h"
 
 #include <string.h>
-#include <x86intrin.h>
 
 #include "internal.h"
 #include "rbtrace/rbtrace.h"
@@ -74,9 +79,13 @@ static RB_NOINSTR bool rb_ev_on(struct rb_thread *t, uint64_t ts)
 	return !off;
 }
 
+/* A record's stamp, read now; a thread with a log only. */
 static RB_NOINSTR uint64_t rb_ev_now(const struct rb_thread *t)
 {
-	return t->slowclock ? rb_clock_raw_slow() : __rdtsc();
+	/* Relaxed: head is the owner's own. */
+	if (t->slowclock == RB_TCLOCK_NONE)
+		return RB_LOAD(&t->ev.log->head) + 1;
+	return t->slowclock ? rb_clock_raw_slow() : rb_counter_read();
 }
 
 /*
@@ -101,11 +110,30 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_ev_slow(struct rb_thre
 		rb_evlog_put(&t->ev, kind, fn, arg, ts);
 }
 
+/* The ring policy's record at head @h of @l: five stores and the head's release. */
+static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_store(struct rb_thread *t,
+					 struct rb_evlog *l, uint64_t h,
+					 uint32_t kind, uint64_t fn,
+					 uint64_t arg, uint64_t ts)
+{
+	struct rb_event *e = &t->ev.rec[h & (t->ev.size - 1)];
+
+	/* Orders the previous head store before the record's words; pairs with the readers' acquire fence before their second head load. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	RB_STORE(&e->ts, ts);
+	RB_STORE(&e->fn, fn);
+	RB_STORE(&e->arg, arg);
+	RB_STORE(&e->kind, kind);
+	RB_STORE(&e->aux, 0);
+	/* The record before the count that shows it; pairs with the readers' acquire load of head. */
+	RB_STORE_REL(&l->head, h + 1);
+}
+
 /*
  * Append one record, stamped @ts, or with @lazy (a constant) stamped now if
  * a record is made.  Thread-local state first: a thread without a log, or
  * switched off, reads one shared word at most.  The ring policy's record
- * is five stores and the head's release, inline.
+ * is inline, with the counter's stamp or, without a clock, the sequence.
  */
 static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb_thread *t, uint32_t kind,
 				       uint64_t fn, uint64_t arg, uint64_t ts,
@@ -113,14 +141,21 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb
 {
 	uint32_t st = t->evstate;
 	struct rb_evlog *l;
-	struct rb_event *e;
 	uint64_t h;
 
 	if (RB_UNLIKELY(st != 0)) {
 		if (st & RB_EVS_NONE)
 			return;
+		/* No clock: the record's place in the log.  Relaxed: head is the owner's own; off as below. */
+		if (st == RB_EVS_SEQ && RB_LOAD(&t->ev.log->off) == 0) {
+			l = t->ev.log;
+			h = RB_LOAD(&l->head);
+			rb_ev_store(t, l, h, kind, fn, arg, h + 1);
+			return;
+		}
 		/* Relaxed: a switch seen one hook late is still honoured. */
-		if (st == RB_EVS_OFF && RB_LOAD(&t->ev.log->off) != 0)
+		if ((st & ~RB_EVS_SEQ) == RB_EVS_OFF &&
+		    RB_LOAD(&t->ev.log->off) != 0)
 			return;
 		rb_ev_slow(t, kind, fn, arg, lazy ? 0 : ts);
 		return;
@@ -131,19 +166,10 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb
 		return;
 	}
 	if (lazy)
-		ts = __rdtsc();
+		ts = rb_counter_read();
 	/* Relaxed: head is the owner's own. */
 	h = RB_LOAD(&l->head);
-	e = &t->ev.rec[h & (t->ev.size - 1)];
-	/* Orders the previous head store before the record's words; pairs with the readers' acquire fence before their second head load. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	RB_STORE(&e->ts, ts);
-	RB_STORE(&e->fn, fn);
-	RB_STORE(&e->arg, arg);
-	RB_STORE(&e->kind, kind);
-	RB_STORE(&e->aux, 0);
-	/* The record before the count that shows it; pairs with the readers' acquire load of head. */
-	RB_STORE_REL(&l->head, h + 1);
+	rb_ev_store(t, l, h, kind, fn, arg, ts);
 }
 
 /* A record stamped @ts (the entry's, read for the slot too). */
@@ -185,8 +211,10 @@ void rb_ev_thread_start(struct rb_thread *t)
 					   head - tail, __ATOMIC_RELAXED);
 	}
 	rb_evlog_reset(&t->ev);
-	t->evstate = h->ev_policy != RB_POLICY_RING || t->slowclock ?
-		     RB_EVS_SLOW : 0;
+	if (h->ev_policy != RB_POLICY_RING || t->slowclock == RB_TCLOCK_CALL)
+		t->evstate = RB_EVS_SLOW;
+	else
+		t->evstate = t->slowclock == RB_TCLOCK_NONE ? RB_EVS_SEQ : 0;
 	if (rb_objects_evoff(&rb_proc.map, rb_proc.image)) {
 		RB_STORE(&t->ev.log->off, 1);
 		t->evstate |= RB_EVS_OFF;
@@ -210,7 +238,10 @@ static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i
 static inline RB_NOINSTR uint32_t rb_slot_below(const struct rb_thread *t,
 						 uint32_t c, uint32_t d)
 {
-	return c == t->pinned && d > t->pinned ? t->nslots - 1 : c - 1;
+	/* The common case first: one compare. */
+	if (RB_LIKELY(c != t->pinned))
+		return c - 1;
+	return d > t->pinned ? t->nslots - 1 : c - 1;
 }
 
 /*
@@ -238,7 +269,7 @@ static inline RB_NOINSTR uint32_t rb_wrap(struct rb_thread *t,
 #endif
 
 /*
- * @ts: the entry time; the fast path reads the TSC inline, every other
+ * @ts: the entry time; the fast path reads the counter inline, every other
  * clock is read on the cold path (t->slowclock), keeping the fast path free
  * of calls.
  */
@@ -377,7 +408,8 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_unwind(struct rb_threa
 
 /*
  * The ring asks for attention (a request, a stop, stepping, trace off),
- * the function's breakpoint filter bit is set, or the clock is not the TSC:
+ * the function's breakpoint filter bit is set, or the clock is not the
+ * counter:
  * keep the stack as usual, then let control.c see to the rest, after the
  * push and after the pop so that a stop shows the function entered, or the
  * caller returned to, on top.
@@ -431,11 +463,33 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_t
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_unwound(struct rb_thread *t, void *fn,
 					void *site, uint64_t sp)
 {
-	uint64_t ts = __rdtsc();
+	uint64_t ts = rb_counter_read();
 
 	rb_unwind(t, (uintptr_t)site, sp);
 	rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
 	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
+}
+
+/*
+ * The entry when the fast path's test failed: without a clock and nothing
+ * else asking for attention, the fast path's work stamped 0; otherwise
+ * rb_attention_enter().  Out of line (and the tests repeated here), so
+ * that the counter's path is as it is without it.
+ */
+static RB_NOINSTR __attribute__((noinline)) void rb_enter_other(struct rb_thread *t, void *fn,
+					void *site, uint64_t sp)
+{
+	/* Relaxed: as in rb_enter(). */
+	if (t->slowclock != RB_TCLOCK_NONE ||
+	    RB_UNLIKELY((RB_LOAD(&t->ring->attention) |
+			 rb_bp_filtered((uintptr_t)fn)) != 0)) {
+		rb_attention_enter(t, fn, site, sp);
+		return;
+	}
+	if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp)))
+		rb_unwind(t, (uintptr_t)site, sp);
+	rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, 0, 0);
+	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, 0);
 }
 
 /* Entering @fn, called from @site, whose stack pointer is @sp. */
@@ -454,12 +508,12 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_enter(void *fn, 
 	/* Relaxed: a request seen one hook late is still honoured.  One branch for the three tests. */
 	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock |
 			 rb_bp_filtered((uintptr_t)fn)) != 0))
-		rb_attention_enter(t, fn, site, sp);
+		rb_enter_other(t, fn, site, sp);
 	else if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site,
 					 sp)))
 		rb_enter_unwound(t, fn, site, sp);
 	else {
-		uint64_t ts = __rdtsc();
+		uint64_t ts = rb_counter_read();
 
 		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
 		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
@@ -539,6 +593,10 @@ static RB_NOINSTR void rb_ev_named(struct rb_thread *t, const char *text,
 	struct rb_event v[1 + RB_EV_TEXT_MAX];
 	uint32_t n, i;
 
+	if (t->evstate & RB_EVS_NONE)
+		return;
+	if (t->slowclock == RB_TCLOCK_NONE)
+		ts = rb_ev_now(t);
 	if (!rb_ev_on(t, ts))
 		return;
 	if (len > (size_t)RB_EV_TEXT_MAX * RB_EV_TEXT_BYTES)

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "common/atomic.h"
+#include "common/clock.h"
 #include "common/defs.h"
 #include "common/evlog.h"
 #include "rbtrace/format.h"
@@ -46,9 +47,14 @@ RB_HIDDEN void rb_warnf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 RB_HIDDEN void rb_strlcpy(char *dst, const char *src, size_t size);
 
-/* clock.c */
+/* clock.c; rb_thread.slowclock is one of RB_TCLOCK_* */
+#define RB_TCLOCK_INLINE	0	/* the counter, read inline */
+#define RB_TCLOCK_CALL		1	/* another clock, read on the cold path */
+#define RB_TCLOCK_NONE		2	/* no clock: slots 0, events a sequence */
+
 RB_HIDDEN extern int rb_clock_kind;
 RB_HIDDEN int rb_clock_select(int wanted);
+RB_HIDDEN uint32_t rb_clock_mode(uint32_t clock);
 RB_HIDDEN uint64_t rb_clock_mono_ns(void);
 RB_HIDDEN uint64_t rb_clock_raw_slow(void);
 RB_HIDDEN void rb_clock_calibrate(struct rb_header *h);
@@ -134,7 +140,7 @@ struct rb_thread {
 	uint32_t	state;		/* RB_T_* */
 	uint32_t	index;		/* ring number */
 	uint32_t	slot_sz;
-	uint32_t	slowclock;	/* 1: timestamps not from the TSC */
+	uint32_t	slowclock;	/* RB_TCLOCK_*: 0 for the inline counter */
 	int32_t		tid;
 	/* control.c's private state, see RB_ATTN_SELF */
 	uint32_t	step;		/* RB_STEP_*: a step in progress */
@@ -148,9 +154,11 @@ struct rb_thread {
 };
 
 #define RB_EVS_NONE	0x1u	/* no log: nothing is recorded */
-#define RB_EVS_SLOW	0x2u	/* fill, drain, a clock other than the TSC:
+#define RB_EVS_SLOW	0x2u	/* fill, drain, a clock read out of line:
 				   records go through rb_evlog_put() */
 #define RB_EVS_OFF	0x4u	/* the log's off word, as last acted on */
+#define RB_EVS_SEQ	0x8u	/* ring policy, no clock: inline, stamped
+				   with the log's sequence */
 
 RB_HIDDEN extern __thread struct rb_thread rb_self
 	__attribute__((tls_model("initial-exec")));

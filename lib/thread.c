@@ -101,7 +101,7 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	t->nslots = h->slots;
 	t->pinned = rb_slots_pinned(h->slots);
 	t->index = idx;
-	t->slowclock = h->clock != RB_CLOCK_TSC;
+	t->slowclock = rb_clock_mode(h->clock);
 	rb_ev_thread_start(t);
 	t->depth = 0;
 	t->cur = 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "dump.h"
 #include "escape.h"
 #include "taskstat.h"
@@ -145,6 +146,11 @@ rbmon_dump_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 	}
 	if (!f->synthetic)
 		out->have_age = rbmon_clock_age(c, f->ts, &out->age_ns) == 0;
+	if (!f->synthetic && c->kind == RB_CLOCK_NONE && f->seen_ns != 0) {
+		out->have_seen = 1;
+		out->seen_ns = c->now_ns > f->seen_ns ? c->now_ns - f->seen_ns :
+		    0;
+	}
 	out->named = f->named;
 	out->inlined = f->inlined;
 	out->address = f->fn;
@@ -192,6 +198,9 @@ dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
 	if (sh->have_age) {
 		rbmon_age_format(age, sizeof age, sh->age_ns);
 		fprintf(out, " %s", age);
+	} else if (sh->have_seen) {
+		rbmon_age_format(age, sizeof age, sh->seen_ns);
+		fprintf(out, " seen %s", age);
 	}
 	fputc('\n', out);
 }
@@ -232,6 +241,9 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 	rbmon_esc_fputs(dump_program(m, s), out);
 	fprintf(out, ", %u of %u rings used, %" PRIu64 " threads untraced\n",
 	    s->rings_used, s->rings_total, s->untraced);
+	if (c->kind == RB_CLOCK_NONE)
+		fputs("no clock (RBTRACE_CLOCK=none): frames show how long "
+		    "rbmon has seen them, not their age\n", out);
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
 		fprintf(out, "process %d (", p->pid);
@@ -399,6 +411,8 @@ dump_json_frame(FILE *out, const struct rbmon_shown *sh)
 		fprintf(out, ", \"age_ns\": %" PRIu64, sh->age_ns);
 	else
 		fputs(", \"age_ns\": null", out);
+	if (sh->have_seen)
+		fprintf(out, ", \"seen_ns\": %" PRIu64, sh->seen_ns);
 	if (sh->address != 0)
 		fprintf(out, ", \"address\": \"0x%" PRIx64 "\"", sh->address);
 	else
@@ -493,6 +507,8 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 	rbmon_json_string(out, m->path);
 	fputs(", \"program\": ", out);
 	rbmon_json_string(out, dump_program(m, s));
+	fputs(", \"clock\": ", out);
+	rbmon_json_string(out, rb_clock_name(m->hdr.clock));
 	fprintf(out, ", \"rings\": {\"total\": %u, \"used\": %u, "
 	    "\"untraced_threads\": %" PRIu64 "}, \"processes\": [",
 	    s->rings_total, s->rings_used, s->untraced);

@@ -17,6 +17,8 @@ struct rbmon_shown {
 	int		 line;		/* 0: unknown */
 	int		 have_age;
 	uint64_t	 age_ns;
+	int		 have_seen;	/* no clock: how long rbmon saw it */
+	uint64_t	 seen_ns;
 	uint64_t	 address;	/* 0 for named and torn frames */
 };
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/atomic.h"
+#include "common/clock.h"
 #include "control.h"
 #include "dump.h"
 #include "escape.h"
@@ -348,6 +349,7 @@ rbmon_evgraph_mindepth(const struct rbmon_evgraph *g)
 /**
  * rbmon_ev_duration - a row's duration as function_graph shows it:
  * "12.301 ms", "open", "unwound", "entry lost", or "" when it has none
+ * (or the file no clock: RBTRACE_CLOCK=none)
  */
 void
 rbmon_ev_duration(char *buf, size_t len, const struct rbmon_clock *c,
@@ -378,6 +380,8 @@ rbmon_ev_duration(char *buf, size_t len, const struct rbmon_clock *c,
 	default:
 		return;
 	}
+	if (c->kind == RB_CLOCK_NONE)
+		return;
 	if (rbmon_clock_ns(c, r->ts, &a) != 0 ||
 	    rbmon_clock_ns(c, r->end, &b) != 0) {
 		snprintf(buf, len, "?");
@@ -575,8 +579,9 @@ rbmon_events_text(FILE *out, struct rbmon_model *m,
 		    out);
 		return;
 	}
-	fprintf(out, "event log: %s policy, %u records per thread\n",
-	    rb_policy_name(h->ev_policy), h->events);
+	fprintf(out, "event log: %s policy, %u records per thread%s\n",
+	    rb_policy_name(h->ev_policy), h->events, h->clock == RB_CLOCK_NONE ?
+	    "; no times (RBTRACE_CLOCK=none): the calls in order only" : "");
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
 		for (j = 0; j < p->nthreads; j++) {
@@ -795,8 +800,10 @@ rbmon_events_json(FILE *out, struct rbmon_model *m,
 	fputs("{\"file\": ", out);
 	rbmon_json_string(out, m->path);
 	fprintf(out, ", \"time_ns\": %" PRIu64 ", \"events\": {\"size\": %u, "
-	    "\"policy\": \"%s\"}, \"processes\": [", rbmon_mono_ns(),
-	    h->events, rb_policy_name(h->ev_policy));
+	    "\"policy\": \"%s\", \"clock\": ", rbmon_mono_ns(), h->events,
+	    rb_policy_name(h->ev_policy));
+	rbmon_json_string(out, rb_clock_name(h->clock));
+	fputs("}, \"processes\": [", out);
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
 		firstt = 1;

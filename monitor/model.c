@@ -12,11 +12,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define RBMON_HAVE_TSC 1
-#endif
 
+#include "common/clock.h"
 #include "common/strl.h"
 
 #include "common/bootid.h"
@@ -272,9 +269,7 @@ rbmon_model_close(struct rbmon_model *m)
 static inline void
 model_cpu_relax(void)
 {
-#ifdef RBMON_HAVE_TSC
-	__builtin_ia32_pause();
-#endif
+	rb_cpu_relax();
 }
 
 /**
@@ -1033,27 +1028,24 @@ rbmon_mono_ns(void)
 }
 
 /**
- * rbmon_clock_pair - read the TSC and CLOCK_MONOTONIC together
+ * rbmon_clock_pair - read the CPU's counter (RB_CLOCK_COUNTER) and
+ * CLOCK_MONOTONIC together
  *
- * Return: 0, or -1 where there is no TSC.
+ * Return: 0, or -1 where there is no counter.
  */
 int
 rbmon_clock_pair(uint64_t *tsc, uint64_t *ns)
 {
-#ifdef RBMON_HAVE_TSC
 	uint64_t	a, b;
 
-	/* The read of the monotonic clock between two TSC reads: their middle. */
-	a = __rdtsc();
+	if (RB_CLOCK_COUNTER == 0)
+		return -1;
+	/* The read of the monotonic clock between two counter reads: their middle. */
+	a = rb_counter_read();
 	*ns = rbmon_mono_ns();
-	b = __rdtsc();
+	b = rb_counter_read();
 	*tsc = a + (b - a) / 2;
 	return 0;
-#else
-	(void)tsc;
-	(void)ns;
-	return -1;
-#endif
 }
 
 /**
@@ -1066,9 +1058,7 @@ rbmon_clock_init(struct rbmon_clock *c, const struct rb_header *h)
 {
 	char		boot[RB_BOOT_ID_MAX + 8];
 	int		same;
-#ifdef RBMON_HAVE_TSC
 	uint64_t	tsc_now;
-#endif
 
 	memset(c, 0, sizeof *c);
 	c->kind = h->clock;
@@ -1085,12 +1075,15 @@ rbmon_clock_init(struct rbmon_clock *c, const struct rb_header *h)
 		c->valid = same || h->boot_id[0] == '\0';
 		break;
 	case RB_CLOCK_TSC:
-		/* Another boot: no age, but durations at the writers' rate. */
+	case RB_CLOCK_CNTVCT:
+		/*
+		 * Another boot, or a counter this machine has not: no age,
+		 * but durations at the writers' rate.
+		 */
 		c->hz = (long double)h->clock_tsc_hz;
-#ifdef RBMON_HAVE_TSC
-		if (!same)
+		if (!same || h->clock != RB_CLOCK_COUNTER)
 			break;
-		tsc_now = __rdtsc();
+		tsc_now = rb_counter_read();
 		c->now_ns = rbmon_mono_ns();
 		if (c->now_ns > c->ns0 && c->now_ns - c->ns0 >= 1000000 &&
 		    tsc_now > c->tsc0)
@@ -1099,7 +1092,10 @@ rbmon_clock_init(struct rbmon_clock *c, const struct rb_header *h)
 		else if (h->clock_tsc_hz != 0)
 			c->hz = (long double)h->clock_tsc_hz;
 		c->valid = c->hz > 0;
-#endif
+		break;
+	case RB_CLOCK_NONE:
+		/* No ages: how long rbmon has seen a frame, from now_ns. */
+		c->now_ns = rbmon_mono_ns();
 		break;
 	}
 }
@@ -1120,7 +1116,7 @@ rbmon_clock_age(const struct rbmon_clock *c, uint64_t ts, uint64_t *age)
 
 	if (!c->valid || ts == 0)
 		return -1;
-	if (c->kind == RB_CLOCK_TSC)
+	if (rb_clock_is_counter(c->kind))
 		ns = (long double)c->ns0 +
 		    (long double)(int64_t)(ts - c->tsc0) / c->hz * 1e9L;
 	else
@@ -1143,7 +1139,8 @@ rbmon_clock_age(const struct rbmon_clock *c, uint64_t ts, uint64_t *age)
  * @ts: the stamp
  * @ns: set
  *
- * Return: 0, or -1 if unknown (TSC of no known rate; out of range).
+ * Return: 0, or -1 if unknown (a counter of no known rate; out of range;
+ * no clock).
  */
 int
 rbmon_clock_ns(const struct rbmon_clock *c, uint64_t ts, uint64_t *ns)
@@ -1154,7 +1151,7 @@ rbmon_clock_ns(const struct rbmon_clock *c, uint64_t ts, uint64_t *ns)
 		*ns = ts;
 		return 0;
 	}
-	if (c->kind != RB_CLOCK_TSC || !(c->hz > 0))
+	if (!rb_clock_is_counter(c->kind) || !(c->hz > 0))
 		return -1;
 	v = (long double)c->ns0 + (long double)(int64_t)(ts - c->tsc0) /
 	    c->hz * 1e9L;
@@ -1162,6 +1159,90 @@ rbmon_clock_ns(const struct rbmon_clock *c, uint64_t ts, uint64_t *ns)
 		return -1;
 	*ns = (uint64_t)v;
 	return 0;
+}
+
+/* ---- how long a frame has been seen (files without a clock) -------------- */
+
+struct rbmon_seen_ent {
+	uint64_t	gen, fn, first_ns;
+	uint32_t	ring, level, seq;
+};
+
+static int
+seen_cmp(const void *a, const void *b)
+{
+	const struct rbmon_seen_ent	*x = a, *y = b;
+
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	if (x->gen != y->gen)
+		return x->gen < y->gen ? -1 : 1;
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	return 0;
+}
+
+/**
+ * rbmon_seen_update - stamp the frames of @s with when they were first seen
+ * @sn: what earlier snapshots saw; replaced by what @s has
+ * @s: a snapshot, not yet resolved (rbmon_stack_resolve())
+ * @now_ns: when @s was taken, CLOCK_MONOTONIC (rbmon_clock.now_ns)
+ *
+ * A frame an earlier snapshot had keeps its time; a new one gets @now_ns.
+ * Torn frames are not stamped.
+ */
+void
+rbmon_seen_update(struct rbmon_seen *sn, struct rbmon_snapshot *s,
+    uint64_t now_ns)
+{
+	struct rbmon_seen_ent	*v, key;
+	const struct rbmon_seen_ent *hit;
+	struct rbmon_thread	*t;
+	struct rbmon_frame	*f;
+	size_t			 n = 0, cap = 0, i, j, k;
+
+	for (i = 0; i < s->nprocs; i++)
+		for (j = 0; j < s->procs[i].nthreads; j++)
+			cap += s->procs[i].threads[j].nframes;
+	v = rbmon_xcalloc(cap + 1, sizeof *v);
+	for (i = 0; i < s->nprocs; i++) {
+		for (j = 0; j < s->procs[i].nthreads; j++) {
+			t = &s->procs[i].threads[j];
+			for (k = 0; k < t->nframes; k++) {
+				f = &t->frames[k];
+				if (f->torn)
+					continue;
+				memset(&key, 0, sizeof key);
+				key.ring = t->ring;
+				key.gen = t->gen;
+				key.level = f->level;
+				key.seq = f->seq;
+				key.fn = f->fn;
+				hit = sn->n == 0 ? NULL : bsearch(&key, sn->v,
+				    sn->n, sizeof *sn->v, seen_cmp);
+				key.first_ns = hit != NULL ? hit->first_ns :
+				    now_ns;
+				f->seen_ns = key.first_ns;
+				v[n++] = key;
+			}
+		}
+	}
+	qsort(v, n, sizeof *v, seen_cmp);
+	free(sn->v);
+	sn->v = v;
+	sn->n = n;
+}
+
+void
+rbmon_seen_free(struct rbmon_seen *sn)
+{
+	free(sn->v);
+	sn->v = NULL;
+	sn->n = 0;
 }
 
 /**

@@ -53,6 +53,8 @@ struct rbmon_frame {
 	int		torn;
 	int		named;
 	uint64_t	fn, site, ts;
+	uint64_t	seen_ns;	/* first seen, CLOCK_MONOTONIC; 0: not
+					   tracked (rbmon_seen_update()) */
 	int32_t		line;
 	char		*function;	/* named frames only */
 	char		*file;		/* named frames only, may be "" */
@@ -157,6 +159,15 @@ struct rbmon_clock {
 	long double	hz;
 };
 
+/*
+ * For a file without a clock: when rbmon first saw each frame.  A frame
+ * stays the same while its ring's claim, its level and its slot's seq do.
+ */
+struct rbmon_seen {
+	struct rbmon_seen_ent	*v;	/* sorted */
+	size_t			 n;
+};
+
 /* Called before a SIGBUS outside a snapshot kills rbmon (terminal reset). */
 extern void (*rbmon_model_fatal_hook)(void);
 
@@ -184,6 +195,9 @@ int	rbmon_clock_pair(uint64_t *, uint64_t *);
 int	rbmon_clock_age(const struct rbmon_clock *, uint64_t, uint64_t *);
 int	rbmon_clock_ns(const struct rbmon_clock *, uint64_t, uint64_t *);
 void	rbmon_age_format(char *, size_t, uint64_t);
+void	rbmon_seen_update(struct rbmon_seen *, struct rbmon_snapshot *,
+	    uint64_t);
+void	rbmon_seen_free(struct rbmon_seen *);
 
 void	rbmon_xasprintf(char **, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

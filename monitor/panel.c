@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "dump.h"
 #include "events.h"
 #include "keytab.h"
@@ -93,6 +94,14 @@ panel_onoff(int32_t v)
 
 static void	panel_fit_dots(char *, size_t, const char *, int);
 
+/* The header's name of the file's clock. */
+static const char *
+panel_clock(uint32_t clock)
+{
+	return clock == RB_CLOCK_MONO ? "monotonic" :
+	    rb_clock_name(clock) != NULL ? rb_clock_name(clock) : "?";
+}
+
 /* "events ring 4096" and the records dropped in every thread, if any. */
 static void
 panel_events(struct rbmon_tui *t, char *buf, size_t len)
@@ -146,8 +155,7 @@ panel_header(struct rbmon_tui *t)
 	snprintf(status, sizeof status, "%s%s  %s%s%s%srefresh %s  clock %s",
 	    cpu, evs, t->read_error != NULL ? "[read error] " : "",
 	    t->all_gone ? "[program gone] " : "",
-	    t->frozen ? "[frozen] " : "", view, d,
-	    h->clock == RB_CLOCK_TSC ? "tsc" : "monotonic");
+	    t->frozen ? "[frozen] " : "", view, d, panel_clock(h->clock));
 
 	move(0, 0);
 	clrtoeol();
@@ -160,7 +168,7 @@ panel_header(struct rbmon_tui *t)
 		    cpu, t->read_error != NULL ? "[read error] " : "",
 		    t->all_gone ? "[program gone] " : "",
 		    t->frozen ? "[frozen] " : "", view, d,
-		    h->clock == RB_CLOCK_TSC ? "tsc" : "monotonic");
+		    panel_clock(h->clock));
 		w = cols - x - (int)strlen(status) - 2;
 	}
 	if (w < 10) {
@@ -256,8 +264,8 @@ panel_list_title(struct rbmon_tui *t)
 	snprintf(buf, sizeof buf, "%*s%*s %-*s %-*s %s %*s%s%*s %*s%s%s",
 	    COL_TREE, "", c.tid, "TID", c.name, "NAME", c.state, "STATE", "S",
 	    c.cpu, c.cpu != 0 ? "CPU%" : "", c.cpu != 0 ? " " : "", c.depth,
-	    "DEPTH", c.time, c.time != 0 ? "TIME" : "", c.time != 0 ? " " : "",
-	    "FUNCTION");
+	    "DEPTH", c.time, c.time == 0 ? "" : t->c.kind == RB_CLOCK_NONE ?
+	    "SEEN" : "TIME", c.time != 0 ? " " : "", "FUNCTION");
 	rbmon_panel_fill(t->lay.list_y, 0, t->lay.cols, a);
 	rbmon_panel_text(t->lay.list_y, 0, t->lay.cols, a, buf);
 }
@@ -362,6 +370,9 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 		if (sh.have_age && st != RBMON_TS_EXITED &&
 		    st != RBMON_TS_GONE)
 			rbmon_age_format(age, sizeof age, sh.age_ns);
+		else if (sh.have_seen && st != RBMON_TS_EXITED &&
+		    st != RBMON_TS_GONE)
+			rbmon_age_format(age, sizeof age, sh.seen_ns);
 	} else if (th->depth > 0)
 		snprintf(fn, sizeof fn, "<frames overwritten>");
 	else if (st == RBMON_TS_UNTRACED)
@@ -457,6 +468,9 @@ panel_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 	if (th->wrapped != 0)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		    " (%u overwritten)", th->wrapped);
+	if (t->c.kind == RB_CLOCK_NONE)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    "; no clock: times seen by rbmon");
 	rbmon_panel_text(t->lay.stack_y, 1, t->lay.cols - 1, a, buf);
 }
 
@@ -547,6 +561,8 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	/* A dead thread's frames have no time in them that still counts. */
 	if (sh.have_age && !dead)
 		rbmon_age_format(age, sizeof age, sh.age_ns);
+	else if (sh.have_seen && !dead)
+		rbmon_age_format(age, sizeof age, sh.seen_ns);
 	x = 5;
 	w = rbmon_panel_text(y, x, fnw, t->have_match && t->match_frame >= f &&
 	    t->match_frame < f + (r.kind == RBMON_SROW_RUN ? r.count : 1) &&

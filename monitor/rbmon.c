@@ -269,6 +269,7 @@ rbmon_run(const char *path, int json, int follow, long delay)
 	struct rbmon_snapshot	 s;
 	struct rbmon_symbols	*sy;
 	struct rbmon_clock	 c;
+	struct rbmon_seen	 seen = { NULL, 0 };
 	struct sigaction	 sa;
 	char			*cause = NULL;
 	int			 tty, status = 0, more;
@@ -295,6 +296,8 @@ rbmon_run(const char *path, int json, int follow, long delay)
 			break;
 		}
 		rbmon_clock_init(&c, &m.hdr);
+		if (c.kind == RB_CLOCK_NONE)
+			rbmon_seen_update(&seen, &s, c.now_ns);
 		rbmon_stack_resolve_all(sy, &s);
 		if (follow && tty)
 			fputs("\033[H\033[2J", stdout);
@@ -312,6 +315,7 @@ rbmon_run(const char *path, int json, int follow, long delay)
 			break;
 	}
 	rbmon_symbols_free(sy);
+	rbmon_seen_free(&seen);
 	rbmon_model_close(&m);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "rbmon: write error: %s\n", strerror(errno));

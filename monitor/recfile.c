@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "model.h"
 #include "recfile.h"
 
@@ -444,8 +445,8 @@ rec_clock(struct rbrec *r)
 		r->clock_ok = 1;
 		return;
 	}
-	if (r->info.clock != RB_CLOCK_TSC)
-		return;
+	if (!rb_clock_is_counter(r->info.clock))
+		return;		/* no clock (RBTRACE_CLOCK=none), or unknown */
 	/* The trace file's creation is a pair too, often the earliest. */
 	if (r->nclocks >= 1 && r->info.clock_tsc0 != 0 &&
 	    r->info.clock_ns0 != 0 && r->info.clock_ns0 < r->clocks[0].ns) {

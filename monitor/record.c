@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/atomic.h"
+#include "common/clock.h"
 #include "common/evlog.h"
 #include "control.h"
 #include "model.h"
@@ -452,7 +453,9 @@ rec_clock(struct recorder *r)
 {
 	struct rbrec_clock	c;
 
-	if (r->h.clock != RB_CLOCK_TSC || rbmon_clock_pair(&c.tsc, &c.ns) != 0)
+	/* The counter of the file, which is this machine's. */
+	if (RB_CLOCK_COUNTER == 0 || r->h.clock != RB_CLOCK_COUNTER ||
+	    rbmon_clock_pair(&c.tsc, &c.ns) != 0)
 		return;
 	rbrec_put(&r->w, RBREC_CLOCK, &c, sizeof c, NULL, 0);
 }
@@ -522,6 +525,9 @@ rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
 	    secs, secs > 0 ? (double)r->w.bytes / 1048576.0 / secs : 0.0,
 	    (double)cpu_ns / 1e9, secs > 0 ? 100.0 * (double)cpu_ns / 1e9 /
 	    secs : 0.0, reason == RBREC_END_STOPPED ? "; interrupted" : "");
+	if (r->h.clock == RB_CLOCK_NONE)
+		fputs("rbmon:   no times: the program ran with RBTRACE_CLOCK=none "
+		    "(the calls in order only)\n", stderr);
 }
 
 /* ---- the loop ------------------------------------------------------------- */
@@ -713,8 +719,9 @@ rbmon_record(const struct rbmon_record_opts *o)
 		rec_sweep(&r);
 		rec_objects(&r);
 	}
-	/* A rate for the TSC needs a span: a short recording waits for one. */
-	while (r.h.clock == RB_CLOCK_TSC && rbmon_mono_ns() < t0 + REC_CLOCK_SPAN_NS) {
+	/* A rate for the counter needs a span: a short recording waits for one. */
+	while (RB_CLOCK_COUNTER != 0 && r.h.clock == RB_CLOCK_COUNTER &&
+	    rbmon_mono_ns() < t0 + REC_CLOCK_SPAN_NS) {
 		ts.tv_sec = 0;
 		ts.tv_nsec = 1000000;
 		nanosleep(&ts, NULL);

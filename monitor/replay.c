@@ -118,8 +118,20 @@ rp_tid_wanted(const struct rp_tids *t, int32_t tid)
 	return 0;
 }
 
+/* Recorded without a clock: its stamps are a sequence, no time. */
 static int
-rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path)
+rp_no_times(const struct rp_ctx *x)
+{
+	return x->rec.info.clock == RB_CLOCK_NONE;
+}
+
+/*
+ * Open @path for @cmd, saying what the recording lacks; @needs (what of
+ * @cmd needs times, NULL: nothing) refuses one without times.
+ */
+static int
+rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path,
+    const char *needs)
 {
 	char	*why = NULL;
 
@@ -131,7 +143,17 @@ rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path)
 	if (x->rec.warning != NULL)
 		rbmon_esc_line(stderr, "rbmon %s: %s: %s", cmd, path,
 		    x->rec.warning);
-	if (!x->rec.clock_ok)
+	if (rp_no_times(x) && needs != NULL) {
+		rbmon_esc_line(stderr, "rbmon %s: %s: %s needs times: the "
+		    "program ran with RBTRACE_CLOCK=none", cmd, path, needs);
+		rp_close(x);
+		return -1;
+	}
+	if (rp_no_times(x))
+		rbmon_esc_line(stderr, "rbmon %s: %s: no times: the program ran "
+		    "with RBTRACE_CLOCK=none (the calls in order only)", cmd,
+		    path);
+	else if (!x->rec.clock_ok)
 		rbmon_esc_line(stderr, "rbmon %s: %s: no clock calibration: "
 		    "times are not shown", cmd, path);
 	return 0;
@@ -533,7 +555,8 @@ rp_replay(int argc, char **argv)
 	if (optind + 1 != argc)
 		rp_usage("replay", optind == argc ? "no recording given" :
 		    "too many arguments");
-	if (rp_open_or_say(&x, "replay", argv[optind]) != 0)
+	if (rp_open_or_say(&x, "replay", argv[optind], rp.min_ns > 0 ?
+	    "--min" : NULL) != 0)
 		return 1;
 	rp.x = &x;
 	rp.out = stdout;
@@ -710,7 +733,7 @@ rp_report(int argc, char **argv)
 	struct rp_walk		 w;
 	uint32_t		*order;
 	size_t			 i, n;
-	int			 ch, json = 0, sort = 't';
+	int			 ch, json = 0, sort = 't', notimes;
 	char			 a[32], b[32];
 
 	opterr = 0;
@@ -747,11 +770,13 @@ rp_report(int argc, char **argv)
 	if (optind + 1 != argc)
 		rp_usage("report", optind == argc ? "no recording given" :
 		    "too many arguments");
-	if (rp_open_or_say(&x, "report", argv[optind]) != 0)
+	if (rp_open_or_say(&x, "report", argv[optind], NULL) != 0)
 		return 1;
+	notimes = rp_no_times(&x);
 	memset(&r, 0, sizeof r);
 	r.x = &x;
-	r.sort = sort;
+	/* No times: by calls, unless by name. */
+	r.sort = notimes && sort != 'n' ? 'c' : sort;
 	h.arg = &r;
 	for (i = 0; i < x.rec.nstreams; i++) {
 		if (!rp_tid_wanted(&tids, x.rec.streams[i].info.tid))
@@ -779,9 +804,14 @@ rp_report(int argc, char **argv)
 			rbmon_json_string(stdout, f->name);
 			fputs(", \"file\": ", stdout);
 			rbmon_json_string(stdout, f->file);
-			printf(", \"line\": %d, \"calls\": %" PRIu64
-			    ", \"total_ns\": %" PRIu64 ", \"self_ns\": %"
-			    PRIu64 "}", f->line, s->calls, s->total, s->self);
+			printf(", \"line\": %d, \"calls\": %" PRIu64,
+			    f->line, s->calls);
+			if (notimes)
+				fputs(", \"total_ns\": null, \"self_ns\": null}",
+				    stdout);
+			else
+				printf(", \"total_ns\": %" PRIu64 ", \"self_ns\": %"
+				    PRIu64 "}", s->total, s->self);
 		}
 		fputs("\n]}\n", stdout);
 	} else {
@@ -792,8 +822,13 @@ rp_report(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			const struct rp_stat	*s = &r.st[order[i]];
 
-			rp_time(a, sizeof a, s->total);
-			rp_time(b, sizeof b, s->self);
+			if (notimes) {
+				snprintf(a, sizeof a, "-");
+				snprintf(b, sizeof b, "-");
+			} else {
+				rp_time(a, sizeof a, s->total);
+				rp_time(b, sizeof b, s->self);
+			}
 			printf("%12s  %12s  %10" PRIu64 "  ", a, b, s->calls);
 			rbmon_esc_fputs(x.funcs[order[i]].name, stdout);
 			putchar('\n');
@@ -1116,7 +1151,7 @@ rp_hot(int argc, char **argv)
 		    "too many arguments");
 	if (json && flags_only)
 		rp_usage("hot", "give --json or --flags, not both");
-	if (rp_open_or_say(&x, "hot", argv[optind]) != 0)
+	if (rp_open_or_say(&x, "hot", argv[optind], "hot") != 0)
 		return 1;
 	memset(&h, 0, sizeof h);
 	h.x = &x;
@@ -1786,7 +1821,7 @@ rp_export_cmd(int argc, char **argv)
 	if (format == 'p' && output == NULL && isatty(STDOUT_FILENO))
 		rp_usage("export", "--perfetto writes binary data, not for a "
 		    "terminal: give -o FILE or redirect standard output");
-	if (rp_open_or_say(&x, "export", argv[optind]) != 0)
+	if (rp_open_or_say(&x, "export", argv[optind], "an export") != 0)
 		return 1;
 	memset(&e, 0, sizeof e);
 	e.x = &x;

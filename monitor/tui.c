@@ -174,6 +174,8 @@ tui_rescan(struct rbmon_tui *t)
 	t->have_snap = 1;
 	t->snap_ns = rbmon_mono_ns();
 	rbmon_clock_init(&t->c, &t->m->hdr);
+	if (t->c.kind == RB_CLOCK_NONE)
+		rbmon_seen_update(&t->seen, &t->s, t->c.now_ns);
 	rbmon_stack_resolve_all(t->sy, &t->s);
 	rbmon_view_rebuild(&t->v, &t->s);
 
@@ -306,6 +308,7 @@ rbmon_tui_run(struct rbmon_model *m, const struct rbmon_tui_opts *o)
 	free(t.notes_buf);
 	if (t.have_snap)
 		rbmon_model_free(&t.s);
+	rbmon_seen_free(&t.seen);
 	rbmon_view_free(&t.v);
 	free(t.read_error);
 	return 0;

@@ -86,6 +86,7 @@ struct rbmon_tui {
 	char			*notes_buf;
 	size_t			 notes_len, notes_shown;
 	struct rbmon_clock	 c;
+	struct rbmon_seen	 seen;		/* no clock: frames' first sight */
 	struct rbmon_view	 v;
 	enum rbmon_pane		 focus;
 	const struct rbmon_thread *blocked_for;	/* blocked_in read for it */

@@ -245,7 +245,10 @@ rbmon_sort_name(enum rbmon_sort k)
 	return k < RBMON_SORTS ? sort_names[k] : "?";
 }
 
-/* When a thread's innermost traced call was entered; 0: none. */
+/*
+ * When a thread's innermost traced call was entered (without a clock: first
+ * seen, rbmon_seen_update()); 0: none.
+ */
 static uint64_t
 view_inner_ts(const struct rbmon_thread *t)
 {
@@ -253,7 +256,8 @@ view_inner_ts(const struct rbmon_thread *t)
 
 	for (f = 0; f < t->nframes; f++)
 		if (!t->frames[f].synthetic && !t->frames[f].torn)
-			return t->frames[f].ts;
+			return t->frames[f].ts != 0 ? t->frames[f].ts :
+			    t->frames[f].seen_ns;
 	return 0;
 }
 

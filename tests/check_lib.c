@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../lib/internal.h"
+#include "rbtrace/rbtrace.h"
 #include "check_lib.h"
 
 void __cyg_profile_func_enter(void *fn, void *site);
@@ -118,6 +119,18 @@ START_TEST(test_settings_good)
 	ck_assert_int_eq(s.stop_on_create, 1);
 	ck_assert_int_eq(s.trace_on_create, 0);
 	ck_assert_int_eq(s.clock, RB_CLOCK_MONO);
+
+	/* Every clock by its name, this machine's counter included. */
+	set_env1("RBTRACE_CLOCK", "none");
+	ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv, count_warn), 0);
+	ck_assert_int_eq(s.clock, RB_CLOCK_NONE);
+	if (RB_CLOCK_COUNTER != 0) {
+		set_env1("RBTRACE_CLOCK", rb_clock_name(RB_CLOCK_COUNTER));
+		ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv,
+						      count_warn), 0);
+		ck_assert_int_eq(s.clock, RB_CLOCK_COUNTER);
+	}
+	ck_assert_int_eq(warnings, 0);
 }
 END_TEST
 
@@ -135,7 +148,15 @@ static const struct {
 	{ "RBTRACE_GLOBALSZ", "99999999999", "rbtrace: RBTRACE_GLOBALSZ=99999999999: not a number from 1024 to 16777216; using 16384" },
 	{ "RBTRACE_SOC", "yes", "rbtrace: RBTRACE_SOC=yes: not 0 or 1; using 0" },
 	{ "RBTRACE_TOC", "2", "rbtrace: RBTRACE_TOC=2: not 0 or 1; using 1" },
-	{ "RBTRACE_CLOCK", "hpet", "rbtrace: RBTRACE_CLOCK=hpet: not tsc or mono; using the default" },
+	{ "RBTRACE_CLOCK", "hpet", "rbtrace: RBTRACE_CLOCK=hpet: not " RB_CLOCK_WORDS "; using the default" },
+	{ "RBTRACE_CLOCK", "", "rbtrace: RBTRACE_CLOCK=: not " RB_CLOCK_WORDS "; using the default" },
+	{ "RBTRACE_CLOCK", "None", "rbtrace: RBTRACE_CLOCK=None: not " RB_CLOCK_WORDS "; using the default" },
+	/* The counter of the other architecture. */
+#if RB_CLOCK_COUNTER == RB_CLOCK_CNTVCT
+	{ "RBTRACE_CLOCK", "tsc", "rbtrace: RBTRACE_CLOCK=tsc: not " RB_CLOCK_WORDS "; using the default" },
+#else
+	{ "RBTRACE_CLOCK", "cntvct", "rbtrace: RBTRACE_CLOCK=cntvct: not " RB_CLOCK_WORDS "; using the default" },
+#endif
 };
 
 START_TEST(test_settings_bad)
@@ -1117,6 +1138,194 @@ START_TEST(test_interpose_first_calls)
 }
 END_TEST
 
+/* ---- clocks: what the hooks stamp slots and records with -------------- */
+
+/* The calling thread's ring log: its records, and how many it holds. */
+static struct rb_event *own_records(uint64_t *n)
+{
+	struct rb_evlog *l = rb_ring_evlog(rb_proc.map.hdr, rb_self.ring);
+
+	*n = RB_LOAD(&l->head);
+	ck_assert_uint_le(*n, rb_proc.map.hdr->events);	/* not wrapped */
+	return rb_evlog_records(l);
+}
+
+/* The slot of level @k of the calling thread's ring. */
+static const struct rb_slot *own_slot(uint32_t k)
+{
+	struct rb_thread *t = &rb_self;
+
+	return rb_slot_at(rb_proc.map.hdr, t->ring,
+			  rb_slot_index(k, t->nslots, t->pinned));
+}
+
+/* A few calls, a return, a named frame and a line mark. */
+static void clock_calls(void)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		enter(FN(k, 1), SITE(FN(k, 1)));
+	__cyg_profile_func_exit(FN(3, 1), SITE(FN(3, 1)));
+	ck_assert_int_eq(rbtrace_push("named", "x.c", 7), 4);
+	rbtrace_line(8);
+	ck_assert_int_eq(rbtrace_pop(), 3);
+	enter(FN(3, 2), SITE(FN(3, 2)));
+}
+
+/* The records clock_calls() leaves, by kind (text records skipped). */
+static const uint32_t clock_kinds[] = {
+	RB_EV_ENTRY, RB_EV_ENTRY, RB_EV_ENTRY, RB_EV_ENTRY, RB_EV_EXIT,
+	RB_EV_NAMED, RB_EV_LINE, RB_EV_NAMED_EXIT, RB_EV_ENTRY,
+};
+#define CLOCK_RECORDS	(sizeof(clock_kinds) / sizeof(clock_kinds[0]))
+
+/*
+ * Check the records' kinds against clock_kinds; @ts gets their stamps.
+ * Return: the records, text records included.
+ */
+static uint64_t clock_records(uint64_t *ts)
+{
+	struct rb_event *e;
+	uint64_t n, i, k = 0;
+
+	e = own_records(&n);
+	for (i = 0; i < n; i++) {
+		if (e[i].kind == RB_EV_TEXT)
+			continue;
+		ck_assert_uint_lt(k, CLOCK_RECORDS);
+		ck_assert_uint_eq(e[i].kind, clock_kinds[k]);
+		ts[k++] = e[i].ts;
+	}
+	ck_assert_uint_eq(k, CLOCK_RECORDS);
+	return n;
+}
+
+START_TEST(test_clock_counter)
+{
+	struct rb_header *h;
+	uint64_t ts[CLOCK_RECORDS], c0, c1, n0, n1, hz;
+	char path[512];
+	uint32_t k;
+
+	if (RB_CLOCK_COUNTER == 0)
+		return;		/* no counter here: see test_clock_mono */
+	snprintf(path, sizeof(path), "%s/counter.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	setenv("RBTRACE_CLOCK", rb_clock_name(RB_CLOCK_COUNTER), 1);
+	clock_calls();
+	h = rb_proc.map.hdr;
+	ck_assert_uint_eq(h->clock, RB_CLOCK_COUNTER);
+	ck_assert_uint_eq(rb_self.slowclock, RB_TCLOCK_INLINE);
+	ck_assert_uint_eq(rb_self.evstate, 0);
+	clock_records(ts);
+	/* Stamps of the counter: after the file's, in order. */
+	ck_assert_uint_gt(ts[0], h->clock_tsc0);
+	for (k = 1; k < CLOCK_RECORDS; k++)
+		ck_assert_uint_ge(ts[k], ts[k - 1]);
+	ck_assert_uint_le(ts[CLOCK_RECORDS - 1], rb_counter_read());
+	/* A slot has its entry record's stamp. */
+	for (k = 0; k < 3; k++)
+		ck_assert_uint_eq(own_slot(k)->ts, ts[k]);
+	ck_assert_uint_eq(own_slot(3)->ts, ts[CLOCK_RECORDS - 1]);
+
+	/*
+	 * The rate: CNTFRQ from the start, the TSC's measured once 10 ms
+	 * have passed; either within 1% of what the counter and
+	 * CLOCK_MONOTONIC say over 50 ms here.
+	 */
+	while (rb_clock_mono_ns() < h->clock_ns0 + 20000000u)
+		;
+	rb_clock_calibrate(h);
+	hz = RB_LOAD(&h->clock_tsc_hz);
+	c0 = rb_counter_read();
+	n0 = rb_clock_mono_ns();
+	while ((n1 = rb_clock_mono_ns()) < n0 + 50000000u)
+		;
+	c1 = rb_counter_read();
+	ck_assert_uint_gt(hz, 1000000);
+	ck_assert_msg(hz > (c1 - c0) * 1e9 / (n1 - n0) * 0.99 &&
+		      hz < (c1 - c0) * 1e9 / (n1 - n0) * 1.01,
+		      "rate %llu Hz, measured %.0f", (unsigned long long)hz,
+		      (c1 - c0) * 1e9 / (n1 - n0));
+}
+END_TEST
+
+START_TEST(test_clock_mono)
+{
+	uint64_t ts[CLOCK_RECORDS], before;
+	char path[512];
+	uint32_t k;
+
+	snprintf(path, sizeof(path), "%s/mono.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	setenv("RBTRACE_CLOCK", "mono", 1);
+	before = rb_clock_mono_ns();
+	clock_calls();
+	ck_assert_uint_eq(rb_proc.map.hdr->clock, RB_CLOCK_MONO);
+	ck_assert_uint_eq(rb_self.slowclock, RB_TCLOCK_CALL);
+	clock_records(ts);
+	ck_assert_uint_ge(ts[0], before);
+	for (k = 1; k < CLOCK_RECORDS; k++)
+		ck_assert_uint_ge(ts[k], ts[k - 1]);
+	ck_assert_uint_le(ts[CLOCK_RECORDS - 1], rb_clock_mono_ns());
+	ck_assert_uint_eq(own_slot(0)->ts, ts[0]);
+}
+END_TEST
+
+/* No clock: slots 0; records their place in the log, from 1 (ring), or
+   a sequence that never goes back (fill, drain). */
+static const char *const none_policies[] = { "ring", "fill", "drain" };
+
+START_TEST(test_clock_none)
+{
+	uint64_t ts[CLOCK_RECORDS], n, k, i;
+	struct rb_event *e;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/none.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	setenv("RBTRACE_CLOCK", "none", 1);
+	setenv("RBTRACE_POLICY", none_policies[_i], 1);
+	clock_calls();
+	ck_assert_uint_eq(rb_proc.map.hdr->clock, RB_CLOCK_NONE);
+	ck_assert_uint_eq(rb_self.slowclock, RB_TCLOCK_NONE);
+	ck_assert_uint_eq(rb_self.evstate, _i == 0 ? RB_EVS_SEQ : RB_EVS_SLOW);
+	for (k = 0; k < 4; k++)
+		ck_assert_uint_eq(own_slot((uint32_t)k)->ts, 0);
+	n = clock_records(ts);
+	e = own_records(&n);
+	for (i = 0, k = 0; i < n; i++) {
+		if (e[i].kind == RB_EV_TEXT)
+			continue;
+		if (_i == 0)
+			ck_assert_uint_eq(e[i].ts, i + 1);
+		else
+			ck_assert_uint_ge(e[i].ts, k == 0 ? 1 : ts[k - 1]);
+		k++;
+	}
+	/* A stop and a resume are stamped alike. */
+	rb_ev_mark(&rb_self, RB_EV_STOP, 0, 0);
+	e = own_records(&n);
+	ck_assert_uint_eq(e[n - 1].kind, RB_EV_STOP);
+	ck_assert_uint_eq(e[n - 1].ts, n);
+	/* Switched off and on: the ON mark and what follows continue it. */
+	RB_STORE(&rb_ring_evlog(rb_proc.map.hdr, rb_self.ring)->off, 1);
+	enter(FN(4, 1), SITE(FN(4, 1)));
+	RB_STORE(&rb_ring_evlog(rb_proc.map.hdr, rb_self.ring)->off, 0);
+	enter(FN(5, 1), SITE(FN(5, 1)));
+	e = own_records(&n);
+	ck_assert_uint_eq(e[n - 3].kind, RB_EV_OFF);
+	ck_assert_uint_eq(e[n - 2].kind, RB_EV_ON);
+	ck_assert_uint_eq(e[n - 1].kind, RB_EV_ENTRY);
+	ck_assert_uint_eq(e[n - 1].fn, (uintptr_t)FN(5, 1));
+	for (i = n - 3; i < n; i++)
+		ck_assert_uint_ge(e[i].ts, e[i - 1].ts);
+	ck_assert_uint_ge(e[n - 1].ts, n - 1);
+	ck_assert_uint_eq(own_slot(5)->ts, 0);
+}
+END_TEST
+
 Suite *suite_lib(void)
 {
 	Suite *s = suite_create("lib");
@@ -1162,6 +1371,14 @@ Suite *suite_lib(void)
 	tcase_add_test(tc, test_hooks_keep_errno);
 	tcase_add_test(tc, test_hooks_breakpoints);
 	tcase_add_test(tc, test_hooks_lapse_single);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("clocks");
+	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
+	tcase_add_test(tc, test_clock_counter);
+	tcase_add_test(tc, test_clock_mono);
+	tcase_add_loop_test(tc, test_clock_none, 0,
+			    sizeof(none_policies) / sizeof(none_policies[0]));
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("interpose");

@@ -17,6 +17,7 @@
 #include <check.h>
 
 #include "common/bootid.h"
+#include "common/clock.h"
 #include "dump.h"
 #include "model.h"
 #include "stack.h"
@@ -313,6 +314,10 @@ START_TEST(test_header_corrupt)
 	expect_header_error(&h, size, "objects");
 	h = v; h.clock = 7;
 	expect_header_error(&h, size, "clock 7 outside");
+	h = v; h.clock = 0;
+	expect_header_error(&h, size, "clock 0 outside");
+	h = v; h.clock = RB_CLOCK_MAX + 1;
+	expect_header_error(&h, size, "clock 5 outside");
 	h = v; h.gma_off += 64;
 	expect_header_error(&h, size, "layout does not match geometry");
 	h = v; h.ring_size -= 64;
@@ -872,6 +877,195 @@ START_TEST(test_clock)
 }
 END_TEST
 
+/* Every clock of the format passes the header check; the counters convert. */
+START_TEST(test_clock_kinds)
+{
+	struct rb_header	h = header_valid();
+	struct rbmon_clock	c;
+	uint32_t		k, other;
+	uint64_t		ns, age;
+	char			*cause = NULL;
+
+	for (k = RB_CLOCK_MONO; k <= RB_CLOCK_MAX; k++) {
+		h.clock = k;
+		ck_assert_msg(rbmon_model_check_header(&h, h.total_size,
+		    &cause) == 0, "clock %u: %s", k, cause);
+		ck_assert_ptr_nonnull(rb_clock_name(k));
+	}
+	ck_assert_ptr_null(rb_clock_name(0));
+	ck_assert_ptr_null(rb_clock_name(RB_CLOCK_MAX + 1));
+
+	/* No clock: no age and no time, but the snapshot's time is kept. */
+	rb_boot_id_read(h.boot_id, sizeof h.boot_id);
+	h.clock = RB_CLOCK_NONE;
+	rbmon_clock_init(&c, &h);
+	ck_assert_int_eq(c.valid, 0);
+	ck_assert_uint_ge(c.now_ns, fixture_now() - 1000000000ull);
+	ck_assert_int_eq(rbmon_clock_age(&c, 5, &age), -1);
+	ck_assert_int_eq(rbmon_clock_ns(&c, 5, &ns), -1);
+
+	/*
+	 * The other architecture's counter, on this boot: this machine
+	 * cannot read it, so no age; times at the writers' rate still.
+	 */
+	other = RB_CLOCK_COUNTER == RB_CLOCK_TSC ? RB_CLOCK_CNTVCT :
+	    RB_CLOCK_TSC;
+	h.clock = other;
+	h.clock_tsc0 = 1000;
+	h.clock_ns0 = 7000000000ull;
+	h.clock_tsc_hz = 500000000ull;		/* 2 ns a tick */
+	rbmon_clock_init(&c, &h);
+	ck_assert_int_eq(c.valid, 0);
+	ck_assert_int_eq(rbmon_clock_age(&c, 2000, &age), -1);
+	ck_assert_int_eq(rbmon_clock_ns(&c, 1000 + 1500, &ns), 0);
+	ck_assert_uint_eq(ns, 7000003000ull);
+
+	/* This machine's counter: ages, from a pair read now. */
+	if (RB_CLOCK_COUNTER != 0) {
+		h.clock = RB_CLOCK_COUNTER;
+		h.clock_ns0 = fixture_now() - 2000000000ull;
+		h.clock_tsc0 = rb_counter_read();	/* only the rate matters */
+		h.clock_tsc_hz = 0;
+		rbmon_clock_init(&c, &h);
+		ck_assert_int_eq(c.valid, 1);
+		ck_assert_int_eq(rbmon_clock_age(&c, rb_counter_read(), &age),
+		    0);
+		ck_assert_uint_lt(age, 1000000000ull);
+	}
+}
+END_TEST
+
+/* A snapshot of @fx, its frames stamped through @sn as of @now. */
+static void
+seen_snapshot(struct rbmon_model *m, struct rbmon_snapshot *s,
+    struct rbmon_seen *sn, uint64_t now)
+{
+	char	*cause = NULL;
+
+	ck_assert_msg(rbmon_model_snapshot(m, s, &cause) == 0, "%s", cause);
+	rbmon_seen_update(sn, s, now);
+}
+
+/* The text and JSON dumps of @s, as of @c. */
+static char *
+seen_dump(struct rbmon_model *m, struct rbmon_snapshot *s,
+    const struct rbmon_clock *c, int json)
+{
+	struct rbmon_symbols	*sy = rbmon_symbols_new(NULL);
+	char			*buf = NULL;
+	size_t			 len = 0;
+	FILE			*out = open_memstream(&buf, &len);
+
+	rbmon_stack_resolve_all(sy, s);
+	if (json)
+		rbmon_dump_json(out, m, s, sy, c);
+	else
+		rbmon_dump_text(out, m, s, sy, c);
+	fclose(out);
+	rbmon_symbols_free(sy);
+	return buf;
+}
+
+/*
+ * RBTRACE_CLOCK=none: rbmon shows how long it has seen each frame, the
+ * same frame (ring claim, level, slot seq) keeping its first sight.
+ */
+START_TEST(test_clock_none_seen)
+{
+	struct fixture		 fx;
+	struct rbmon_model	 m;
+	struct rbmon_snapshot	 s;
+	struct rbmon_seen	 sn = { NULL, 0 };
+	struct rbmon_clock	 c;
+	struct rbmon_shown	 sh;
+	struct rbmon_symbols	*sy = rbmon_symbols_new(NULL);
+	struct rb_ring		*r;
+	struct rbmon_thread	*t;
+	uint64_t		 t1;
+	char			*cause = NULL, *out;
+	size_t			 k;
+
+	fixture_make(&fx, 4, 8, 64);
+	fx.h->clock = RB_CLOCK_NONE;
+	r = fixture_ring(&fx, 0, RB_OWN_LIVE, getpid(), getpid(), "main");
+	fixture_push(&fx, r, 0x1000, 0, 0)->ts = 0;
+	fixture_push(&fx, r, 0x2000, 0, 0)->ts = 0;
+	fixture_push(&fx, r, 0x3000, 0, 0)->ts = 0;
+	ck_assert_msg(rbmon_model_open(&m, fx.path, 0, &cause) == 0, "%s",
+	    cause);
+	rbmon_clock_init(&c, &m.hdr);
+	ck_assert_uint_eq(c.kind, RB_CLOCK_NONE);
+	t1 = c.now_ns;
+
+	/* First sight: every frame seen 0 ns, none aged. */
+	seen_snapshot(&m, &s, &sn, t1);
+	t = &s.procs[0].threads[0];
+	ck_assert_uint_eq(t->nframes, 3);
+	rbmon_stack_resolve_all(sy, &s);
+	for (k = 0; k < 3; k++) {
+		ck_assert_uint_eq(t->frames[k].seen_ns, t1);
+		rbmon_dump_resolve(sy, &s, &s.procs[0], t, k, &c, &sh);
+		ck_assert_int_eq(sh.have_age, 0);
+		ck_assert_int_eq(sh.have_seen, 1);
+		ck_assert_uint_eq(sh.seen_ns, 0);
+	}
+	rbmon_model_free(&s);
+
+	/* Two seconds on: the top frame left and another took its level. */
+	r->depth = 2;
+	fixture_push(&fx, r, 0x4000, 0, 0)->ts = 0;
+	c.now_ns = t1 + 2000000000ull;
+	seen_snapshot(&m, &s, &sn, c.now_ns);
+	t = &s.procs[0].threads[0];
+	ck_assert_uint_eq(t->frames[0].fn, 0x4000);
+	ck_assert_uint_eq(t->frames[0].seen_ns, c.now_ns);
+	ck_assert_uint_eq(t->frames[1].seen_ns, t1);
+	ck_assert_uint_eq(t->frames[2].seen_ns, t1);
+	out = seen_dump(&m, &s, &c, 0);
+	ck_assert_msg(strstr(out, "no clock (RBTRACE_CLOCK=none): frames show "
+	    "how long rbmon has seen them") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "#0 0x4000 (?\?) seen 0ns\n") != NULL, "%s",
+	    out);
+	ck_assert_msg(strstr(out, "#1 0x2000 (?\?) seen 2.00s\n") != NULL,
+	    "%s", out);
+	free(out);
+	out = seen_dump(&m, &s, &c, 1);
+	ck_assert_msg(strstr(out, "\"clock\": \"none\"") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"age_ns\": null, \"seen_ns\": 0, "
+	    "\"address\": \"0x4000\"") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"age_ns\": null, \"seen_ns\": 2000000000, "
+	    "\"address\": \"0x1000\"") != NULL, "%s", out);
+	free(out);
+	rbmon_model_free(&s);
+
+	/* The ring claimed again (another generation): all new. */
+	rb_owner_at(fx.base, fx.h, 0)->gen++;
+	c.now_ns = t1 + 3000000000ull;
+	seen_snapshot(&m, &s, &sn, c.now_ns);
+	t = &s.procs[0].threads[0];
+	for (k = 0; k < t->nframes; k++)
+		ck_assert_uint_eq(t->frames[k].seen_ns, c.now_ns);
+	rbmon_model_free(&s);
+
+	/* A file with a clock never shows "seen". */
+	fx.h->clock = RB_CLOCK_MONO;
+	rbmon_model_close(&m);
+	ck_assert_msg(rbmon_model_open(&m, fx.path, 0, &cause) == 0, "%s",
+	    cause);
+	rbmon_clock_init(&c, &m.hdr);
+	seen_snapshot(&m, &s, &sn, c.now_ns);
+	rbmon_stack_resolve_all(sy, &s);
+	rbmon_dump_resolve(sy, &s, &s.procs[0], &s.procs[0].threads[0], 0,
+	    &c, &sh);
+	ck_assert_int_eq(sh.have_seen, 0);
+	rbmon_model_free(&s);
+	rbmon_symbols_free(sy);
+	rbmon_seen_free(&sn);
+	rbmon_model_close(&m);
+	fixture_done(&fx);
+}
+END_TEST
+
 static char *
 json_of(const char *s)
 {
@@ -1198,6 +1392,8 @@ suite_model(void)
 	tc = tcase_create("output");
 	tcase_add_test(tc, test_age_format);
 	tcase_add_test(tc, test_clock);
+	tcase_add_test(tc, test_clock_kinds);
+	tcase_add_test(tc, test_clock_none_seen);
 	tcase_add_test(tc, test_json_escape);
 	tcase_add_test(tc, test_dump_symbols);
 	tcase_add_test(tc, test_dump_text_escaped);

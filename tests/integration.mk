@@ -178,6 +178,8 @@ INTEGRATION_TESTS = \
 	tests/integration/killed.sh \
 	tests/integration/exhaust.sh \
 	tests/integration/badenv.sh \
+	tests/integration/clock.sh \
+	tests/integration/tui-clock.sh \
 	tests/integration/corrupt.sh \
 	tests/integration/launcher.sh \
 	tests/integration/list.sh \

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/evlog.h"
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
@@ -26,6 +27,7 @@ struct rbtrace_opts {
 	const char	*env[5];	/* RBTRACE_RINGS ... values, NULL = unset */
 	const char	*events;	/* RBTRACE_EVENTS, NULL = unset */
 	const char	*policy;	/* RBTRACE_POLICY, NULL = unset */
+	const char	*clock;		/* RBTRACE_CLOCK, NULL = unset */
 	int		stop_on_create;
 	int		trace_on_create;
 	int		monitor;
@@ -71,7 +73,8 @@ static void rbtrace_record_usage(FILE *f)
 "      --events N          records per thread's log, a power of two (default %s)\n"
 "      --file PATH         the trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace)\n"
 "  -q, --quiet             no summary\n"
-"The geometry options of rbtrace (--rings ...) apply too; the policy is drain.\n"
+"The geometry options of rbtrace (--rings ...) and --clock apply too; the policy\n"
+"is drain.\n"
 "Read the recording with rbmon replay, report and export.  ^C ends the program\n"
 "and the recording.  The exit status is PROGRAM's, 125 if recording failed.\n",
 		RBTRACE_RECORD_EVENTS);
@@ -98,6 +101,8 @@ static void rbtrace_usage(FILE *f)
 "      --policy P          when the event log is full: ring (overwrite the\n"
 "                          oldest, the default), fill (keep the first, drop the\n"
 "                          rest) or drain (drop until a consumer makes room)\n"
+"      --clock C           timestamps: %s (the default where it is a\n"
+"                          clock), mono, or none (cheapest: no times)\n"
 "      --stop-on-create    new threads, the main thread included, stop at their\n"
 "                          first function until a monitor continues them\n"
 "      --no-trace-on-create  new threads start with tracing off\n"
@@ -117,7 +122,9 @@ static void rbtrace_usage(FILE *f)
 "rbtrace error, 126/127 when PROGRAM cannot be run or is not found.\n"
 "See rbtrace(1), rbmon(1) and rbtrace(5).\n",
 		RB_DEF_RINGS, RB_DEF_SLOTS, RB_DEF_SLOT_SZ, RB_DEF_MSG_SZ,
-		RB_DEF_GLOBAL_SZ, RB_MIN_EVENTS, RB_MAX_EVENTS, RB_DEF_EVENTS);
+		RB_DEF_GLOBAL_SZ, RB_MIN_EVENTS, RB_MAX_EVENTS, RB_DEF_EVENTS,
+		RB_CLOCK_COUNTER != 0 ? rb_clock_name(RB_CLOCK_COUNTER) :
+		"(no counter here)");
 }
 
 static void rbtrace_bad_usage(const char *what)
@@ -326,6 +333,8 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 		setenv("RBTRACE_EVENTS", o->events, 1);
 	if (o->policy != NULL)
 		setenv("RBTRACE_POLICY", o->policy, 1);
+	if (o->clock != NULL)
+		setenv("RBTRACE_CLOCK", o->clock, 1);
 	if (o->stop_on_create)
 		setenv("RBTRACE_SOC", "1", 1);
 	if (!o->trace_on_create)
@@ -453,6 +462,7 @@ int main(int argc, char **argv)
 		{ "global-size", required_argument, NULL, 1004 },
 		{ "events", required_argument, NULL, 1005 },
 		{ "policy", required_argument, NULL, 1006 },
+		{ "clock", required_argument, NULL, 1007 },
 		{ "stop-on-create", no_argument, NULL, 'S' },
 		{ "no-trace-on-create", no_argument, NULL, 'T' },
 		{ "monitor", no_argument, NULL, 'm' },
@@ -529,6 +539,17 @@ int main(int argc, char **argv)
 				rbtrace_bad_usage(what);
 			}
 			o.policy = optarg;
+			break;
+		case 1007:
+			if (rb_clock_parse(optarg) == 0) {
+				char what[256];
+
+				snprintf(what, sizeof(what),
+					 "--clock '%.64s': not " RB_CLOCK_WORDS,
+					 optarg);
+				rbtrace_bad_usage(what);
+			}
+			o.clock = optarg;
 			break;
 		case 'S':
 			o.stop_on_create = 1;

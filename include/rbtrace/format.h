@@ -82,9 +82,12 @@
 #define RB_BP_FILTER_SHIFT	12
 #define RB_BP_FILTER_BITS	(1u << RB_BP_FILTER_SHIFT)
 
-/* rb_header.clock: what slot timestamps count. */
+/* rb_header.clock: what slot and event timestamps count. */
 #define RB_CLOCK_MONO		1	/* CLOCK_MONOTONIC nanoseconds */
-#define RB_CLOCK_TSC		2	/* invariant TSC ticks; see clock_* */
+#define RB_CLOCK_TSC		2	/* x86-64 invariant TSC ticks; see clock_* */
+#define RB_CLOCK_NONE		3	/* no time: slots 0, events a sequence */
+#define RB_CLOCK_CNTVCT		4	/* aarch64 CNTVCT_EL0 ticks; see clock_* */
+#define RB_CLOCK_MAX		RB_CLOCK_CNTVCT
 
 struct rb_header {
 	char		magic[RB_MAGIC_LEN];
@@ -119,10 +122,11 @@ struct rb_header {
 	char		boot_id[RB_BOOT_ID_MAX];
 
 	/*
-	 * Clock: clock_tsc0 and clock_ns0 were read together (TSC and
-	 * CLOCK_MONOTONIC) at creation.  On the same boot a reader converts a
-	 * TSC stamp with its own (rdtsc, CLOCK_MONOTONIC) pair; clock_tsc_hz is
-	 * the writers' latest estimate (0 = none yet) for other readers.
+	 * Clock: clock_tsc0 and clock_ns0 were read together (the CPU's
+	 * counter, TSC or CNTVCT, and CLOCK_MONOTONIC) at creation.  On the
+	 * same boot a reader converts a counter stamp with its own (counter,
+	 * CLOCK_MONOTONIC) pair; clock_tsc_hz is the writers' latest estimate
+	 * of the counter's rate (0 = none yet) for other readers.
 	 */
 	uint32_t	clock;		/* RB_CLOCK_* */
 	uint32_t	pad0;
@@ -407,7 +411,8 @@ struct rb_slot {
 	uint64_t	sp;		/* the function's stack pointer when it
 					   called the entry hook; RB_SP_NONE
 					   for named frames */
-	uint64_t	ts;		/* entry time, rb_header.clock units */
+	uint64_t	ts;		/* entry time, rb_header.clock units
+					   (0 with RB_CLOCK_NONE) */
 	int32_t		line;		/* line mark, 0 = none */
 	uint32_t	flags;		/* RB_SLOT_* */
 	/* char name[slot_sz] */
@@ -473,7 +478,8 @@ static inline uint32_t rb_slots_pinned(uint32_t slots)
 
 /* One record, 32 bytes. */
 struct rb_event {
-	uint64_t	ts;		/* rb_header.clock units */
+	uint64_t	ts;		/* rb_header.clock units; with
+					   RB_CLOCK_NONE a sequence, no time */
 	uint64_t	fn;		/* function address, or as the kind says */
 	uint64_t	arg;		/* call site, or as the kind says */
 	uint32_t	kind;		/* RB_EV_* */
@@ -604,7 +610,7 @@ static inline int rb_header_check_layout(const struct rb_header *h,
 			return -1;
 		}
 	}
-	if (h->clock != RB_CLOCK_MONO && h->clock != RB_CLOCK_TSC) {
+	if (h->clock < RB_CLOCK_MONO || h->clock > RB_CLOCK_MAX) {
 		*what = "clock";
 		*value = h->clock;
 		return -1;

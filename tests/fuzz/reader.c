@@ -204,6 +204,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	rbmon_clock_init(&c, &m.hdr);
+	/* Without a clock: the frames' first sight, as --dump and the screen. */
+	if (c.kind == RB_CLOCK_NONE) {
+		struct rbmon_seen	 sn = { NULL, 0 };
+
+		rbmon_seen_update(&sn, &s, c.now_ns);
+		rbmon_seen_update(&sn, &s, c.now_ns + 1);
+		rbmon_seen_free(&sn);
+	}
 	sy = rbmon_symbols_new(NULL);
 	rbmon_stack_resolve_all(sy, &s);
 	x.sy = sy;
