@@ -33,6 +33,7 @@
 #include "discover.h"
 #include "escape.h"
 #include "profile.h"
+#include "replay.h"
 #include "safeio.h"
 #include "stack.h"
 #include "taskstat.h"
@@ -231,19 +232,6 @@ prof_names(struct rbmon_prof_stack *st, struct rbmon_symbols *sy,
 	st->n = k;
 }
 
-static int
-prof_wanted(const struct rbmon_prof *pr, int32_t tid)
-{
-	size_t	i;
-
-	if (pr->ntids == 0)
-		return 1;
-	for (i = 0; i < pr->ntids; i++)
-		if (pr->tids[i] == tid)
-			return 1;
-	return 0;
-}
-
 /**
  * rbmon_prof_take - count the stack of every live thread of a snapshot
  * @pr: the table
@@ -276,7 +264,7 @@ rbmon_prof_take(struct rbmon_prof *pr, const struct rbmon_model *m,
 			t = &p->threads[j];
 			if (t->own != RB_OWN_LIVE || t->kstate == 0 ||
 			    t->kstate == 'Z' || t->kstate == 'X' ||
-			    !prof_wanted(pr, t->tid))
+			    !rbmon_cmd_tid_wanted(&pr->tids, t->tid))
 				continue;
 			on = t->kstate == 'R';
 			if ((pr->keep == RBMON_PROF_ON_CPU && !on) ||
@@ -380,23 +368,6 @@ prof_on_signal(int sig)
 	prof_stop = 1;
 }
 
-static __attribute__((noreturn, format(printf, 1, 2))) void
-prof_usage(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg = NULL;
-
-	fputs("rbmon profile: ", stderr);
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	rbmon_esc_fputs(msg != NULL ? msg : "out of memory", stderr);
-	fputs("\nTry 'rbmon profile --help'.\n", stderr);
-	free(msg);
-	exit(2);
-}
-
 static void
 prof_help(FILE *f)
 {
@@ -446,27 +417,6 @@ prof_parse_duration(const char *s, double *sec)
 		return -1;
 	*sec = v;
 	return 0;
-}
-
-static void
-prof_parse_tids(const char *arg, long **v, size_t *n)
-{
-	char	*copy = rbmon_xstrdup(arg), *p, *save = NULL, *end;
-	long	 x;
-
-	for (p = strtok_r(copy, ",", &save); p != NULL;
-	    p = strtok_r(NULL, ",", &save)) {
-		errno = 0;
-		x = strtol(p, &end, 10);
-		if (errno != 0 || end == p || *end != '\0' || x <= 0 ||
-		    x > INT_MAX)
-			prof_usage("invalid thread id '%s'", p);
-		*v = rbmon_xreallocarray(*v, *n + 1, sizeof **v);
-		(*v)[(*n)++] = x;
-	}
-	free(copy);
-	if (*n == 0)
-		prof_usage("no thread id in '%s'", arg);
 }
 
 static int
@@ -588,8 +538,8 @@ rbmon_profile_cmd(int argc, char **argv)
 	const char		*output = NULL, *file = NULL;
 	char			*found = NULL, *cause = NULL, *end;
 	FILE			*out = stdout;
-	long			*tids = NULL, rate = PROF_RATE_DEFAULT, pid = 0;
-	size_t			 ntids = 0;
+	struct rbmon_tids	 tids = { NULL, 0 };
+	long			 rate = PROF_RATE_DEFAULT, pid = 0;
 	uint64_t		 t0, t1, cpu0, period, missed = 0, lim = 0;
 	double			 duration = 0;
 	int			 ch, keep = RBMON_PROF_ALL, status = 0, ended = 0;
@@ -607,58 +557,58 @@ rbmon_profile_cmd(int argc, char **argv)
 			rate = strtol(optarg, &end, 10);
 			if (errno != 0 || end == optarg || *end != '\0' ||
 			    rate < 1 || rate > PROF_RATE_MAX)
-				prof_usage("invalid rate '%s' (1 to %d samples "
+				rbmon_cmd_usage("profile", "invalid rate '%s' (1 to %d samples "
 				    "per second)", optarg, PROF_RATE_MAX);
 			break;
 		case 'd':
 			if (prof_parse_duration(optarg, &duration) != 0)
-				prof_usage("invalid duration '%s' (for "
+				rbmon_cmd_usage("profile", "invalid duration '%s' (for "
 				    "example 10s, 1.5m, 500ms)", optarg);
 			break;
 		case 'C':
 		case 'O':
 			if (keep != RBMON_PROF_ALL && keep !=
 			    (ch == 'C' ? RBMON_PROF_ON_CPU : RBMON_PROF_OFF_CPU))
-				prof_usage("give --on-cpu or --off-cpu, not "
+				rbmon_cmd_usage("profile", "give --on-cpu or --off-cpu, not "
 				    "both");
 			keep = ch == 'C' ? RBMON_PROF_ON_CPU :
 			    RBMON_PROF_OFF_CPU;
 			break;
 		case 't':
-			prof_parse_tids(optarg, &tids, &ntids);
+			rbmon_cmd_parse_tids("profile", optarg, &tids);
 			break;
 		case 'p':
 			errno = 0;
 			pid = strtol(optarg, &end, 10);
 			if (errno != 0 || end == optarg || *end != '\0' ||
 			    pid <= 0 || pid > INT_MAX)
-				prof_usage("invalid pid '%s'", optarg);
+				rbmon_cmd_usage("profile", "invalid pid '%s'", optarg);
 			break;
 		case 'h':
 			prof_help(stdout);
 			return 0;
 		case ':':
-			prof_usage("option '%s' needs a value",
+			rbmon_cmd_usage("profile", "option '%s' needs a value",
 			    argv[optind - 1]);
 		default:
-			prof_usage("unknown option '%s'", argv[optind - 1]);
+			rbmon_cmd_usage("profile", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		file = argv[optind++];
 	if (optind < argc)
-		prof_usage("too many arguments");
+		rbmon_cmd_usage("profile", "too many arguments");
 	if (file != NULL && pid != 0)
-		prof_usage("give a FILE or --pid, not both");
+		rbmon_cmd_usage("profile", "give a FILE or --pid, not both");
 	if (file == NULL && pid == 0)
-		prof_usage("no trace file given (FILE or --pid PID; see "
+		rbmon_cmd_usage("profile", "no trace file given (FILE or --pid PID; see "
 		    "rbmon --list)");
 	if (pid != 0) {
 		if ((found = rbmon_discover_pid((pid_t)pid, stderr,
 		    &cause)) == NULL) {
 			rbmon_esc_line(stderr, "rbmon profile: %s", cause);
 			free(cause);
-			free(tids);
+			free(tids.v);
 			return 1;
 		}
 		file = found;
@@ -669,7 +619,7 @@ rbmon_profile_cmd(int argc, char **argv)
 		rbmon_esc_line(stderr, "rbmon profile: %s: %s", file, cause);
 		free(cause);
 		free(found);
-		free(tids);
+		free(tids.v);
 		return 1;
 	}
 	if (output != NULL && (out = fopen(output, "w")) == NULL) {
@@ -677,7 +627,7 @@ rbmon_profile_cmd(int argc, char **argv)
 		    strerror(errno));
 		rbmon_model_close(&m);
 		free(found);
-		free(tids);
+		free(tids.v);
 		return 1;
 	}
 	m.kernel_every_ns = 0;
@@ -685,7 +635,6 @@ rbmon_profile_cmd(int argc, char **argv)
 	rbmon_prof_init(&pr);
 	pr.keep = keep;
 	pr.tids = tids;
-	pr.ntids = ntids;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = prof_on_signal;
@@ -775,6 +724,6 @@ rbmon_profile_cmd(int argc, char **argv)
 	rbmon_symbols_free(sy);
 	rbmon_model_close(&m);
 	free(found);
-	free(tids);
+	free(tids.v);
 	return status;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "replay.h"
 #include "symbols.h"
 
 /* rbmon_prof.keep */
@@ -36,8 +37,7 @@ struct rbmon_prof {
 	uint32_t	*slots;		/* open addressing: index + 1, 0 free */
 	size_t		 nslots;
 	int		 keep;		/* RBMON_PROF_* */
-	const long	*tids;		/* only these threads, if ntids */
-	size_t		 ntids;
+	struct rbmon_tids tids;		/* only these threads, if any */
 	uint64_t	 passes;	/* rbmon_prof_take() calls */
 	uint64_t	 samples, on_cpu;	/* thread samples kept */
 	unsigned char	*kbuf;		/* key scratch */

@@ -28,14 +28,16 @@
 #include "dump.h"
 #include "escape.h"
 #include "perfetto.h"
+#include "profile.h"
 #include "replay.h"
 #include "view.h"
 #include "walk.h"
 
 /* ---- common --------------------------------------------------------------- */
 
-static __attribute__((noreturn, format(printf, 2, 3))) void
-rp_usage(const char *cmd, const char *fmt, ...)
+/* "rbmon CMD: what is wrong", then where help is; exit 2. */
+__attribute__((noreturn, format(printf, 2, 3))) void
+rbmon_cmd_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*msg = NULL;
@@ -79,13 +81,8 @@ rp_parse_time(const char *s, uint64_t *ns)
 }
 
 /* -t 1240,1241: the thread ids wanted (none: every thread). */
-struct rp_tids {
-	long	*v;
-	size_t	 n;
-};
-
-static void
-rp_parse_tids(const char *cmd, const char *arg, struct rp_tids *t)
+void
+rbmon_cmd_parse_tids(const char *cmd, const char *arg, struct rbmon_tids *t)
 {
 	char	*copy = rbmon_xstrdup(arg), *p, *save = NULL, *end;
 	long	 v;
@@ -96,17 +93,17 @@ rp_parse_tids(const char *cmd, const char *arg, struct rp_tids *t)
 		v = strtol(p, &end, 10);
 		if (errno != 0 || end == p || *end != '\0' || v <= 0 ||
 		    v > INT_MAX)
-			rp_usage(cmd, "invalid thread id '%s'", p);
+			rbmon_cmd_usage(cmd, "invalid thread id '%s'", p);
 		t->v = rbmon_xreallocarray(t->v, t->n + 1, sizeof *t->v);
 		t->v[t->n++] = v;
 	}
 	free(copy);
 	if (t->n == 0)
-		rp_usage(cmd, "no thread id in '%s'", arg);
+		rbmon_cmd_usage(cmd, "no thread id in '%s'", arg);
 }
 
-static int
-rp_tid_wanted(const struct rp_tids *t, int32_t tid)
+int
+rbmon_cmd_tid_wanted(const struct rbmon_tids *t, int32_t tid)
 {
 	size_t	i;
 
@@ -508,7 +505,7 @@ rp_replay(int argc, char **argv)
 	struct rp_handler	 h = { rp_replay_enter, rp_replay_leave,
 				    rp_replay_mark, NULL };
 	struct rp_replay	 rp;
-	struct rp_tids		 tids = { NULL, 0 };
+	struct rbmon_tids		 tids = { NULL, 0 };
 	struct rp_merge		 m;
 	struct rp_ctx		 x;
 	char			*end;
@@ -521,11 +518,11 @@ rp_replay(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, ":t:F:D:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
-			rp_parse_tids("replay", optarg, &tids);
+			rbmon_cmd_parse_tids("replay", optarg, &tids);
 			break;
 		case 'F':
 			if (*optarg == '\0')
-				rp_usage("replay", "--function needs a name");
+				rbmon_cmd_usage("replay", "--function needs a name");
 			rp.func = optarg;
 			break;
 		case 'D':
@@ -533,27 +530,27 @@ rp_replay(int argc, char **argv)
 			rp.depth = strtol(optarg, &end, 10);
 			if (errno != 0 || end == optarg || *end != '\0' ||
 			    rp.depth < 1 || rp.depth > 100000)
-				rp_usage("replay", "invalid depth '%s' "
+				rbmon_cmd_usage("replay", "invalid depth '%s' "
 				    "(expected 1..100000)", optarg);
 			break;
 		case 'm':
 			if (rp_parse_time(optarg, &rp.min_ns) != 0)
-				rp_usage("replay", "invalid time '%s' (expected "
+				rbmon_cmd_usage("replay", "invalid time '%s' (expected "
 				    "a number with ns, us, ms or s)", optarg);
 			break;
 		case 'h':
 			rp_replay_usage(stdout);
 			return 0;
 		case ':':
-			rp_usage("replay", "option '%s' needs a value",
+			rbmon_cmd_usage("replay", "option '%s' needs a value",
 			    argv[optind - 1]);
 		default:
-			rp_usage("replay", "unknown option '%s'",
+			rbmon_cmd_usage("replay", "unknown option '%s'",
 			    argv[optind - 1]);
 		}
 	}
 	if (optind + 1 != argc)
-		rp_usage("replay", optind == argc ? "no recording given" :
+		rbmon_cmd_usage("replay", optind == argc ? "no recording given" :
 		    "too many arguments");
 	if (rp_open_or_say(&x, "replay", argv[optind], rp.min_ns > 0 ?
 	    "--min" : NULL) != 0)
@@ -568,7 +565,7 @@ rp_replay(int argc, char **argv)
 		rp.keep = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *rp.keep);
 	for (i = 0; i < x.rec.nstreams; i++) {
 		rp.root[i] = SIZE_MAX;
-		if (!rp_tid_wanted(&tids, x.rec.streams[i].info.tid))
+		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
 			continue;
 		if (rp.keep != NULL) {
 			struct rp_keep		 k = { &x, rp.min_ns, NULL, 0 };
@@ -728,7 +725,7 @@ rp_report(int argc, char **argv)
 	struct rp_handler	 h = { rp_report_enter, rp_report_leave,
 				    NULL, NULL };
 	struct rp_report	 r;
-	struct rp_tids		 tids = { NULL, 0 };
+	struct rbmon_tids		 tids = { NULL, 0 };
 	struct rp_ctx		 x;
 	struct rp_walk		 w;
 	uint32_t		*order;
@@ -741,7 +738,7 @@ rp_report(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, ":t:s:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
-			rp_parse_tids("report", optarg, &tids);
+			rbmon_cmd_parse_tids("report", optarg, &tids);
 			break;
 		case 's':
 			if (strcmp(optarg, "total") == 0 ||
@@ -750,7 +747,7 @@ rp_report(int argc, char **argv)
 			    strcmp(optarg, "name") == 0)
 				sort = optarg[0];
 			else
-				rp_usage("report", "invalid sort key '%s' "
+				rbmon_cmd_usage("report", "invalid sort key '%s' "
 				    "(total, self, calls or name)", optarg);
 			break;
 		case 'J':
@@ -760,15 +757,15 @@ rp_report(int argc, char **argv)
 			rp_report_usage(stdout);
 			return 0;
 		case ':':
-			rp_usage("report", "option '%s' needs a value",
+			rbmon_cmd_usage("report", "option '%s' needs a value",
 			    argv[optind - 1]);
 		default:
-			rp_usage("report", "unknown option '%s'",
+			rbmon_cmd_usage("report", "unknown option '%s'",
 			    argv[optind - 1]);
 		}
 	}
 	if (optind + 1 != argc)
-		rp_usage("report", optind == argc ? "no recording given" :
+		rbmon_cmd_usage("report", optind == argc ? "no recording given" :
 		    "too many arguments");
 	if (rp_open_or_say(&x, "report", argv[optind], NULL) != 0)
 		return 1;
@@ -779,7 +776,7 @@ rp_report(int argc, char **argv)
 	r.sort = notimes && sort != 'n' ? 'c' : sort;
 	h.arg = &r;
 	for (i = 0; i < x.rec.nstreams; i++) {
-		if (!rp_tid_wanted(&tids, x.rec.streams[i].info.tid))
+		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
 			continue;
 		rp_walk_init(&w, &x, i, &h);
 		while (rp_walk_step(&w))
@@ -1093,7 +1090,7 @@ rp_hot(int argc, char **argv)
 	struct rp_handler	 hd = { rp_hot_enter, rp_hot_leave, rp_hot_mark,
 				    NULL };
 	struct rp_hot		 h;
-	struct rp_tids		 tids = { NULL, 0 };
+	struct rbmon_tids		 tids = { NULL, 0 };
 	struct rp_ctx		 x;
 	struct rp_walk		 w;
 	uint32_t		*order;
@@ -1115,7 +1112,7 @@ rp_hot(int argc, char **argv)
 			top = (size_t)strtoul(optarg, &end, 10);
 			if (errno != 0 || end == optarg || *end != '\0' ||
 			    optarg[0] == '-' || top == 0 || top > 100000)
-				rp_usage("hot", "invalid count '%s' (1 to "
+				rbmon_cmd_usage("hot", "invalid count '%s' (1 to "
 				    "100000)", optarg);
 			break;
 		case 'C':
@@ -1123,14 +1120,14 @@ rp_hot(int argc, char **argv)
 			cost = strtod(optarg, &end);
 			if (errno != 0 || end == optarg || *end != '\0' ||
 			    !(cost >= 0 && cost <= 1e6))
-				rp_usage("hot", "invalid cost '%s' (ns per "
+				rbmon_cmd_usage("hot", "invalid cost '%s' (ns per "
 				    "call, 0 to 1000000)", optarg);
 			break;
 		case 'F':
 			flags_only = 1;
 			break;
 		case 't':
-			rp_parse_tids("hot", optarg, &tids);
+			rbmon_cmd_parse_tids("hot", optarg, &tids);
 			break;
 		case 'J':
 			json = 1;
@@ -1139,25 +1136,25 @@ rp_hot(int argc, char **argv)
 			rp_hot_usage(stdout);
 			return 0;
 		case ':':
-			rp_usage("hot", "option '%s' needs a value",
+			rbmon_cmd_usage("hot", "option '%s' needs a value",
 			    argv[optind - 1]);
 		default:
-			rp_usage("hot", "unknown option '%s'",
+			rbmon_cmd_usage("hot", "unknown option '%s'",
 			    argv[optind - 1]);
 		}
 	}
 	if (optind + 1 != argc)
-		rp_usage("hot", optind == argc ? "no recording given" :
+		rbmon_cmd_usage("hot", optind == argc ? "no recording given" :
 		    "too many arguments");
 	if (json && flags_only)
-		rp_usage("hot", "give --json or --flags, not both");
+		rbmon_cmd_usage("hot", "give --json or --flags, not both");
 	if (rp_open_or_say(&x, "hot", argv[optind], "hot") != 0)
 		return 1;
 	memset(&h, 0, sizeof h);
 	h.x = &x;
 	hd.arg = &h;
 	for (i = 0; i < x.rec.nstreams; i++) {
-		if (!rp_tid_wanted(&tids, x.rec.streams[i].info.tid))
+		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
 			continue;
 		h.have_first = 0;
 		h.last = 0;
@@ -1501,7 +1498,7 @@ rp_thread_name(const struct rbrec_stream *s)
 }
 
 static void
-rp_chrome(struct rp_export *e, const struct rp_tids *tids)
+rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 {
 	struct rp_handler	 h = { NULL, rp_chrome_leave, rp_chrome_mark,
 				    e };
@@ -1518,11 +1515,11 @@ rp_chrome(struct rp_export *e, const struct rp_tids *tids)
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 
-		if (!rp_tid_wanted(tids, s->info.tid))
+		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
 			continue;
 		for (j = 0; j < i; j++)
 			if (x->rec.streams[j].info.pid == s->info.pid &&
-			    rp_tid_wanted(tids, x->rec.streams[j].info.tid))
+			    rbmon_cmd_tid_wanted(tids, x->rec.streams[j].info.tid))
 				break;
 		if (j == i) {
 			snprintf(name, sizeof name, "%s (%d)",
@@ -1584,25 +1581,6 @@ rp_folded_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 		w->stack[depth - 1].aux += d;
 }
 
-/* A name as one folded frame: no ';', no control bytes. */
-static void
-rp_folded_name(FILE *out, const char *s)
-{
-	char	buf[8];
-	size_t	n;
-
-	while (*s != '\0') {
-		n = rbmon_esc_next(s, 0, buf);
-		if (n == 1 && *s == ';')
-			fputc(':', out);
-		else if (n == 1 && (*s == ' ' && s[1] == '\0'))
-			fputc('_', out);
-		else
-			fputs(buf, out);
-		s += n;
-	}
-}
-
 static void
 rp_folded_path(struct rp_export *e, uint32_t node)
 {
@@ -1610,11 +1588,11 @@ rp_folded_path(struct rp_export *e, uint32_t node)
 		rp_folded_path(e, e->nodes[node].parent);
 		fputc(';', e->out);
 	}
-	rp_folded_name(e->out, e->x->funcs[e->nodes[node].func].name);
+	rbmon_prof_folded_name(e->out, e->x->funcs[e->nodes[node].func].name);
 }
 
 static void
-rp_folded(struct rp_export *e, const struct rp_tids *tids)
+rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 {
 	struct rp_handler	 h = { rp_folded_enter, rp_folded_leave, NULL,
 				    e };
@@ -1627,7 +1605,7 @@ rp_folded(struct rp_export *e, const struct rp_tids *tids)
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 
-		if (!rp_tid_wanted(tids, s->info.tid))
+		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
 			continue;
 		snprintf(name, sizeof name, "%s (%d)", x->rec.info.program,
 		    (int)s->info.pid);
@@ -1685,7 +1663,7 @@ rp_ss_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 }
 
 static void
-rp_speedscope(struct rp_export *e, const struct rp_tids *tids)
+rp_speedscope(struct rp_export *e, const struct rbmon_tids *tids)
 {
 	struct rp_handler	 h = { rp_ss_enter, rp_ss_leave, NULL, e };
 	struct rp_ctx		*x = e->x;
@@ -1700,7 +1678,7 @@ rp_speedscope(struct rp_export *e, const struct rp_tids *tids)
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 
-		if (!rp_tid_wanted(tids, s->info.tid))
+		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
 			continue;
 		snprintf(name, sizeof name, "%s (pid %d, tid %d)",
 		    rp_thread_name(s), (int)s->info.pid, (int)s->info.tid);
@@ -1778,7 +1756,7 @@ rp_export_cmd(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rp_export	 e;
-	struct rp_tids		 tids = { NULL, 0 };
+	struct rbmon_tids		 tids = { NULL, 0 };
 	struct rp_ctx		 x;
 	const char		*output = NULL;
 	int			 ch, format = 0, status = 0;
@@ -1792,11 +1770,11 @@ rp_export_cmd(int argc, char **argv)
 		case 's':
 		case 'p':
 			if (format != 0 && format != ch)
-				rp_usage("export", "give one format");
+				rbmon_cmd_usage("export", "give one format");
 			format = ch;
 			break;
 		case 't':
-			rp_parse_tids("export", optarg, &tids);
+			rbmon_cmd_parse_tids("export", optarg, &tids);
 			break;
 		case 'o':
 			output = optarg;
@@ -1805,21 +1783,21 @@ rp_export_cmd(int argc, char **argv)
 			rp_export_usage(stdout);
 			return 0;
 		case ':':
-			rp_usage("export", "option '%s' needs a value",
+			rbmon_cmd_usage("export", "option '%s' needs a value",
 			    argv[optind - 1]);
 		default:
-			rp_usage("export", "unknown option '%s'",
+			rbmon_cmd_usage("export", "unknown option '%s'",
 			    argv[optind - 1]);
 		}
 	}
 	if (format == 0)
-		rp_usage("export", "no format given (--chrome, --perfetto, "
+		rbmon_cmd_usage("export", "no format given (--chrome, --perfetto, "
 		    "--folded or --speedscope)");
 	if (optind + 1 != argc)
-		rp_usage("export", optind == argc ? "no recording given" :
+		rbmon_cmd_usage("export", optind == argc ? "no recording given" :
 		    "too many arguments");
 	if (format == 'p' && output == NULL && isatty(STDOUT_FILENO))
-		rp_usage("export", "--perfetto writes binary data, not for a "
+		rbmon_cmd_usage("export", "--perfetto writes binary data, not for a "
 		    "terminal: give -o FILE or redirect standard output");
 	if (rp_open_or_say(&x, "export", argv[optind], "an export") != 0)
 		return 1;
