@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bench/ab-events.sh - A/B of librbtrace's hooks against an older build of
 # the library (before the event log, or any earlier commit) on fib.
 #

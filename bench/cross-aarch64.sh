@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bench/cross-aarch64.sh - rbtrace on aarch64, from an x86-64 machine:
 # cross-configure a copy of this tree for aarch64-linux-gnu, build
 # librbtrace.so and the unit tests that need nothing but Check (check_lib,

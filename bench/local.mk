@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench: benchmarks, run by `make bench` (never by `make` or `make check`).
 #
 # Each benchmark is a bash script in BENCHMARKS, run in order with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bench/overhead.sh - what librbtrace adds to every traced call, next to
 # uftrace and LTTng-UST on the same binaries.
 #

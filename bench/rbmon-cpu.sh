@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bench/rbmon-cpu.sh - what rbmon's screen costs at a 0.1 s refresh over 256
 # threads that are nearly all blocked in the kernel, now that each refresh
 # reads every live thread's kernel state and CPU time from /proc.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bench/record.sh - what recording every call costs and how fast the
 # recordings read back, on micro benchmarks and on a real interpreter.
 # No targets: it measures and prints.

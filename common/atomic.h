@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * atomic.h - atomic access to the words of the shared file, spelt once for
  * the library and the monitor.  Each use says what it orders and what it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bootid.c - /proc/sys/kernel/random/boot_id, read once per call. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bootid.h - this boot's id, which the file records to tell its clocks apart. */
 #ifndef RB_COMMON_BOOTID_H
 #define RB_COMMON_BOOTID_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.h - the clocks of slot and event timestamps (rbtrace(5), the
  * header's clock): their names, and the CPU's counter, read inline by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* defs.h - what every part of common/ declares with: the library keeps it to itself. */
 #ifndef RB_COMMON_DEFS_H
 #define RB_COMMON_DEFS_H

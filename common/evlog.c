@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * common/evlog.c - the event log's ring of records: the owner's writer and
  * the readers' copy (see evlog.h).  The writer takes no lock, makes no

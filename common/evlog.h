@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * common/evlog.h - the event log's ring of records (rbtrace/format.h,
  * struct rb_evlog): one writer (the thread that owns it), any number of

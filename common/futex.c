@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* futex.c - futex wait and wake, and waking a ring's stopped owner. */
 #include "config.h"
 

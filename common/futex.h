@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * futex.h - the futex calls of both sides.  The words of the trace file are
  * shared between processes (MAP_SHARED): they take the plain operations;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common: code that the library (lib/) and the monitor (monitor/) both
 # need, written once and compiled into each with that side's flags (in the
 # library: hidden, never instrumented, the traced program's sanitizers).

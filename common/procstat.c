@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procstat.c - read and parse the kernel's stat lines (proc(5)). */
 #include "config.h"
 

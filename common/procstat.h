@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procstat: the kernel's stat line of a process or a thread (proc(5)). */
 #ifndef RB_COMMON_PROCSTAT_H
 #define RB_COMMON_PROCSTAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strlcpy and strlcat: glibc's since 2.38, else libbsd's. */
 #ifndef RB_STRL_H
 #define RB_STRL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracepath.c - the default trace file, ${TMPDIR:-/tmp}/PROG.PID.trace
  * (rbtrace(5), "ENVIRONMENT"), and the program name in it.

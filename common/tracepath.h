@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracepath.h - trace file paths as the library, the launcher and rbmon
  * spell them (they must agree: the launcher and rbmon look where the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * demo.c - a small multi-threaded, forking program to watch with rbtrace.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # examples: the demo program to watch with rbtrace / rbmon (not installed).
 noinst_PROGRAMS += examples/demo
 examples_demo_SOURCES = examples/demo.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * breakpoint.c - the hooks' side of the breakpoint table.
  *

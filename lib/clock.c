@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.c - slot timestamps: the CPU's counter where it is a clock (the
  * invariant TSC, aarch64's CNTVCT), else CLOCK_MONOTONIC; or none at all.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env.c - the RBTRACE_* settings, read and checked once at start-up. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * expr.c - rbtrace-watch.so: watch expressions, compiled and evaluated
  * inside the traced program.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* file.c - create or join the trace file, safely, and map it. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* init.c - process life: start-up, fork, exec and exit. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - what the parts of librbtrace share; not installed. */
 #ifndef RB_INTERNAL_H
 #define RB_INTERNAL_H

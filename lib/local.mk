@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # librbtrace: loaded into the traced program.  Never built with
 # -finstrument-functions: it runs inside someone else's process.  The
 # sanitizers only when configure was asked for them, those for traced

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* log.c - the library's voice: single lines on stderr, errno untouched. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * msgarea.c - the global message area: who holds it.
  *

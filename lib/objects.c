@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * objects.c - record the loaded objects of this process image in the file,
  * so monitors can name frames even after the process is gone.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proc.c - process identity (pid plus start time) and liveness. */
 #include "config.h"
 

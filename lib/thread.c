@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* thread.c - a thread's ring: taken at its first hook, given back when it exits. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unwind.c - frames that leave without their exit hooks, dropped as they
  * go: a caught C++ exception (clang's unwinding calls no exit hook) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * watch.c - the owner's half of the watch protocol and the worker thread
  * that compiles the expressions (rbtrace(5), "WATCH PROTOCOL").

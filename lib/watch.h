@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * watch.h - between librbtrace and its expression module, rbtrace-watch.so.
  *

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: MIT
 # AX_CHECK_COMPILE_FLAG_RB(FLAG): append FLAG to WARN_CFLAGS if the compiler takes it.
 AC_DEFUN([AX_CHECK_COMPILE_FLAG_RB], [
   AC_MSG_CHECKING([whether $CC accepts $1])

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon breakpoints: BRKP, BCLR and BLST, done by the monitor itself.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon breakpoints: names to entry addresses, and the file's table. */
 #ifndef RBMON_BREAKPOINT_H
 #define RBMON_BREAKPOINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon control: post commands to one thread and collect the response, set
  * the global flags, show the heartbeat.  See lib/control.c for the owner's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon control: the monitor's half of the command handshake and the flags. */
 #ifndef RBMON_CONTROL_H
 #define RBMON_CONTROL_H

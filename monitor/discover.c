@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon discover: trace files in a process's maps, $RBTRACE_DIR, $TMPDIR, /tmp. */
 #include "config.h"
 

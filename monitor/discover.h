@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon discover: find this user's trace files (--list, -p). */
 #ifndef RBMON_DISCOVER_H
 #define RBMON_DISCOVER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon dump: print every process, thread and live stack as text or JSON. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon dump: the text and JSON renderings of a snapshot. */
 #ifndef RBMON_DUMP_H
 #define RBMON_DUMP_H

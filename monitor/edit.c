@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon edit: the one line editor of the screen, for search, filter and
  * every prompt, without curses.  Keys come as monitor/keys.h ints; the text

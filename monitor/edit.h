@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon edit: the one line editor of every prompt, search and filter. */
 #ifndef RBMON_EDIT_H
 #define RBMON_EDIT_H

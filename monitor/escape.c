@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon escape: the one rule for showing text that came from a trace file
  * or a traced program (names, paths, answers, values).  Printable UTF-8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon escape: how bytes from a trace file or a traced program are shown. */
 #ifndef RBMON_ESCAPE_H
 #define RBMON_ESCAPE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon events: the event log of a thread (rbtrace(5), "EVENT LOG") copied
  * without stopping it, made a function graph (ftrace's function_graph,

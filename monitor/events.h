@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon events: a thread's event log, copied, made a function graph, shown. */
 #ifndef RBMON_EVENTS_H
 #define RBMON_EVENTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon history: the lines typed at each kind of prompt ("search",
  * "filter", "break", "watch"), kept across runs, one per line, in

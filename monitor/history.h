@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon history: the lines typed at each kind of prompt, kept across runs. */
 #ifndef RBMON_HISTORY_H
 #define RBMON_HISTORY_H

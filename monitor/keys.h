@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon keys: what the terminal typed, as one int, without curses: a
  * Unicode character (control characters included: RBMON_CTRL('a') is ^A,

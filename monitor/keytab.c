@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon keytab: the one key table (htop's Action_setBindings, with the
  * bar and the help screen made from it too).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon keytab: the one key table.  Each row binds a key, in one mode, to
  * an action, with its label on the function bar and its line on the help

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # monitor: rbmon, and libmonitor.la (the model, symbols, dump, discovery and
 # the curses-free view)
 # that rbmon and the unit tests link.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon model: open, validate and snapshot a trace file without trusting it. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon model: open, validate and snapshot a trace file, read-only. */
 #ifndef RBMON_MODEL_H
 #define RBMON_MODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon panel: draws the main screen (header, thread list, stack, watches,
  * message line, function bar) from the tui state; never reads the file. */
 #include "config.h"

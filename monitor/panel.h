@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon panel: drawing the main screen, and the pieces the modes draw with. */
 #ifndef RBMON_PANEL_H
 #define RBMON_PANEL_H

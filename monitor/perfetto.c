@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon perfetto: a recording as Perfetto's native trace, for traces too
  * large for a JSON importer.

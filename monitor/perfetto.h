@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon perfetto: a recording as Perfetto's own trace format, a protobuf
  * Trace of TrackEvent packets (rbmon export --perfetto).

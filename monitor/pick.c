@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon pick: plain `rbmon` on a terminal lists this user's trace files
  * and opens the one picked. */
 #include "config.h"

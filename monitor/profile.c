@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon profile: where the threads are, sampled from their live stacks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon profile: samples of the live stacks, on CPU and off. */
 #ifndef RBMON_PROFILE_H
 #define RBMON_PROFILE_H

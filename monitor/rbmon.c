@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon: show the live stacks in an rbtrace trace file. */
 #include "config.h"
 

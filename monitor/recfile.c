@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon recordings (rbtrace(5), "RECORDINGS"): writing chunks as the
  * recorder goes, and reading them back from a file nothing vouches for.

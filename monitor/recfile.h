@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon recordings: the file `rbtrace record` and `rbmon --record` write
  * and replay, report and export read (rbtrace(5), "RECORDINGS").

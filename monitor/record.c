@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon record: the recorder (rbtrace(5), "RECORDINGS"), a process of its
  * own that drains every thread's event log into a recording while the

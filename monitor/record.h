@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon record: drain every thread's event log into a recording. */
 #ifndef RBMON_RECORD_H
 #define RBMON_RECORD_H

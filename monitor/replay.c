@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon replay, report and export: a recording (rbtrace(5), "RECORDINGS")
  * as a function graph with every thread merged in time order (uftrace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon replay, report and export: a recording read back. */
 #ifndef RBMON_REPLAY_H
 #define RBMON_REPLAY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon safeio: a trace file names other files (the objects its programs
  * loaded, and through them their debug files), and whoever wrote the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon safeio: opening what a trace file names, and whose rights apply. */
 #ifndef RBMON_SAFEIO_H
 #define RBMON_SAFEIO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon stack: a thread's ring frames as the rows a debugger would show.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon symbols: one cached Dwfl per process image, one cache per address. */
 #include "config.h"
 

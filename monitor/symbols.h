@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon symbols: addresses to function, file and line through libdwfl. */
 #ifndef RBMON_SYMBOLS_H
 #define RBMON_SYMBOLS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon taskstat: the kernel's view of traced threads, read from /proc. */
 #include "config.h"
 

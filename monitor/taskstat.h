@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon taskstat: what the kernel says of traced threads (proc(5)). */
 #ifndef RBMON_TASKSTAT_H
 #define RBMON_TASKSTAT_H

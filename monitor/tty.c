@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon tty: curses set-up, colours, glyphs, and the terminal reset on
  * every way out (quit, signals, fatal errors, exit()). */
 #include "config.h"

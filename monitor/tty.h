@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon tty: the one place that includes curses; terminal set-up and reset. */
 #ifndef RBMON_TTY_H
 #define RBMON_TTY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tui: the interactive monitor's loop (htop's ScreenManager_run):
  * refresh the snapshot when its time comes, draw the modes, give the top

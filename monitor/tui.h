@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tui: what the interactive monitor's loop keeps (the model, the
  * snapshot, the view, the layout, the message line) and its stack of

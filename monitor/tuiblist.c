@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuiblist: the breakpoint list of one process (B), a full screen:
  * d deletes the breakpoint under the cursor, D all, b sets another, r

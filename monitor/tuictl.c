@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuictl: control from the full-screen monitor.  Commands go to the
  * selected thread one at a time, without blocking the screen: the loop

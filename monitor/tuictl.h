@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuictl: control from the full-screen monitor: commands to the
  * selected thread, breakpoints, the global flags, and what quitting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuihelp: the help screen, a plain text screen (tuitext.c).  Its
  * key lines come from the key table (keytab.c); the rest is prose about

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuihist: the history of the selected thread, a live function graph
  * of its event log (rbtrace(5), "EVENT LOG"), newest at the bottom.  Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuimain: the main screen's mode, at the bottom of the stack: the
  * key table's actions for moving, the display, and the keys that control

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuimodes: how the modes are opened.  Each mode's state is private
  * to its file (tuimain.c, tuihelp.c, tuisearch.c, tuiprompt.c, tuiblist.c;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuiprompt: the one prompt (tmux's status_prompt_set): a line
  * edited on the message line with the one line editor (edit.c), a history

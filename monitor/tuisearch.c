@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuisearch: incremental search of thread names and the functions
  * on the stacks.  Typing jumps to the first match; Enter keeps it, Esc

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuitext: screens of text over the monitor: the help (tuihelp.c
  * fills it), the source around a frame's line (v), a watch's whole value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuitop: the top view (py-spy top): the live stacks sampled 100
  * times a second while it is open (profile.c), and per function the share

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuiwatch: watch expressions in the full-screen monitor.  w adds a
  * watch to the selected thread, W to every thread of its process, e edits

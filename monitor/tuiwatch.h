@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon tuiwatch: watch expressions in the full-screen monitor: the
  * values read, the watch pane's rows and cursor, and w, W, e, d.  Its

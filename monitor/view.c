@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon view: rows, selection, search and text of the screen, no curses. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbmon view: what the screen shows, as rows and text, without curses. */
 #ifndef RBMON_VIEW_H
 #define RBMON_VIEW_H

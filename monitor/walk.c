@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon walk: a recording read as calls (rbtrace(5), "RECORDINGS").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbmon walk: a recording's streams as calls: names resolved once per
  * function, and a walker that turns one thread's records into entered and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_breakpoint: rbmon's breakpoint names, table and filter. */
 #include "config.h"
 

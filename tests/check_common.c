@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_common: the code lib/ and monitor/ share (common/). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_edit: the line editor, its completion, and the history files. */
 #include "config.h"
 

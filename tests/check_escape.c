@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_escape: the one way rbmon shows bytes from a file or a program. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_evlog: the event log's ring of records (common/evlog.c): each
  * policy at its boundaries, and one writer against a concurrent reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_keytab: the one key table, and the bar and help made from it. */
 #include "config.h"
 

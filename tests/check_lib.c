@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_lib.c - unit tests of librbtrace: settings, layout, file, rings, slot publication, breakpoints. */
 #include "config.h"
 

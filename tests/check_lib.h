@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_lib.h - the library's Check suites. */
 #ifndef CHECK_LIB_H
 #define CHECK_LIB_H

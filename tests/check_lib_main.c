@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_lib_main.c - runs the library's unit tests; each test in its own process. */
 #include "config.h"
 

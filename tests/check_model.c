@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_model: rbmon's reading of trace files, built here in temp files. */
 #include "config.h"
 

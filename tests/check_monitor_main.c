@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_monitor: runs rbmon's unit test suites. */
 #include "config.h"
 

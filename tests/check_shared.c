@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_shared.c - unit tests of common/, the code the library, the
  * monitor and the launcher share: the default trace path rule, the

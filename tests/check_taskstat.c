@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_taskstat: the kernel's view of threads: system calls, stat reads. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check_view: the rows, selection, search, layout and text under rbmon's
  * screen, on snapshots built here. */
 #include "config.h"

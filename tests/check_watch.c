@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check_watch.c - unit tests of the expression module, rbtrace-watch.so.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/fuzz.mk: fuzz targets (tests/fuzz/), included from tests/local.mk.
 #
 # Each target TARGET.c implements LLVMFuzzerTestOneInput():

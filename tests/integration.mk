@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration.mk: integration tests, included from tests/local.mk.
 #
 # Small purpose-built programs (tests/apps/) compiled with

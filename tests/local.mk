@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests: Check unit tests and integration tests, all run by `make check`.
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(BASH)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/check_monitor: Check unit tests of rbmon's model, symbols, dump,
 # breakpoints, the kernel's view of threads, the view under the
 # interactive screen, its key table and its line editor.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/objects.mk: objects loaded by dlopen(), C++ names, thread names,
 # and the explicit API in a program linked with -lrbtrace.
 check_LTLIBRARIES += tests/apps/libplugin.la

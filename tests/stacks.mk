@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/stacks.mk: rbmon's stacks compared with gdb's, included from
 # tests/local.mk.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/tasks.h - for the unit tests that count this process's threads. */
 #ifndef RB_TESTS_TASKS_H
 #define RB_TESTS_TASKS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wtls.c - a library with a thread-local, loaded by check_watch with
  * dlopen(): its block is allocated in a thread only once the thread uses it.

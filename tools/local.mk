@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # rbtrace: the launcher.
 bin_PROGRAMS += rbtrace
 rbtrace_SOURCES = tools/rbtrace.c tools/progcheck.c tools/progcheck.h \

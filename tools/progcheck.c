@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progcheck.c - can LD_PRELOAD trace this program?  A look at its ELF first. */
 #include "config.h"
 

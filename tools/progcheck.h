@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progcheck.h - can LD_PRELOAD trace this program?  A look at its ELF first. */
 #ifndef RBTRACE_PROGCHECK_H
 #define RBTRACE_PROGCHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rbtrace.c - run a program with librbtrace preloaded, optionally with rbmon on it. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clockcost.c - what one timestamp costs on this machine, next to an empty
  * call: the reference that makes figures of different machines comparable.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fib.c - a pure call-heavy load: recursive fib(N), on 1 or more threads,
  * optionally at the bottom of a deep stack.

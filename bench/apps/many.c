@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * many.c - many traced threads whose stacks never stop changing.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pace.c - calls at a set rate: an instrumented leaf function called RATE
  * times a second on each of THREADS threads for SECONDS, so that a

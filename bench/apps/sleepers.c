@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sleepers.c - many traced threads, nearly all blocked in the kernel, a
  * few busy: what a server looks like to rbmon (bench/rbmon-cpu.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * work.c - a more realistic traced load: a hash table and a sort.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/lua/lua.mk - the lua interpreter alone, from a Lua 5.4 source tree
 # (Debian's lua5.4, unpacked by bench/record.sh), built as bench/record.sh
 # asks: every src/*.c but luac.c, with the compiler and flags given, no

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- bench/lua/work.lua - a call-heavy Lua workload for bench/record.sh:
 -- recursive fib (function calls), binary trees (tables and the garbage
 -- collector), string work (format, concat, patterns, gsub), a sort with

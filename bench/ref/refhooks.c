@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/ref/refhooks.c - reference hooks for bench/overhead.sh: the least a
  * tracer of the same kind could do, preloaded in place of librbtrace.so,

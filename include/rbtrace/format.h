@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbtrace/format.h - layout of an rbtrace trace file.
  *

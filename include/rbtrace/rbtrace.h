@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rbtrace/rbtrace.h - explicit tracing API of librbtrace.
  *

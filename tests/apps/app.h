@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * app.h - what the test programs share: readiness lines and waiting.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // brk.cc - real C++ functions for the breakpoint tests, in a program whose
 // threads all wait in read().
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cdexec.c - change directory, then fork and exec another program.
  *

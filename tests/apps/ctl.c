@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctl.c - threads with known call sequences, for the control tests.
  *

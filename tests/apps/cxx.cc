@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // cxx.cc - a C++ program parked in a member function of a class template
 // inside a namespace: rbmon must show demangled names.
 #include <cstdlib>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dlopener.c - loads the shared object named by argv[1] after start-up and
  * parks inside it (main -> run_plugin -> plugin_run -> plugin_wait).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dropuid.c - a traced program that gives up root once it runs, as a
  * daemon does (untraced-setuid.sh).

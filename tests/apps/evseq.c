@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * evseq.c - a program whose calls are known exactly, for the event log.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * execd.c - the program execer runs: main -> execd_work -> execd_park.
  *

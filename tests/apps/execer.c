@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * execer.c - exec another instrumented program, with or without fork.
  *

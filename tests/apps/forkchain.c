@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * forkchain.c - forks at once, N deep (fork-early).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * forker.c - fork from main -> parent_work -> fork_here, both sides parked.
  *

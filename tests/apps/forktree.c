@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * forktree.c - a tree of processes: a root, two children, a grandchild.
  *

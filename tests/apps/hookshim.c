@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hookshim.c - preloaded before librbtrace: counts what a thread does
  * inside a hook that a hook must never do (rbtrace(5), WATCHES): allocate

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hostile.c - a stray writer, for the tests of what a traced program
  * survives.  It writes header and ring fields of a live trace file

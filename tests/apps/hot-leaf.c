@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hot-leaf.c - the small functions hot-main.c calls most (tests/integration/hot.sh):
  * every function of this file is one rbmon hot suggests excluding.

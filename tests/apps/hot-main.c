@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hot-main.c - calls counted exactly, for rbmon hot (tests/integration/hot.sh).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kstate.c - threads the kernel has in different states, for rbmon's
  * kernel state, CPU share and "blocked in" (tests/integration/kstate.sh).

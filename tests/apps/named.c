@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * named.c - an interpreter-like program, not instrumented, linked with
  * -lrbtrace: it shows its own frames through the explicit API.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * offsets.c - print the file offsets of rb_header fields, one "name offset
  * size" line each, so shell tests can patch or read a trace file header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * parked.c - a thread parked in worker_main -> func_a -> func_b -> func_c.
  *

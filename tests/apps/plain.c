@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plain.c - a program built without -finstrument-functions: rbtrace says
  * so before it runs it (untraced.sh).

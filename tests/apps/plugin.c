@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plugin.c - an instrumented shared object loaded with dlopen() by
  * dlopener: its frames must be named live and after the process is killed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rawbytes.c - a traced program that puts terminal control sequences
  * wherever a program can: a thread's name (prctl), a named frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * recurse.c - recurse DEPTH levels, park; on SIGUSR1 unwind to UNWIND, park.
  *

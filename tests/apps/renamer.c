@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * renamer.c - threads renamed after their first traced call: one with
  * pthread_setname_np() from main, one with prctl(PR_SET_NAME) by itself.

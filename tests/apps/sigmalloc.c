@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sigmalloc.c - a thread whose hooks run only in a signal handler that
  * interrupts malloc(), for the watch tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * simple.c - a one-thread program with a small known stack.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stk-cold.c - a .cold split on the way: handle_request() has an unlikely
  * error path that gcc moves into handle_request.cold; request 3 takes it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stk-deep.c - deep stacks: main parks under 45 distinct functions (the
  * depth of Lua's stack at start-up), and a worker 120 calls deeper still

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * stk-exc.cc - C++ exceptions: Store::serve() orders three times; each
  * order throws from three calls down and is caught in serve(), then

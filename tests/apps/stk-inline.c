@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stk-inline.c - inlined hot helpers at -O2: consume_all() runs
  * fetch_item() (inlined, this file) -> ring_next() -> ring_pop() (inlined,

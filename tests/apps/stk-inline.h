@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stk-inline.h - hot helpers of stk-inline.c, inlined at -O2: the call
  * sites of the functions inlined here lie in this file, not in the

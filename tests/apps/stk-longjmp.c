@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stk-longjmp.c - longjmp: run_parser() sets a jump buffer, parse_value()
  * -> parse_number() -> bail_out() jumps back to it three calls up, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stk-threads.c - every thread blocked in read(), each under its own
  * chain: main, an acceptor, two workers and a logger.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stk.h - what the stack-comparison programs (tests/stacks/) share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tuilife.c - two parked threads with known stacks that can also end
  * normally with their last stacks kept, for the monitor life-cycle tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tuithreads.c - five named threads parked at five known call chains.
  *

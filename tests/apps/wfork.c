@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wfork.c - watches before and after fork(), for watch-fork.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wpoke.c - write into a live trace file as a hostile (or careless) writer
  * would, and read what the program answered, for watch-hostile.

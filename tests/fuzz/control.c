@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control.c - fuzz the library's command handling: a thread of the traced
  * program runs whatever a monitor (or anyone who can write the file)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * driver.c - main() for a fuzz target without libFuzzer: replays inputs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * expr.c - fuzz the expression module (lib/expr.c, linked in): compile an
  * input as watch expression text, then evaluate it in this thread, as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz.h - the libFuzzer interface each target in tests/fuzz/ implements.
  *

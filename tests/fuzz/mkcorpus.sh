@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/mkcorpus.sh - remake a fuzz target's seed corpus.
 #
 #   make check TESTS=        # builds the programs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reader.c - fuzz rbmon's reading of a trace file: open, snapshot, the
  * screen's view, the stacks resolved with symbols, the text and JSON dumps.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/run.sh - `make fuzz`: run each libFuzzer target for a while.
 #
 #   run.sh SRCDIR BUILDDIR TARGET...

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # api: a program linked with -lrbtrace (no LD_PRELOAD, no instrumentation)
 # shows the frames it pushes through <rbtrace/rbtrace.h>, and rbtrace_file()
 # names its trace file.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # badenv: every bad RBTRACE_* value (not a number, out of range, negative,
 # empty, trailing garbage) gives exactly one line on stderr naming the
 # variable, and the program runs normally, traced with the default.

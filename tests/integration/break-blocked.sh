@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # break-blocked: breakpoints belong to the process and need no thread.
 #
 #  - every thread of tests/apps/brk waits in read() (state S in /proc, at

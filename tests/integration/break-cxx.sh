@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # break-cxx: breakpoints on real C++ functions (tests/apps/brk, built -O2),
 # resolved by rbmon and checked against nm.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # break-debuglink: static functions the program's symbol table lacks.
 #
 #  - a copy of tests/apps/brk gives its debug information and symbol table

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/brk.sh - helpers the breakpoint tests share, for
 # tests/apps/brk.  Source it after lib.sh and control.sh.
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # build-nocheck: the sources configure and build without the Check unit
 # test framework (only make check needs it, and says what to install):
 # a copy of this tree's files (git's, plus the generated configure) is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # clock: RBTRACE_CLOCK and rbtrace --clock.  The default is the CPU's
 # counter where /proc/cpuinfo says it is invariant (nonstop_tsc), a bad
 # word is refused with one line and the default used; with mono frames

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # control-blocked: threads that cannot answer, and stops nobody ends.
 #
 #  - "blocked" sits in read() and passes no hook: PING and STOP with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # control-break: breakpoints (BRKP, BCLR, BLST) on tests/apps/ctl.
 #
 #  - a process-wide breakpoint on a static function (alpha_leaf), posted to

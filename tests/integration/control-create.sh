@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # control-create: stops at thread creation, global single stepping, and
 # trace off/on, on tests/apps/ctl.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # control-errors: what goes wrong, and long responses.
 #
 #  - malformed commands get ERR (rbmon exit 1, "rbmon: thread TID: TEXT" on

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # control-step: STEP, NEXT, FINI, STOP, CONT and --set signal=1 on
 # tests/apps/ctl.
 #

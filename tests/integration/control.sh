@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/control.sh - helpers the control tests share.
 #
 # Source it after lib.sh.  FILE is a trace file, TID a thread; replies go

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # corrupt: rbmon refuses a missing file, a file that is not a trace file,
 # another format version, a truncated file, a corrupt header (layout not
 # matching the geometry) and a file of another user: exit 1, one line

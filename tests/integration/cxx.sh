@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cxx: C++ frames are shown demangled.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # deleted: a program whose binary is deleted after it started keeps its
 # names while it runs (rbmon reads the binary through the live process) and
 # says "binary deleted" instead of showing unexplained ?? once it is gone

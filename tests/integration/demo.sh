@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # demo: examples/demo under rbtrace shows its named threads (parser,
 # recursor wrapped beyond 32 slots, server parked in wait_for_client, job)
 # and its forked child process with its own two threads; it ends by itself

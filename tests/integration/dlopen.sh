@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # dlopen: frames inside an object loaded with dlopen() after start-up are
 # named with file:line while the program runs and after it was killed (the
 # object table records it).

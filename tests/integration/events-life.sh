@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # events-life: the event log over a program's life.  Killed with SIGKILL
 # mid-run, its file still gives every thread's last records, whole and
 # named (the black box); EVOF and EVON switch recording per thread and per

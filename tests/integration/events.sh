@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # events: the event log of a program whose calls are known exactly
 # (tests/apps/evseq.c), under each policy: rbmon --events --json gives
 # exactly that sequence (entries, exits, nesting, names, the lines the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # exec: a traced program that forks and execs another instrumented program
 # finds it in the same file (joined through RBTRACE_FILE in the
 # environment) with its own frames and name; an exec without fork (same pid)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # exhaust: RBTRACE_RINGS=4 with main + 10 parked threads: 4 traced, the other
 # 7 counted in rings.untraced_threads, and the program runs on and ends
 # normally; the library's watch worker is one more task, with no ring.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # fork-early: a program that forks from its first traced call, and whose
 # children fork on at once, 16 deep, while the watch worker each process
 # just started may still be starting: every child starts a thread (no

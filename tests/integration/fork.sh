@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # fork: the child of main -> parent_work -> fork_here shows the stack it
 # inherited under its own pid (plus child_park), only the forking thread;
 # the parent still shows its own stack and its second thread; each

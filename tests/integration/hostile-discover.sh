@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # hostile-discover: root's rbmon -p PID takes a scanned file ($RBTRACE_DIR)
 # for a live process only if the process's owner owns it and the process,
 # pid and start time, created it; for a pid that is gone, only root's own

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # hostile-geometry: a stray writer rewrites the layout in a live file's
 # header and the thread's own ring fields; the program goes on with the
 # layout it validated when it joined, and bounds what it reads.

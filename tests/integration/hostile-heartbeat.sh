@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # hostile-heartbeat: nothing written into the file holds a stopped thread
 # past the orphan timeout (RBTRACE_ORPHAN_TIMEOUT=3) when no monitor is
 # there:

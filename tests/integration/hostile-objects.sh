@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # hostile-objects: rbmon reads symbols from regular files only, and as root
 # only from where the trace file's owner could read.
 #  - an object path in the file naming a FIFO: --dump, --json and the

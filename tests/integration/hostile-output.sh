@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # hostile-output: what a traced program (tests/apps/rawbytes) puts in a
 # thread name, a named frame, its trace file's program name and object
 # path, and a thread's answers and watch values (ESC ] 2 ; title BEL,

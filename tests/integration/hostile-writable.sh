@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # hostile-writable: rbmon warns, once, on stderr (the screen: on its
 # message line) when it writes into a trace file that others than its
 # owner can write to; it says nothing for the private file librbtrace

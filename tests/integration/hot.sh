@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # hot: rbmon hot on a program whose call counts are known exactly
 # (tests/apps/hot-main.c, hot-leaf.c), built here with the real compilers.
 # The table gives the exact counts and gdb's definition lines; the flags it

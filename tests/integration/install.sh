@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # install: `make install DESTDIR=...` installs the programs, the library
 # (its API and the names it interposes exported, nothing else; no libtool
 # .la files), the watch module, headers, rbtrace.pc, the man pages

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # killed: the file of a SIGKILLed process still dumps post mortem, symbols
 # resolved from the recorded objects: function names, alive=false, threads
 # exited, the last stacks kept.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # kstate: what the kernel says of each thread, as --json and --dump show it,
 # against /proc read by this test: a spinning thread near 100% of a core
 # (over 50%, and near its share by /proc) and "R"; one blocked in read() on a pipe near 0 (under 5%), in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # launcher: rbtrace prints "rbtrace: tracing PROGRAM (pid N) into PATH",
 # traces the program into ${TMPDIR}/<basename>.<pid>.trace (or --file),
 # passes the geometry options on, exits with the program's status (128 +

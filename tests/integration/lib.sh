@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/lib.sh - helpers for the integration tests (bash + jq).
 #
 # Source it first thing.  It finds the build (top_builddir, top_srcdir, set

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # list: rbmon --list shows a trace file in $TMPDIR with its pid, program and
 # liveness, and shows it gone after the program is killed; rbmon --dump -p
 # PID finds the file of a process.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # names: a thread renamed after its first traced call shows its new name,
 # whether pthread_setname_np() or prctl(PR_SET_NAME) renamed it; the name
 # recorded through pthread_setname_np() survives the process.

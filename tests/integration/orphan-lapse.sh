@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # orphan-lapse: what a monitor set to stop threads lapses with its
 # heartbeat, as its stops do.
 #

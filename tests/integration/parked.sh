@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # parked: a thread parked in worker_main -> func_a -> func_b -> func_c shows
 # exactly those frames, newest first, with the right file:line; so does the
 # main thread parked in main -> main_wait.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # pidmaps: rbmon -p PID finds the trace file a live process has mapped, in
 # a directory no scan looks at (not $TMPDIR, /tmp or $RBTRACE_DIR), and
 # prefers it to a copy in $TMPDIR that names the same process; a process

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # profile: rbmon profile samples the live stacks of tests/apps/kstate's
 # threads, whose stacks and kernel states are known and stay put: the
 # spinner on CPU in spin_main -> spin_here, the reader off CPU in read(),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # prune: rbmon --prune removes the caller's trace files of programs that
 # are gone, in the directories it is given, and nothing else: not the file
 # of a program still running, not a file of another user, not a file that

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # record: the recorder on a program whose calls are known exactly
 # (tests/apps/evseq.c).  rbtrace record runs it to its end with a worker
 # thread and a fork child; replay gives each thread's calls exactly, nested,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # relpath: a relative RBTRACE_FILE or rbtrace --file names a file in the
 # directory the program started in, for every process it starts: a traced
 # program that chdir()s, forks and execs finds its exec'd child in the same

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # rings-full: threads beyond the rings are said once on the program's
 # stderr, naming the rings, the first thread left out (one rbmon does not
 # show) and how to get more rings; the header still counts every one.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # threads50: 50 threads created and joined leave no ring behind: rings.used
 # is back to the live thread count, the finished ones are listed as exited;
 # with RBTRACE_RINGS=8 (fewer rings than threads) exited rings are reused,

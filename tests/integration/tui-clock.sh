@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-clock: the screen of a file without a clock (RBTRACE_CLOCK=none).
 # The header names the clock, the thread list's time column is SEEN, the
 # stack's title says the times are how long rbmon has seen the frames, and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-control: the control keys of the real rbmon, in tmux, on the real
 # tests/apps/ctl.  b sets a breakpoint with Tab completion (the thread
 # stops at that function, shown as stopped:break 1 with "(at alpha_leaf)"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-cpu: what the kernel says of each thread on rbmon's screen, for
 # tests/apps/kstate: the spinning thread in state R with a CPU share that
 # /proc confirms is real (over 25% on the screen, and the thread got over

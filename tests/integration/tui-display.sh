@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-display: how rbmon draws (tests/apps/tuithreads: six threads).
 # Tree glyphs: "├─"/"└─" in a UTF-8 locale, "|-"/"`-" (and no byte beyond
 # ASCII on the screen) with --ascii or LANG=C.  Colour: SGR colours under

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-edit: the one line editor of every prompt, in the real rbmon.
 #
 #  - the filter prompt (F4), edited in the middle of the line: "nrth",

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-gone: the interactive monitor outlives its program.  SIGKILLed, the
 # program turns "gone" on screen within a bounded wait ("[program gone]"
 # header, the process and thread rows "gone", TIME blank, a message) while

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-history: L shows the selected thread's history, a live function
 # graph of its event log.  A thread that spins through evseq's rounds with
 # a 64-record log (tests/apps/evseq.c -s) outruns any reader: the view

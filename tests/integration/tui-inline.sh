@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-inline: the stack pane shows a gcc -O2 build's inlined functions as
 # frames of their own, marked [inlined], each with its own file:line, and
 # the same rows as `rbmon --dump --json` (which tests/stacks/ compares with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-keys: a few hundred keys picked at random (fixed seed), with resizes
 # down to tiny terminals, on a program with exited and parked threads, and
 # the program is killed half-way: rbmon neither crashes nor hangs, still draws a sane

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-launcher: `rbtrace --monitor -- PROG` on a terminal.  rbmon shows the
 # launched program's threads; the program's terminal output (stdout and
 # stderr) goes to PATH.out next to the trace file PATH.trace, its stdin is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-modes: rbmon's modes take the keys meant for them.  On a thread that
 # has exited (tests/apps/tuithreads' "brief"), w opens the watch prompt
 # anyway, saying on the bar that the thread has ended: the expression

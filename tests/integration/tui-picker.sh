@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-picker: plain `rbmon` on a terminal lists the user's trace files
 # ($RBTRACE_DIR, $TMPDIR, /tmp) to pick from: a live program's file with
 # its pid, program, state and threads; a corrupt file as "bad" with the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-quit: every way out of the interactive monitor gives the terminal back.
 # q, F10 and C-c quit with status 0; SIGTERM, SIGHUP and SIGINT sent to rbmon
 # end it with status 0 too; each time the terminal is restored and the

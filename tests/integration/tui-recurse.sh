@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-recurse: recursion folded in the stack pane.  tests/apps/recurse 31
 # parks at main, recurse x 31, at_bottom: the stack pane shows three rows,
 # the middle one "recurse ×31 (o expands)"; o on it shows the 31 frames

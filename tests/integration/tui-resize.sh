@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-resize: rbmon's layout follows the terminal size (tests/apps/
 # tuithreads: six threads).  At 80x24, 50x14, 120x40 and 40x12 (the
 # smallest it draws in): the header (3 rows from 20 rows up, else 1) with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-search: rbmon's "/" search (tests/apps/tuithreads: five named threads
 # parked at known call chains).  Typing jumps to the first thread whose
 # name or stack matches (case-insensitive) and marks the matching frame;

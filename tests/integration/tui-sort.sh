@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-sort: sorting and filtering the thread list of tests/apps/tuithreads
 # (five named threads at known depths).  F6 and > step the order: by name
 # (alphabetical), by CPU, by depth (deepest first, equal depths by tid),

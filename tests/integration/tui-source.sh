@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-source: v shows the source around a frame's line, read from the
 # source file the debug information names (compared with the file
 # itself); S saves the selected process's stacks as --dump text.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-threads: rbmon's screen lists every thread of a program with five
 # named threads parked at known call chains (tests/apps/tuithreads), main
 # first then by tid; moving the selection (Down, j, k, Up, End, Home, G,

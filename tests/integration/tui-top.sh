@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-top: P opens the top view on the selected thread of tests/apps/kstate,
 # whose threads stay put: the spinner on CPU in spin_main -> spin_here,
 # the reader, the waiter and main off CPU (the kernel's state, read here

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-tree: rbmon's list shows processes as a tree under their parents
 # (tests/apps/forktree: a root, its children left and right, left's child
 # leaf): each process's threads, then its child processes, indented, with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-value: V shows a watch's whole value, which the watch pane cuts to
 # one row.  In a 60-column terminal, the watch "cfg" of tests/apps/watch's
 # ticker (a struct printed as gdb prints it, longer than the row): the pane

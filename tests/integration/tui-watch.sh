@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tui-watch: watch expressions in the real rbmon, in tmux, on the real
 # tests/apps/watch.  w adds a watch to the selected thread (Tab completes
 # the variable name, "cou" to "counter"; not after "."); its value shows

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/integration/tui.sh - drive the real rbmon in a real terminal (tmux).
 #
 # Source it after lib.sh.  Each test gets a tmux server of its own (socket

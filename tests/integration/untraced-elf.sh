@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # untraced-elf: rbtrace finds the libraries a program links as the loader
 # does, and warns exactly when none of them calls the hooks.  Built here
 # with the configured gcc: an uninstrumented main linking an instrumented

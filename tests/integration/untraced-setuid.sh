@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # untraced-setuid (as root): user and group ids.
 #  - A copy of tests/apps/simple owned by nobody with the set-user-ID bit
 #    runs in the loader's secure mode, which ignores LD_PRELOAD: rbtrace

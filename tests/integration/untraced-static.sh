@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # untraced-static: a statically linked program, built here with the
 # configured gcc, instrumented or not, gets one line from rbtrace ("is
 # statically linked: LD_PRELOAD cannot load librbtrace into it ..."), runs

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # untraced: rbtrace looks at a program before it runs it and says in one
 # line on stderr when it will not be traced, and runs it all the same:
 #  - tests/apps/plain (no -finstrument-functions, no dlopen, runs nothing):

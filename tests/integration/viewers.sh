@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # viewers: the exports read by the programs people view them in, not only by
 # our own checks.  A recording of tests/apps/evseq (three threads, two
 # processes, calls known exactly) is exported four ways and:

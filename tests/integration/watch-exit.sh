@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # watch-exit: a program that exits while its watch worker compiles ends
 # normally.
 #

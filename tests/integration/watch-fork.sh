@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # watch-fork: a fork child watches with a worker of its own.
 #
 # tests/apps/wfork: the parent's looper answers watches first (its worker

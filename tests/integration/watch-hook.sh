@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # watch-hook: serving a watch does nothing heavy inside a hook.
 #
 # tests/apps/watch runs with tests/apps/libhookshim.so preloaded before

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # watch-hostile: stray writes into a live file's watch entries and header
 # garble an answer, never the program.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # watch-multi: several watches in one call, on several threads at once, and
 # a thread that never answers.
 #

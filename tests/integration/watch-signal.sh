@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # watch-signal: a thread whose hooks all run in a signal handler that
 # interrupts malloc() answers its watches, and goes on.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # watch-symbols: names several files define, functions, pointers into
 # symbols and sizeof, against gdb's print of the same process.
 #

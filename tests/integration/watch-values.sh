@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # watch-values: rbmon --thread TID --watch EXPR prints one value, gdb-like.
 #
 #  - tests/apps/watch (with DWARF): integers (decimal, /x), char, _Bool,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # wedged: a command area left in a state that nobody will finish is taken
 # over by the next monitor (rbtrace(5), "Command handshake").  A stray
 # writer (tests/apps/hostile) leaves alpha's area

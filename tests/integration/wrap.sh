@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # wrap: a stack 3x deeper than the ring (RBTRACE_SLOTS=16, depth 50) reports
 # its depth, wrapped == depth - slots, the innermost 12 frames and the
 # outermost 4 (slots / 4 are pinned: main and recurse(1..3)) with the gap

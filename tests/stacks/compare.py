@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """compare.py - rbmon's stacks against gdb's, frame by frame.
 
   compare.py RBMON_JSON GDB_JSON

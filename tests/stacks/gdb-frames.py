@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # gdb-frames.py - every thread's stack of the attached process, as JSON.
 #
 #   STK_GDB_OUT=out.json gdb -nx -batch -p PID -x gdb-frames.py

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # inline-gcc: inlined hot helpers at -O2, some from a header
 # (gcc -O2); rbmon's stacks must be gdb's.
 . "$(dirname "$0")/stacks.sh"

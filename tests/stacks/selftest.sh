@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # selftest: the comparison itself.  From gdb's stacks of stk-inline-gcc
 # and stk-deep-gcc, compare.py --synth makes the dump rbmon should give
 # (and a wrapped one); compare.py must accept it and reject each altered

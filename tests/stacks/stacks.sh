@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/stacks/stacks.sh - compare rbmon's stacks with gdb's.
 #
 # Sourced by each case's script, whose `stacks_run CASE COMPILER` runs

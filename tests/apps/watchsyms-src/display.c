@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* display.c - level 4, static. */
 #include "watchsyms.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * watchsyms - names defined in several files, pointers to functions and
  * to symbols, for watch-symbols.sh, which compares rbmon's values with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* watchsyms.h - what the files of tests/apps/watchsyms share. */
 #ifndef WATCHSYMS_H
 #define WATCHSYMS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* a/util.c - level 2, verbose 5 and scale (x + 2), all static. */
 #include "../watchsyms.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* b/util.c - level 3, mode 8 and scale (x * 3), all static. */
 #include "../watchsyms.h"
 
