@@ -17,7 +17,8 @@ BENCHMARKS = \
 	bench/rbmon.sh \
 	bench/rbmon-cpu.sh \
 	bench/overhead.sh \
-	bench/record.sh
+	bench/record.sh \
+	bench/attach.sh
 
 BENCH_APPS = \
 	bench/apps/many \
@@ -25,7 +26,8 @@ BENCH_APPS = \
 	bench/apps/work \
 	bench/apps/sleepers \
 	bench/apps/pace \
-	bench/apps/clockcost
+	bench/apps/clockcost \
+	bench/apps/gapmeter
 
 # Reference hooks, preloaded in place of librbtrace.so (bench/ref/refhooks.c):
 # a store-only live stack, and a store-only event logger.
@@ -72,6 +74,11 @@ bench_apps_sleepers_SOURCES = bench/apps/sleepers.c
 bench_apps_sleepers_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_sleepers_CFLAGS = $(BENCH_APP_CFLAGS)
 bench_apps_sleepers_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
+
+bench_apps_gapmeter_SOURCES = bench/apps/gapmeter.c
+bench_apps_gapmeter_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
+bench_apps_gapmeter_CFLAGS = $(BENCH_APP_CFLAGS)
+bench_apps_gapmeter_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 
 bench_apps_pace_SOURCES = bench/apps/pace.c
 bench_apps_pace_CPPFLAGS = $(BENCH_APP_CPPFLAGS)

@@ -336,7 +336,8 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
 	uint32_t d = t->depth, c, k, lim;
 	struct rb_slot *s;
 
-	if (RB_UNLIKELY(d == 0))
+	/* Nothing to pop, or only the before-attach frame (a return from a frame entered before the attach). */
+	if (RB_UNLIKELY(d <= t->floor))
 		return;
 	c = rb_slot_below(t, t->cur, d);
 	s = rb_slot(t, c);
@@ -618,16 +619,16 @@ static RB_NOINSTR void rb_ev_named(struct rb_thread *t, const char *text,
 }
 
 /* Named frames keep "name\0file\0" in the slot's name bytes. */
-void rb_push_named(struct rb_thread *t, const char *name, const char *file,
-		   int line)
+static RB_NOINSTR void rb_push_text(struct rb_thread *t, uintptr_t site,
+				    uint32_t flags, const char *name,
+				    const char *file, int line)
 {
 	struct rb_slot *s;
 	size_t n, f;
 	char *dst;
 	uint32_t q;
 
-	s = rb_push(t, 0, (uintptr_t)__builtin_return_address(0), RB_SP_NONE,
-		    rb_clock_raw_slow(), RB_SLOT_NAMED);
+	s = rb_push(t, 0, site, RB_SP_NONE, rb_clock_raw_slow(), flags);
 	dst = rb_slot_name(s);
 	n = strnlen(name ? name : "", t->slot_sz - 1);
 	memcpy(dst, name ? name : "", n);
@@ -645,6 +646,22 @@ void rb_push_named(struct rb_thread *t, const char *name, const char *file,
 	RB_STORE_REL(&t->ring->depth, (int32_t)t->depth);
 	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
 	rb_ev_named(t, dst, n + f + (n < t->slot_sz), line, RB_LOAD(&s->ts));
+}
+
+void rb_push_named(struct rb_thread *t, const char *name, const char *file,
+		   int line)
+{
+	rb_push_text(t, (uintptr_t)__builtin_return_address(0), RB_SLOT_NAMED,
+		     name, file, line);
+}
+
+/**
+ * rb_push_marker - a frame that stands for what the ring cannot show: the
+ * frames a thread had entered before the attach (rbtrace(5), "ATTACH")
+ */
+void rb_push_marker(struct rb_thread *t, const char *name)
+{
+	rb_push_text(t, 0, RB_SLOT_NAMED | RB_SLOT_ATTACH, name, NULL, 0);
 }
 
 static RB_NOINSTR struct rb_thread *rb_api_thread(void)
@@ -682,7 +699,7 @@ int rbtrace_pop(void)
 		return -1;
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (t->depth > 0) {
+	if (t->depth > t->floor) {
 		rb_set_depth(t, t->depth - 1);
 		rb_ev_lazy(t, RB_EV_NAMED_EXIT, 0, 0);
 	}

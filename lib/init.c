@@ -22,10 +22,14 @@ pthread_key_t rb_thread_key;
 static char *rb_fork_frames;
 static uint32_t rb_fork_depth;
 static int rb_fork_traced;
+static pid_t rb_fork_tid;
 static pthread_mutex_t rb_fork_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Settings: the environment, or an attach's request (attach.c). */
 static const char *rb_getenv(const char *name)
 {
+	if (rb_attached != RB_ATT_NONE)
+		return rb_attach_getenv(name);
 	return secure_getenv(name);
 }
 
@@ -41,6 +45,7 @@ static const char *rb_file_env(void)
 	char abs[sizeof(rb_proc.map.path)];
 
 	if (path != NULL && *path != '\0' && *path != '/' &&
+	    rb_attached == RB_ATT_NONE &&
 	    rb_path_absolute(path, abs, sizeof(abs)) == 0 &&
 	    setenv("RBTRACE_FILE", abs, 1) == 0)
 		path = rb_getenv("RBTRACE_FILE");
@@ -64,6 +69,7 @@ static void rb_fork_prepare(void)
 	pthread_mutex_lock(&rb_objects_lock);
 	pthread_mutex_lock(&rb_thread_lock);
 	rb_fork_traced = t->state == RB_T_TRACED && rb_fork_frames != NULL;
+	rb_fork_tid = rb_attached == RB_ATT_ON ? rb_gettid() : 0;
 	if (!rb_fork_traced)
 		return;
 	/* Our own ring, and we are inside fork(): no hook of ours writes it now. */
@@ -106,6 +112,9 @@ static void rb_fork_child(void)
 	t->ring = NULL;
 	if (t->state == RB_T_TRACED || t->state == RB_T_UNTRACED)
 		t->state = RB_T_NEW;
+	/* Forked by a thread that ran before the attach and has no ring yet: so did this one. */
+	if (!rb_fork_traced && rb_fork_tid != 0)
+		rb_attach_forked(rb_fork_tid);
 	if (rb_fork_traced) {
 		idx = rb_ring_claim(m, rb_proc.pid);
 		if (idx >= 0) {
@@ -146,6 +155,7 @@ static bool rb_process_setup(void)
 	char program[RB_PROGRAM_MAX], dflt[4096];
 	const char *path;
 	pthread_t *owners;
+	struct rb_thread **selves;
 	size_t frames;
 
 	rb_settings_defaults(s);
@@ -171,8 +181,8 @@ static bool rb_process_setup(void)
 	rb_bp_setup();
 	/* A joined file keeps the clock its creator chose. */
 	rb_clock_kind = (int)rb_proc.map.geo.clock;
-	/* exec'd children join this file through the environment */
-	if (path == dflt)
+	/* exec'd children join this file through the environment; an attached program's is left alone */
+	if (path == dflt && rb_attached == RB_ATT_NONE)
 		setenv("RBTRACE_FILE", path, 1);
 
 	/* Private memory: fork snapshots and the ring -> pthread table. */
@@ -183,7 +193,12 @@ static bool rb_process_setup(void)
 		rb_fork_frames = NULL;
 	owners = mmap(NULL, rb_proc.map.geo.rings * sizeof(pthread_t),
 		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	rb_thread_table_init(owners == MAP_FAILED ? NULL : owners);
+	selves = mmap(NULL, rb_proc.map.geo.rings * sizeof(*selves),
+		      PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (owners == MAP_FAILED || selves == MAP_FAILED)
+		rb_thread_table_init(NULL, NULL);
+	else
+		rb_thread_table_init(owners, selves);
 
 	rb_proc.image = __atomic_add_fetch(&rb_proc.map.hdr->next_image, 1,
 					   __ATOMIC_RELAXED);

@@ -42,11 +42,12 @@ RB_HIDDEN int rb_settings_from_env(struct rb_settings *s,
 RB_HIDDEN int rb_parse_uint(const char *str, uint32_t lo, uint32_t hi,
 			    uint32_t *out);
 
-/* log.c: the library's only output, one line on stderr */
+/* log.c: the library's only output, one line on stderr (or an attach's reply) */
 RB_HIDDEN void rb_warn(const char *line);
 RB_HIDDEN void rb_warnf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 RB_HIDDEN void rb_strlcpy(char *dst, const char *src, size_t size);
+RB_HIDDEN void rb_warn_capture(char *buf, size_t size);
 
 /* clock.c; rb_thread.slowclock is one of RB_TCLOCK_* */
 #define RB_TCLOCK_INLINE	0	/* the counter, read inline */
@@ -91,6 +92,7 @@ RB_HIDDEN void rb_file_close(struct rb_map *m);
 /* ring.c: claiming and releasing rings */
 RB_HIDDEN int rb_ring_claim(struct rb_map *m, pid_t pid);
 RB_HIDDEN void rb_ring_release(struct rb_map *m, uint32_t i);
+RB_HIDDEN void rb_ring_release_as(struct rb_map *m, uint32_t i, int32_t state);
 RB_HIDDEN int rb_ring_release_image(struct rb_map *m, pid_t pid,
 				    uint64_t pstart, uint64_t keep_image);
 
@@ -139,6 +141,8 @@ struct rb_thread {
 	uint32_t	cur;
 	uint32_t	busy;		/* recursion guard, see hooks.c */
 	uint32_t	state;		/* RB_T_* */
+	uint32_t	floor;		/* levels a return never pops: 1 under
+					   the before-attach frame (attach.c) */
 	uint32_t	index;		/* ring number */
 	uint32_t	slot_sz;
 	uint32_t	slowclock;	/* RB_TCLOCK_*: 0 for the inline counter */
@@ -169,7 +173,7 @@ RB_HIDDEN extern __thread struct rb_thread rb_self
 RB_HIDDEN extern pthread_key_t rb_thread_key;
 RB_HIDDEN extern pthread_mutex_t rb_thread_lock;	/* ring -> pthread table */
 RB_HIDDEN extern pthread_mutex_t rb_objects_lock;	/* object registration */
-RB_HIDDEN void rb_thread_table_init(pthread_t *table);
+RB_HIDDEN void rb_thread_table_init(pthread_t *table, struct rb_thread **self);
 RB_HIDDEN void rb_thread_table_reset(void);
 RB_HIDDEN void rb_thread_setup(struct rb_thread *t, uint32_t idx,
 			       const char *frames, uint32_t depth);
@@ -179,6 +183,7 @@ RB_HIDDEN void rb_thread_detach(struct rb_thread *t);
 RB_HIDDEN void rb_thread_refresh_name(struct rb_thread *t);
 RB_HIDDEN void rb_thread_each_ring(void (*fn)(struct rb_ring *, void *),
 				   void *arg);
+RB_HIDDEN uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept);
 
 /* control.c: commands, stops, steps (the cold path) */
 RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);
@@ -220,9 +225,25 @@ RB_HIDDEN void rb_enter_at(void *fn, void *site, uint64_t sp);
 RB_HIDDEN void rb_stack_drop_below(uint64_t sp);
 RB_HIDDEN void rb_push_named(struct rb_thread *t, const char *name,
 			     const char *file, int line);
+RB_HIDDEN void rb_push_marker(struct rb_thread *t, const char *name);
 RB_HIDDEN void rb_ev_thread_start(struct rb_thread *t);
 RB_HIDDEN bool rb_objects_evoff(struct rb_map *m, uint64_t image);
 RB_HIDDEN void rb_ev_mark(struct rb_thread *t, uint32_t kind, uint64_t fn,
 			  uint64_t arg);
+
+/*
+ * attach.c: rbtrace -p, the library loaded into a running program.
+ * rb_attached: RB_ATT_* (NONE: preloaded, or not set up yet).
+ */
+#define RB_ATT_NONE	0
+#define RB_ATT_ON	1
+#define RB_ATT_OFF	2	/* detached: the library stays, inactive */
+
+RB_HIDDEN extern int rb_attached;
+RB_HIDDEN const char *rb_attach_getenv(const char *name);
+RB_HIDDEN bool rb_attach_predates(pid_t tid);
+RB_HIDDEN void rb_attach_forked(pid_t parent);
+RB_HIDDEN void rb_attach_rebind(void);
+RB_HIDDEN void *rb_attach_real(const char *name);
 
 #endif /* RB_INTERNAL_H */

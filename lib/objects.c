@@ -247,6 +247,9 @@ RB_NOINSTR void *rb_sym_next(void **cache, const char *name)
 
 	if (p == NULL) {
 		p = dlsym(RTLD_NEXT, name);
+		/* Attached, the program's own objects come before us, not after. */
+		if (p == NULL && rb_attached != RB_ATT_NONE)
+			p = rb_attach_real(name);
 		if (p != NULL)
 			RB_STORE(cache, p);
 	}
@@ -272,9 +275,12 @@ void *dlopen(const char *file, int mode)
 		return NULL;
 	handle = real(file, mode);
 	if (handle != NULL &&
-	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) == RB_INIT_DONE)
+	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) == RB_INIT_DONE) {
 		rb_objects_register(&rb_proc.map, rb_proc.pid, rb_proc.pstart,
 				    rb_proc.image);
+		if (rb_attached == RB_ATT_ON)
+			rb_attach_rebind();
+	}
 	return handle;
 }
 
@@ -289,8 +295,11 @@ void *dlmopen(Lmid_t lmid, const char *file, int mode)
 		return NULL;
 	handle = real(lmid, file, mode);
 	if (handle != NULL &&
-	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) == RB_INIT_DONE)
+	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) == RB_INIT_DONE) {
 		rb_objects_register(&rb_proc.map, rb_proc.pid, rb_proc.pstart,
 				    rb_proc.image);
+		if (rb_attached == RB_ATT_ON)
+			rb_attach_rebind();
+	}
 	return handle;
 }

@@ -168,12 +168,22 @@ int rb_ring_claim(struct rb_map *m, pid_t pid)
  */
 void rb_ring_release(struct rb_map *m, uint32_t i)
 {
+	rb_ring_release_as(m, i, RB_STATE_EXITED);
+}
+
+/**
+ * rb_ring_release_as - give ring @i back, its last state @state:
+ * RB_STATE_EXITED, or RB_STATE_DETACHED for a thread that runs on
+ * untraced after a detach
+ */
+void rb_ring_release_as(struct rb_map *m, uint32_t i, int32_t state)
+{
 	struct rb_owner *o = rb_owner_at(m->base, &m->geo, i);
 	struct rb_ring *r = rb_ring_at(m->base, &m->geo, i);
 	uint64_t now = rb_clock_mono_ns(), ctl;
 
 	RB_STORE(&r->exited_ns, now);
-	RB_STORE(&r->state, RB_STATE_EXITED);
+	RB_STORE(&r->state, state);
 	RB_STORE(&o->stamp, now);
 	ctl = RB_LOAD(&o->ctl);
 	/*

@@ -6,25 +6,34 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 
-/* Which pthread owns which ring, for pthread_setname_np() on another thread. */
+/*
+ * Which pthread owns which ring, for pthread_setname_np() on another
+ * thread, and its rb_self, for a detach (rb_thread_release_all()).
+ */
 static pthread_t *rb_ring_owner;
+static struct rb_thread **rb_ring_self;
 pthread_mutex_t rb_thread_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void rb_thread_table_init(pthread_t *table)
+void rb_thread_table_init(pthread_t *table, struct rb_thread **self)
 {
 	rb_ring_owner = table;
+	rb_ring_self = self;
 }
 
 /* In a fork child: no thread of the parent exists here. */
 void rb_thread_table_reset(void)
 {
-	if (rb_ring_owner != NULL)
+	if (rb_ring_owner != NULL) {
 		memset(rb_ring_owner, 0,
 		       rb_proc.map.geo.rings * sizeof(pthread_t));
+		memset(rb_ring_self, 0,
+		       rb_proc.map.geo.rings * sizeof(*rb_ring_self));
+	}
 }
 
 static void rb_ring_set_name(struct rb_ring *r, const char *name)
@@ -130,8 +139,10 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	t->state = RB_T_TRACED;
 
 	pthread_mutex_lock(&rb_thread_lock);
-	if (rb_ring_owner != NULL)
+	if (rb_ring_owner != NULL) {
 		rb_ring_owner[idx] = pthread_self();
+		rb_ring_self[idx] = t;
+	}
 	pthread_mutex_unlock(&rb_thread_lock);
 	rb_watch_start();
 	rb_control_thread_start(t);
@@ -181,6 +192,12 @@ bool rb_thread_attach(struct rb_thread *t)
 		return false;
 	}
 	rb_thread_setup(t, (uint32_t)idx, NULL, 0);
+	/* A thread that ran before an attach: its outer frames are unknown. */
+	t->floor = 0;
+	if (rb_attached == RB_ATT_ON && rb_attach_predates(t->tid)) {
+		rb_push_marker(t, RB_ATTACH_MARKER);
+		t->floor = 1;
+	}
 	/* For the exit destructor; the key's value is never dereferenced. */
 	pthread_setspecific(rb_thread_key, t->ring);
 	return true;
@@ -200,13 +217,73 @@ void rb_thread_detach(struct rb_thread *t)
 		rb_bp_thread_exit(t);
 		rb_watch_thread_exit(t);
 		pthread_mutex_lock(&rb_thread_lock);
-		if (rb_ring_owner != NULL)
+		if (rb_ring_owner != NULL) {
 			memset(&rb_ring_owner[idx], 0, sizeof(pthread_t));
+			rb_ring_self[idx] = NULL;
+		}
 		pthread_mutex_unlock(&rb_thread_lock);
 		rb_ring_release(&rb_proc.map, idx);
 	}
 	t->ring = NULL;
 	t->state = RB_T_DONE;
+}
+
+/**
+ * rb_thread_release_all - a detach: every thread of this process gives its
+ * ring back and starts afresh at its next hook (after a later attach)
+ * @wait_ns: how long to wait for a thread inside a hook
+ * @kept: threads left as they are: stopped, or inside a hook all along
+ *
+ * Called once no object calls the hooks any more (attach.c), so a thread
+ * not inside a hook now stays out of them.  A thread's rb_self is changed
+ * from here only while it is outside a hook (busy clear), under
+ * rb_thread_lock, which an exiting thread takes before its rb_self goes.
+ * A thread kept keeps its ring and its state: consistent either way, it
+ * gives the ring back when it exits.
+ *
+ * Return: the rings given back.
+ */
+uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept)
+{
+	uint64_t end = rb_clock_mono_ns() + wait_ns;
+	const struct timespec tick = { 0, 100000 };
+	struct rb_thread *t;
+	struct rb_ring *r;
+	uint32_t i, n, done = 0;
+
+	*kept = 0;
+	if (rb_proc.map.hdr == NULL || rb_ring_owner == NULL)
+		return 0;
+	n = rb_proc.map.geo.rings;
+	pthread_mutex_lock(&rb_thread_lock);
+	for (i = 0; i < n; i++) {
+		t = rb_ring_self[i];
+		if (t == NULL)
+			continue;
+		r = rb_ring_at(rb_proc.map.base, &rb_proc.map.geo, i);
+		/* Relaxed: busy is the owner's; a hook it is in ends soon, a stop does not. */
+		while ((RB_LOAD(&t->busy) ||
+			RB_LOAD(&r->state) == RB_STATE_STOPPED) &&
+		       rb_clock_mono_ns() < end)
+			nanosleep(&tick, NULL);
+		if (RB_LOAD(&t->busy) || RB_LOAD(&r->state) == RB_STATE_STOPPED) {
+			(*kept)++;
+			continue;
+		}
+		rb_bp_thread_exit(t);
+		rb_watch_thread_exit(t);
+		memset(&rb_ring_owner[i], 0, sizeof(pthread_t));
+		rb_ring_self[i] = NULL;
+		t->ring = NULL;
+		t->depth = 0;
+		t->cur = 0;
+		t->floor = 0;
+		t->state = RB_T_NEW;
+		rb_ring_release_as(&rb_proc.map, i, RB_STATE_DETACHED);
+		done++;
+	}
+	pthread_mutex_unlock(&rb_thread_lock);
+	return done;
 }
 
 /**

@@ -21,6 +21,8 @@ dump_thread_exited(const struct rbmon_thread *t)
 static const char *
 dump_ring_state(const struct rbmon_thread *t)
 {
+	if (t->state == RB_STATE_DETACHED)
+		return "detached";
 	if (dump_thread_exited(t))
 		return "exited";
 	if (t->state == RB_STATE_STOPPED)
@@ -33,13 +35,13 @@ dump_ring_state(const struct rbmon_thread *t)
  * @p: its process
  * @t: the thread
  *
- * Return: "exited" if the thread or its process is gone, else "stopped"
- * or "running".
+ * Return: "exited" if the thread or its process is gone, or its ring was
+ * given back at a detach, else "stopped" or "running".
  */
 const char *
 rbmon_dump_state(const struct rbmon_process *p, const struct rbmon_thread *t)
 {
-	if (!p->alive)
+	if (!p->alive || t->state == RB_STATE_DETACHED)
 		return "exited";
 	return dump_ring_state(t);
 }
@@ -153,6 +155,7 @@ rbmon_dump_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 		    0;
 	}
 	out->named = f->named;
+	out->before_attach = f->before_attach;
 	out->inlined = f->inlined;
 	out->address = f->fn;
 	if (f->resolved) {
@@ -184,7 +187,9 @@ dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
 		rbmon_esc_fputs(sh->function, out);
 	else
 		fprintf(out, "0x%" PRIx64, sh->address);
-	if (sh->file != NULL) {
+	if (sh->before_attach)
+		;	/* a name alone: there is no place to show */
+	else if (sh->file != NULL) {
 		fputs(" (", out);
 		rbmon_esc_fputs(sh->file, out);
 		if (sh->line != 0)
@@ -421,6 +426,8 @@ dump_json_frame(FILE *out, const struct rbmon_shown *sh)
 	fprintf(out, ", \"inlined\": %s", sh->inlined ? "true" : "false");
 	if (sh->torn)
 		fputs(", \"torn\": true", out);
+	if (sh->before_attach)
+		fputs(", \"before_attach\": true", out);
 	fputc('}', out);
 }
 
@@ -534,6 +541,8 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 			    rbmon_dump_state(p, t), t->depth, t->wrapped);
 			if (t->wrapped != 0)
 				fprintf(out, "\"wrapped_at\": %zu, ", t->gap_at);
+			fprintf(out, "\"detached\": %s, ",
+			    t->state == RB_STATE_DETACHED ? "true" : "false");
 			dump_json_control(out, sy, s, p, t);
 			dump_json_kernel(out, p, t);
 			fputs("\"frames\": [", out);

@@ -454,6 +454,8 @@ rbmon_model_read_stack(const struct rb_header *h, struct rb_ring *r,
 			f->line = scratch->line;
 			if (scratch->flags & RB_SLOT_NAMED) {
 				f->named = 1;
+				f->before_attach =
+				    (scratch->flags & RB_SLOT_ATTACH) != 0;
 				f->fn = 0;
 				fl = strnlen(scratch->name, h->slot_sz);
 				file = fl < h->slot_sz ?
@@ -637,7 +639,8 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		ctl2 = __atomic_load_n(&ow->ctl, __ATOMIC_RELAXED);
 		if (ctl2 != ctl || t->pid <= 0)
 			continue;
-		if (t->state == RB_STATE_EXITED)
+		if (t->state == RB_STATE_EXITED ||
+		    t->state == RB_STATE_DETACHED)
 			t->own = RB_OWN_EXITED;
 		s->nthreads++;	/* before the frames: freed on SIGBUS */
 		t->gen = __atomic_load_n(&ow->gen, __ATOMIC_RELAXED);

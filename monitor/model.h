@@ -53,6 +53,7 @@ struct rbmon_frame {
 	uint32_t	seq;		/* slot seq when copied */
 	int		torn;
 	int		named;
+	int		before_attach;	/* the frames entered before an attach */
 	uint64_t	fn, site, ts;
 	uint64_t	seen_ns;	/* first seen, CLOCK_MONOTONIC; 0: not
 					   tracked (rbmon_seen_update()) */

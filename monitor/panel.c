@@ -65,6 +65,7 @@ panel_state_attr(enum rbmon_tstate st)
 	case RBMON_TS_STOPPED:
 		return rbmon_tty_attr(RBMON_A_STOPPED);
 	case RBMON_TS_EXITED:
+	case RBMON_TS_DETACHED:
 		return rbmon_tty_attr(RBMON_A_EXITED);
 	case RBMON_TS_GONE:
 		return rbmon_tty_attr(RBMON_A_GONE);
@@ -314,7 +315,13 @@ panel_process_row(struct rbmon_tui *t, int y, const struct rbmon_row *r)
 	int				 x;
 
 	for (j = 0; j < p->nthreads; j++)
-		live += rbmon_thread_state(p, &p->threads[j]) != RBMON_TS_EXITED;
+		switch (rbmon_thread_state(p, &p->threads[j])) {
+		case RBMON_TS_EXITED:
+		case RBMON_TS_DETACHED:
+			break;
+		default:
+			live++;
+		}
 	if (p->alive)
 		what = "alive";
 	else if (rbmon_process_exited(p))
@@ -368,11 +375,9 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 			snprintf(fn, sizeof fn, "%s", sh.function);
 		else
 			snprintf(fn, sizeof fn, "0x%" PRIx64, sh.address);
-		if (sh.have_age && st != RBMON_TS_EXITED &&
-		    st != RBMON_TS_GONE)
+		if (sh.have_age && rbmon_thread_live(st))
 			rbmon_age_format(age, sizeof age, sh.age_ns);
-		else if (sh.have_seen && st != RBMON_TS_EXITED &&
-		    st != RBMON_TS_GONE)
+		else if (sh.have_seen && rbmon_thread_live(st))
 			rbmon_age_format(age, sizeof age, sh.seen_ns);
 	} else if (th->depth > 0)
 		snprintf(fn, sizeof fn, "<frames overwritten>");
@@ -391,7 +396,7 @@ panel_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 	panel_cols(cols, &c);
 	name[c.name] = '\0';
 	/* The kernel's word: its state letter, the CPU share (- unknown). */
-	if (th->cpu >= 0 && st != RBMON_TS_EXITED && st != RBMON_TS_GONE)
+	if (th->cpu >= 0 && rbmon_thread_live(st) && st != RBMON_TS_GONE)
 		snprintf(cpu, sizeof cpu, "%.1f", th->cpu > 999 ? 999 : th->cpu);
 	else
 		snprintf(cpu, sizeof cpu, "-");
@@ -595,7 +600,7 @@ panel_stack(struct rbmon_tui *t)
 	panel_stack_title(t, p, th);
 	n = rbmon_view_stack_rows(&t->v, th);
 	st = th != NULL ? rbmon_thread_state(p, th) : RBMON_TS_RUNNING;
-	dead = st == RBMON_TS_EXITED || st == RBMON_TS_GONE;
+	dead = !rbmon_thread_live(st);
 	for (i = 0; i < t->lay.stack_h; i++) {
 		y = t->lay.stack_y + 1 + i;
 		k = t->v.stack_top + (size_t)i;

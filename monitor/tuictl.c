@@ -112,6 +112,10 @@ tuictl_selected(struct rbmon_tui *t, const struct rbmon_process **pp,
 	case RBMON_TS_GONE:
 		snprintf(why, size, "thread %d has ended", th->tid);
 		return NULL;
+	case RBMON_TS_DETACHED:
+		snprintf(why, size, "thread %d runs untraced since a detach",
+		    th->tid);
+		return NULL;
 	default:
 		break;
 	}

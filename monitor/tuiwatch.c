@@ -75,7 +75,7 @@ tuiwatch_alive(const struct rbmon_process *p, const struct rbmon_thread *th)
 {
 	enum rbmon_tstate	st = rbmon_thread_state(p, th);
 
-	return st != RBMON_TS_EXITED && st != RBMON_TS_GONE;
+	return rbmon_thread_live(st);
 }
 
 static void

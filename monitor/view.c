@@ -60,6 +60,8 @@ rbmon_process_exited(const struct rbmon_process *p)
 enum rbmon_tstate
 rbmon_thread_state(const struct rbmon_process *p, const struct rbmon_thread *t)
 {
+	if (t->state == RB_STATE_DETACHED)
+		return RBMON_TS_DETACHED;
 	if (t->own == RB_OWN_EXITED || t->state == RB_STATE_EXITED)
 		return RBMON_TS_EXITED;
 	if (!p->alive)
@@ -69,6 +71,17 @@ rbmon_thread_state(const struct rbmon_process *p, const struct rbmon_thread *t)
 	if (t->trace == 0 || (t->attention & RB_ATTN_UNTRACED))
 		return RBMON_TS_UNTRACED;
 	return RBMON_TS_RUNNING;
+}
+
+/**
+ * rbmon_thread_live - does a thread in state @st run traced: neither
+ * exited, gone, nor detached?
+ */
+int
+rbmon_thread_live(enum rbmon_tstate st)
+{
+	return st != RBMON_TS_EXITED && st != RBMON_TS_GONE &&
+	    st != RBMON_TS_DETACHED;
 }
 
 const char *
@@ -83,6 +96,8 @@ rbmon_tstate_name(enum rbmon_tstate st)
 		return "stopped";
 	case RBMON_TS_EXITED:
 		return "exited";
+	case RBMON_TS_DETACHED:
+		return "detached";
 	case RBMON_TS_GONE:
 		return "gone";
 	}

@@ -15,6 +15,7 @@ enum rbmon_tstate {
 	RBMON_TS_STOPPED,
 	RBMON_TS_EXITED,	/* the thread ended; its last stack is kept */
 	RBMON_TS_GONE,		/* its process died without ending it */
+	RBMON_TS_DETACHED,	/* its ring was given back at a detach */
 };
 
 enum rbmon_row_kind {
@@ -159,6 +160,7 @@ void	rbmon_view_stack_move(struct rbmon_view *, const struct rbmon_thread *,
 
 enum rbmon_tstate rbmon_thread_state(const struct rbmon_process *,
 	    const struct rbmon_thread *);
+int rbmon_thread_live(enum rbmon_tstate);
 const char *rbmon_tstate_name(enum rbmon_tstate);
 const char *rbmon_why_name(int32_t);
 const char *rbmon_why_json(int32_t);

@@ -29,7 +29,8 @@ INTEGRATION_APPS = \
 	tests/apps/sigmalloc \
 	tests/apps/wfork \
 	tests/apps/kstate \
-	tests/apps/forkchain
+	tests/apps/forkchain \
+	tests/apps/attachee
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -51,6 +52,9 @@ tests_apps_tuilife_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_recurse_SOURCES = tests/apps/recurse.c
 tests_apps_recurse_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_recurse_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_attachee_SOURCES = tests/apps/attachee.c tests/apps/app.h
+tests_apps_attachee_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_attachee_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_threads_SOURCES = tests/apps/threads.c
 tests_apps_threads_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_threads_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
@@ -152,6 +156,7 @@ check_PROGRAMS += tests/apps/hostile
 tests_apps_hostile_SOURCES = tests/apps/hostile.c
 
 INTEGRATION_TESTS = \
+	tests/integration/attach.sh \
 	tests/integration/tui-gone.sh \
 	tests/integration/tui-quit.sh \
 	tests/integration/tui-launcher.sh \
@@ -239,7 +244,7 @@ TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += $(INTEGRATION_TESTS) tests/integration/lib.sh \
 	tests/integration/tui.sh \
 	tests/integration/control.sh \
-	tests/integration/brk.sh
+	tests/integration/brk.sh tests/apps/slowattach.c
 
 INTEGRATION_TESTS_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \

@@ -2,6 +2,7 @@
 # rbtrace: the launcher.
 bin_PROGRAMS += rbtrace
 rbtrace_SOURCES = tools/rbtrace.c tools/progcheck.c tools/progcheck.h \
+	tools/attach.c tools/attach.h tools/inject.c tools/inject.h \
 	common/tracepath.c common/tracepath.h \
 	common/evlog.c common/evlog.h \
 	common/defs.h

@@ -20,6 +20,7 @@
 #include "common/evlog.h"
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
+#include "tools/attach.h"
 #include "tools/progcheck.h"
 
 struct rbtrace_opts {
@@ -35,6 +36,8 @@ struct rbtrace_opts {
 	int		never;		/* it will run untraced (progcheck) */
 	int		quiet;
 	int		record;		/* rbtrace record */
+	pid_t		pid;		/* -p: attach to it */
+	int		detach;		/* -p PID --detach */
 	const char	*recording;	/* its -o, NULL = rbmon's default */
 };
 
@@ -85,11 +88,18 @@ static void rbtrace_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: rbtrace [OPTIONS] [--] PROGRAM [ARGS...]\n"
+"       rbtrace -p PID [OPTIONS]     (attach)\n"
+"       rbtrace -p PID --detach\n"
 "Run PROGRAM with librbtrace preloaded: every thread's live call stack is kept\n"
 "in a trace file that rbmon reads while the program runs, or after it ended.\n"
 "PROGRAM must be built with -finstrument-functions (and -g for file:line);\n"
 "rbtrace says first when it cannot be traced (see DIAGNOSTICS in rbtrace(1)).\n"
+"With -p, trace a program that already runs (built so, started without\n"
+"rbtrace): librbtrace is loaded into it, one thread stopped for a moment\n"
+"(ptrace); --detach stops tracing it again.  See ATTACH in rbtrace(1).\n"
 "\n"
+"  -p, --pid PID           attach to process PID instead of running a program\n"
+"      --detach            with -p: stop tracing PID; it runs on untraced\n"
 "  -o, --file PATH         trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace);\n"
 "                          a relative PATH is taken from the current directory\n"
 "      --rings N           rings, one per thread of every process (default %u)\n"
@@ -108,7 +118,8 @@ static void rbtrace_usage(FILE *f)
 "                          first function until a monitor continues them\n"
 "      --no-trace-on-create  new threads start with tracing off\n"
 "  -m, --monitor           watch the program with rbmon while it runs; its\n"
-"                          terminal output then goes to a file (below)\n"
+"                          terminal output then goes to a file (below);\n"
+"                          with -p, rbmon starts once attached\n"
 "      --output PATH       with --monitor: where the program's output goes\n"
 "                          (default: the trace path ending in .out)\n"
 "  -q, --quiet             do not print where the trace goes (the lines saying\n"
@@ -120,7 +131,8 @@ static void rbtrace_usage(FILE *f)
 "'rbtrace record --help').\n"
 "\n"
 "The exit status is PROGRAM's (128+N if signal N ended it); 125 for an\n"
-"rbtrace error, 126/127 when PROGRAM cannot be run or is not found.\n"
+"rbtrace error, 126/127 when PROGRAM cannot be run or is not found.  With -p:\n"
+"0 when attached (detached), 1 when not, 2 for a usage error.\n"
 "See rbtrace(1), rbmon(1) and rbtrace(5).\n",
 		RB_DEF_RINGS, RB_DEF_SLOTS, RB_DEF_SLOT_SZ, RB_DEF_MSG_SZ,
 		RB_DEF_GLOBAL_SZ, RB_MIN_EVENTS, RB_MAX_EVENTS, RB_DEF_EVENTS,
@@ -452,6 +464,81 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 	return rec > 0 ? rbtrace_status(status) : 125;
 }
 
+/* Appends "NAME=VALUE\n" to @spec (@size bytes, @n used). */
+static void rbtrace_spec_add(char *spec, size_t size, size_t *n,
+			     const char *name, const char *value)
+{
+	int k;
+
+	if (value == NULL || *n >= size)
+		return;
+	k = snprintf(spec + *n, size - *n, "%s=%s\n", name, value);
+	if (k > 0)
+		*n += (size_t)k;
+}
+
+/* rbtrace -p PID [--detach] (tools/attach.c). */
+static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
+{
+	char lib[PATH_MAX], rbmon[PATH_MAX], spec[8192];
+	struct rbtrace_attach a;
+	size_t n = 0;
+	int i, other = 0;
+
+	(void)args;
+	if (o->pid == 0)
+		rbtrace_bad_usage("--detach needs -p PID");
+	if (nargs > 0)
+		rbtrace_bad_usage("-p attaches to a running process: it takes no program");
+	if (o->output != NULL)
+		rbtrace_bad_usage("--output goes with a program rbtrace runs, not with -p");
+	for (i = 0; i < 5; i++)
+		other |= o->env[i] != NULL;
+	other |= o->file != NULL || o->events != NULL || o->policy != NULL ||
+		 o->clock != NULL || o->stop_on_create || !o->trace_on_create ||
+		 o->monitor;
+	if (o->detach && other)
+		rbtrace_bad_usage("--detach takes no option but -p and -q");
+	if (rbtrace_find_lib(lib, sizeof(lib)) < 0 ||
+	    (o->monitor && rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))
+		return 1;
+	spec[0] = '\0';
+	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_FILE", o->file);
+	for (i = 0; i < 5; i++)
+		rbtrace_spec_add(spec, sizeof(spec), &n, rbtrace_geo[i].var,
+				 o->env[i]);
+	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_EVENTS", o->events);
+	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_POLICY", o->policy);
+	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_CLOCK", o->clock);
+	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_SOC",
+			 o->stop_on_create ? "1" : NULL);
+	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_TOC",
+			 o->trace_on_create ? NULL : "0");
+	rbtrace_spec_add(spec, sizeof(spec), &n, "TMPDIR", getenv("TMPDIR"));
+	if (n >= sizeof(spec)) {
+		fprintf(stderr, "rbtrace: the settings are too long\n");
+		return 1;
+	}
+	if (rbtrace_attach_run(o->pid, lib, spec, o->detach, &a) != 0) {
+		fprintf(stderr, "rbtrace: %s\n", a.line);
+		return 1;
+	}
+	/* The trace file alone on stdout, for scripts. */
+	printf("%s\n", a.file);
+	fflush(stdout);
+	if (!o->quiet)
+		fprintf(stderr, "rbtrace: %s %d: %s; its thread %d stopped for %.2f ms\n",
+			o->detach ? "detached from" : "attached to", (int)o->pid,
+			a.line, (int)a.tid, a.pause_ms);
+	if (o->monitor) {
+		execl(rbmon, "rbmon", a.file, (char *)NULL);
+		fprintf(stderr, "rbtrace: cannot run %s: %s\n", rbmon,
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -469,6 +556,8 @@ int main(int argc, char **argv)
 		{ "monitor", no_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "detach", no_argument, NULL, 1008 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -487,7 +576,7 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	while ((c = getopt_long(argc, argv, "+o:mqhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:p:mqhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (o.record) {
@@ -552,6 +641,22 @@ int main(int argc, char **argv)
 			}
 			o.clock = optarg;
 			break;
+		case 'p': {
+			char what[256];
+
+			if (o.record)
+				rbtrace_bad_usage("rbtrace record runs a program: it takes no -p");
+			if (rbtrace_parse_uint(optarg, 1, 0x3fffffff) < 0) {
+				snprintf(what, sizeof(what),
+					 "-p '%.64s': not a process id", optarg);
+				rbtrace_bad_usage(what);
+			}
+			o.pid = (pid_t)strtol(optarg, NULL, 10);
+			break;
+		}
+		case 1008:
+			o.detach = 1;
+			break;
 		case 'S':
 			o.stop_on_create = 1;
 			break;
@@ -587,7 +692,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc)
+	if (optind >= argc && o.pid == 0 && !o.detach)
 		rbtrace_bad_usage("no program to run");
 	if (o.output != NULL && !o.monitor)
 		rbtrace_bad_usage("--output goes with --monitor");
@@ -616,6 +721,8 @@ int main(int argc, char **argv)
 		}
 		o.file = file;
 	}
+	if (o.pid != 0 || o.detach)
+		return rbtrace_attach_main(&o, argc - optind, argv + optind);
 	if (rbtrace_find_lib(lib, sizeof(lib)) < 0 ||
 	    ((o.monitor || o.record) &&
 	     rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))

@@ -297,6 +297,7 @@ struct rb_watch {
 #define RB_STATE_RUNNING	1
 #define RB_STATE_STOPPED	2
 #define RB_STATE_EXITED		3
+#define RB_STATE_DETACHED	4	/* released at a detach: the thread runs on, untraced */
 
 /*
  * rb_ring.why, while state is RB_STATE_STOPPED: the reason in the low
@@ -398,6 +399,11 @@ struct rb_ring {
 
 /* rb_slot.flags */
 #define RB_SLOT_NAMED		0x1u	/* name holds "function\0file" */
+#define RB_SLOT_ATTACH		0x2u	/* with NAMED: the frames a thread had
+					   entered before an attach, unknown */
+
+/* The before-attach frame's name. */
+#define RB_ATTACH_MARKER	"[frames before attach]"
 
 /*
  * One frame.  seq is odd while the owner rewrites the slot; depth says

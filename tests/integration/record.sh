@@ -141,14 +141,15 @@ for e in X:
 if set(threads) != {(pid, pid), (pid, wtid), (child, child)}:
     bad.append("pid/tid pairs: %r" % sorted(threads))
 # Nesting: sorted by start (longer first at equal starts), every event
-# ends within the one it starts in.
+# ends within the one it starts in, to a ns (ts + dur in floating point us
+# may round past the next ts).
 top = 0
 for k, es in threads.items():
     es.sort(key=lambda e: (e["ts"], -e["dur"]))
     st = []
     for e in es:
         end = e["ts"] + e["dur"]
-        while st and st[-1] <= e["ts"]:
+        while st and st[-1] <= e["ts"] + 1e-9:
             st.pop()
         if st and end > st[-1] + 1e-9:
             bad.append("%r: %s [%s, %s] crosses its parent's end %s" % (k, e["name"], e["ts"], end, st[-1]))

@@ -20,7 +20,10 @@ it is inlined.  rbmon's innermost frame is located at its function's
 definition, so its line is compared with the line gdb gives the function.
 A thread whose older frames were overwritten ("wrapped": N) has its
 innermost "wrapped_at" frames compared with gdb's innermost ones and the
-rest with gdb's outermost ones; its outermost frame must be gdb's.
+rest with gdb's outermost ones; its outermost frame must be gdb's.  A
+thread of an attached program whose outermost frame is the before-attach
+frame ("before_attach": true) has the frames over it compared with gdb's
+innermost ones; gdb must show more.
 """
 import json
 import os
@@ -104,6 +107,17 @@ def pair_frames(th, gd):
     rb = th.get("frames") or []
     wrapped = th.get("wrapped") or 0
     problems = []
+    if rb and rb[-1].get("before_attach") is True:
+        # Attached (rbtrace -p): the frames entered since stand over the
+        # before-attach frame, which stands for gdb's outer ones.
+        k = len(rb) - 1
+        pairs = [(i, rb[i], i, gd[i] if i < len(gd) else None)
+                 for i in range(k)]
+        if len(gd) <= k:
+            problems.append("rbmon shows %d frames entered since the attach, "
+                            "gdb only %d in all" % (k, len(gd)))
+        pairs.append(("attach", None, "attach", None))
+        return pairs, problems
     if wrapped <= 0:
         n = max(len(rb), len(gd))
         pairs = [(i if i < len(rb) else None, rb[i] if i < len(rb) else None,
@@ -154,6 +168,10 @@ def print_thread(tid, th, gd, pairs, problems):
             print("     %-4s %-*s %-4s %s" % ("", w, "... (overwritten)", "...",
                                               ""))
             continue
+        if ri == "attach":
+            print("     %-4s %-*s %-4s %s" % ("", w, "[frames before attach]",
+                                              "...", "(the rest)"))
+            continue
         bad = frame_diff(ri, rb, g)
         gline = None
         if g is not None:
@@ -193,7 +211,7 @@ def compare(rbmon, gdbj):
             th = {"frames": []}
         pairs, problems = pair_frames(th, gd)
         bad = any(frame_diff(ri, rb, g) for ri, rb, _, g in pairs
-                  if ri != "...")
+                  if ri not in ("...", "attach"))
         if bad or problems:
             status = 1
             print_thread(tid, th, gd, pairs, problems)

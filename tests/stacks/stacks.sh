@@ -69,12 +69,27 @@ in_read()
 
 # stacks_capture PROGRAM - run it until it is frozen; leaves its pid in
 # STACKS_PID, the rbmon dump in $T/rbmon.json and gdb's in $T/gdb.json.
+# stk-attach-* starts untraced; rbtrace -p attaches to it while it waits,
+# then SIGUSR1 lets it go on to park.
 stacks_capture()
 {
 	local f=$T/${1##*/}.trace pid n rc=0
 
-	traced app RBTRACE_FILE="$f" "$1"
-	pid=$LAUNCHED
+	case ${1##*/} in
+	stk-attach-*)
+		launch app "$1"
+		pid=$LAUNCHED
+		wait_ready "waiting $pid [0-9]+" "$pid"
+		"$RBTRACE" -p "$pid" --file "$f" >"$T/attach.out" 2>"$T/attach.err" ||
+			fail "rbtrace -p $pid exited $?: $(cat "$T/attach.err")"
+		expect "rbtrace -p prints the trace file" "$f" "$(cat "$T/attach.out")"
+		kill -USR1 "$pid"
+		;;
+	*)
+		traced app RBTRACE_FILE="$f" "$1"
+		pid=$LAUNCHED
+		;;
+	esac
 	wait_ready "parked $pid [0-9]+" "$pid"
 	n=$(awk -v p="$pid" '$1 == "parked" && $2 == p { print $3; exit }' "$RBT_READY")
 	wait_for "all $n threads of $pid blocked in read()" in_read "$pid" "$n"
@@ -147,6 +162,13 @@ stacks_check()
 	cold)
 		expect "gdb: functions" "stk_park retry_later log_failure handle_request serve_requests main" \
 			"$(gdb_frames '[.frames[].name] | join(" ")')"
+		;;
+	attach)
+		expect "gdb: the program's frames of each thread" \
+			"stk_park flush_logs logger_before logger_main|stk_park main_after main_before main|stk_park poll_queue serve_one worker_before worker_main|stk_park poll_queue serve_one worker_before worker_main" \
+			"$(gdb_frames '[.frames[].name] | join(" ")' | sort | paste -sd'|')"
+		expect "rbmon: the frames before the attach under each thread's chain" 4 \
+			"$(jq '[.processes[].threads[] | select(.state != "exited") | .frames[-1] | select(.before_attach == true and .function == "[frames before attach]")] | length' "$T/rbmon.json")"
 		;;
 	threads | dbgfile)
 		expect "gdb: threads" 5 "$(jq '.threads | length' "$T/gdb.json")"

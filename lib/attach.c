@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * attach.c - rbtrace -p: the library loaded into a program that is already
+ * running (rbtrace(5), "ATTACH").
+ *
+ * A program built with -finstrument-functions calls the hooks through its
+ * relocation tables, bound at start to the C library's empty versions.
+ * rbtrace loads this library into the running process (dlopen() called in
+ * one thread under ptrace, tools/inject.c) and calls __rbtrace_attach()
+ * there: it takes its settings from the request instead of the
+ * environment, sets the process up as a preloaded library would, and
+ * rewrites every loaded object's GOT entries (JUMP_SLOT and GLOB_DAT) of
+ * the hooks, and of the calls the library interposes on, to its own
+ * definitions; RELRO pages are made writable for the write and read-only
+ * again.  Objects loaded later through dlopen() get the same (objects.c).
+ * __rbtrace_detach() puts every entry back and gives the threads' rings
+ * back; the library stays loaded, unused, for a later attach.
+ *
+ * Threads that ran before the attach have frames the hooks never saw: each
+ * begins with a frame of its own, RB_ATTACH_MARKER, under which returns
+ * never pop (rb_thread.floor).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "rbtrace/rbtrace.h"
+
+#if defined(__x86_64__)
+#define RB_R_JUMP_SLOT	R_X86_64_JUMP_SLOT
+#define RB_R_GLOB_DAT	R_X86_64_GLOB_DAT
+#elif defined(__aarch64__)
+#define RB_R_JUMP_SLOT	R_AARCH64_JUMP_SLOT
+#define RB_R_GLOB_DAT	R_AARCH64_GLOB_DAT
+#endif
+
+/* __rbtrace_attach() and __rbtrace_detach() return one of these. */
+#define RB_ATTACH_OK		0
+#define RB_ATTACH_ALREADY	1	/* attached, or preloaded */
+#define RB_ATTACH_FAILED	2
+#define RB_ATTACH_UNINSTR	3	/* nothing calls the hooks */
+
+int rb_attached;
+
+/* Bound while attached: the hooks first (rb_attach_on() counts them). */
+static const char *const rb_bind_names[] = {
+	"__cyg_profile_func_enter", "__cyg_profile_func_exit",
+	"__cxa_begin_catch", "longjmp", "_longjmp", "siglongjmp",
+	"__longjmp_chk", "dlopen", "dlmopen", "pthread_setname_np",
+};
+#define RB_NBIND	(sizeof(rb_bind_names) / sizeof(rb_bind_names[0]))
+#define RB_NHOOKS	2
+
+/* One GOT entry rewritten: where, what it held, in which object. */
+struct rb_bind {
+	uintptr_t	*slot;
+	uintptr_t	old;
+	uintptr_t	base;
+	const void	*dyn;
+};
+
+static pthread_mutex_t rb_attach_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *rb_bind_to[RB_NBIND];	/* our definitions */
+static uintptr_t rb_self_base;
+static struct rb_bind *rb_binds;
+static size_t rb_nbinds, rb_capbinds;
+static pid_t *rb_tids;			/* threads at the attach, sorted */
+static size_t rb_ntids;
+
+/* The request's settings: "NAME=VALUE" strings, each NUL-terminated, then "". */
+static char rb_spec[8192];
+
+const char *rb_attach_getenv(const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = rb_spec; *p != '\0'; p += strlen(p) + 1)
+		if (strncmp(p, name, n) == 0 && p[n] == '=')
+			return p + n + 1;
+	return NULL;
+}
+
+/* Keep @spec's lines as rb_spec's strings.  Return: false if too long. */
+static bool rb_spec_set(const char *spec)
+{
+	size_t n = strlen(spec), i;
+
+	if (n + 2 > sizeof(rb_spec))
+		return false;
+	for (i = 0; i < n; i++)
+		rb_spec[i] = spec[i] == '\n' ? '\0' : spec[i];
+	rb_spec[n] = '\0';
+	rb_spec[n + 1] = '\0';
+	return true;
+}
+
+/* Our own definitions, looked up in this object first (not the global scope). */
+static bool rb_attach_self(void)
+{
+	Dl_info info;
+	void *h;
+	size_t i;
+
+	if (rb_bind_to[0] != NULL)
+		return true;
+	if (dladdr((void *)rb_attach_self, &info) == 0 || info.dli_fname == NULL)
+		return false;
+	h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+	if (h == NULL)
+		return false;
+	for (i = 0; i < RB_NBIND; i++)
+		rb_bind_to[i] = dlsym(h, rb_bind_names[i]);
+	rb_self_base = (uintptr_t)info.dli_fbase;
+	/* The reference dlopen() took stays: this library is never unloaded. */
+	return rb_bind_to[0] != NULL && rb_bind_to[1] != NULL;
+}
+
+/**
+ * rb_attach_real - the program's own definition of a function this
+ * library interposes on, for an attached library that has no "next" one
+ * Return: it, or NULL (never this library's).
+ */
+void *rb_attach_real(const char *name)
+{
+	Dl_info info;
+	void *p = dlsym(RTLD_DEFAULT, name);
+
+	if (p != NULL && dladdr(p, &info) != 0 &&
+	    (uintptr_t)info.dli_fbase == rb_self_base)
+		return NULL;
+	return p;
+}
+
+static int rb_tid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The threads running now; their stacks began before the attach. */
+static void rb_attach_tids(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	size_t cap = 0;
+	pid_t *v;
+
+	rb_ntids = 0;
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		long tid = strtol(e->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		if (rb_ntids == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = realloc(rb_tids, cap * sizeof(*v));
+			if (v == NULL)
+				break;
+			rb_tids = v;
+		}
+		rb_tids[rb_ntids++] = (pid_t)tid;
+	}
+	closedir(d);
+	qsort(rb_tids, rb_ntids, sizeof(*rb_tids), rb_tid_cmp);
+}
+
+/* A fork child's thread whose parent thread ran before the attach. */
+static pid_t rb_forked_tid;
+
+/**
+ * rb_attach_forked - in a fork child: the forking thread @parent had no
+ * ring; if it ran before the attach, this process's thread did too
+ */
+void rb_attach_forked(pid_t parent)
+{
+	rb_forked_tid = rb_attach_predates(parent) ? getpid() : 0;
+}
+
+/**
+ * rb_attach_predates - did thread @tid run before the attach?
+ */
+bool rb_attach_predates(pid_t tid)
+{
+	if (tid == rb_forked_tid)
+		return true;
+	return rb_ntids != 0 &&
+	       bsearch(&tid, rb_tids, rb_ntids, sizeof(*rb_tids),
+		       rb_tid_cmp) != NULL;
+}
+
+#define RB_BIND_COUNT	0	/* count the entries only */
+#define RB_BIND_ON	1
+#define RB_BIND_OFF	2
+
+struct rb_bind_ctx {
+	int		mode;
+	size_t		count[RB_NBIND];
+	size_t		objects;	/* objects with an entry */
+	bool		failed;
+};
+
+/* A dynamic entry's address: relocated by the loader, or still relative. */
+static uintptr_t rb_dyn_addr(uintptr_t base, uintptr_t v)
+{
+	return v < base ? base + v : v;
+}
+
+static size_t rb_bind_find(uintptr_t *slot, uintptr_t base, const void *dyn)
+{
+	size_t i;
+
+	for (i = 0; i < rb_nbinds; i++)
+		if (rb_binds[i].slot == slot && rb_binds[i].base == base &&
+		    rb_binds[i].dyn == dyn)
+			return i;
+	return (size_t)-1;
+}
+
+/*
+ * Write @val into @slot; a slot in the object's RELRO pages [@lo, @hi)
+ * (whole pages, as the loader protects them) is made writable for it.
+ * A word-sized aligned store: a thread calling through it meanwhile takes
+ * the old target or the new one.
+ */
+static bool rb_slot_write(uintptr_t *slot, uintptr_t val, uintptr_t lo,
+			  uintptr_t hi)
+{
+	uintptr_t page = (uintptr_t)slot & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+	bool ro = (uintptr_t)slot >= lo && (uintptr_t)slot < hi;
+
+	if (ro && mprotect((void *)page, psz, PROT_READ | PROT_WRITE) != 0)
+		return false;
+	__atomic_store_n(slot, val, __ATOMIC_RELAXED);
+	if (ro && mprotect((void *)page, psz, PROT_READ) != 0)
+		return false;
+	return true;
+}
+
+static void rb_bind_one(struct rb_bind_ctx *c, size_t which, uintptr_t *slot,
+			uintptr_t base, const void *dyn, uintptr_t lo,
+			uintptr_t hi)
+{
+	uintptr_t cur = __atomic_load_n(slot, __ATOMIC_RELAXED);
+	uintptr_t mine = (uintptr_t)rb_bind_to[which];
+	size_t i;
+
+	if (mine == 0)
+		return;
+	c->count[which]++;
+	if (c->mode == RB_BIND_ON && cur != mine) {
+		struct rb_bind *v;
+
+		if (rb_nbinds == rb_capbinds) {
+			size_t cap = rb_capbinds ? rb_capbinds * 2 : 64;
+
+			v = realloc(rb_binds, cap * sizeof(*v));
+			if (v == NULL) {
+				c->failed = true;
+				return;
+			}
+			rb_binds = v;
+			rb_capbinds = cap;
+		}
+		if (!rb_slot_write(slot, mine, lo, hi)) {
+			c->failed = true;
+			return;
+		}
+		rb_binds[rb_nbinds++] = (struct rb_bind){ slot, cur, base, dyn };
+	} else if (c->mode == RB_BIND_OFF && cur == mine) {
+		void *real;
+
+		i = rb_bind_find(slot, base, dyn);
+		if (i != (size_t)-1) {
+			if (!rb_slot_write(slot, rb_binds[i].old, lo, hi))
+				c->failed = true;
+			return;
+		}
+		/* Not written by us (a copy of a rewritten table): the real one. */
+		real = rb_attach_real(rb_bind_names[which]);
+		if (real == NULL || !rb_slot_write(slot, (uintptr_t)real, lo, hi))
+			c->failed = true;
+	}
+}
+
+static size_t rb_bind_which(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < RB_NBIND; i++)
+		if (strcmp(name, rb_bind_names[i]) == 0)
+			return i;
+	return (size_t)-1;
+}
+
+static void rb_bind_relocs(struct rb_bind_ctx *c, uintptr_t base,
+			   const void *dyn, const ElfW(Rela) *rel, size_t n,
+			   const ElfW(Sym) *sym, const char *str, size_t strsz,
+			   uintptr_t lo, uintptr_t hi, size_t *hits)
+{
+	size_t i, which;
+
+	for (i = 0; i < n; i++) {
+		uint32_t type = (uint32_t)ELF64_R_TYPE(rel[i].r_info);
+		size_t si = ELF64_R_SYM(rel[i].r_info);
+
+		if ((type != RB_R_JUMP_SLOT && type != RB_R_GLOB_DAT) || si == 0)
+			continue;
+		if (sym[si].st_name >= strsz)
+			continue;
+		which = rb_bind_which(str + sym[si].st_name);
+		if (which == (size_t)-1)
+			continue;
+		(*hits)++;
+		rb_bind_one(c, which, (uintptr_t *)(base + rel[i].r_offset),
+			    base, dyn, lo, hi);
+	}
+}
+
+static int rb_bind_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct rb_bind_ctx *c = arg;
+	uintptr_t base = info->dlpi_addr, lo = 0, hi = 0, v;
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE), strsz = 0, hits = 0;
+	size_t relsz = 0, pltsz = 0;
+	const ElfW(Phdr) *ph = info->dlpi_phdr;
+	const ElfW(Dyn) *dyn = NULL, *d;
+	const ElfW(Rela) *rela = NULL, *jmprel = NULL;
+	const ElfW(Sym) *sym = NULL;
+	const char *str = NULL, *slash;
+	ElfW(Sxword) pltrel = DT_RELA;
+	int i;
+
+	(void)size;
+	if (base == rb_self_base)
+		return 0;
+	slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+	/* The expression module is ours too; the vDSO has nothing to bind. */
+	if (slash != NULL && strncmp(slash + 1, "rbtrace-watch", 13) == 0)
+		return 0;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		if (ph[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(base + ph[i].p_vaddr);
+		else if (ph[i].p_type == PT_GNU_RELRO) {
+			lo = (base + ph[i].p_vaddr) & ~(psz - 1);
+			hi = (base + ph[i].p_vaddr + ph[i].p_memsz) & ~(psz - 1);
+		}
+	}
+	if (dyn == NULL)
+		return 0;
+	for (d = dyn; d->d_tag != DT_NULL; d++) {
+		v = (uintptr_t)d->d_un.d_ptr;
+		switch (d->d_tag) {
+		case DT_SYMTAB:
+			sym = (const ElfW(Sym) *)rb_dyn_addr(base, v);
+			break;
+		case DT_STRTAB:
+			str = (const char *)rb_dyn_addr(base, v);
+			break;
+		case DT_STRSZ:
+			strsz = (size_t)d->d_un.d_val;
+			break;
+		case DT_RELA:
+			rela = (const ElfW(Rela) *)rb_dyn_addr(base, v);
+			break;
+		case DT_RELASZ:
+			relsz = (size_t)d->d_un.d_val;
+			break;
+		case DT_JMPREL:
+			jmprel = (const ElfW(Rela) *)rb_dyn_addr(base, v);
+			break;
+		case DT_PLTRELSZ:
+			pltsz = (size_t)d->d_un.d_val;
+			break;
+		case DT_PLTREL:
+			pltrel = d->d_un.d_val;
+			break;
+		}
+	}
+	if (sym == NULL || str == NULL || pltrel != DT_RELA)
+		return 0;
+	if (rela != NULL)
+		rb_bind_relocs(c, base, dyn, rela, relsz / sizeof(*rela), sym,
+			       str, strsz, lo, hi, &hits);
+	if (jmprel != NULL)
+		rb_bind_relocs(c, base, dyn, jmprel, pltsz / sizeof(*jmprel),
+			       sym, str, strsz, lo, hi, &hits);
+	if (hits != 0)
+		c->objects++;
+	return 0;
+}
+
+static void rb_bind_all(struct rb_bind_ctx *c, int mode)
+{
+	memset(c, 0, sizeof(*c));
+	c->mode = mode;
+	dl_iterate_phdr(rb_bind_object, c);
+	if (mode == RB_BIND_OFF)
+		rb_nbinds = 0;
+}
+
+/**
+ * rb_attach_rebind - bind the objects a dlopen() just loaded
+ */
+void rb_attach_rebind(void)
+{
+	struct rb_bind_ctx c;
+
+	pthread_mutex_lock(&rb_attach_lock);
+	if (rb_attached == RB_ATT_ON)
+		rb_bind_all(&c, RB_BIND_ON);
+	pthread_mutex_unlock(&rb_attach_lock);
+}
+
+/* Is this library in the global scope ahead of the C library: preloaded or linked? */
+static bool rb_attach_preloaded(void)
+{
+	return dlsym(RTLD_DEFAULT, rb_bind_names[0]) == rb_bind_to[0];
+}
+
+static int rb_attach_on(const char *spec, char *msg, size_t msglen)
+{
+	struct rb_bind_ctx c;
+	const char *file;
+	int prev = rb_attached;
+
+	if (!rb_attach_self()) {
+		rb_warn("cannot find librbtrace's own hooks in the process");
+		return RB_ATTACH_FAILED;
+	}
+	if (rb_attached == RB_ATT_ON) {
+		rb_warnf("already attached: tracing into %s", rb_proc.map.path);
+		return RB_ATTACH_ALREADY;
+	}
+	if (rb_attached == RB_ATT_NONE && rb_attach_preloaded()) {
+		if (rbtrace_file() != NULL)
+			rb_warnf("already traced: librbtrace was loaded at start; tracing into %s",
+				 rb_proc.map.path);
+		else
+			rb_warn("already traced: librbtrace was loaded at start (LD_PRELOAD or linked)");
+		return RB_ATTACH_ALREADY;
+	}
+	rb_bind_all(&c, RB_BIND_COUNT);
+	if (c.count[0] + c.count[1] == 0) {
+		rb_warn("no loaded object calls __cyg_profile_func_enter or _exit: "
+			"the program is not built with -finstrument-functions");
+		return RB_ATTACH_UNINSTR;
+	}
+	if (!rb_spec_set(spec)) {
+		rb_warn("the attach request is too long");
+		return RB_ATTACH_FAILED;
+	}
+	rb_attached = RB_ATT_ON;
+	switch (atomic_load_explicit(&rb_proc.init, memory_order_acquire)) {
+	case RB_INIT_NONE:
+		if (!rb_process_init()) {
+			rb_attached = prev;
+			return RB_ATTACH_FAILED;
+		}
+		break;
+	case RB_INIT_DONE:
+		/* Attached before: the file it made stays this process's. */
+		file = rb_attach_getenv("RBTRACE_FILE");
+		if (file != NULL && strcmp(file, rb_proc.map.path) != 0) {
+			rb_warnf("this process traces into %s since it was first attached; "
+				 "attach without --file, or with that file",
+				 rb_proc.map.path);
+			rb_attached = prev;
+			return RB_ATTACH_FAILED;
+		}
+		break;
+	default:
+		rb_warn("tracing could not be set up in this process before");
+		rb_attached = prev;
+		return RB_ATTACH_FAILED;
+	}
+	rb_attach_tids();
+	rb_bind_all(&c, RB_BIND_ON);
+	if (c.failed) {
+		rb_bind_all(&c, RB_BIND_OFF);
+		rb_attached = RB_ATT_OFF;
+		rb_warn("cannot rewrite the program's relocation entries (mprotect refused)");
+		return RB_ATTACH_FAILED;
+	}
+	snprintf(msg, msglen, "%s\n%zu objects call the hooks (%zu entries)",
+		 rb_proc.map.path, c.objects, c.count[0] + c.count[1]);
+	return RB_ATTACH_OK;
+}
+
+/**
+ * __rbtrace_attach - trace this process from now on (rbtrace -p)
+ * @spec: the settings, "RBTRACE_FILE=..." lines as in the environment
+ * @msg: the reply: on success the trace file's path, then a line of what
+ *	 was bound; else why not, in one line
+ * @msglen: its size
+ *
+ * Called by rbtrace, in one thread of the process, under ptrace.
+ * Return: RB_ATTACH_*.
+ */
+int __rbtrace_attach(const char *spec, char *msg, size_t msglen)
+	__attribute__((visibility("default")));
+int __rbtrace_attach(const char *spec, char *msg, size_t msglen)
+{
+	int ret;
+
+	pthread_mutex_lock(&rb_attach_lock);
+	rb_warn_capture(msg, msglen);
+	ret = rb_attach_on(spec != NULL ? spec : "", msg, msglen);
+	rb_warn_capture(NULL, 0);
+	pthread_mutex_unlock(&rb_attach_lock);
+	return ret;
+}
+
+static int rb_attach_off(char *msg, size_t msglen)
+{
+	const struct timespec grace = { 0, 1000000 };
+	struct rb_bind_ctx c;
+	uint32_t released, kept;
+
+	if (rb_attached != RB_ATT_ON) {
+		if (rb_attached == RB_ATT_NONE && rb_attach_self() &&
+		    rb_attach_preloaded())
+			rb_warn("librbtrace was loaded at start, not attached: it cannot be detached");
+		else
+			rb_warn("not attached");
+		return RB_ATTACH_ALREADY;
+	}
+	rb_bind_all(&c, RB_BIND_OFF);
+	rb_attached = RB_ATT_OFF;
+	/* A hook entered through an entry just put back sets busy within it. */
+	nanosleep(&grace, NULL);
+	released = rb_thread_release_all(1000000000ull, &kept);
+	snprintf(msg, msglen, "%s\n%zu entries restored, %u rings given back%s",
+		 rb_proc.map.path, c.count[0] + c.count[1], released,
+		 kept ? "; threads stopped keep theirs until they go on" : "");
+	return c.failed ? RB_ATTACH_FAILED : RB_ATTACH_OK;
+}
+
+/**
+ * __rbtrace_detach - stop tracing this process (rbtrace -p PID --detach)
+ * @spec: unused, for __rbtrace_attach()'s calling convention
+ * @msg, @msglen: the reply, as __rbtrace_attach()'s
+ *
+ * Return: RB_ATTACH_* (ALREADY: it was not attached).
+ */
+int __rbtrace_detach(const char *spec, char *msg, size_t msglen)
+	__attribute__((visibility("default")));
+int __rbtrace_detach(const char *spec, char *msg, size_t msglen)
+{
+	int ret;
+
+	(void)spec;
+	pthread_mutex_lock(&rb_attach_lock);
+	rb_warn_capture(msg, msglen);
+	ret = rb_attach_off(msg, msglen);
+	rb_warn_capture(NULL, 0);
+	pthread_mutex_unlock(&rb_attach_lock);
+	return ret;
+}

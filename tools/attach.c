@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * attach.c - rbtrace -p: trace a program that already runs (rbtrace(1),
+ * "ATTACH").
+ *
+ * First a look from outside, which stops nothing: /proc/PID/maps names
+ * every object the process has loaded; one of them must import
+ * __cyg_profile_func_enter or _exit (built with -finstrument-functions),
+ * and no other librbtrace may be there (the program would be traced
+ * already).  Then one thread is stopped briefly (inject.c): librbtrace is
+ * loaded with dlopen() unless it is there from an earlier attach, and
+ * __rbtrace_attach() called, which does the rest from inside
+ * (lib/attach.c).  A detach calls __rbtrace_detach() the same way.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tools/attach.h"
+#include "tools/inject.h"
+
+/* What /proc/PID/maps shows. */
+struct at_maps {
+	bool	readable;
+	bool	hooks;		/* an object imports the hooks */
+	bool	ours;		/* this librbtrace is loaded */
+	bool	loader;		/* a dynamic loader is mapped: not static */
+	char	other[PATH_MAX];	/* another librbtrace, loaded at start */
+};
+
+/* Does the ELF file at @path import the instrumentation hooks? */
+static bool at_calls_hooks(const char *path)
+{
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	Elf *elf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf != NULL && !found && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t k, n;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNSYM ||
+		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (k = 0; k < n && !found; k++) {
+			GElf_Sym sym;
+			const char *s;
+
+			if (gelf_getsym(data, (int)k, &sym) == NULL ||
+			    sym.st_shndx != SHN_UNDEF || sym.st_name == 0 ||
+			    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL)
+				continue;
+			found = strcmp(s, "__cyg_profile_func_enter") == 0 ||
+				strcmp(s, "__cyg_profile_func_exit") == 0;
+		}
+	}
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/* Is @path inside process @pid the same file as @lib here? */
+static bool at_same_file(pid_t pid, const char *path, const struct stat *lib)
+{
+	char in[PATH_MAX + 32];
+	struct stat sb;
+
+	snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
+	return stat(in, &sb) == 0 && sb.st_dev == lib->st_dev &&
+	       sb.st_ino == lib->st_ino;
+}
+
+static void at_scan_maps(pid_t pid, const char *lib, struct at_maps *m)
+{
+	char name[64], line[PATH_MAX + 256], last[PATH_MAX] = "";
+	char in[PATH_MAX + 32];
+	struct stat libsb;
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	if (stat(lib, &libsb) != 0)
+		memset(&libsb, 0, sizeof(libsb));
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
+	f = fopen(name, "re");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *path = strchr(line, '/'), *nl, *base;
+
+		if (path == NULL)
+			continue;
+		m->readable = true;
+		nl = strchr(path, '\n');
+		if (nl != NULL)
+			*nl = '\0';
+		if (strcmp(path, last) == 0)
+			continue;
+		snprintf(last, sizeof(last), "%s", path);
+		base = strrchr(path, '/') + 1;
+		if (strncmp(base, "ld-", 3) == 0 || strncmp(base, "ld.so", 5) == 0)
+			m->loader = true;
+		if (strncmp(base, "librbtrace.so", 13) == 0) {
+			if (at_same_file(pid, path, &libsb))
+				m->ours = true;
+			else
+				snprintf(m->other, sizeof(m->other), "%s", path);
+			continue;
+		}
+		snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
+		if (!m->hooks && at_calls_hooks(in))
+			m->hooks = true;
+	}
+	/* The process's own maps are never empty: a read refused gives nothing. */
+	fclose(f);
+}
+
+/* The program's name, for messages: its comm, escaped by the caller. */
+static void at_comm(pid_t pid, char *out, size_t size)
+{
+	char name[64];
+	FILE *f;
+	size_t i;
+
+	snprintf(name, sizeof(name), "/proc/%d/comm", (int)pid);
+	snprintf(out, size, "?");
+	f = fopen(name, "re");
+	if (f == NULL)
+		return;
+	if (fgets(out, (int)size, f) == NULL)
+		snprintf(out, size, "?");
+	fclose(f);
+	out[strcspn(out, "\n")] = '\0';
+	for (i = 0; out[i] != '\0'; i++)
+		if ((unsigned char)out[i] < 0x20 || (unsigned char)out[i] >= 0x7f)
+			out[i] = '?';
+}
+
+/* Does @pid see another file system than we do (a container)? */
+static bool at_other_mounts(pid_t pid)
+{
+	char a[64], b[64], x[64] = "", y[64] = "";
+
+	snprintf(a, sizeof(a), "/proc/%d/ns/mnt", (int)pid);
+	snprintf(b, sizeof(b), "/proc/self/ns/mnt");
+	if (readlink(a, x, sizeof(x) - 1) < 0 || readlink(b, y, sizeof(y) - 1) < 0)
+		return false;
+	return strcmp(x, y) != 0;
+}
+
+/* @text's characters that a terminal would act on, as '?'. */
+static void at_printable(char *text)
+{
+	for (; *text != '\0'; text++)
+		if ((unsigned char)*text < 0x20 || (unsigned char)*text == 0x7f)
+			*text = *text == '\n' ? '\n' : '?';
+}
+
+int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
+		       int detach, struct rbtrace_attach *a)
+{
+	const char *func = detach ? "__rbtrace_detach" : "__rbtrace_attach";
+	char comm[64], err[1024], msg[2048], libin[PATH_MAX];
+	struct rb_inject *in;
+	struct at_maps m;
+	struct stat sb;
+	char *nl;
+	int ret = -1;
+
+	memset(a, 0, sizeof(*a));
+	snprintf(msg, sizeof(msg), "/proc/%d", (int)pid);
+	if (pid <= 0 || stat(msg, &sb) != 0) {
+		snprintf(a->line, sizeof(a->line), "no process %d", (int)pid);
+		return 1;
+	}
+	at_comm(pid, comm, sizeof(comm));
+	elf_version(EV_CURRENT);
+	at_scan_maps(pid, lib, &m);
+	if (m.readable && m.other[0] != '\0') {
+		snprintf(a->line, sizeof(a->line),
+			 detach ? "%d (%s) has librbtrace from its start (%s), not attached: there is nothing to detach"
+				: "%d (%s) is traced already: librbtrace was loaded at its start (%s); see rbmon --list",
+			 (int)pid, comm, m.other);
+		return 1;
+	}
+	if (m.readable && !m.loader) {
+		snprintf(a->line, sizeof(a->line),
+			 "%d (%s) is a static program: it has no dynamic loader to load librbtrace with",
+			 (int)pid, comm);
+		return 1;
+	}
+	if (m.readable && detach && !m.ours) {
+		snprintf(a->line, sizeof(a->line),
+			 "%d (%s) is not attached: librbtrace is not loaded in it",
+			 (int)pid, comm);
+		return 1;
+	}
+	if (m.readable && !detach && !m.hooks) {
+		snprintf(a->line, sizeof(a->line),
+			 "%d (%s) cannot be traced: nothing it has loaded calls "
+			 "__cyg_profile_func_enter; build it with -finstrument-functions",
+			 (int)pid, comm);
+		return 1;
+	}
+	/* The library as the process sees it: the same path, in its root. */
+	snprintf(libin, sizeof(libin), "%s", lib);
+	if (!m.ours && !detach && at_other_mounts(pid) &&
+	    (stat(lib, &sb) != 0 || !at_same_file(pid, lib, &sb))) {
+		snprintf(a->line, sizeof(a->line),
+			 "%d (%s) runs in another mount namespace (a container?) "
+			 "where %s is not this librbtrace: copy it to that path inside",
+			 (int)pid, comm, lib);
+		return 1;
+	}
+	in = rb_inject_open(pid, err, sizeof(err));
+	if (in == NULL) {
+		snprintf(a->line, sizeof(a->line), "%s", err);
+		return 1;
+	}
+	a->tid = rb_inject_tid(in);
+	if (!m.ours && !detach &&
+	    rb_inject_dlopen(in, libin, err, sizeof(err)) != 0) {
+		a->pause_ms = (double)rb_inject_close(in) / 1e6;
+		snprintf(a->line, sizeof(a->line), "%s", err);
+		return 1;
+	}
+	msg[0] = '\0';
+	if (rb_inject_call(in, libin, func, spec, &ret, msg, sizeof(msg), err,
+			   sizeof(err)) != 0) {
+		a->pause_ms = (double)rb_inject_close(in) / 1e6;
+		snprintf(a->line, sizeof(a->line), "%s", err);
+		return 1;
+	}
+	a->pause_ms = (double)rb_inject_close(in) / 1e6;
+	msg[sizeof(msg) - 1] = '\0';
+	at_printable(msg);
+	if (ret != 0) {
+		snprintf(a->line, sizeof(a->line), "%d (%s): %s", (int)pid, comm,
+			 msg);
+		return 1;
+	}
+	/* The reply: the trace file's path, then what was done. */
+	nl = strchr(msg, '\n');
+	if (nl != NULL)
+		*nl++ = '\0';
+	if (at_other_mounts(pid))
+		snprintf(a->file, sizeof(a->file), "/proc/%d/root%s", (int)pid, msg);
+	else
+		snprintf(a->file, sizeof(a->file), "%s", msg);
+	snprintf(a->line, sizeof(a->line), "%s", nl != NULL ? nl : "");
+	return 0;
+}

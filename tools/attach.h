@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* attach.h - rbtrace -p: trace a program that already runs, or stop tracing it. */
+#ifndef RBTRACE_ATTACH_H
+#define RBTRACE_ATTACH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* What rbtrace -p says and where the trace goes. */
+struct rbtrace_attach {
+	char	file[4096];	/* the trace file, as this process sees it */
+	char	line[1024];	/* the library's reply or why it failed */
+	double	pause_ms;	/* how long the thread used was stopped */
+	pid_t	tid;		/* that thread */
+};
+
+/*
+ * rbtrace_attach_run - load @lib into process @pid and trace it with the
+ * settings @spec ("RBTRACE_FILE=..." lines), or with @detach stop tracing
+ * it.  Return: 0 when done, 1 otherwise (@a->line says why).
+ */
+int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
+		       int detach, struct rbtrace_attach *a);
+
+#endif
