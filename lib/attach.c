@@ -414,6 +414,20 @@ static void rb_bind_all(struct rb_bind_ctx *c, int mode)
 		rb_nbinds = 0;
 }
 
+/*
+ * fork() while another thread attaches or detaches: the child must not
+ * inherit the lock held (init.c's fork handlers, before their own locks).
+ */
+void rb_attach_fork_lock(void)
+{
+	pthread_mutex_lock(&rb_attach_lock);
+}
+
+void rb_attach_fork_unlock(void)
+{
+	pthread_mutex_unlock(&rb_attach_lock);
+}
+
 /**
  * rb_attach_rebind - bind the objects a dlopen() just loaded
  */

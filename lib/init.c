@@ -62,7 +62,9 @@ static void rb_fork_prepare(void)
 {
 	struct rb_thread *t = &rb_self;
 
-	/* The child must find nothing held by a thread it lacks: no thread of ours half-started, */
+	/* The child must find nothing held by a thread it lacks: no attach under way, */
+	rb_attach_fork_lock();
+	/* no thread of ours half-started, */
 	rb_watch_fork_prepare();
 	/* and every process-private lock. */
 	pthread_mutex_lock(&rb_fork_lock);
@@ -82,6 +84,7 @@ static void rb_fork_unlock(void)
 	pthread_mutex_unlock(&rb_thread_lock);
 	pthread_mutex_unlock(&rb_objects_lock);
 	pthread_mutex_unlock(&rb_fork_lock);
+	rb_attach_fork_unlock();
 }
 
 static void rb_fork_parent(void)
@@ -127,6 +130,7 @@ static void rb_fork_child(void)
 	}
 	pthread_setspecific(rb_thread_key, t->ring);
 	pthread_mutex_unlock(&rb_fork_lock);
+	rb_attach_fork_unlock();
 }
 
 /*

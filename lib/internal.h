@@ -244,6 +244,8 @@ RB_HIDDEN const char *rb_attach_getenv(const char *name);
 RB_HIDDEN bool rb_attach_predates(pid_t tid);
 RB_HIDDEN void rb_attach_forked(pid_t parent);
 RB_HIDDEN void rb_attach_rebind(void);
+RB_HIDDEN void rb_attach_fork_lock(void);
+RB_HIDDEN void rb_attach_fork_unlock(void);
 RB_HIDDEN void *rb_attach_real(const char *name);
 
 #endif /* RB_INTERNAL_H */
