@@ -132,6 +132,8 @@ if [ -n "$GCC" ] && echo 'int main(void){return 0;}' | "$GCC" -static -x c -o "$
 		fail "cannot build a static program"
 	launch static "$T/static"
 	spid=$LAUNCHED
+	is_static() { [ "$(readlink "/proc/$spid/exe")" = "$T/static" ]; }
+	wait_for "the static program to run" is_static
 	rbtrace_p s -p "$spid"
 	expect "a static program: exit status" 1 "$rc"
 	grep -q "^rbtrace: $spid (static) is a static program: it has no dynamic loader" "$T/s.err" ||
