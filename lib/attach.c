@@ -240,8 +240,8 @@ static size_t rb_bind_find(uintptr_t *slot, uintptr_t base, const void *dyn)
 static bool rb_slot_write(uintptr_t *slot, uintptr_t val, uintptr_t lo,
 			  uintptr_t hi)
 {
-	uintptr_t page = (uintptr_t)slot & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
 	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t page = (uintptr_t)slot & ~((uintptr_t)psz - 1);
 	bool ro = (uintptr_t)slot >= lo && (uintptr_t)slot < hi;
 
 	if (ro && mprotect((void *)page, psz, PROT_READ | PROT_WRITE) != 0)

@@ -187,9 +187,7 @@ dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
 		rbmon_esc_fputs(sh->function, out);
 	else
 		fprintf(out, "0x%" PRIx64, sh->address);
-	if (sh->before_attach)
-		;	/* a name alone: there is no place to show */
-	else if (sh->file != NULL) {
+	if (sh->file != NULL) {
 		fputs(" (", out);
 		rbmon_esc_fputs(sh->file, out);
 		if (sh->line != 0)
@@ -197,7 +195,7 @@ dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
 		fputc(')', out);
 	} else if (sh->line != 0)
 		fprintf(out, " (line %d)", sh->line);
-	else
+	else if (!sh->before_attach)	/* that one has no place to show */
 		fputs(" (?\?)", out);
 	if (sh->inlined)
 		fputs(" [inlined]", out);

@@ -186,7 +186,7 @@ START_TEST(test_tasks_cpu)
 	pthread_t		 t;
 	pid_t			 self = (pid_t)syscall(SYS_gettid);
 	double			 w0, c0, w1, c1, ref;
-	int			 p[2];
+	int			 p[2], i, r = 0;
 
 	ck_assert_int_eq(pipe(p), 0);
 	memset(&a, 0, sizeof a);
@@ -238,11 +238,22 @@ START_TEST(test_tasks_cpu)
 	ck_assert(k2.cpu >= 0);
 	rbmon_tasks_end(ts);
 
-	/* The reader ends: its kept file fails, and is closed. */
+	/*
+	 * The reader ends: its kept file fails, and is closed.  pthread_join()
+	 * returns when the thread clears its tid, a moment before the kernel
+	 * has reaped the task: wait for that (at most 10 s).
+	 */
 	ck_assert_int_eq(write(p[1], "x", 1), 1);
 	pthread_join(t, NULL);
-	rbmon_tasks_begin(ts);
-	ck_assert_int_eq(rbmon_tasks_read(ts, getpid(), a.tid, &k), -1);
+	for (i = 0; i < 10000; i++) {
+		rbmon_tasks_begin(ts);
+		r = rbmon_tasks_read(ts, getpid(), a.tid, &k);
+		if (r == -1)
+			break;
+		rbmon_tasks_end(ts);
+		usleep(1000);
+	}
+	ck_assert_int_eq(r, -1);
 	ck_assert_int_eq(rbmon_tasks_read(ts, getpid(), self, &k), 0);
 	rbmon_tasks_end(ts);
 	ck_assert_uint_eq(rbmon_tasks_kept(ts), 1);

@@ -177,7 +177,7 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 		       int detach, struct rbtrace_attach *a)
 {
 	const char *func = detach ? "__rbtrace_detach" : "__rbtrace_attach";
-	char comm[64], err[1024], msg[2048], libin[PATH_MAX];
+	char comm[64], err[1024], msg[2048];
 	struct rb_inject *in;
 	struct at_maps m;
 	struct stat sb;
@@ -219,8 +219,7 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 			 (int)pid, comm);
 		return 1;
 	}
-	/* The library as the process sees it: the same path, in its root. */
-	snprintf(libin, sizeof(libin), "%s", lib);
+	/* The process must see the library at the same path, in its root. */
 	if (!m.ours && !detach && at_other_mounts(pid) &&
 	    (stat(lib, &sb) != 0 || !at_same_file(pid, lib, &sb))) {
 		snprintf(a->line, sizeof(a->line),
@@ -236,13 +235,13 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 	}
 	a->tid = rb_inject_tid(in);
 	if (!m.ours && !detach &&
-	    rb_inject_dlopen(in, libin, err, sizeof(err)) != 0) {
+	    rb_inject_dlopen(in, lib, err, sizeof(err)) != 0) {
 		a->pause_ms = (double)rb_inject_close(in) / 1e6;
 		snprintf(a->line, sizeof(a->line), "%s", err);
 		return 1;
 	}
 	msg[0] = '\0';
-	if (rb_inject_call(in, libin, func, spec, &ret, msg, sizeof(msg), err,
+	if (rb_inject_call(in, lib, func, spec, &ret, msg, sizeof(msg), err,
 			   sizeof(err)) != 0) {
 		a->pause_ms = (double)rb_inject_close(in) / 1e6;
 		snprintf(a->line, sizeof(a->line), "%s", err);

@@ -4,8 +4,8 @@
 #  - attached: the file printed alone on stdout, one line on stderr with the
 #    pause; every worker shows the chain it entered since over
 #    "[frames before attach]"; threads started later have no such frame; a
-#    fork child of a thread that ran before has it; a watch reads a global
-#    as gdb's print does; the program's ticks go on, no sleep ends early and
+#    fork child of a thread that ran before has it; a watch reads the
+#    program's tick counter within the ticks it printed meanwhile; the program's ticks go on, no sleep ends early and
 #    no floating point sum goes wrong (it prints ERROR otherwise);
 #  - a second attach says so and changes nothing;
 #  - --detach: rings given back as "detached", nothing traced afterwards,
@@ -67,9 +67,14 @@ wait_json "$f" "[.processes[] | select(.pid == $cpid) | .threads[] | select(.sta
 
 # A watch, as gdb prints the same variable meanwhile.
 wtid=$(jq -r "[$P | select(.name == \"worker\" and .state == \"running\")][0].tid" "$T/json")
+# The program prints each tick after counting it: the value read lies
+# between the last tick printed before and the last printed after.
+lo=$(ticks)
 v=$("$RBMON" --thread "$wtid" --watch attachee_ticks --timeout 30 "$f" 2>"$T/watch.err") ||
 	fail "rbmon --watch on the attached program: $(cat "$T/watch.err")"
-[[ $v =~ ^[0-9]+$ ]] && [ "$v" -ge 1 ] || fail "--watch attachee_ticks printed '$v'"
+hi=$(($(ticks) + 1))
+[[ $v =~ ^[0-9]+$ ]] && [ "$v" -ge "$lo" ] && [ "$v" -le "$hi" ] ||
+	fail "--watch attachee_ticks printed '$v', the program's ticks were $lo to $hi"
 
 now=$(ticks)
 wait_for "the program's ticks to go on after the attach" ticks_past $((now + 5))
