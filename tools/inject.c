@@ -123,17 +123,17 @@ static const long inj_safe_calls[] = {
 	SYS_recvmsg, SYS_wait4, SYS_waitid, SYS_pause, SYS_rt_sigsuspend,
 };
 
-/* System calls that replace what restart_syscall restarts. */
-static const long inj_restart_clobber[] = {
-	SYS_nanosleep, SYS_clock_nanosleep, SYS_restart_syscall, SYS_rt_sigreturn,
-};
-
 /* The same, but they fail with EINTR when the thread is stopped (signal(7)). */
 static const long inj_epoll_calls[] = {
 	SYS_epoll_wait, SYS_epoll_pwait,
 #ifdef SYS_epoll_pwait2
 	SYS_epoll_pwait2,
 #endif
+};
+
+/* System calls that replace what restart_syscall restarts. */
+static const long inj_restart_clobber[] = {
+	SYS_nanosleep, SYS_clock_nanosleep, SYS_restart_syscall, SYS_rt_sigreturn,
 };
 
 static uint64_t inj_now(void)
@@ -174,7 +174,7 @@ static void inj_escape(const char *s, char *out, size_t size)
 static ssize_t inj_slurp(const char *path, char *buf, size_t size)
 {
 	size_t n = 0;
-	ssize_t r;
+	ssize_t r = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -618,17 +618,19 @@ static int inj_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *s
 		return -1;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, abs);
-	if (stat(path, sb) == 0 && sb->st_dev == here.st_dev && sb->st_ino == here.st_ino)
-		return 0;
-	if (errno == EACCES) {
+	if (stat(path, sb) == 0) {
+		if (sb->st_dev == here.st_dev && sb->st_ino == here.st_ino)
+			return 0;
+	} else if (errno == EACCES) {
 		inj_perm(pid, err, errlen);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
 	n1 = readlink("/proc/self/ns/mnt", ns1, sizeof(ns1) - 1);
 	n2 = readlink(path, ns2, sizeof(ns2) - 1);
-	snprintf(path, sizeof(path), "/proc/%d/root", pid);
-	if (n1 != n2 || (n1 > 0 && memcmp(ns1, ns2, (size_t)n1) != 0))
+	if (n2 < 0 && (errno == ENOENT || errno == ESRCH))
+		inj_err(err, errlen, "%d exited during attach", pid);
+	else if (n1 != n2 || (n1 > 0 && memcmp(ns1, ns2, (size_t)n1) != 0))
 		inj_err(err, errlen, "%d runs in another mount namespace; %s is not "
 			"at that path inside it", pid, abs);
 	else
@@ -981,7 +983,9 @@ static int inj_run(struct rb_inject *in, const char *what, uint64_t fn, uint64_t
 			inj_where(in->pid, r.rip, where, sizeof(where));
 		else
 			snprintf(where, sizeof(where), "?");
-		ptrace(PTRACE_DETACH, in->tid, NULL, NULL);
+		/* a signal about to be delivered instead of the interrupt goes on */
+		ptrace(PTRACE_DETACH, in->tid, NULL,
+		       (void *)(uintptr_t)((status >> 16) == 0 ? WSTOPSIG(status) : 0));
 		in->t_end = inj_now();
 		inj_err(err, errlen, "%s has not returned after %u ms (thread %d of %d "
 			"is at %s): it is left running it, detached; should it return, "

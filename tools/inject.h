@@ -31,9 +31,10 @@ struct rb_inject;
  * and every register saved: the general ones with orig_rax (a system call
  * it was in restarts at rb_inject_close), the x87/SSE/AVX state.  Until
  * rb_inject_close the calling thread blocks SIGCHLD (how a stop or an exit
- * of the target is awaited), SIGINT, SIGTERM, SIGHUP and SIGQUIT (an
- * interrupted tool would leave the thread in a call); block them in every
- * other thread of a threaded caller.  The thread stays stopped until
+ * of the target is awaited: one for a child of the caller's meanwhile is
+ * taken too, reap children with waitpid), SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT (an interrupted tool would leave the thread in a call); block
+ * them in every other thread of a threaded caller.  The thread stays stopped until
  * rb_inject_close: keep what lies between short.
  *
  * Return: the handle, or NULL with @err set.
