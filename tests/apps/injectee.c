@@ -9,10 +9,14 @@
  *              MXCSR and x87 control word it was called with; the stack
  *              pointer modulo 16 at its entry, before the call pushed its
  *              return address: 0) and returns 42
- *   inj_slow   sleeps 2 s, writes "slept", returns 7
+ *   inj_slow   creates the file ARG names (once it runs), sleeps 2 s, writes
+ *              "slept eintr=N" (N: how often a signal handler interrupted
+ *              the sleep), returns 7
  *   inj_crash  writes to address 16
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,10 +56,14 @@ int inj_probe(const char *arg, char *msg, size_t n)
 int inj_slow(const char *arg, char *msg, size_t n)
 {
 	struct timespec ts = { 2, 0 };
+	int fd, eintr = 0;
 
+	fd = open(arg, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
 	while (nanosleep(&ts, &ts) != 0)
-		;
-	snprintf(msg, n, "slept");
+		eintr += errno == EINTR;
+	snprintf(msg, n, "slept eintr=%d", eintr);
 	return 7;
 }
 

@@ -14,12 +14,13 @@
  *            their exact ratios after every 65536 additions
  *   reader   read()s 64 bytes from a pipe main writes once a second: no
  *            EINTR, no short read, the bytes in sequence
- *   sleeper  nanosleep()s 300 ms at a time: no EINTR, never early
+ *   sleeper  nanosleep()s 300 ms at a time: no EINTR, never early; the
+ *            one thread that takes SIGUSR1 (counted by a handler)
  *   epoll    epoll_wait()s without a timeout for an eventfd main writes
  *            once a second: no EINTR, no wakeup without the event; not
  *            with -p (a debugger attaching, as gdb does, makes it fail)
  * main wakes every 100 ms (clock_nanosleep, absolute) and prints
- * "tick N flops F regs R reads K sleeps S polls P" on stdout.  The
+ * "tick N flops F regs R reads K sleeps S polls P usr1 U" on stdout.  The
  * spinning threads run at nice 19.  It runs until killed.
  */
 #define _GNU_SOURCE
@@ -44,6 +45,7 @@
 static int vic_pipe[2];
 static int vic_efd;
 static volatile uint64_t vic_flops, vic_reads, vic_sleeps, vic_polls;
+static volatile sig_atomic_t vic_usr1;
 
 NOTRACE __attribute__((format(printf, 1, 2), noreturn))
 static void vic_fail(const char *fmt, ...)
@@ -321,6 +323,11 @@ static void *vic_sleeper(void *arg)
 	struct timespec ts = { 0, VIC_SLEEP_NS };
 	uint64_t t0, t1;
 
+	sigset_t usr1;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
 	vic_ready("sleeper");
 	for (;;) {
 		t0 = vic_now();
@@ -358,12 +365,19 @@ static void *vic_poller(void *arg)
 	return NULL;
 }
 
+static void vic_on_usr1(int sig)
+{
+	vic_usr1++;
+}
+
 int main(int argc, char **argv)
 {
 	void *(*fn[4])(void *) = { vic_flops_run, vic_reader, vic_sleeper, vic_poller };
 	unsigned char block[64];
 	struct timespec next;
 	uint64_t tick, seq = 0, one = 1;
+	struct sigaction sa = { .sa_handler = vic_on_usr1 };
+	sigset_t usr1;
 	pthread_t t;
 	int i, r, nthreads = 4;
 
@@ -371,6 +385,10 @@ int main(int argc, char **argv)
 		nthreads = 3;
 	if (pipe(vic_pipe) < 0 || (vic_efd = eventfd(0, EFD_CLOEXEC)) < 0)
 		vic_fail("pipe: %s", strerror(errno));
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);	/* all but the sleeper */
+	sigaction(SIGUSR1, &sa, NULL);
 	app_ready("main %d", (int)getpid());
 	vic_regs_start();
 	for (i = 0; i < nthreads; i++)
@@ -386,10 +404,11 @@ int main(int argc, char **argv)
 		r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 		if (r != 0)
 			vic_fail("main: clock_nanosleep: %s", strerror(r));
-		printf("tick %llu flops %llu regs %llu reads %llu sleeps %llu polls %llu\n",
+		printf("tick %llu flops %llu regs %llu reads %llu sleeps %llu polls %llu usr1 %d\n",
 		       (unsigned long long)tick, (unsigned long long)vic_flops,
 		       (unsigned long long)vic_regs_check(), (unsigned long long)vic_reads,
-		       (unsigned long long)vic_sleeps, (unsigned long long)vic_polls);
+		       (unsigned long long)vic_sleeps, (unsigned long long)vic_polls,
+		       (int)vic_usr1);
 		fflush(stdout);
 		if (tick % 10 == 0) {
 			seq++;

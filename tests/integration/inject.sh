@@ -27,7 +27,7 @@ LIB=$APPS/.libs/libinjectee.so
 [ -x "$INJECT" ] && [ -x "$VICTIM" ] && [ -f "$LIB" ] ||
 	fail "not built: $INJECT, $VICTIM or $LIB"
 LIB=$(realpath "$LIB")
-TICK_RE='^tick [0-9]+ flops [0-9]+ regs [0-9]+ reads [0-9]+ sleeps [0-9]+ polls [0-9]+$'
+TICK_RE='^tick [0-9]+ flops [0-9]+ regs [0-9]+ reads [0-9]+ sleeps [0-9]+ polls [0-9]+ usr1 [0-9]+$'
 
 # inject NAME ARGS... - inject-run ARGS into $T/NAME.out and .err; sets RC.
 inject()
@@ -165,28 +165,32 @@ pauses "call"
 victim_ok victim "$VPID"
 
 # Other threads run during a call: 2 s in inj_slow, ticking meanwhile.  A
-# second injector meanwhile finds the victim traced.
+# second injector meanwhile finds the victim traced.  A signal for the
+# thread during the call is the program's: its handler runs (interrupting
+# the call's sleep), the call goes on, and the sleeper sees nothing.
 before=$(tick victim tick)
-launch slow "$INJECT" -t "$SLEEPER" "$VPID" "$LIB" inj_slow x
+expect "SIGUSR1 taken before" 0 "$(tick victim usr1)"
+launch slow "$INJECT" -t "$SLEEPER" "$VPID" "$LIB" inj_slow "$T/slow.started"
 SLOW=$LAUNCHED
-traced() { awk '$1 == "TracerPid:" && $2 != 0 { f = 1 } END { exit !f }' "/proc/$VPID/task/$SLEEPER/status"; }
-wait_for "the sleeper to be traced" traced
+wait_for "inj_slow to run" test -e "$T/slow.started"
 inject traced "$VPID" "$LIB" inj_probe x
 expect "second injector: status" 1 "$RC"
 expect "second injector: stderr" \
 	"inject-run: $VPID is already traced by process $SLOW (inject-run): detach that debugger first" \
 	"$(cat "$T/traced.err")"
+kill -USR1 "$VPID"
 wait_for "the slow call to end" exited "$SLOW"
 RC=0
 wait "$SLOW" || RC=$?
 expect "slow: status (stderr: $(cat "$T/slow.err"))" 0 "$RC"
 expect "slow: ret" 7 "$(awk '$1 == "ret" { print $2 }' "$T/slow.out")"
-expect "slow: msg" slept "$(awk '$1 == "msg" { print $2 }' "$T/slow.out")"
+expect "slow: msg" "slept eintr=1" "$(field slow msg)"
 ns=$(awk '$1 == "pause_ns" { print $2 }' "$T/slow.out")
 [ "$ns" -ge 2000000000 ] || fail "slow: pause of $ns ns, less than the 2 s slept"
 after=$(tick victim tick)
 [ "$after" -ge $((before + 10)) ] || fail "the victim ticked from $before to $after only during a 2 s call"
 wait_for "the sleeper to sleep again" grown victim sleeps "$(tick victim sleeps)"
+expect "SIGUSR1 taken by the victim's handler" 1 "$(tick victim usr1)"
 victim_ok victim "$VPID"
 
 # A call that crashes: reported with where, the thread put back.
@@ -283,9 +287,9 @@ fi
 victim_ok victim2 "$V2"
 
 # Killed during a call: "exited during attach", and no hang.
-launch kill "$INJECT" -t "$(vtid sleeper)" "$V2" "$LIB" inj_slow x
+launch kill "$INJECT" -t "$(vtid sleeper)" "$V2" "$LIB" inj_slow "$T/kill.started"
 KILLER=$LAUNCHED
-wait_for "the library in victim2" grep -qF "$LIB" "/proc/$V2/maps"
+wait_for "inj_slow to run in victim2" test -e "$T/kill.started"
 kill -KILL "$V2"
 wait_for "the injector to end after the victim's death" exited "$KILLER"
 RC=0
@@ -297,7 +301,7 @@ expect "killed victim: stderr" "inject-run: $V2 exited during attach" "$(cat "$T
 # address 0, the victim dies of it, as the message says.
 start_victim victim3
 V3=$VP
-inject timeout -w 300 -t "$(vtid sleeper)" "$V3" "$LIB" inj_slow x
+inject timeout -w 300 -t "$(vtid sleeper)" "$V3" "$LIB" inj_slow "$T/timeout.started"
 expect "timeout: status" 1 "$RC"
 re="^inject-run: inj_slow\(\) has not returned after 300 ms \(thread $(vtid sleeper) of $V3 is at 0x[0-9a-f]+ in [^ ]+\+0x[0-9a-f]+\): it is left running it, detached; should it return, $V3 dies of a SIGSEGV at address 0$"
 [[ "$(cat "$T/timeout.err")" =~ $re ]] || fail "timeout: stderr: $(cat "$T/timeout.err")"
