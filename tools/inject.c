@@ -387,8 +387,9 @@ static bool inj_map_next(char *buf, size_t *pos, struct inj_map *m)
 
 /*
  * The object's file of mapping @m, opened: through the process's root at
- * its path if that is still the file mapped, else /proc/PID/map_files/.
- * Return: the descriptor, or -1.
+ * its path if that is still the file mapped (the same inode: overlayfs
+ * before Linux 6.8 shows the lower file's device in maps), else
+ * /proc/PID/map_files/.  Return: the descriptor, or -1.
  */
 static int inj_map_open(pid_t pid, const struct inj_map *m)
 {
@@ -408,8 +409,8 @@ static int inj_map_open(pid_t pid, const struct inj_map *m)
 		if (fd < 0)
 			continue;
 		if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    (uint64_t)sb.st_ino == m->ino && major(sb.st_dev) == m->maj &&
-		    minor(sb.st_dev) == m->min)
+		    (uint64_t)sb.st_ino == m->ino &&
+		    (i == 0 || (major(sb.st_dev) == m->maj && minor(sb.st_dev) == m->min)))
 			return fd;
 		close(fd);
 	}
@@ -426,6 +427,7 @@ static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names
 		    uint64_t *addr, int *type, int n, char *err, size_t errlen)
 {
 	Elf_Data *sdata = NULL, *vdata = NULL;
+	char epath[PATH_MAX];
 	GElf_Shdr sh, ssh = { 0 };
 	Elf_Scn *scn = NULL;
 	uint64_t bias = 0, vmin = UINT64_MAX;
@@ -440,10 +442,11 @@ static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names
 		addr[k] = 0;
 		type[k] = STT_NOTYPE;
 	}
+	inj_escape(m->path, epath, sizeof(epath));
 	fd = inj_map_open(pid, m);
 	if (fd < 0) {
 		inj_err(err, errlen, "cannot read %s as %d maps it (replaced on "
-			"disk since it was loaded?)", m->path, pid);
+			"disk since it was loaded?)", epath, pid);
 		return -1;
 	}
 	elf_version(EV_CURRENT);
@@ -451,7 +454,7 @@ static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names
 	if (elf == NULL || elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
 	    elf_getphdrnum(elf, &nph) != 0) {
-		inj_err(err, errlen, "%s is not a 64-bit x86-64 ELF object", m->path);
+		inj_err(err, errlen, "%s is not a 64-bit x86-64 ELF object", epath);
 		goto fail;
 	}
 	/* The segment that maps file offset 0 gives the load bias. */
@@ -460,7 +463,7 @@ static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names
 		    (ph.p_offset & ~(uint64_t)0xfff) == 0 && ph.p_vaddr < vmin)
 			vmin = ph.p_vaddr;
 	if (vmin == UINT64_MAX) {
-		inj_err(err, errlen, "%s has no segment at file offset 0", m->path);
+		inj_err(err, errlen, "%s has no segment at file offset 0", epath);
 		goto fail;
 	}
 	bias = m->start - (vmin & ~(uint64_t)0xfff);
@@ -475,7 +478,7 @@ static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names
 		}
 	}
 	if (sdata == NULL) {
-		inj_err(err, errlen, "%s has no dynamic symbol table", m->path);
+		inj_err(err, errlen, "%s has no dynamic symbol table", epath);
 		goto fail;
 	}
 	nsyms = ssh.sh_size / ssh.sh_entsize;
@@ -592,8 +595,13 @@ static int inj_find_dlopen(struct rb_inject *in, char *maps, char *err, size_t e
 		in->dlmode = INJ_RTLD_DLOPEN;
 		return 0;
 	}
-	inj_err(err, errlen, "%s in %d has neither dlopen nor __libc_dlopen_mode",
-		libc.path, in->pid);
+	{
+		char epath[PATH_MAX];
+
+		inj_escape(libc.path, epath, sizeof(epath));
+		inj_err(err, errlen, "%s in %d has neither dlopen nor "
+			"__libc_dlopen_mode", epath, in->pid);
+	}
 	return -1;
 }
 
@@ -605,18 +613,20 @@ static int inj_find_dlopen(struct rb_inject *in, char *maps, char *err, size_t e
 static int inj_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *sb,
 			   char *err, size_t errlen)
 {
-	char path[PATH_MAX + 64], ns1[64], ns2[64];
+	char path[PATH_MAX + 64], ns1[64], ns2[64], elib[PATH_MAX];
 	struct stat here;
 	ssize_t n1, n2;
 
+	inj_escape(lib, elib, sizeof(elib));
 	if (realpath(lib, abs) == NULL) {
-		inj_err(err, errlen, "%s: %s", lib, strerror(errno));
+		inj_err(err, errlen, "%s: %s", elib, strerror(errno));
 		return -1;
 	}
 	if (stat(abs, &here) != 0 || !S_ISREG(here.st_mode)) {
-		inj_err(err, errlen, "%s: not a regular file", lib);
+		inj_err(err, errlen, "%s: not a regular file", elib);
 		return -1;
 	}
+	inj_escape(abs, elib, sizeof(elib));
 	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, abs);
 	if (stat(path, sb) == 0) {
 		if (sb->st_dev == here.st_dev && sb->st_ino == here.st_ino)
@@ -632,10 +642,10 @@ static int inj_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *s
 		inj_err(err, errlen, "%d exited during attach", pid);
 	else if (n1 != n2 || (n1 > 0 && memcmp(ns1, ns2, (size_t)n1) != 0))
 		inj_err(err, errlen, "%d runs in another mount namespace; %s is not "
-			"at that path inside it", pid, abs);
+			"at that path inside it", pid, elib);
 	else
 		inj_err(err, errlen, "%d runs in another root directory (chroot); "
-			"%s is not at that path inside it", pid, abs);
+			"%s is not at that path inside it", pid, elib);
 	return -1;
 }
 
@@ -749,7 +759,7 @@ static int inj_ptrace_fail(struct rb_inject *in, const char *what, char *err, si
 		inj_err(err, errlen, "%d exited during attach", in->pid);
 		return -1;
 	}
-	inj_err(err, errlen, "%s of thread %d of %d: %s", what, in->tid, in->pid, strerror(e));
+	inj_err(err, errlen, "%s (thread %d of %d): %s", what, in->tid, in->pid, strerror(e));
 	return -1;
 }
 
@@ -914,7 +924,7 @@ static int inj_run(struct rb_inject *in, const char *what, uint64_t fn, uint64_t
 
 		w = inj_wait(in->tid, &status, left);
 		if (w < 0)
-			return inj_ptrace_fail(in, "waiting for", err, errlen);
+			return inj_ptrace_fail(in, "waiting", err, errlen);
 		if (w == 0)
 			break;
 		if (WIFEXITED(status) || WIFSIGNALED(status))
@@ -985,7 +995,9 @@ static int inj_run(struct rb_inject *in, const char *what, uint64_t fn, uint64_t
 			snprintf(where, sizeof(where), "?");
 		/* a signal about to be delivered instead of the interrupt goes on */
 		ptrace(PTRACE_DETACH, in->tid, NULL,
-		       (void *)(uintptr_t)((status >> 16) == 0 ? WSTOPSIG(status) : 0));
+		       (void *)(uintptr_t)((status >> 16) == 0 &&
+					   WSTOPSIG(status) != (SIGTRAP | 0x80) ?
+					   WSTOPSIG(status) : 0));
 		in->t_end = inj_now();
 		inj_err(err, errlen, "%s has not returned after %u ms (thread %d of %d "
 			"is at %s): it is left running it, detached; should it return, "
@@ -1047,6 +1059,8 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 	char nul = '\0';
 	int type;
 
+	if (msglen > 0)
+		msg[0] = '\0';
 	if (inj_usable(in, err, errlen) < 0)
 		return -1;
 	if (msglen == 0 || msglen > RB_INJECT_MSG_MAX || arglen > RB_INJECT_ARG_MAX) {

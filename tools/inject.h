@@ -68,8 +68,8 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
  * @arg: copied into the process (at most RB_INJECT_ARG_MAX bytes)
  * @ret: what @func returned
  * @msg, @msglen: what @func wrote into its @msg (as many bytes, at most
- *       RB_INJECT_MSG_MAX), NUL-terminated; the process's own bytes,
- *       unescaped: escape them before printing
+ *       RB_INJECT_MSG_MAX), NUL-terminated, "" on failure; the process's
+ *       own bytes, unescaped: escape them before printing
  *
  * Signals that arrive for the thread meanwhile are the program's and
  * delivered to it.  A call that crashes (a fault other than its return)

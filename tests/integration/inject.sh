@@ -113,6 +113,7 @@ if [ "$RC" -ne 0 ] && grep -Eq 'not permitted|ptrace_scope|CAP_SYS_PTRACE' "$T/f
 fi
 check_probe first hello-1
 expect "first: dlopen" yes "$(field first dlopen)"
+note "pause (dlopen loading the library, and call): $(($(field first pause_ns) / 1000)) us"
 grep -qF "$LIB" "/proc/$VPID/maps" || fail "$LIB is not in /proc/$VPID/maps after dlopen"
 
 # Four more, the library mapped: no dlopen.  The thread chosen is one blocked
@@ -145,7 +146,8 @@ for k in flops regs reads sleeps polls; do
 done
 victim_ok victim "$VPID"
 
-# Pauses: 20 times dlopen and call, 20 times the call alone.
+# Pauses: 20 times dlopen (of the library loaded already) and call, 20
+# times the call alone.
 pauses()
 {
 	local kind=$1 i
