@@ -58,6 +58,7 @@ tests_check_evlog_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
 
 include $(srcdir)/tests/monitor.mk
 include $(srcdir)/tests/integration.mk
+include $(srcdir)/tests/inject.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)
 include $(srcdir)/tests/objects.mk
 include $(srcdir)/tests/stacks.mk

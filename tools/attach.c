@@ -228,7 +228,7 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 			 (int)pid, comm, lib);
 		return 1;
 	}
-	in = rb_inject_open(pid, err, sizeof(err));
+	in = rb_inject_open(pid, 0, err, sizeof(err));
 	if (in == NULL) {
 		snprintf(a->line, sizeof(a->line), "%s", err);
 		return 1;

@@ -1,67 +1,139 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * inject.c - call a function inside a running process: one thread stopped
- * with ptrace, the call made on its stack, every register put back.
+ * inject.c - load a shared object into a running process and call into it,
+ * with one of its threads stopped under ptrace for as short as it takes.
  *
- * The thread is chosen to hold no lock of the C library, as far as can be
- * told from outside: one blocked in a system call that waits for input or
- * time (read, poll, nanosleep, ...), else the main thread.  Only that
- * thread is seized (PTRACE_SEIZE, PTRACE_INTERRUPT); the others run on.
- * Its general registers and its whole extended state (x87, SSE, AVX) are
- * saved: it was stopped anywhere, and nothing it holds may change.
- *
- * A call: the arguments in rdi, rsi, rdx, data below the red zone of its
- * stack, a return address of 0, orig_rax -1 so that the kernel does not
- * restart an interrupted system call into the call.  The call returns by
- * faulting at address 0, which the tracer sees as SIGSEGV at rip 0 and
- * suppresses.  Put back, orig_rax and rax make the interrupted system call
- * restart as if nothing happened (a read goes on reading, a nanosleep
- * sleeps the rest).  Signals for the thread meanwhile are the program's:
- * they are delivered.
+ * One thread is seized and interrupted where it is, preferably blocked in
+ * a system call that holds no lock of the C library; its registers are
+ * saved, all of them.  A call is made by pointing that thread at the
+ * function with its arguments in registers and on its stack (below the
+ * red zone), and a return address of 0: the function's return faults at
+ * address 0, which ends the call.  Closing puts every register back,
+ * orig_rax too, so that a system call the thread was interrupted in
+ * restarts as the kernel would restart it after a stop (signal(7)), and
+ * detaches.  The process's files are read through /proc/PID/root, its
+ * memory through /proc/PID/mem.
  */
 #include "config.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <limits.h>
 #include <pwd.h>
-#include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ptrace.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
-#include <sys/user.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tools/inject.h"
 
-#ifndef NT_X86_XSTATE
-#define NT_X86_XSTATE	0x202
+static void inj_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void inj_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+#if defined(__x86_64__)
+
+#include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+
+#ifndef NT_X86_SHSTK
+#define NT_X86_SHSTK	0x204
 #endif
 
-/* How long a call may take before the thread is taken back. */
-#define INJ_CALL_NS	(30ull * 1000000000ull)
-#define INJ_XSTATE_MAX	(64 * 1024)
+#define INJ_RED_ZONE	128
+#define INJ_CS64	0x33		/* the 64-bit user code segment */
+#define INJ_EFLAGS_TF	0x100u
+#define INJ_EFLAGS_DF	0x400u
+#define INJ_EFLAGS_AC	0x40000u
+#define INJ_FP_MAX	65536		/* NT_X86_XSTATE: the kernel says how much */
+#define INJ_RTLD_NOW	0x2
+#define INJ_RTLD_DLOPEN	0x80000000	/* __libc_dlopen_mode's __RTLD_DLOPEN */
+#define INJ_TRIES	3		/* threads tried that left their system call */
+#define INJ_ERESTART_RESTARTBLOCK 516	/* the kernel's, in rax at a stop */
+
+enum inj_state {
+	INJ_STOPPED,	/* the thread is stopped, its state saved */
+	INJ_GONE,	/* it exited */
+	INJ_LOST,	/* left running a call that did not return */
+};
 
 struct rb_inject {
-	pid_t			pid, tid;
-	struct user_regs_struct	regs;		/* as stopped */
-	void			*xstate;	/* NT_X86_XSTATE, or NT_PRFPREG */
-	size_t			xlen;
-	int			xtype;
-	int			sig;		/* a signal to deliver at the end */
-	uint64_t		t0;		/* when it stopped */
-	bool			lost;		/* the process is gone */
+	pid_t			 pid;
+	pid_t			 tid;
+	int			 state;		/* INJ_* */
+	bool			 crashed;	/* a call faulted: no more calls */
+	bool			 rewind;	/* restart an epoll wait that said EINTR */
+	bool			 restartblock;	/* its system call restarts from kernel state */
+	bool			 clobbered;	/* a call may have replaced that state */
+	bool			 fpclean;	/* the calls' FP control words are set */
+	int			 memfd;		/* /proc/PID/mem */
+	unsigned		 timeout_ms;
+	uint64_t		 t_stop;	/* CLOCK_MONOTONIC ns at the stop */
+	uint64_t		 t_end;
+	uint64_t		 dlopen;	/* addresses in the process, 0: none */
+	uint64_t		 dlerror;
+	unsigned		 dlmode;	/* or'ed into RTLD_NOW */
+	sigset_t		 oldmask;
+	struct user_regs_struct	 regs;		/* as stopped */
+	int			 fptype;	/* NT_X86_XSTATE or NT_PRFPREG */
+	size_t			 fplen;
+	uint8_t			 fp[INJ_FP_MAX];
+};
+
+/* A line of /proc/PID/maps. */
+struct inj_map {
+	uint64_t	 start;
+	uint64_t	 end;
+	uint64_t	 off;
+	unsigned	 maj;
+	unsigned	 min;
+	uint64_t	 ino;
+	const char	*path;		/* "" for an anonymous mapping */
+};
+
+/* System calls a thread waits in holding no lock of the C library. */
+static const long inj_safe_calls[] = {
+	SYS_nanosleep, SYS_clock_nanosleep, SYS_poll, SYS_ppoll, SYS_select,
+	SYS_pselect6, SYS_read, SYS_accept, SYS_accept4, SYS_recvfrom,
+	SYS_recvmsg, SYS_wait4, SYS_waitid, SYS_pause, SYS_rt_sigsuspend,
+};
+
+/* The same, but they fail with EINTR when the thread is stopped (signal(7)). */
+static const long inj_epoll_calls[] = {
+	SYS_epoll_wait, SYS_epoll_pwait,
+#ifdef SYS_epoll_pwait2
+	SYS_epoll_pwait2,
+#endif
+};
+
+/* System calls that replace what restart_syscall restarts. */
+static const long inj_restart_clobber[] = {
+	SYS_nanosleep, SYS_clock_nanosleep, SYS_restart_syscall, SYS_rt_sigreturn,
 };
 
 static uint64_t inj_now(void)
@@ -72,595 +144,905 @@ static uint64_t inj_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-pid_t rb_inject_tid(const struct rb_inject *in)
-{
-	return in->tid;
-}
-
-/* A line of /proc/PID/status: the number after @key, or -1. */
-static long inj_status(pid_t pid, const char *key)
-{
-	char name[64], line[256];
-	size_t n = strlen(key);
-	long v = -1;
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", (int)pid);
-	f = fopen(name, "re");
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, key, n) == 0 && line[n] == ':') {
-			v = strtol(line + n + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-static char inj_state(pid_t pid)
-{
-	char name[64], line[256];
-	char st = '?';
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", (int)pid);
-	f = fopen(name, "re");
-	if (f == NULL)
-		return '?';
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "State:", 6) == 0) {
-			sscanf(line + 6, " %c", &st);
-			break;
-		}
-	fclose(f);
-	return st;
-}
-
-/* Why ptrace was refused, in one line. */
-static void inj_why_eperm(pid_t pid, char *err, size_t errlen)
-{
-	long tracer = inj_status(pid, "TracerPid");
-	long scope = -1;
-	char name[64];
-	struct stat sb;
-	FILE *f;
-
-	if (tracer > 0) {
-		snprintf(err, errlen, "%d is traced already by process %ld (a debugger?): "
-			 "detach it first", (int)pid, tracer);
-		return;
-	}
-	snprintf(name, sizeof(name), "/proc/%d", (int)pid);
-	if (geteuid() != 0 && stat(name, &sb) == 0 && sb.st_uid != geteuid()) {
-		struct passwd *pw = getpwuid(sb.st_uid);
-
-		snprintf(err, errlen, "%d belongs to user %s (uid %u): only that user or root may attach",
-			 (int)pid, pw != NULL ? pw->pw_name : "?", (unsigned)sb.st_uid);
-		return;
-	}
-	f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
-	if (f != NULL) {
-		if (fscanf(f, "%ld", &scope) != 1)
-			scope = -1;
-		fclose(f);
-	}
-	if (scope == 1)
-		snprintf(err, errlen, "not permitted to attach to %d: kernel.yama.ptrace_scope is 1 "
-			 "(only a process's ancestors may); run rbtrace -p as root, or "
-			 "sysctl kernel.yama.ptrace_scope=0", (int)pid);
-	else if (scope == 2)
-		snprintf(err, errlen, "not permitted to attach to %d: kernel.yama.ptrace_scope is 2 "
-			 "(only root, with CAP_SYS_PTRACE, may)", (int)pid);
-	else if (scope == 3)
-		snprintf(err, errlen, "not permitted to attach to %d: kernel.yama.ptrace_scope is 3 "
-			 "(attaching is disabled until reboot)", (int)pid);
-	else
-		snprintf(err, errlen, "not permitted to attach to %d (a set-user-ID program, or "
-			 "no CAP_SYS_PTRACE?)", (int)pid);
-}
-
-/*
- * The thread to stop: one blocked in a system call that waits without a
- * lock of the C library held, else the main thread.
- */
-static pid_t inj_pick(pid_t pid)
-{
-	/* x86_64: read, poll, select, pause, nanosleep, accept, recvfrom, recvmsg, wait4, clock_nanosleep, epoll_wait, pselect6, ppoll, epoll_pwait, accept4, epoll_pwait2 */
-	static const long calm[] = { 0, 7, 23, 34, 35, 43, 45, 47, 61, 230,
-				     232, 270, 271, 281, 288, 441 };
-	char name[96], line[128];
-	struct dirent *e;
-	pid_t best = pid;
-	DIR *d;
-	size_t i;
-
-	snprintf(name, sizeof(name), "/proc/%d/task", (int)pid);
-	d = opendir(name);
-	if (d == NULL)
-		return pid;
-	while ((e = readdir(d)) != NULL) {
-		long tid = strtol(e->d_name, NULL, 10), nr;
-		FILE *f;
-
-		if (tid <= 0)
-			continue;
-		snprintf(name, sizeof(name), "/proc/%d/task/%ld/syscall",
-			 (int)pid, tid);
-		f = fopen(name, "re");
-		if (f == NULL)
-			continue;
-		nr = -1;
-		if (fgets(line, sizeof(line), f) == NULL ||
-		    sscanf(line, "%ld", &nr) != 1)
-			nr = -1;
-		fclose(f);
-		for (i = 0; i < sizeof(calm) / sizeof(calm[0]); i++)
-			if (nr == calm[i])
-				break;
-		if (i < sizeof(calm) / sizeof(calm[0])) {
-			best = (pid_t)tid;
-			/* The main thread when it qualifies: it never exits alone. */
-			if (tid == pid)
-				break;
-		}
-	}
-	closedir(d);
-	return best;
-}
-
-/*
- * Wait for the next stop of the thread, at most until @deadline.
- * Return: 1 stopped (*status), 0 timed out, -1 gone (the process exited).
- */
-static int inj_wait(struct rb_inject *in, int *status, uint64_t deadline)
-{
-	const struct timespec tick = { 0, 50000 };
-	unsigned spins = 0;
-	pid_t r;
-
-	for (;;) {
-		r = waitpid(in->tid, status, __WALL | WNOHANG);
-		if (r == in->tid) {
-			if (WIFEXITED(*status) || WIFSIGNALED(*status)) {
-				in->lost = true;
-				return -1;
-			}
-			return 1;
-		}
-		if (r < 0 && errno != EINTR) {
-			in->lost = true;
-			return -1;
-		}
-		if (inj_now() >= deadline)
-			return 0;
-		/* The first stops come within microseconds: spin a little first. */
-		if (++spins > 200)
-			nanosleep(&tick, NULL);
-		else
-			sched_yield();
-	}
-}
-
-static void inj_gone(const struct rb_inject *in, char *err, size_t errlen)
-{
-	snprintf(err, errlen, "%d exited during the attach", (int)in->pid);
-}
-
-/* Can a library be loaded into @pid at all?  Return: 0, or -1 and @err. */
-static int inj_loadable(pid_t pid, char *err, size_t errlen)
-{
-	char name[64], line[PATH_MAX + 256];
-	unsigned char ident[EI_NIDENT];
-	bool loader = false, any = false;
-	FILE *f;
-	int fd;
-
-	snprintf(name, sizeof(name), "/proc/%d/exe", (int)pid);
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (read(fd, ident, sizeof(ident)) == (ssize_t)sizeof(ident) &&
-		    memcmp(ident, ELFMAG, SELFMAG) == 0 &&
-		    ident[EI_CLASS] != ELFCLASS64) {
-			close(fd);
-			snprintf(err, errlen, "%d is a 32-bit program: only 64-bit ones "
-				 "can be attached", (int)pid);
-			return -1;
-		}
-		close(fd);
-	}
-	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
-	f = fopen(name, "re");
-	if (f == NULL)
-		return 0;	/* the seize says why */
-	while (fgets(line, sizeof(line), f) != NULL) {
-		const char *p = strchr(line, '/');
-
-		if (p == NULL)
-			continue;
-		any = true;
-		if (strstr(p, "/ld-linux") != NULL || strstr(p, "/ld-musl") != NULL ||
-		    strstr(p, "/ld-2.") != NULL || strstr(p, "/ld.so") != NULL)
-			loader = true;
-	}
-	fclose(f);
-	if (any && !loader) {
-		snprintf(err, errlen, "%d is a static program: it has no dynamic loader "
-			 "to load librbtrace with", (int)pid);
-		return -1;
-	}
-	return 0;
-}
-
-struct rb_inject *rb_inject_open(pid_t pid, char *err, size_t errlen)
-{
-	struct rb_inject *in;
-	struct iovec iov;
-	char st;
-	int status, r;
-
-	st = inj_state(pid);
-	if (st == '?') {
-		snprintf(err, errlen, "no process %d", (int)pid);
-		return NULL;
-	}
-	if (st == 'Z' || st == 'X') {
-		snprintf(err, errlen, "%d has exited (a zombie its parent has not reaped)",
-			 (int)pid);
-		return NULL;
-	}
-	if (inj_loadable(pid, err, errlen) != 0)
-		return NULL;
-	in = calloc(1, sizeof(*in));
-	if (in == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	in->pid = pid;
-	in->tid = inj_pick(pid);
-	if (ptrace(PTRACE_SEIZE, in->tid, NULL, NULL) < 0) {
-		if (errno == ESRCH)
-			snprintf(err, errlen, "no process %d", (int)pid);
-		else if (errno == EPERM)
-			inj_why_eperm(pid, err, errlen);
-		else
-			snprintf(err, errlen, "cannot attach to %d: %s", (int)pid,
-				 strerror(errno));
-		free(in);
-		return NULL;
-	}
-	if (ptrace(PTRACE_INTERRUPT, in->tid, NULL, NULL) < 0) {
-		snprintf(err, errlen, "cannot stop thread %d of %d: %s",
-			 (int)in->tid, (int)pid, strerror(errno));
-		ptrace(PTRACE_DETACH, in->tid, NULL, NULL);
-		free(in);
-		return NULL;
-	}
-	r = inj_wait(in, &status, inj_now() + 10000000000ull);
-	if (r <= 0) {
-		if (r < 0)
-			inj_gone(in, err, errlen);
-		else
-			snprintf(err, errlen, "thread %d of %d did not stop within 10 s",
-				 (int)in->tid, (int)pid);
-		if (r == 0)
-			ptrace(PTRACE_DETACH, in->tid, NULL, NULL);
-		free(in);
-		return NULL;
-	}
-	in->t0 = inj_now();
-	/* A signal on its way stopped it first: ours to deliver when done. */
-	if (WIFSTOPPED(status) && (status >> 16) == 0 &&
-	    WSTOPSIG(status) != SIGTRAP)
-		in->sig = WSTOPSIG(status);
-	if (ptrace(PTRACE_GETREGS, in->tid, NULL, &in->regs) < 0) {
-		snprintf(err, errlen, "cannot read thread %d's registers: %s",
-			 (int)in->tid, strerror(errno));
-		ptrace(PTRACE_DETACH, in->tid, NULL, (void *)(long)in->sig);
-		free(in);
-		return NULL;
-	}
-	in->xstate = malloc(INJ_XSTATE_MAX);
-	if (in->xstate != NULL) {
-		iov.iov_base = in->xstate;
-		iov.iov_len = INJ_XSTATE_MAX;
-		in->xtype = NT_X86_XSTATE;
-		if (ptrace(PTRACE_GETREGSET, in->tid, (void *)(long)in->xtype, &iov) < 0) {
-			iov.iov_len = INJ_XSTATE_MAX;
-			in->xtype = NT_PRFPREG;
-			if (ptrace(PTRACE_GETREGSET, in->tid,
-				   (void *)(long)in->xtype, &iov) < 0)
-				iov.iov_len = 0;
-		}
-		in->xlen = iov.iov_len;
-	}
-	if (in->xlen == 0) {
-		snprintf(err, errlen, "cannot read thread %d's floating point state: %s",
-			 (int)in->tid, strerror(errno));
-		rb_inject_close(in);
-		return NULL;
-	}
-	return in;
-}
-
-uint64_t rb_inject_close(struct rb_inject *in)
-{
-	struct iovec iov = { in->xstate, in->xlen };
-	uint64_t ns;
-
-	if (!in->lost) {
-		if (in->xlen != 0)
-			ptrace(PTRACE_SETREGSET, in->tid, (void *)(long)in->xtype, &iov);
-		ptrace(PTRACE_SETREGS, in->tid, NULL, &in->regs);
-	}
-	ns = inj_now() - in->t0;
-	if (!in->lost)
-		ptrace(PTRACE_DETACH, in->tid, NULL, (void *)(long)in->sig);
-	free(in->xstate);
-	free(in);
-	return ns;
-}
-
-/* Write @n bytes at @addr in the process. */
-static int inj_poke(struct rb_inject *in, uint64_t addr, const void *buf, size_t n)
-{
-	struct iovec l = { (void *)buf, n }, r = { (void *)(uintptr_t)addr, n };
-
-	return process_vm_writev(in->pid, &l, 1, &r, 1, 0) == (ssize_t)n ? 0 : -1;
-}
-
-static int inj_peek(struct rb_inject *in, uint64_t addr, void *buf, size_t n)
-{
-	struct iovec l = { buf, n }, r = { (void *)(uintptr_t)addr, n };
-
-	return process_vm_readv(in->pid, &l, 1, &r, 1, 0) == (ssize_t)n ? 0 : -1;
-}
-
-/* A NUL-terminated string at @addr, cut to @size. */
-static void inj_peek_str(struct rb_inject *in, uint64_t addr, char *out, size_t size)
+static bool inj_in(long nr, const long *calls, size_t n)
 {
 	size_t i;
 
-	out[0] = '\0';
-	if (addr == 0 || size == 0)
-		return;
-	for (i = 0; i + 1 < size; i++)
-		if (inj_peek(in, addr + i, &out[i], 1) != 0 || out[i] == '\0')
-			break;
-	out[i] = '\0';
-	for (i = 0; out[i] != '\0'; i++)
-		if ((unsigned char)out[i] < 0x20 || (unsigned char)out[i] == 0x7f)
-			out[i] = '?';
+	for (i = 0; i < n; i++)
+		if (calls[i] == nr)
+			return true;
+	return false;
 }
 
-/*
- * Call @fn(@a0, @a1, @a2) in the stopped thread, with @data (@n bytes)
- * copied to its stack first: @a0..@a2 that are INJ_DATA + k point at byte
- * k of it.  Return: 0 and the call's rax in *@ret, else -1 and @err.
- */
-#define INJ_DATA	((uint64_t)1 << 63)
-
-static int inj_call(struct rb_inject *in, uint64_t fn, uint64_t a[3],
-		    const void *data, size_t n, void *back, size_t nback,
-		    uint64_t *ret, char *err, size_t errlen)
+/* @s with every byte outside printable ASCII as \xHH, truncated to fit. */
+static void inj_escape(const char *s, char *out, size_t size)
 {
-	struct user_regs_struct regs = in->regs;
-	uint64_t base, sp, zero = 0;
-	int status, r, i;
+	size_t n = 0;
 
-	/* Below the red zone, 16-byte aligned; then the return address. */
-	base = (in->regs.rsp - 128 - n) & ~(uint64_t)15;
-	sp = base - 8;
-	if ((n != 0 && inj_poke(in, base, data, n) != 0) ||
-	    inj_poke(in, sp, &zero, sizeof(zero)) != 0) {
-		snprintf(err, errlen, "cannot write to thread %d's stack: %s",
-			 (int)in->tid, strerror(errno));
-		return -1;
+	for (; *s != '\0' && n + 5 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			out[n++] = (char)c;
+		else
+			n += (size_t)snprintf(out + n, size - n, "\\x%02x", c);
 	}
-	for (i = 0; i < 3; i++)
-		if (a[i] & INJ_DATA)
-			a[i] = base + (a[i] & ~INJ_DATA);
-	regs.rip = fn;
-	regs.rsp = sp;
-	regs.rdi = a[0];
-	regs.rsi = a[1];
-	regs.rdx = a[2];
-	regs.rax = 0;
-	/* Not in a system call: nothing to restart into the call. */
-	regs.orig_rax = (uint64_t)-1;
-	if (ptrace(PTRACE_SETREGS, in->tid, NULL, &regs) < 0 ||
-	    ptrace(PTRACE_CONT, in->tid, NULL, NULL) < 0) {
-		snprintf(err, errlen, "cannot start the call in thread %d: %s",
-			 (int)in->tid, strerror(errno));
+	out[n] = '\0';
+}
+
+/* Read a whole (small) file into @buf, NUL-terminated.  Return: its length, or -1. */
+static ssize_t inj_slurp(const char *path, char *buf, size_t size)
+{
+	size_t n = 0;
+	ssize_t r = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
 		return -1;
-	}
-	for (;;) {
-		r = inj_wait(in, &status, inj_now() + INJ_CALL_NS);
+	while (n + 1 < size && (r = read(fd, buf + n, size - n - 1)) != 0) {
 		if (r < 0) {
-			inj_gone(in, err, errlen);
-			return -1;
-		}
-		if (r == 0) {
-			/* Take the thread back where it was; what the call held stays held. */
-			ptrace(PTRACE_INTERRUPT, in->tid, NULL, NULL);
-			if (inj_wait(in, &status, inj_now() + 1000000000ull) < 0) {
-				inj_gone(in, err, errlen);
-				return -1;
-			}
-			snprintf(err, errlen, "the call in thread %d did not return within %llu s; "
-				 "the program may be left waiting", (int)in->tid,
-				 (unsigned long long)(INJ_CALL_NS / 1000000000ull));
-			return -1;
-		}
-		if ((status >> 16) != 0 || WSTOPSIG(status) == SIGTRAP) {
-			/* A group stop or our interrupt: go on. */
-			ptrace(PTRACE_CONT, in->tid, NULL, NULL);
-			continue;
-		}
-		if (WSTOPSIG(status) == SIGSEGV) {
-			if (ptrace(PTRACE_GETREGS, in->tid, NULL, &regs) < 0) {
-				snprintf(err, errlen, "cannot read thread %d's registers: %s",
-					 (int)in->tid, strerror(errno));
-				return -1;
-			}
-			if (regs.rip == 0)
-				break;
-			snprintf(err, errlen, "the call crashed in thread %d at 0x%llx "
-				 "(SIGSEGV); the thread was put back as it was",
-				 (int)in->tid, (unsigned long long)regs.rip);
-			return -1;
-		}
-		/* The program's own signal: delivered now, as it would be. */
-		ptrace(PTRACE_CONT, in->tid, NULL, (void *)(long)WSTOPSIG(status));
-	}
-	*ret = regs.rax;
-	if (nback != 0 && inj_peek(in, base, back, nback) != 0) {
-		snprintf(err, errlen, "cannot read thread %d's stack: %s",
-			 (int)in->tid, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Where @file (as stat()ed here, or by path inside the process) is mapped at offset 0. */
-static uint64_t inj_base(struct rb_inject *in, const struct stat *want,
-			 const char *suffix, char *path, size_t size)
-{
-	char name[64], line[PATH_MAX + 256], in_root[PATH_MAX + 64];
-	unsigned long long lo, off;
-	uint64_t base = 0;
-	struct stat sb;
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/maps", (int)in->pid);
-	f = fopen(name, "re");
-	if (f == NULL)
-		return 0;
-	while (base == 0 && fgets(line, sizeof(line), f) != NULL) {
-		char *p = strchr(line, '/'), *nl;
-
-		if (p == NULL || sscanf(line, "%llx-%*x %*s %llx", &lo, &off) != 2 ||
-		    off != 0)
-			continue;
-		nl = strchr(p, '\n');
-		if (nl != NULL)
-			*nl = '\0';
-		if (suffix != NULL) {
-			const char *b = strrchr(p, '/') + 1;
-
-			if (strncmp(b, suffix, strlen(suffix)) != 0)
+			if (errno == EINTR)
 				continue;
+			n = 0;
+			break;
 		}
-		snprintf(in_root, sizeof(in_root), "/proc/%d/root%s", (int)in->pid, p);
-		if (want != NULL && (stat(in_root, &sb) != 0 ||
-				     sb.st_dev != want->st_dev || sb.st_ino != want->st_ino))
-			continue;
-		base = lo;
-		snprintf(path, size, "%s", in_root);
+		n += (size_t)r;
 	}
-	fclose(f);
-	return base;
+	close(fd);
+	buf[n] = '\0';
+	return r < 0 ? -1 : (ssize_t)n;
 }
 
-/* @name's value in the dynamic symbols of the ELF file @path (0: none). */
-static uint64_t inj_sym(const char *path, const char *name, bool *pie)
+/* A whole /proc file of any length, malloc'ed.  Return: it, or NULL (errno). */
+static char *inj_slurp_all(const char *path)
 {
-	Elf_Scn *scn = NULL;
-	uint64_t v = 0;
-	GElf_Ehdr eh;
-	Elf *elf;
-	int fd;
+	size_t n = 0, size = 16384;
+	char *buf = malloc(size), *p;
+	ssize_t r;
+	int fd, e;
 
-	elf_version(EV_CURRENT);
+	if (buf == NULL)
+		return NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf != NULL && gelf_getehdr(elf, &eh) != NULL)
-		*pie = eh.e_type == ET_DYN;
-	while (elf != NULL && v == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		size_t k, n;
-
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNSYM ||
-		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
+		goto fail;
+	for (;;) {
+		if (size - n < 4096) {
+			p = realloc(buf, size * 2);
+			if (p == NULL)
+				goto fail;
+			buf = p;
+			size *= 2;
+		}
+		r = read(fd, buf + n, size - n - 1);
+		if (r < 0 && errno == EINTR)
 			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		for (k = 0; k < n; k++) {
-			GElf_Sym sym;
-			const char *s;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return buf;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	errno = e;
+	return NULL;
+}
 
-			if (gelf_getsym(data, (int)k, &sym) == NULL ||
-			    sym.st_shndx == SHN_UNDEF || sym.st_value == 0 ||
-			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL)
-				continue;
-			if (strcmp(s, name) == 0) {
-				v = sym.st_value;
-				break;
-			}
+/* The value after "@key:" in /proc/PID/status (or a task's), or "". */
+static void inj_status_field(const char *status, const char *key, char *out, size_t size)
+{
+	size_t klen = strlen(key), len;
+	const char *s;
+
+	*out = '\0';
+	for (s = status; *s != '\0'; s += len + (s[len] == '\n')) {
+		len = strcspn(s, "\n");
+		if (strncmp(s, key, klen) != 0 || s[klen] != ':')
+			continue;
+		s += klen + 1;
+		s += strspn(s, " \t");
+		snprintf(out, size, "%.*s", (int)strcspn(s, "\n"), s);
+		return;
+	}
+}
+
+/* The state letter of a thread (its stat line after the comm), or 0. */
+static char inj_task_state(pid_t pid, pid_t tid)
+{
+	char path[64], buf[1024], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	if (inj_slurp(path, buf, sizeof(buf)) <= 0 || (p = strrchr(buf, ')')) == NULL)
+		return 0;
+	return p[1] == ' ' ? p[2] : 0;
+}
+
+static void inj_comm(pid_t pid, char *out, size_t size)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (inj_slurp(path, out, size) <= 0)
+		snprintf(out, size, "?");
+	out[strcspn(out, "\n")] = '\0';
+}
+
+static void inj_user(uid_t uid, char *out, size_t size)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw != NULL)
+		snprintf(out, size, "user %s (uid %u)", pw->pw_name, (unsigned)uid);
+	else
+		snprintf(out, size, "uid %u", (unsigned)uid);
+}
+
+/* Do we hold CAP_SYS_PTRACE? */
+static bool inj_cap_ptrace(void)
+{
+	char buf[4096], val[64];
+
+	if (inj_slurp("/proc/self/status", buf, sizeof(buf)) < 0)
+		return geteuid() == 0;
+	inj_status_field(buf, "CapEff", val, sizeof(val));
+	return (strtoull(val, NULL, 16) >> 19) & 1;	/* CAP_SYS_PTRACE */
+}
+
+/* Why may we not trace @pid?  One line into @err. */
+static void inj_perm(pid_t pid, char *err, size_t errlen)
+{
+	char path[64], status[4096], val[128], who[96], me[96];
+	unsigned ruid = 0, euid = 0, suid = 0;
+	bool cap = inj_cap_ptrace();
+	struct stat sb;
+	int scope = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (inj_slurp(path, status, sizeof(status)) > 0) {
+		inj_status_field(status, "Uid", val, sizeof(val));
+		if (sscanf(val, "%u %u %u", &ruid, &euid, &suid) == 3 && !cap &&
+		    (ruid != getuid() || euid != getuid() || suid != getuid())) {
+			inj_user(euid != getuid() ? euid : ruid != getuid() ? ruid : suid,
+				 who, sizeof(who));
+			inj_user(getuid(), me, sizeof(me));
+			inj_err(err, errlen, "%d runs as %s and you are %s: only that "
+				"user or root may attach to it", pid, who, me);
+			return;
+		}
+		inj_status_field(status, "Gid", val, sizeof(val));
+		if (sscanf(val, "%u %u %u", &ruid, &euid, &suid) == 3 && !cap &&
+		    (ruid != getgid() || euid != getgid() || suid != getgid())) {
+			inj_err(err, errlen, "%d runs with group id %u and you with %u: "
+				"only root may attach to it", pid,
+				euid != getgid() ? euid : ruid != getgid() ? ruid : suid,
+				(unsigned)getgid());
+			return;
 		}
 	}
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	if (!cap && stat(path, &sb) == 0 && sb.st_uid == 0 && getuid() != 0) {
+		inj_err(err, errlen, "%d is not dumpable (set-user-ID or "
+			"set-group-ID, file capabilities, or prctl(PR_SET_DUMPABLE, 0)): "
+			"only root may attach to it", pid);
+		return;
+	}
+	if (inj_slurp("/proc/sys/kernel/yama/ptrace_scope", val, sizeof(val)) > 0)
+		scope = atoi(val);
+	if (scope == 1 && !cap) {
+		inj_err(err, errlen, "kernel.yama.ptrace_scope=1: only a parent may "
+			"trace; run as root or `sysctl kernel.yama.ptrace_scope=0`");
+	} else if (scope == 2 && !cap) {
+		inj_err(err, errlen, "kernel.yama.ptrace_scope=2: only root (with "
+			"CAP_SYS_PTRACE) may trace; run as root");
+	} else if (scope == 3) {
+		inj_err(err, errlen, "kernel.yama.ptrace_scope=3: no process may "
+			"be traced until the next boot");
+	} else if (geteuid() == 0 && !cap) {
+		inj_err(err, errlen, "attaching to %d is not permitted: this root "
+			"lacks CAP_SYS_PTRACE (a container without it?)", pid);
+	} else {
+		inj_err(err, errlen, "attaching to %d is not permitted (ptrace: %s); "
+			"a security module (SELinux, AppArmor) or a seccomp filter "
+			"may forbid it", pid, strerror(EPERM));
+	}
+}
+
+/* The next line of maps text @buf from *@pos, parsed; its path NUL-terminated in place. */
+static bool inj_map_next(char *buf, size_t *pos, struct inj_map *m)
+{
+	char *line, *nl, *p;
+	unsigned long long start, end, off, ino;
+	int n;
+
+	while (buf[*pos] != '\0') {
+		line = buf + *pos;
+		nl = strchr(line, '\n');
+		if (nl != NULL) {
+			*nl = '\0';
+			*pos = (size_t)(nl + 1 - buf);
+		} else {
+			*pos += strlen(line);
+		}
+		n = 0;
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu %n", &start, &end, &off,
+			   &m->maj, &m->min, &ino, &n) < 6 || n == 0)
+			continue;
+		p = line + n;
+		m->start = start;
+		m->end = end;
+		m->off = off;
+		m->ino = ino;
+		m->path = p;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The object's file of mapping @m, opened: through the process's root at
+ * its path if that is still the file mapped (the same inode: overlayfs
+ * before Linux 6.8 shows the lower file's device in maps), else
+ * /proc/PID/map_files/.  Return: the descriptor, or -1.
+ */
+static int inj_map_open(pid_t pid, const struct inj_map *m)
+{
+	char path[PATH_MAX + 64];
+	struct stat sb;
+	int fd, i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 0 && m->path[0] == '/')
+			snprintf(path, sizeof(path), "/proc/%d/root%s", pid, m->path);
+		else if (i == 1)
+			snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
+				 (unsigned long long)m->start, (unsigned long long)m->end);
+		else
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    (uint64_t)sb.st_ino == m->ino &&
+		    (i == 0 || (major(sb.st_dev) == m->maj && minor(sb.st_dev) == m->min)))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * Look up @n dynamic symbols of the object whose file offset 0 is mapped
+ * by @m in @pid: their addresses there into @addr (0: not defined), their
+ * types (STT_*) into @type.  A symbol's default version wins over a hidden
+ * one.  Return: 0, or -1 with @err set.
+ */
+static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names,
+		    uint64_t *addr, int *type, int n, char *err, size_t errlen)
+{
+	Elf_Data *sdata = NULL, *vdata = NULL;
+	char epath[PATH_MAX];
+	GElf_Shdr sh, ssh = { 0 };
+	Elf_Scn *scn = NULL;
+	uint64_t bias = 0, vmin = UINT64_MAX;
+	bool hidden[16] = { false };
+	size_t i, nsyms, nph;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	Elf *elf;
+	int fd, k;
+
+	for (k = 0; k < n; k++) {
+		addr[k] = 0;
+		type[k] = STT_NOTYPE;
+	}
+	inj_escape(m->path, epath, sizeof(epath));
+	fd = inj_map_open(pid, m);
+	if (fd < 0) {
+		inj_err(err, errlen, "cannot read %s as %d maps it (replaced on "
+			"disk since it was loaded?)", epath, pid);
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf == NULL || elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
+	    elf_getphdrnum(elf, &nph) != 0) {
+		inj_err(err, errlen, "%s is not a 64-bit x86-64 ELF object", epath);
+		goto fail;
+	}
+	/* The segment that maps file offset 0 gives the load bias. */
+	for (i = 0; i < nph; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
+		    (ph.p_offset & ~(uint64_t)0xfff) == 0 && ph.p_vaddr < vmin)
+			vmin = ph.p_vaddr;
+	if (vmin == UINT64_MAX) {
+		inj_err(err, errlen, "%s has no segment at file offset 0", epath);
+		goto fail;
+	}
+	bias = m->start - (vmin & ~(uint64_t)0xfff);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		if (sh.sh_type == SHT_DYNSYM && sh.sh_entsize != 0) {
+			sdata = elf_getdata(scn, NULL);
+			ssh = sh;
+		} else if (sh.sh_type == SHT_GNU_versym) {
+			vdata = elf_getdata(scn, NULL);
+		}
+	}
+	if (sdata == NULL) {
+		inj_err(err, errlen, "%s has no dynamic symbol table", epath);
+		goto fail;
+	}
+	nsyms = ssh.sh_size / ssh.sh_entsize;
+	for (i = 1; i < nsyms; i++) {
+		GElf_Versym vs = 0;
+		GElf_Sym sym;
+		const char *s;
+		bool hid;
+
+		if (gelf_getsym(sdata, (int)i, &sym) == NULL || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_value == 0 || sym.st_name == 0 ||
+		    (GELF_ST_BIND(sym.st_info) != STB_GLOBAL &&
+		     GELF_ST_BIND(sym.st_info) != STB_WEAK) ||
+		    (s = elf_strptr(elf, ssh.sh_link, sym.st_name)) == NULL)
+			continue;
+		if (vdata != NULL)
+			gelf_getversym(vdata, (int)i, &vs);
+		hid = (vs & 0x8000) != 0;
+		for (k = 0; k < n && k < 16; k++) {
+			if (strcmp(s, names[k]) != 0 || (addr[k] != 0 && (hid || !hidden[k])))
+				continue;
+			addr[k] = bias + sym.st_value;
+			type[k] = GELF_ST_TYPE(sym.st_info);
+			hidden[k] = hid;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return 0;
+fail:
 	if (elf != NULL)
 		elf_end(elf);
 	close(fd);
-	return v;
+	return -1;
 }
 
-/* The address of @name in the process's C library. */
-static uint64_t inj_libc(struct rb_inject *in, const char *name)
-{
-	char path[PATH_MAX + 64];
-	bool pie = true;
-	uint64_t base, v;
+/* What a library's basename says it is. */
+enum { INJ_OTHER, INJ_LIBC, INJ_LIBDL, INJ_LOADER, INJ_MUSL };
 
-	base = inj_base(in, NULL, "libc.so", path, sizeof(path));
-	if (base == 0)
-		base = inj_base(in, NULL, "libc-", path, sizeof(path));
-	if (base == 0)
-		return 0;
-	v = inj_sym(path, name, &pie);
-	return v == 0 ? 0 : (pie ? base : 0) + v;
+static int inj_lib_kind(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	if (base == NULL)
+		return INJ_OTHER;
+	base++;
+	len = strlen(base);
+	if (strcmp(base, "libc.so.6") == 0 ||
+	    (strncmp(base, "libc-2.", 7) == 0 && len > 3 && strcmp(base + len - 3, ".so") == 0))
+		return INJ_LIBC;
+	if (strncmp(base, "ld-musl-", 8) == 0 || strncmp(base, "libc.musl-", 10) == 0)
+		return INJ_MUSL;
+	if (strcmp(base, "libdl.so.2") == 0 || strncmp(base, "libdl-2.", 8) == 0)
+		return INJ_LIBDL;
+	if (strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "ld-2.", 5) == 0 ||
+	    strncmp(base, "ld64.so", 7) == 0)
+		return INJ_LOADER;
+	return INJ_OTHER;
 }
 
-int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err,
-		     size_t errlen)
+/*
+ * Find dlopen (and dlerror) in @pid from its maps text @maps: libc's
+ * (glibc 2.34, musl), else libdl's, else libc's __libc_dlopen_mode.
+ */
+static int inj_find_dlopen(struct rb_inject *in, char *maps, char *err, size_t errlen)
 {
-	uint64_t fn, a[3], ret = 0, mode = 2;	/* RTLD_NOW */
-	char why[512];
+	static const char *const names[3] = { "dlopen", "dlerror", "__libc_dlopen_mode" };
+	struct inj_map m, libc = { 0 }, libdl = { 0 };
+	bool loader = false, have_libc = false, have_libdl = false;
+	uint64_t a[3], d[3];
+	int t[3];
+	size_t pos = 0;
 
-	fn = inj_libc(in, "dlopen");
-	if (fn == 0) {
-		/* Before glibc 2.34, libc's own: the mode with __RTLD_DLOPEN. */
-		fn = inj_libc(in, "__libc_dlopen_mode");
-		mode |= 0x80000000u;
+	while (inj_map_next(maps, &pos, &m)) {
+		int kind = inj_lib_kind(m.path);
+
+		if (kind == INJ_LOADER || kind == INJ_MUSL)
+			loader = true;
+		if (m.off != 0)
+			continue;
+		if ((kind == INJ_LIBC || kind == INJ_MUSL) && !have_libc) {
+			libc = m;
+			have_libc = true;
+		} else if (kind == INJ_LIBDL && !have_libdl) {
+			libdl = m;
+			have_libdl = true;
+		}
 	}
-	if (fn == 0) {
-		if (inj_base(in, NULL, "ld-", why, sizeof(why)) == 0)
-			snprintf(err, errlen, "%d is a static program: it has no dynamic "
-				 "loader to load librbtrace with", (int)in->pid);
+	if (!have_libc) {
+		if (!loader)
+			inj_err(err, errlen, "%d runs a statically linked program: it "
+				"has no dynamic loader to load a library with", in->pid);
 		else
-			snprintf(err, errlen, "no dlopen() found in %d's C library",
-				 (int)in->pid);
+			inj_err(err, errlen, "%d has no C library loaded (glibc or "
+				"musl) whose dlopen could load a library", in->pid);
 		return -1;
 	}
-	a[0] = INJ_DATA;
-	a[1] = mode;
-	a[2] = 0;
-	if (inj_call(in, fn, a, path, strlen(path) + 1, NULL, 0, &ret, err,
-		     errlen) != 0)
+	if (inj_syms(in->pid, &libc, names, a, t, 3, err, errlen) < 0)
 		return -1;
-	if (ret != 0)
+	if (a[0] != 0) {
+		in->dlopen = a[0];
+		in->dlerror = a[1];
 		return 0;
-	why[0] = '\0';
-	fn = inj_libc(in, "dlerror");
-	a[0] = a[1] = a[2] = 0;
-	if (fn != 0 && inj_call(in, fn, a, NULL, 0, NULL, 0, &ret, err,
-				errlen) == 0)
-		inj_peek_str(in, ret, why, sizeof(why));
-	snprintf(err, errlen, "%d could not load %s: %s", (int)in->pid, path,
-		 why[0] ? why : "dlopen() failed");
+	}
+	if (have_libdl && inj_syms(in->pid, &libdl, names, d, t, 2, err, errlen) == 0 &&
+	    d[0] != 0) {
+		in->dlopen = d[0];
+		in->dlerror = d[1];
+		return 0;
+	}
+	if (a[2] != 0) {
+		in->dlopen = a[2];
+		in->dlmode = INJ_RTLD_DLOPEN;
+		return 0;
+	}
+	{
+		char epath[PATH_MAX];
+
+		inj_escape(libc.path, epath, sizeof(epath));
+		inj_err(err, errlen, "%s in %d has neither dlopen nor "
+			"__libc_dlopen_mode", epath, in->pid);
+	}
+	return -1;
+}
+
+/*
+ * The process's view of @lib: its absolute path here, which must name the
+ * same file inside the process's root and mount namespace.  Sets @sb to
+ * that file's.  Return: 0, or -1 with @err set.
+ */
+static int inj_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *sb,
+			   char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64], ns1[64], ns2[64], elib[PATH_MAX];
+	struct stat here;
+	ssize_t n1, n2;
+
+	inj_escape(lib, elib, sizeof(elib));
+	if (realpath(lib, abs) == NULL) {
+		inj_err(err, errlen, "%s: %s", elib, strerror(errno));
+		return -1;
+	}
+	if (stat(abs, &here) != 0 || !S_ISREG(here.st_mode)) {
+		inj_err(err, errlen, "%s: not a regular file", elib);
+		return -1;
+	}
+	inj_escape(abs, elib, sizeof(elib));
+	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, abs);
+	if (stat(path, sb) == 0) {
+		if (sb->st_dev == here.st_dev && sb->st_ino == here.st_ino)
+			return 0;
+	} else if (errno == EACCES) {
+		inj_perm(pid, err, errlen);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+	n1 = readlink("/proc/self/ns/mnt", ns1, sizeof(ns1) - 1);
+	n2 = readlink(path, ns2, sizeof(ns2) - 1);
+	if (n2 < 0 && (errno == ENOENT || errno == ESRCH))
+		inj_err(err, errlen, "%d exited while being attached", pid);
+	else if (n1 != n2 || (n1 > 0 && memcmp(ns1, ns2, (size_t)n1) != 0))
+		inj_err(err, errlen, "%d runs in another mount namespace; %s is not "
+			"at that path inside it", pid, elib);
+	else
+		inj_err(err, errlen, "%d runs in another root directory (chroot); "
+			"%s is not at that path inside it", pid, elib);
+	return -1;
+}
+
+/* The mapping of file offset 0 of the file @sb in @pid's maps text. */
+static bool inj_map_of(char *maps, const struct stat *sb, const char *abs, struct inj_map *out)
+{
+	struct inj_map m;
+	size_t pos = 0;
+	bool byname = false;
+
+	while (inj_map_next(maps, &pos, &m)) {
+		if (m.off != 0)
+			continue;
+		if (m.ino == (uint64_t)sb->st_ino && m.maj == major(sb->st_dev) &&
+		    m.min == minor(sb->st_dev)) {
+			*out = m;
+			return true;
+		}
+		/* overlayfs before Linux 6.8 shows the lower file's device here */
+		if (!byname && m.ino == (uint64_t)sb->st_ino && strcmp(m.path, abs) == 0) {
+			*out = m;
+			byname = true;
+		}
+	}
+	return byname;
+}
+
+int rb_inject_mapped(pid_t pid, const char *lib)
+{
+	char abs[PATH_MAX], path[64], err[256], *maps;
+	struct inj_map m;
+	struct stat sb;
+	bool found;
+
+	if (inj_lib_resolve(pid, lib, abs, &sb, err, sizeof(err)) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps = inj_slurp_all(path);
+	if (maps == NULL)
+		return -1;
+	found = inj_map_of(maps, &sb, abs, &m);
+	free(maps);
+	return found;
+}
+
+/* Wait up to @ms for a state change of @tid.  Return: 1, 0 on timeout, -1 (errno). */
+static int inj_wait(pid_t tid, int *status, unsigned ms)
+{
+	uint64_t deadline = inj_now() + (uint64_t)ms * 1000000u, now;
+	struct timespec ts;
+	sigset_t chld;
+	pid_t r;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	for (;;) {
+		r = waitpid(tid, status, __WALL | WNOHANG);
+		if (r == tid)
+			return 1;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		now = inj_now();
+		if (now >= deadline)
+			return 0;
+		/* SIGCHLD is blocked (rb_inject_open): a stop meanwhile stays pending. */
+		ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
+		ts.tv_nsec = (long)((deadline - now) % 1000000000u);
+		sigtimedwait(&chld, NULL, &ts);
+	}
+}
+
+/* Is process @pid gone (or a zombie)?  Looks for up to 200 ms while it dies. */
+static bool inj_process_gone(pid_t pid)
+{
+	uint64_t deadline = inj_now() + 200000000u;
+	struct timespec ts = { 0, 5000000 };
+	char st;
+
+	do {
+		st = inj_task_state(pid, pid);
+		if (st == 0 || st == 'Z' || st == 'X')
+			return true;
+		nanosleep(&ts, NULL);
+	} while (inj_now() < deadline);
+	return false;
+}
+
+/* The thread is gone: say how; the handle is spent. */
+static int inj_gone(struct rb_inject *in, int status, char *err, size_t errlen)
+{
+	in->state = INJ_GONE;
+	in->t_end = inj_now();
+	if (WIFSIGNALED(status) || inj_process_gone(in->pid))
+		inj_err(err, errlen, "%d exited while being attached", in->pid);
+	else
+		inj_err(err, errlen, "thread %d of %d exited while being attached", in->tid, in->pid);
+	return -1;
+}
+
+/* A ptrace request failed: the thread died meanwhile, or something else. */
+static int inj_ptrace_fail(struct rb_inject *in, const char *what, char *err, size_t errlen)
+{
+	int e = errno, status = 0;
+
+	if (e == ESRCH && inj_wait(in->tid, &status, 1000) == 1 &&
+	    (WIFEXITED(status) || WIFSIGNALED(status)))
+		return inj_gone(in, status, err, errlen);
+	if (e == ESRCH && inj_process_gone(in->pid)) {
+		in->state = INJ_GONE;
+		in->t_end = inj_now();
+		inj_err(err, errlen, "%d exited while being attached", in->pid);
+		return -1;
+	}
+	inj_err(err, errlen, "%s (thread %d of %d): %s", what, in->tid, in->pid, strerror(e));
+	return -1;
+}
+
+static int inj_mem_write(struct rb_inject *in, uint64_t addr, const void *buf, size_t len)
+{
+	ssize_t r = pwrite(in->memfd, buf, len, (off_t)addr);
+
+	return r == (ssize_t)len ? 0 : -1;
+}
+
+/* Read a NUL-terminated string of the process at @addr into @out. */
+static void inj_mem_string(struct rb_inject *in, uint64_t addr, char *out, size_t size)
+{
+	size_t n = 0, chunk;
+	ssize_t r;
+
+	while (n + 1 < size) {
+		chunk = 4096 - ((addr + n) & 4095);	/* never across a page */
+		if (chunk > size - 1 - n)
+			chunk = size - 1 - n;
+		r = pread(in->memfd, out + n, chunk, (off_t)(addr + n));
+		if (r <= 0)
+			break;
+		if (memchr(out + n, '\0', (size_t)r) != NULL)
+			return;
+		n += (size_t)r;
+	}
+	out[n] = '\0';
+}
+
+/* The process's object and offset at @addr, for a message. */
+static void inj_where(pid_t pid, uint64_t addr, char *out, size_t size)
+{
+	char path[64], *maps;
+	struct inj_map m;
+	size_t pos = 0;
+
+	snprintf(out, size, "0x%llx", (unsigned long long)addr);
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps = inj_slurp_all(path);
+	if (maps == NULL)
+		return;
+	while (inj_map_next(maps, &pos, &m)) {
+		const char *base = strrchr(m.path, '/');
+		char esc[128];
+
+		if (addr < m.start || addr >= m.end || base == NULL)
+			continue;
+		inj_escape(base + 1, esc, sizeof(esc));
+		snprintf(out, size, "0x%llx in %s+0x%llx", (unsigned long long)addr, esc,
+			 (unsigned long long)(addr - m.start + m.off));
+		break;
+	}
+	free(maps);
+}
+
+/* May a call be made?  Return: 0, or -1 with @err set. */
+static int inj_usable(const struct rb_inject *in, char *err, size_t errlen)
+{
+	if (in->state == INJ_STOPPED && !in->crashed)
+		return 0;
+	inj_err(err, errlen, "no call into %d is possible any more: %s", in->pid,
+		in->crashed ? "an earlier one crashed" :
+		in->state == INJ_GONE ? "it exited" : "an earlier one did not return");
+	return -1;
+}
+
+/* Where a call's data goes: below the thread's stack pointer and red zone. */
+static uint64_t inj_stack_top(const struct rb_inject *in)
+{
+	return (in->regs.rsp - INJ_RED_ZONE) & ~(uint64_t)15;
+}
+
+/*
+ * Copy @len bytes of @data to the process's stack below *@sp, reserving
+ * @room bytes (at least @len), 16-byte aligned.  Return: their address, or
+ * 0 with @err set.
+ */
+static uint64_t inj_stack_put(struct rb_inject *in, uint64_t *sp, const void *data,
+			      size_t len, size_t room, char *err, size_t errlen)
+{
+	*sp = (*sp - room) & ~(uint64_t)15;
+	if (inj_mem_write(in, *sp, data, len) < 0) {
+		inj_err(err, errlen, "cannot write %zu bytes to the stack of thread "
+			"%d of %d at 0x%llx: %s", len, in->tid, in->pid,
+			(unsigned long long)*sp, strerror(errno));
+		return 0;
+	}
+	return *sp;
+}
+
+/*
+ * How to let the thread run a call.  A system call interrupted with
+ * ERESTART_RESTARTBLOCK (a relative sleep: nanosleep, poll with a timeout)
+ * restarts from what the kernel keeps of it (restart_syscall), which a
+ * sleep or a signal handler's return during the call replaces.  Its
+ * system calls are watched until one does; rb_inject_close then executes
+ * the interrupted one again instead: its timeout starts over (later than
+ * asked, never earlier, never EINTR).
+ */
+static enum __ptrace_request inj_resume(const struct rb_inject *in)
+{
+	return in->restartblock && !in->clobbered ? PTRACE_SYSCALL : PTRACE_CONT;
+}
+
+/*
+ * Call @fn(@a0, @a1, @a2) in the thread, its data put below @sp by
+ * inj_stack_put: 16-byte aligned stack at the call, return address 0.
+ * The return is the fault at address 0 with the stack pointer just above
+ * that address.  Return: 0 with *@rax, or -1 with @err set (the handle's
+ * state says whether any call may follow).
+ */
+static int inj_run(struct rb_inject *in, const char *what, uint64_t fn, uint64_t sp,
+		   uint64_t a0, uint64_t a1, uint64_t a2, uint64_t *rax,
+		   char *err, size_t errlen)
+{
+	struct user_regs_struct r = in->regs;
+	uint64_t zero = 0, deadline;
+	siginfo_t si;
+	int status, w;
+
+	sp = (sp & ~(uint64_t)15) - 8;
+	if (inj_mem_write(in, sp, &zero, sizeof(zero)) < 0) {
+		inj_err(err, errlen, "cannot write to the stack of thread %d of %d: %s",
+			in->tid, in->pid, strerror(errno));
+		return -1;
+	}
+	r.rip = fn;
+	r.rsp = sp;
+	r.rdi = a0;
+	r.rsi = a1;
+	r.rdx = a2;
+	r.rax = 0;
+	r.orig_rax = (unsigned long long)-1;	/* no system call to restart into the call */
+	r.eflags &= ~(unsigned long long)(INJ_EFLAGS_TF | INJ_EFLAGS_DF | INJ_EFLAGS_AC);
+	if (!in->fpclean) {
+		/* The ABI's control words at a call: x87 empty, round to nearest. */
+		uint8_t fx[512];
+		struct iovec iov = { fx, sizeof(fx) };
+		uint16_t fcw = 0x37f, zero16 = 0;
+		uint32_t mxcsr = 0x1f80;
+
+		memcpy(fx, in->fp, sizeof(fx));
+		memcpy(fx + 0, &fcw, 2);
+		memcpy(fx + 2, &zero16, 2);	/* fsw */
+		fx[4] = 0;			/* abridged ftw: all empty */
+		memcpy(fx + 6, &zero16, 2);	/* fop */
+		memcpy(fx + 24, &mxcsr, 4);
+		if (ptrace(PTRACE_SETREGSET, in->tid, (void *)NT_PRFPREG, &iov) < 0)
+			return inj_ptrace_fail(in, "setting the FP registers", err, errlen);
+		in->fpclean = true;
+	}
+	if (ptrace(PTRACE_SETREGS, in->tid, NULL, &r) < 0)
+		return inj_ptrace_fail(in, "setting the registers", err, errlen);
+	if (ptrace(inj_resume(in), in->tid, NULL, NULL) < 0)
+		return inj_ptrace_fail(in, "continuing", err, errlen);
+	deadline = inj_now() + (uint64_t)in->timeout_ms * 1000000u;
+	for (;;) {
+		uint64_t now = inj_now();
+		unsigned left = now >= deadline ? 0 : (unsigned)((deadline - now) / 1000000u) + 1;
+		int sig;
+
+		w = inj_wait(in->tid, &status, left);
+		if (w < 0)
+			return inj_ptrace_fail(in, "waiting", err, errlen);
+		if (w == 0)
+			break;
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			return inj_gone(in, status, err, errlen);
+		if (!WIFSTOPPED(status))
+			continue;
+		sig = WSTOPSIG(status);
+		if (sig == (SIGTRAP | 0x80)) {
+			/* a system call of the call's (inj_resume) */
+			if (ptrace(PTRACE_GETREGS, in->tid, NULL, &r) < 0)
+				return inj_ptrace_fail(in, "reading the registers", err, errlen);
+			if (inj_in((long)r.orig_rax, inj_restart_clobber,
+				   sizeof(inj_restart_clobber) / sizeof(long)))
+				in->clobbered = true;
+			if (ptrace(inj_resume(in), in->tid, NULL, NULL) < 0)
+				return inj_ptrace_fail(in, "continuing", err, errlen);
+			continue;
+		}
+		if ((status >> 16) != 0) {
+			/* a group stop (the program's SIGSTOP): the call goes on */
+			if (ptrace(inj_resume(in), in->tid, NULL, NULL) < 0)
+				return inj_ptrace_fail(in, "continuing", err, errlen);
+			continue;
+		}
+		if (ptrace(PTRACE_GETSIGINFO, in->tid, NULL, &si) < 0)
+			return inj_ptrace_fail(in, "reading the signal", err, errlen);
+		if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE) &&
+		    si.si_code > 0) {
+			char where[PATH_MAX];
+
+			if (ptrace(PTRACE_GETREGS, in->tid, NULL, &r) < 0)
+				return inj_ptrace_fail(in, "reading the registers", err, errlen);
+			if (sig == SIGSEGV && r.rip == 0 && r.rsp == sp + 8) {
+				*rax = r.rax;
+				return 0;
+			}
+			in->crashed = true;
+			inj_where(in->pid, r.rip, where, sizeof(where));
+			inj_err(err, errlen, "%s crashed in %d: %s at address 0x%llx "
+				"(instruction at %s); the thread's registers are put back, "
+				"but %d may be left in a bad state", what, in->pid,
+				strsignal(sig), (unsigned long long)(uintptr_t)si.si_addr,
+				where, in->pid);
+			return -1;
+		}
+		if (sig == SIGABRT && si.si_code == SI_TKILL && si.si_pid == in->pid) {
+			in->crashed = true;
+			inj_err(err, errlen, "%s aborted in %d; the thread's registers are "
+				"put back, but %d may be left in a bad state", what,
+				in->pid, in->pid);
+			return -1;
+		}
+		/* the program's own signal: delivered, its handler runs on top of the call */
+		in->clobbered = true;	/* its return (rt_sigreturn) */
+		if (ptrace(inj_resume(in), in->tid, NULL, (void *)(uintptr_t)sig) < 0)
+			return inj_ptrace_fail(in, "continuing", err, errlen);
+	}
+	/* Not returned in time: leave it running (detached) rather than cut it. */
+	in->state = INJ_LOST;
+	in->t_end = inj_now();
+	if (ptrace(PTRACE_INTERRUPT, in->tid, NULL, NULL) == 0 &&
+	    inj_wait(in->tid, &status, 1000) == 1 && WIFSTOPPED(status)) {
+		char where[PATH_MAX];
+
+		if (ptrace(PTRACE_GETREGS, in->tid, NULL, &r) == 0)
+			inj_where(in->pid, r.rip, where, sizeof(where));
+		else
+			snprintf(where, sizeof(where), "?");
+		/* a signal about to be delivered instead of the interrupt goes on */
+		ptrace(PTRACE_DETACH, in->tid, NULL,
+		       (void *)(uintptr_t)((status >> 16) == 0 &&
+					   WSTOPSIG(status) != (SIGTRAP | 0x80) ?
+					   WSTOPSIG(status) : 0));
+		in->t_end = inj_now();
+		inj_err(err, errlen, "%s has not returned after %u ms (thread %d of %d "
+			"is at %s): it is left running it, detached; should it return, "
+			"%d dies of a SIGSEGV at address 0", what, in->timeout_ms,
+			in->tid, in->pid, where, in->pid);
+	} else {
+		inj_err(err, errlen, "%s has not returned after %u ms: thread %d of %d "
+			"is left running it, and stays attached until this program "
+			"exits; should it return, %d dies of a SIGSEGV at address 0",
+			what, in->timeout_ms, in->tid, in->pid, in->pid);
+	}
+	return -1;
+}
+
+int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t errlen)
+{
+	char abs[PATH_MAX], what[PATH_MAX + 32], esc[PATH_MAX], text[1024], etext[1024];
+	uint64_t sp = inj_stack_top(in), str, rax;
+	struct stat sb;
+
+	if (inj_usable(in, err, errlen) < 0 ||
+	    inj_lib_resolve(in->pid, path, abs, &sb, err, errlen) < 0)
+		return -1;
+	inj_escape(abs, esc, sizeof(esc));
+	snprintf(what, sizeof(what), "dlopen(%s)", esc);
+	str = inj_stack_put(in, &sp, abs, strlen(abs) + 1, strlen(abs) + 1, err, errlen);
+	if (str == 0 || inj_run(in, what, in->dlopen, sp, str, INJ_RTLD_NOW | in->dlmode,
+				0, &rax, err, errlen) < 0)
+		return -1;
+	if (rax != 0)
+		return 0;
+	if (in->dlerror == 0) {
+		inj_err(err, errlen, "%s failed in %d (its C library says no more)",
+			what, in->pid);
+		return -1;
+	}
+	if (inj_run(in, "dlerror()", in->dlerror, inj_stack_top(in), 0, 0, 0, &rax,
+		    err, errlen) < 0)
+		return -1;
+	if (rax == 0)
+		snprintf(text, sizeof(text), "no reason given");
+	else
+		inj_mem_string(in, rax, text, sizeof(text));
+	inj_escape(text, etext, sizeof(etext));
+	inj_err(err, errlen, "%s failed in %d: %s", what, in->pid, etext);
 	return -1;
 }
 
@@ -668,40 +1050,530 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 		   const char *arg, int *ret, char *msg, size_t msglen,
 		   char *err, size_t errlen)
 {
-	char path[PATH_MAX + 64], *data;
-	size_t alen = strlen(arg) + 1, n = msglen + alen;
-	uint64_t base, v, a[3], r = 0;
+	char abs[PATH_MAX], path[64], what[256], efunc[128], elib[PATH_MAX], *maps;
+	const char *const names[1] = { func };
+	uint64_t sp = inj_stack_top(in), addr, rax, a0, a1;
+	size_t arglen = strlen(arg) + 1;
+	struct inj_map m;
 	struct stat sb;
-	bool pie = true;
-	int rc;
+	char nul = '\0';
+	int type;
 
-	if (stat(lib, &sb) != 0 ||
-	    (base = inj_base(in, &sb, NULL, path, sizeof(path))) == 0) {
-		snprintf(err, errlen, "%s is not loaded in %d", lib, (int)in->pid);
+	if (msglen > 0)
+		msg[0] = '\0';
+	if (inj_usable(in, err, errlen) < 0)
+		return -1;
+	if (msglen == 0 || msglen > RB_INJECT_MSG_MAX || arglen > RB_INJECT_ARG_MAX) {
+		inj_err(err, errlen, "the argument (%zu bytes) or the message (%zu "
+			"bytes) is empty or longer than %d bytes", arglen, msglen,
+			RB_INJECT_MSG_MAX);
 		return -1;
 	}
-	v = inj_sym(path, func, &pie);
-	if (v == 0) {
-		snprintf(err, errlen, "%s has no %s()", lib, func);
+	inj_escape(func, efunc, sizeof(efunc));
+	if (inj_lib_resolve(in->pid, lib, abs, &sb, err, errlen) < 0)
+		return -1;
+	inj_escape(abs, elib, sizeof(elib));
+	snprintf(path, sizeof(path), "/proc/%d/maps", in->pid);
+	maps = inj_slurp_all(path);
+	if (maps == NULL) {
+		inj_err(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	/* msg first (read back from the start), then arg. */
-	data = calloc(1, n);
-	if (data == NULL) {
-		snprintf(err, errlen, "out of memory");
+	if (!inj_map_of(maps, &sb, abs, &m)) {
+		free(maps);
+		inj_err(err, errlen, "%s is not loaded in %d", elib, in->pid);
 		return -1;
 	}
-	memcpy(data + msglen, arg, alen);
-	a[0] = INJ_DATA + msglen;
-	a[1] = INJ_DATA;
-	a[2] = msglen;
-	rc = inj_call(in, (pie ? base : 0) + v, a, data, n, msg, msglen, &r,
-		      err, errlen);
-	free(data);
-	if (rc != 0)
+	if (inj_syms(in->pid, &m, names, &addr, &type, 1, err, errlen) < 0) {
+		free(maps);
 		return -1;
-	if (msglen != 0)
-		msg[msglen - 1] = '\0';
-	*ret = (int)(uint32_t)r;
+	}
+	free(maps);
+	if (addr == 0 || (type != STT_FUNC && type != STT_GNU_IFUNC)) {
+		inj_err(err, errlen, "%s defines no function %s", elib, efunc);
+		return -1;
+	}
+	if (type == STT_GNU_IFUNC) {
+		inj_err(err, errlen, "%s in %s is an indirect function (IFUNC): "
+			"cannot be called this way", efunc, elib);
+		return -1;
+	}
+	snprintf(what, sizeof(what), "%s()", efunc);
+	a0 = inj_stack_put(in, &sp, arg, arglen, arglen, err, errlen);
+	a1 = a0 == 0 ? 0 : inj_stack_put(in, &sp, &nul, 1, msglen, err, errlen);
+	if (a1 == 0 || inj_run(in, what, addr, sp, a0, a1, msglen, &rax, err, errlen) < 0)
+		return -1;
+	*ret = (int)(uint32_t)rax;
+	if (pread(in->memfd, msg, msglen, (off_t)a1) != (ssize_t)msglen)
+		msg[0] = '\0';
+	msg[msglen - 1] = '\0';
 	return 0;
 }
+
+/*
+ * Stop thread @tid: seize it, interrupt it, wait for the stop (a signal
+ * it was about to take is delivered first), save its registers.
+ * Return: 0, or -1 with @err set.
+ */
+static int inj_stop(struct rb_inject *in, pid_t tid, char *err, size_t errlen)
+{
+	struct iovec iov;
+	uint64_t ssp;
+	int status, w;
+
+	in->tid = tid;
+	in->state = INJ_STOPPED;
+	if (ptrace(PTRACE_SEIZE, tid, NULL, (void *)PTRACE_O_TRACESYSGOOD) < 0) {
+		if (errno == EPERM)
+			inj_perm(in->pid, err, errlen);
+		else if (errno == ESRCH && inj_process_gone(in->pid))
+			inj_err(err, errlen, "%d exited while being attached", in->pid);
+		else
+			inj_err(err, errlen, "cannot attach to thread %d of %d: %s",
+				tid, in->pid, strerror(errno));
+		return -1;
+	}
+	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) < 0)
+		goto fail;
+	for (;;) {
+		w = inj_wait(tid, &status, in->timeout_ms);
+		if (w < 0)
+			goto fail;
+		if (w == 0) {
+			inj_err(err, errlen, "thread %d of %d did not stop within %u ms "
+				"(state %c: in the kernel, uninterruptible?); it stays "
+				"attached until this program exits", tid, in->pid,
+				in->timeout_ms, inj_task_state(in->pid, tid));
+			in->state = INJ_LOST;
+			return -1;
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			inj_gone(in, status, err, errlen);
+			return -1;
+		}
+		if (WIFSTOPPED(status) && (status >> 16) == 0) {
+			/* a signal about to be delivered: deliver it, the interrupt stays */
+			if (ptrace(PTRACE_CONT, tid, NULL,
+				   (void *)(uintptr_t)WSTOPSIG(status)) < 0)
+				goto fail;
+			continue;
+		}
+		if (WIFSTOPPED(status))
+			break;
+	}
+	in->t_stop = inj_now();
+	if (ptrace(PTRACE_GETREGS, tid, NULL, &in->regs) < 0)
+		goto fail;
+	iov.iov_base = &ssp;
+	iov.iov_len = sizeof(ssp);
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_SHSTK, &iov) == 0) {
+		inj_err(err, errlen, "%d runs with shadow stacks (CET): a call into "
+			"it cannot return; not supported", in->pid);
+		goto detach;
+	}
+	in->fptype = NT_X86_XSTATE;
+	iov.iov_base = in->fp;
+	iov.iov_len = sizeof(in->fp);
+	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) < 0) {
+		in->fptype = NT_PRFPREG;
+		iov.iov_len = 512;
+		if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRFPREG, &iov) < 0)
+			goto fail;
+	}
+	in->fplen = iov.iov_len;
+	if (in->fplen < 512) {
+		inj_err(err, errlen, "thread %d of %d: short FP state (%zu bytes)",
+			tid, in->pid, in->fplen);
+		goto detach;
+	}
+	if (in->regs.cs != INJ_CS64) {
+		inj_err(err, errlen, "%d is a 32-bit process: only 64-bit ones can "
+			"be attached to", in->pid);
+		goto detach;
+	}
+	return 0;
+fail:
+	inj_ptrace_fail(in, "stopping", err, errlen);
+	if (in->state != INJ_STOPPED)
+		return -1;
+detach:
+	ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	in->state = INJ_GONE;
+	return -1;
+}
+
+/* Did the stopped thread leave (or never enter) the system call it was picked for? */
+static bool inj_stop_moved(const struct rb_inject *in, int rank)
+{
+	long nr = (long)in->regs.orig_rax;
+
+	if (rank == 0)
+		return !inj_in(nr, inj_safe_calls, sizeof(inj_safe_calls) / sizeof(long));
+	if (rank == 1)
+		return !inj_in(nr, inj_epoll_calls, sizeof(inj_epoll_calls) / sizeof(long));
+	return false;
+}
+
+/*
+ * The thread to stop: 0 blocked in a safe system call, 1 in an epoll wait,
+ * 2 the main thread, 3 another, 4 one in uninterruptible sleep; never a
+ * thread in @skip.  Return: its tid with *@rank, 0 if none, -1 with @err.
+ */
+static pid_t inj_pick(pid_t pid, const pid_t *skip, int nskip, int *rank,
+		      char *err, size_t errlen)
+{
+	char path[96], buf[256];
+	struct dirent *de;
+	pid_t best = 0, tid;
+	int best_rank = 5, r, i;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (d == NULL) {
+		inj_err(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		long nr;
+		char st, *end;
+
+		tid = (pid_t)strtol(de->d_name, &end, 10);
+		if (tid <= 0 || *end != '\0')
+			continue;
+		for (i = 0; i < nskip && skip[i] != tid; i++)
+			;
+		if (i < nskip)
+			continue;
+		st = inj_task_state(pid, tid);
+		if (st == 0 || st == 'Z' || st == 'X' || st == 'T' || st == 't')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
+		if (inj_slurp(path, buf, sizeof(buf)) < 0) {
+			if (errno == EACCES || errno == EPERM) {
+				closedir(d);
+				inj_perm(pid, err, errlen);
+				return -1;
+			}
+			continue;
+		}
+		nr = strtol(buf, &end, 10);
+		if (st == 'D')
+			r = 4;
+		else if (end != buf && inj_in(nr, inj_safe_calls,
+					      sizeof(inj_safe_calls) / sizeof(long)))
+			r = 0;
+		else if (end != buf && inj_in(nr, inj_epoll_calls,
+					      sizeof(inj_epoll_calls) / sizeof(long)))
+			r = 1;
+		else
+			r = tid == pid ? 2 : 3;
+		/* among equals, the main thread, else the first started */
+		if (r < best_rank || (r == best_rank && (tid == pid ||
+		    (best != pid && tid < best)))) {
+			best = tid;
+			best_rank = r;
+		}
+	}
+	closedir(d);
+	*rank = best_rank;
+	return best;
+}
+
+/* Refuse what cannot be attached to, from /proc/PID/status and its tasks'. */
+static int inj_check(pid_t pid, pid_t tid, char *err, size_t errlen)
+{
+	char path[96], status[4096], val[128], comm[64], ecomm[300];
+	struct dirent *de;
+	DIR *d;
+	long tracer;
+	int threads;
+
+	if (pid <= 0 || pid == getpid()) {
+		inj_err(err, errlen, "%d: not a process that can be attached to", pid);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (inj_slurp(path, status, sizeof(status)) <= 0) {
+		if (errno == ENOENT || errno == ESRCH)
+			inj_err(err, errlen, "no process %d", pid);
+		else
+			inj_err(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	inj_status_field(status, "Tgid", val, sizeof(val));
+	if (atoi(val) != pid) {
+		inj_err(err, errlen, "%d is a thread of process %s: attach to that", pid, val);
+		return -1;
+	}
+	inj_status_field(status, "Threads", val, sizeof(val));
+	threads = atoi(val);
+	inj_status_field(status, "State", val, sizeof(val));
+	if ((val[0] == 'Z' || val[0] == 'X') && threads <= 1) {
+		inj_err(err, errlen, "%d is a zombie: it has exited, and its parent has "
+			"not reaped it yet", pid);
+		return -1;
+	}
+	if (val[0] == 'Z' || val[0] == 'X') {
+		/* its memory and root are seen through the main thread */
+		inj_err(err, errlen, "the main thread of %d has exited (its other "
+			"threads run on): cannot attach to such a process", pid);
+		return -1;
+	}
+	if (val[0] == 'T') {
+		inj_err(err, errlen, "%d is stopped (job control): continue it first "
+			"(kill -CONT %d)", pid, pid);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", pid, de->d_name);
+		if (inj_slurp(path, status, sizeof(status)) <= 0)
+			continue;
+		inj_status_field(status, "TracerPid", val, sizeof(val));
+		tracer = atol(val);
+		if (tracer != 0) {
+			closedir(d);
+			inj_comm((pid_t)tracer, comm, sizeof(comm));
+			inj_escape(comm, ecomm, sizeof(ecomm));
+			inj_err(err, errlen, "%d is already traced by process %ld (%s): "
+				"detach that debugger first", pid, tracer, ecomm);
+			return -1;
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	if (tid != 0) {
+		char st = inj_task_state(pid, tid);
+
+		if (st == 0 || st == 'Z' || st == 'X') {
+			inj_err(err, errlen, "%d has no thread %d", pid, tid);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Refuse a 32-bit program before looking at its libraries. */
+static int inj_check_exe(pid_t pid, char *err, size_t errlen)
+{
+	unsigned char ident[EI_NIDENT];
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == EACCES || errno == EPERM) {
+			inj_perm(pid, err, errlen);
+			return -1;
+		}
+		return 0;	/* the registers' code segment will tell */
+	}
+	if (read(fd, ident, sizeof(ident)) == (ssize_t)sizeof(ident) &&
+	    memcmp(ident, ELFMAG, SELFMAG) == 0 && ident[EI_CLASS] == ELFCLASS32) {
+		close(fd);
+		inj_err(err, errlen, "%d is a 32-bit process: only 64-bit ones can be "
+			"attached to", pid);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
+{
+	struct rb_inject *in;
+	pid_t tried[INJ_TRIES], t;
+	char path[64], *maps;
+	sigset_t block;
+	int rank = 5, ntried = 0;
+
+	if (inj_check(pid, tid, err, errlen) < 0)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps = inj_slurp_all(path);
+	if (maps == NULL) {
+		if (errno == EACCES || errno == EPERM)
+			inj_perm(pid, err, errlen);
+		else if (errno == ENOENT || errno == ESRCH)
+			inj_err(err, errlen, "%d exited while being attached", pid);
+		else
+			inj_err(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (maps[0] == '\0') {
+		free(maps);
+		inj_err(err, errlen, "%d is a kernel thread or exiting: nothing to "
+			"load a library into", pid);
+		return NULL;
+	}
+	in = calloc(1, sizeof(*in));
+	if (in == NULL) {
+		free(maps);
+		inj_err(err, errlen, "out of memory");
+		return NULL;
+	}
+	in->pid = pid;
+	in->memfd = -1;
+	in->timeout_ms = RB_INJECT_TIMEOUT_MS;
+	if (inj_check_exe(pid, err, errlen) < 0 ||
+	    inj_find_dlopen(in, maps, err, errlen) < 0) {
+		free(maps);
+		free(in);
+		return NULL;
+	}
+	free(maps);
+	/* opened before the stop: it takes as long as a call */
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	in->memfd = open(path, O_RDWR | O_CLOEXEC);
+	if (in->memfd < 0) {
+		if (errno == EACCES || errno == EPERM)
+			inj_perm(pid, err, errlen);
+		else
+			inj_err(err, errlen, "%s: %s", path, strerror(errno));
+		free(in);
+		return NULL;
+	}
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &block, &in->oldmask);
+	for (;;) {
+		t = tid;
+		if (t == 0) {
+			t = inj_pick(pid, tried, ntried, &rank, err, errlen);
+			if (t == 0 && ntried > 0) {
+				/* none other: the last one tried, wherever it is */
+				t = tried[--ntried];
+				rank = 5;
+			}
+			if (t == 0)
+				inj_err(err, errlen, "%d has no thread that can be stopped", pid);
+			if (t <= 0)
+				goto fail;
+		}
+		if (inj_stop(in, t, err, errlen) < 0)
+			goto fail;
+		/* picked in a safe system call: still in it, or try another */
+		if (tid != 0 || rank > 1 || !inj_stop_moved(in, rank) ||
+		    ntried == INJ_TRIES - 1)
+			break;
+		ptrace(PTRACE_DETACH, t, NULL, NULL);
+		tried[ntried++] = t;
+	}
+	/* An epoll wait says EINTR on any stop; one without a timeout is restarted. */
+	if (inj_in((long)in->regs.orig_rax, inj_epoll_calls,
+		   sizeof(inj_epoll_calls) / sizeof(long)) &&
+	    (long long)in->regs.rax == -EINTR) {
+#ifdef SYS_epoll_pwait2
+		if ((long)in->regs.orig_rax == SYS_epoll_pwait2)
+			in->rewind = in->regs.r10 == 0;		/* no timespec */
+		else
+#endif
+			in->rewind = (int)in->regs.r10 == -1;	/* timeout -1 */
+	}
+	in->restartblock = (long long)in->regs.orig_rax >= 0 &&
+			   (long long)in->regs.rax == -INJ_ERESTART_RESTARTBLOCK;
+	return in;
+fail:
+	pthread_sigmask(SIG_SETMASK, &in->oldmask, NULL);
+	if (in->memfd >= 0)
+		close(in->memfd);
+	free(in);
+	return NULL;
+}
+
+pid_t rb_inject_tid(const struct rb_inject *in)
+{
+	return in->tid;
+}
+
+void rb_inject_set_timeout(struct rb_inject *in, unsigned ms)
+{
+	in->timeout_ms = ms;
+}
+
+uint64_t rb_inject_close(struct rb_inject *in)
+{
+	struct user_regs_struct r = in->regs;
+	struct iovec iov = { in->fp, in->fplen };
+	uint64_t ns;
+
+	if (in->state == INJ_STOPPED) {
+		uint8_t insn[2];
+
+		if ((in->rewind || (in->restartblock && in->clobbered)) &&
+		    pread(in->memfd, insn, 2, (off_t)(r.rip - 2)) == 2 &&
+		    insn[0] == 0x0f && insn[1] == 0x05) {
+			/* back to its syscall instruction, to execute it again */
+			r.rax = r.orig_rax;
+			r.rip -= 2;
+		}
+		ptrace(PTRACE_SETREGSET, in->tid, (void *)(uintptr_t)in->fptype, &iov);
+		ptrace(PTRACE_SETREGS, in->tid, NULL, &r);
+		/* a pending SIGSEGV of a call's return is dropped (no signal) */
+		ptrace(PTRACE_DETACH, in->tid, NULL, NULL);
+		in->t_end = inj_now();
+	}
+	ns = in->t_end > in->t_stop && in->t_stop != 0 ? in->t_end - in->t_stop : 0;
+	if (in->memfd >= 0)
+		close(in->memfd);
+	pthread_sigmask(SIG_SETMASK, &in->oldmask, NULL);
+	free(in);
+	return ns;
+}
+
+#else /* !__x86_64__ */
+
+struct rb_inject {
+	pid_t	pid;
+};
+
+struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
+{
+	inj_err(err, errlen, "attaching to a running process is only supported on x86-64");
+	return NULL;
+}
+
+pid_t rb_inject_tid(const struct rb_inject *in)
+{
+	return 0;
+}
+
+void rb_inject_set_timeout(struct rb_inject *in, unsigned ms)
+{
+}
+
+int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t errlen)
+{
+	inj_err(err, errlen, "not supported on this architecture");
+	return -1;
+}
+
+int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
+		   const char *arg, int *ret, char *msg, size_t msglen,
+		   char *err, size_t errlen)
+{
+	inj_err(err, errlen, "not supported on this architecture");
+	return -1;
+}
+
+int rb_inject_mapped(pid_t pid, const char *lib)
+{
+	return -1;
+}
+
+uint64_t rb_inject_close(struct rb_inject *in)
+{
+	return 0;
+}
+
+#endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* inject.h - call functions in a running process, one thread stopped briefly (ptrace). */
+/* inject.h - load a shared object into a running process and call into it, under ptrace. */
 #ifndef RBTRACE_INJECT_H
 #define RBTRACE_INJECT_H
 
@@ -7,36 +7,97 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* How long a call into the process may take before it is given up. */
+#define RB_INJECT_TIMEOUT_MS	10000
+
+/* The longest argument and message a call carries (on the thread's stack). */
+#define RB_INJECT_ARG_MAX	65536
+#define RB_INJECT_MSG_MAX	65536
+
+/* A process with one of its threads stopped, and that thread's saved state. */
 struct rb_inject;
 
 /*
- * rb_inject_open - stop one thread of @pid (the others run on) and save
- * its registers.  Return: the handle, or NULL with one line in @err.
+ * rb_inject_open - stop one thread of process @pid and save its registers
+ * @tid: the thread to stop, or 0 to choose: one blocked in a system call
+ *       that holds no lock of the C library (nanosleep, poll, select,
+ *       epoll_wait, read, accept, wait4, ...), else the main thread, else
+ *       any.  The other threads run on throughout.
+ * @err, @errlen: on failure, one line saying why (no such process, a
+ *       zombie, not permitted and by what, traced already, statically
+ *       linked, 32-bit, exited meanwhile)
+ *
+ * The thread is seized (PTRACE_SEIZE, PTRACE_INTERRUPT) wherever it is,
+ * and every register saved: the general ones with orig_rax (a system call
+ * it was in restarts at rb_inject_close), the x87/SSE/AVX state.  Until
+ * rb_inject_close the calling thread blocks SIGCHLD (how a stop or an exit
+ * of the target is awaited: one for a child of the caller's meanwhile is
+ * taken too, reap children with waitpid), SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT (an interrupted tool would leave the thread in a call); block
+ * them in every other thread of a threaded caller.  The thread stays stopped until
+ * rb_inject_close: keep what lies between short.
+ *
+ * Return: the handle, or NULL with @err set.
  */
-struct rb_inject *rb_inject_open(pid_t pid, char *err, size_t errlen);
+struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen);
 
-/* The thread stopped. */
+/* rb_inject_tid - the thread rb_inject_open stopped. */
 pid_t rb_inject_tid(const struct rb_inject *in);
 
-/*
- * rb_inject_dlopen - dlopen(@path, RTLD_NOW) in the process.  Return: 0,
- * or -1 with the loader's message (dlerror() read from the process).
- */
-int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err,
-		     size_t errlen);
+/* rb_inject_set_timeout - give a call @ms milliseconds, not RB_INJECT_TIMEOUT_MS. */
+void rb_inject_set_timeout(struct rb_inject *in, unsigned ms);
 
 /*
- * rb_inject_call - call int @func(const char *@arg, char *msg, size_t
- * @msglen), defined by the object @lib loaded in the process, and copy msg
- * back into @msg.  Return: 0 with its value in *@ret, or -1 and @err.
+ * rb_inject_dlopen - dlopen(@path, RTLD_NOW) in the stopped thread
+ * @path: the shared object; it must be the same file at that path in the
+ *        process's mount namespace and root
+ *
+ * Uses the process's own dlopen (glibc 2.34 and later, musl; older glibc:
+ * libdl's where it is loaded, else __libc_dlopen_mode).
+ *
+ * Return: 0, or -1 with @err set (dlerror()'s text read from the process,
+ * escaped, where its C library gives one).
+ */
+int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t errlen);
+
+/*
+ * rb_inject_call - call int @func(const char *arg, char *msg, size_t msglen)
+ * in the stopped thread
+ * @lib: the loaded object defining @func (a dynamic symbol), found in the
+ *       process's maps by device and inode
+ * @arg: copied into the process (at most RB_INJECT_ARG_MAX bytes)
+ * @ret: what @func returned
+ * @msg, @msglen: what @func wrote into its @msg (as many bytes, at most
+ *       RB_INJECT_MSG_MAX), NUL-terminated, "" on failure; the process's
+ *       own bytes, unescaped: escape them before printing
+ *
+ * Signals that arrive for the thread meanwhile are the program's and
+ * delivered to it.  A call that crashes (a fault other than its return)
+ * is reported and the thread's state put back at rb_inject_close; no
+ * further call is made.  A call that has not returned after the timeout
+ * is left running, detached, and said so: no further call is possible.
+ *
+ * Return: 0, or -1 with @err set.
  */
 int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 		   const char *arg, int *ret, char *msg, size_t msglen,
 		   char *err, size_t errlen);
 
 /*
- * rb_inject_close - restore every register and let the thread go.
- * Return: how long it was stopped, in ns.
+ * rb_inject_mapped - is @lib (the same device and inode, seen from inside
+ * the process's root) mapped in process @pid?
+ *
+ * Return: 1 yes, 0 no, -1 cannot tell (no such process, not permitted).
+ */
+int rb_inject_mapped(pid_t pid, const char *lib);
+
+/*
+ * rb_inject_close - put back every register of the stopped thread exactly
+ * as it was (a system call it was interrupted in restarts as if nothing
+ * happened) and detach: the process runs on.  Frees @in; restores the
+ * signal mask.  After an exit or a timeout, only frees.
+ *
+ * Return: how long the thread was stopped, in nanoseconds.
  */
 uint64_t rb_inject_close(struct rb_inject *in);
 

@@ -154,7 +154,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
 		"$RBTRACE" -p "$pid" >"$T/nobody.out" 2>"$T/nobody.err" || rc=$?
 	expect "another user's process: exit status" 1 "$rc"
-	grep -q "^rbtrace: $pid belongs to user root (uid 0): only that user or root may attach$" "$T/nobody.err" ||
+	grep -q "^rbtrace: $pid runs as user root (uid 0) and you are user nobody (uid [0-9]*): only that user or root may attach to it$" "$T/nobody.err" ||
 		fail "another user's process: $(cat "$T/nobody.err")"
 else
 	note "not root, or no user nobody: the other user's case is not run"
@@ -174,6 +174,6 @@ if [ -n "$GCC" ]; then
 	rc=0
 	wait "$kpid" || rc=$?
 	expect "killed during the attach: exit status ($(cat "$T/k.err"))" 1 "$rc"
-	expect "killed during the attach" "rbtrace: $vpid exited during the attach" "$(cat "$T/k.err")"
+	expect "killed during the attach" "rbtrace: $vpid exited while being attached" "$(cat "$T/k.err")"
 fi
 exit 0
