@@ -17,8 +17,9 @@
  * back; the library stays loaded, unused, for a later attach.
  *
  * Threads that ran before the attach have frames the hooks never saw: each
- * begins with a frame of its own, RB_ATTACH_MARKER, under which returns
- * never pop (rb_thread.floor).
+ * unwinds its stack once, at its first hook (seed.c); where that falls
+ * short, its stack begins with a frame of its own, RB_ATTACH_MARKER, under
+ * which returns never pop (rb_thread.floor).
  */
 #include "config.h"
 
@@ -311,7 +312,8 @@ static size_t rb_bind_which(const char *name)
 static void rb_bind_relocs(struct rb_bind_ctx *c, uintptr_t base,
 			   const void *dyn, const ElfW(Rela) *rel, size_t n,
 			   const ElfW(Sym) *sym, const char *str, size_t strsz,
-			   uintptr_t lo, uintptr_t hi, size_t *hits)
+			   uintptr_t lo, uintptr_t hi, size_t *hits,
+			   size_t *hooks)
 {
 	size_t i, which;
 
@@ -327,6 +329,8 @@ static void rb_bind_relocs(struct rb_bind_ctx *c, uintptr_t base,
 		if (which == (size_t)-1)
 			continue;
 		(*hits)++;
+		if (which < RB_NHOOKS)
+			(*hooks)++;
 		rb_bind_one(c, which, (uintptr_t *)(base + rel[i].r_offset),
 			    base, dyn, lo, hi);
 	}
@@ -337,7 +341,7 @@ static int rb_bind_object(struct dl_phdr_info *info, size_t size, void *arg)
 	struct rb_bind_ctx *c = arg;
 	uintptr_t base = info->dlpi_addr, lo = 0, hi = 0, v;
 	size_t psz = (size_t)sysconf(_SC_PAGESIZE), strsz = 0, hits = 0;
-	size_t relsz = 0, pltsz = 0;
+	size_t relsz = 0, pltsz = 0, hooks = 0;
 	const ElfW(Phdr) *ph = info->dlpi_phdr;
 	const ElfW(Dyn) *dyn = NULL, *d;
 	const ElfW(Rela) *rela = NULL, *jmprel = NULL;
@@ -396,12 +400,15 @@ static int rb_bind_object(struct dl_phdr_info *info, size_t size, void *arg)
 		return 0;
 	if (rela != NULL)
 		rb_bind_relocs(c, base, dyn, rela, relsz / sizeof(*rela), sym,
-			       str, strsz, lo, hi, &hits);
+			       str, strsz, lo, hi, &hits, &hooks);
 	if (jmprel != NULL)
 		rb_bind_relocs(c, base, dyn, jmprel, pltsz / sizeof(*jmprel),
-			       sym, str, strsz, lo, hi, &hits);
+			       sym, str, strsz, lo, hi, &hits, &hooks);
 	if (hits != 0)
 		c->objects++;
+	/* Its frames are those a thread's stack, unwound, keeps (seed.c). */
+	if (hooks != 0 && c->mode == RB_BIND_ON)
+		rb_seed_object(info);
 	return 0;
 }
 
@@ -452,6 +459,7 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 	struct rb_bind_ctx c;
 	const char *file;
 	int prev = rb_attached;
+	bool seeds;
 
 	if (!rb_attach_self()) {
 		rb_warn("cannot find librbtrace's own hooks in the process");
@@ -475,6 +483,8 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 			"the program is not built with -finstrument-functions");
 		return RB_ATTACH_UNINSTR;
 	}
+	/* Before rb_attached is set: its dlopen() must not rebind under our lock. */
+	seeds = rb_seed_init();
 	if (!rb_spec_set(spec)) {
 		rb_warn("the attach request is too long");
 		return RB_ATTACH_FAILED;
@@ -511,8 +521,10 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 		rb_warn("cannot rewrite the program's relocation entries (mprotect refused)");
 		return RB_ATTACH_FAILED;
 	}
-	snprintf(msg, msglen, "%s\n%zu objects call the hooks (%zu entries)",
-		 rb_proc.map.path, c.objects, c.count[0] + c.count[1]);
+	snprintf(msg, msglen, "%s\n%zu objects call the hooks (%zu entries)%s",
+		 rb_proc.map.path, c.objects, c.count[0] + c.count[1],
+		 seeds ? "" : "; no unwinder (libgcc_s.so.1): frames entered "
+			      "before the attach are not shown");
 	return RB_ATTACH_OK;
 }
 

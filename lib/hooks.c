@@ -298,7 +298,7 @@ static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *rb_push(
 		/* Fields before the even seq; pairs with the reader's acquire load of seq. */
 		RB_STORE_REL(&s->seq, q + 2);
 	}
-	/* else rb_push_named() fills the name and closes the slot itself. */
+	/* else rb_push_text() or rb_push_seeded() closes the slot itself. */
 	t->depth = d + 1;
 	if (RB_LIKELY(c + 1 != t->nslots))
 		n = c + 1;
@@ -452,7 +452,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_t
 		return;
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (rb_thread_attach(t))
+	if (rb_thread_attach(t, (uintptr_t)fn, (uintptr_t)site))
 		rb_attention_enter(t, fn, site, sp);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->busy = 0;
@@ -664,13 +664,30 @@ void rb_push_marker(struct rb_thread *t, const char *name)
 	rb_push_text(t, 0, RB_SLOT_NAMED | RB_SLOT_ATTACH, name, NULL, 0);
 }
 
+/**
+ * rb_push_seeded - a frame entered before the attach, found by unwinding
+ * (seed.c): as a hook would push it, without an entry time
+ */
+void rb_push_seeded(struct rb_thread *t, uintptr_t fn, uintptr_t site,
+		    uint64_t sp)
+{
+	struct rb_slot *s = rb_push(t, fn, site, sp, 0, RB_SLOT_SEEDED);
+	uint32_t q = RB_LOAD(&s->seq);
+
+	/* The fields before the even seq; pairs with the reader's acquire load of seq. */
+	RB_STORE_REL(&s->seq, q + 1);
+	/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
+	RB_STORE_REL(&t->ring->depth, (int32_t)t->depth);
+	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
+}
+
 static RB_NOINSTR struct rb_thread *rb_api_thread(void)
 {
 	struct rb_thread *t = &rb_self;
 
 	if (t->busy)
 		return NULL;
-	if (t->ring == NULL && (t->state != RB_T_NEW || !rb_thread_attach(t)))
+	if (t->ring == NULL && (t->state != RB_T_NEW || !rb_thread_attach(t, 0, 0)))
 		return NULL;
 	if (RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED)
 		return NULL;

@@ -177,7 +177,8 @@ RB_HIDDEN void rb_thread_table_init(pthread_t *table, struct rb_thread **self);
 RB_HIDDEN void rb_thread_table_reset(void);
 RB_HIDDEN void rb_thread_setup(struct rb_thread *t, uint32_t idx,
 			       const char *frames, uint32_t depth);
-RB_HIDDEN bool rb_thread_attach(struct rb_thread *t);
+RB_HIDDEN bool rb_thread_attach(struct rb_thread *t, uintptr_t fn,
+			       uintptr_t site);
 RB_HIDDEN void rb_thread_no_ring(struct rb_map *m);
 RB_HIDDEN void rb_thread_detach(struct rb_thread *t);
 RB_HIDDEN void rb_thread_refresh_name(struct rb_thread *t);
@@ -226,6 +227,8 @@ RB_HIDDEN void rb_stack_drop_below(uint64_t sp);
 RB_HIDDEN void rb_push_named(struct rb_thread *t, const char *name,
 			     const char *file, int line);
 RB_HIDDEN void rb_push_marker(struct rb_thread *t, const char *name);
+RB_HIDDEN void rb_push_seeded(struct rb_thread *t, uintptr_t fn,
+			      uintptr_t site, uint64_t sp);
 RB_HIDDEN void rb_ev_thread_start(struct rb_thread *t);
 RB_HIDDEN bool rb_objects_evoff(struct rb_map *m, uint64_t image);
 RB_HIDDEN void rb_ev_mark(struct rb_thread *t, uint32_t kind, uint64_t fn,
@@ -247,5 +250,12 @@ RB_HIDDEN void rb_attach_rebind(void);
 RB_HIDDEN void rb_attach_fork_lock(void);
 RB_HIDDEN void rb_attach_fork_unlock(void);
 RB_HIDDEN void *rb_attach_real(const char *name);
+
+/* seed.c: the frames a thread entered before the attach. */
+struct dl_phdr_info;
+RB_HIDDEN bool rb_seed_init(void);
+RB_HIDDEN void rb_seed_object(const struct dl_phdr_info *info);
+RB_HIDDEN void rb_seed_stack(struct rb_thread *t, uintptr_t fn,
+			     uintptr_t site);
 
 #endif /* RB_INTERNAL_H */

@@ -171,10 +171,12 @@ void rb_thread_no_ring(struct rb_map *m)
 
 /**
  * rb_thread_attach - give the calling thread a ring (its first hook)
+ * @fn, @site: the function entered and its return address (0: an API
+ *	call, not a hook)
  *
  * Return: true if the thread is now traced.
  */
-bool rb_thread_attach(struct rb_thread *t)
+bool rb_thread_attach(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 {
 	int idx;
 
@@ -192,12 +194,10 @@ bool rb_thread_attach(struct rb_thread *t)
 		return false;
 	}
 	rb_thread_setup(t, (uint32_t)idx, NULL, 0);
-	/* A thread that ran before an attach: its outer frames are unknown. */
+	/* A thread that ran before an attach: its outer frames are unwound. */
 	t->floor = 0;
-	if (rb_attached == RB_ATT_ON && rb_attach_predates(t->tid)) {
-		rb_push_marker(t, RB_ATTACH_MARKER);
-		t->floor = 1;
-	}
+	if (rb_attached == RB_ATT_ON && rb_attach_predates(t->tid))
+		rb_seed_stack(t, fn, site);
 	/* For the exit destructor; the key's value is never dereferenced. */
 	pthread_setspecific(rb_thread_key, t->ring);
 	return true;

@@ -156,6 +156,7 @@ rbmon_dump_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 	}
 	out->named = f->named;
 	out->before_attach = f->before_attach;
+	out->seeded = f->seeded;
 	out->inlined = f->inlined;
 	out->address = f->fn;
 	if (f->resolved) {
@@ -199,7 +200,9 @@ dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
 		fputs(" (?\?)", out);
 	if (sh->inlined)
 		fputs(" [inlined]", out);
-	if (sh->have_age) {
+	if (sh->seeded)
+		fputs(" before attach", out);
+	else if (sh->have_age) {
 		rbmon_age_format(age, sizeof age, sh->age_ns);
 		fprintf(out, " %s", age);
 	} else if (sh->have_seen) {
@@ -426,6 +429,8 @@ dump_json_frame(FILE *out, const struct rbmon_shown *sh)
 		fputs(", \"torn\": true", out);
 	if (sh->before_attach)
 		fputs(", \"before_attach\": true", out);
+	if (sh->seeded)
+		fputs(", \"seeded\": true", out);
 	fputc('}', out);
 }
 

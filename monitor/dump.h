@@ -13,6 +13,7 @@ struct rbmon_shown {
 	int		 torn;
 	int		 named;
 	int		 before_attach;	/* stands for the frames entered before an attach */
+	int		 seeded;	/* entered before an attach, found by unwinding */
 	int		 inlined;	/* inlined into the next frame out */
 	const char	*function;	/* NULL: unknown */
 	const char	*file;		/* NULL: unknown */

@@ -452,6 +452,8 @@ rbmon_model_read_stack(const struct rb_header *h, struct rb_ring *r,
 			f->site = scratch->site;
 			f->ts = scratch->ts;
 			f->line = scratch->line;
+			f->seeded = (scratch->flags & RB_SLOT_SEEDED) != 0 &&
+			    !(scratch->flags & RB_SLOT_NAMED);
 			if (scratch->flags & RB_SLOT_NAMED) {
 				f->named = 1;
 				f->before_attach =

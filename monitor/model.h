@@ -54,6 +54,7 @@ struct rbmon_frame {
 	int		torn;
 	int		named;
 	int		before_attach;	/* the frames entered before an attach */
+	int		seeded;		/* entered before an attach, unwound */
 	uint64_t	fn, site, ts;
 	uint64_t	seen_ns;	/* first seen, CLOCK_MONOTONIC; 0: not
 					   tracked (rbmon_seen_update()) */

@@ -565,7 +565,9 @@ panel_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 		snprintf(loc, sizeof loc, "??");
 	age[0] = '\0';
 	/* A dead thread's frames have no time in them that still counts. */
-	if (sh.have_age && !dead)
+	if (sh.seeded)
+		snprintf(age, sizeof age, "<attach");
+	else if (sh.have_age && !dead)
 		rbmon_age_format(age, sizeof age, sh.age_ns);
 	else if (sh.have_seen && !dead)
 		rbmon_age_format(age, sizeof age, sh.seen_ns);

@@ -102,6 +102,7 @@ stack_group_chain(struct stack_rows *rows, const struct rbmon_thread *t,
 	memset(&blank, 0, sizeof blank);
 	blank.level = t->frames[j].level;
 	blank.synthetic = 1;
+	blank.seeded = t->frames[j].seeded;
 	while (c >= 0 || g >= (ptrdiff_t)i) {
 		fs = NULL;
 		if (c >= 0 && g >= (ptrdiff_t)i &&

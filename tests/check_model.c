@@ -1161,6 +1161,55 @@ START_TEST(test_dump_symbols)
 }
 END_TEST
 
+/*
+ * A frame entered before an attach and found by unwinding (RB_SLOT_SEEDED,
+ * no entry time): resolved like any other, "seeded" and no age; the
+ * before-attach frame under it keeps its own flag.
+ */
+START_TEST(test_dump_seeded)
+{
+	struct fixture	 fx;
+	struct rb_ring	*r;
+	struct rb_slot	*sl;
+	char		*out, want[160];
+
+	fixture_caller();
+	fixture_make(&fx, 4, 8, 64);
+	fixture_object_self(&fx, 0);
+	r = fixture_ring(&fx, 0, RB_OWN_LIVE, getpid(), getpid(), "main");
+	fixture_push_named(&fx, r, RB_ATTACH_MARKER, "", 0);
+	rb_slot_at(fx.h, r, 0)->flags = RB_SLOT_NAMED | RB_SLOT_ATTACH;
+	sl = fixture_push(&fx, r, (uint64_t)(uintptr_t)fixture_caller, 0, 0);
+	sl->flags = RB_SLOT_SEEDED;
+	sl->ts = 0;
+	fixture_push(&fx, r, (uint64_t)(uintptr_t)fixture_leaf, fixture_site,
+	    0);
+
+	out = fixture_dump(&fx, 1);
+	snprintf(want, sizeof want, "{\"function\": \"fixture_caller\", "
+	    "\"file\": \"check_model.c\", \"line\": %d, \"age_ns\": null, ",
+	    fixture_call_line);
+	ck_assert_msg(strstr(out, want) != NULL, "%s\nlacks %s", out, want);
+	ck_assert_msg(strstr(out, "\"inlined\": false, \"seeded\": true}") !=
+	    NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\"before_attach\": true}") != NULL, "%s",
+	    out);
+	/* One seeded frame only: the leaf, entered since, is not. */
+	ck_assert_ptr_eq(strstr(strstr(out, "\"seeded\": true") + 1,
+	    "\"seeded\""), NULL);
+	free(out);
+
+	out = fixture_dump(&fx, 0);
+	snprintf(want, sizeof want, "#1 fixture_caller (check_model.c:%d) "
+	    "before attach\n", fixture_call_line);
+	ck_assert_msg(strstr(out, want) != NULL, "%s\nlacks %s", out, want);
+	ck_assert_msg(strstr(out, "#2 [frames before attach] ") != NULL, "%s",
+	    out);
+	free(out);
+	fixture_done(&fx);
+}
+END_TEST
+
 /* Variables for rbmon_symbols_variables to find in this very program. */
 int		 check_var_global = 1;
 static int	 check_var_static = 2;
@@ -1370,6 +1419,7 @@ suite_model(void)
 
 	tc = tcase_create("header");
 	tcase_add_test(tc, test_header_valid);
+	tcase_add_test(tc, test_dump_seeded);
 	tcase_add_test(tc, test_header_corrupt);
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_open_truncated_later);

@@ -401,6 +401,8 @@ struct rb_ring {
 #define RB_SLOT_NAMED		0x1u	/* name holds "function\0file" */
 #define RB_SLOT_ATTACH		0x2u	/* with NAMED: the frames a thread had
 					   entered before an attach, unknown */
+#define RB_SLOT_SEEDED		0x4u	/* entered before an attach, found by
+					   unwinding the stack: no entry time */
 
 /* The before-attach frame's name. */
 #define RB_ATTACH_MARKER	"[frames before attach]"

@@ -5,7 +5,10 @@
  * SIGUSR1 says go ("waiting PID 4" once all wait).  The test attaches
  * meanwhile and sends the signal; each then enters its own chain and parks
  * in read() ("parked PID 4").  rbmon must show the chain entered since the
- * attach over "[frames before attach]", and gdb the whole stack.
+ * attach over the frames entered before it, found by unwinding at the
+ * thread's first hook, as gdb shows them.  The logger's stack passes
+ * through code without unwind tables (stk_nocfi_call): its unwind stops
+ * there, and its frames stand over "[frames before attach]".
  */
 #include <signal.h>
 #include <time.h>
@@ -57,6 +60,24 @@ worker_main(void *arg)
 	return (void *)(long)worker_before((int)(long)arg);
 }
 
+/*
+ * stk_nocfi_call(fn, arg): fn(arg), from code that has no unwind table
+ * entry (no .cfi directives): an unwinder that needs one stops here.  It
+ * keeps a frame pointer, which is how gdb goes past it.
+ */
+__asm__(".text\n"
+	".type stk_nocfi_call, @function\n"
+	"stk_nocfi_call:\n"
+	"\tpush %rbp\n"
+	"\tmov %rsp, %rbp\n"
+	"\tmov %rdi, %rax\n"
+	"\tmov %rsi, %rdi\n"
+	"\tcall *%rax\n"
+	"\tpop %rbp\n"
+	"\tret\n"
+	".size stk_nocfi_call, . - stk_nocfi_call\n");
+void *stk_nocfi_call(void *(*fn)(void *), void *arg);
+
 NOINLINE static int
 flush_logs(int n)
 {
@@ -71,9 +92,15 @@ logger_before(int n)
 }
 
 static void *
-logger_main(void *arg)
+logger_inner(void *arg)
 {
 	return (void *)(long)logger_before((int)(long)arg);
+}
+
+static void *
+logger_main(void *arg)
+{
+	return stk_nocfi_call(logger_inner, arg);
 }
 
 NOINLINE static int

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # attach: rbtrace -p on tests/apps/attachee, started without the library.
 #  - attached: the file printed alone on stdout, one line on stderr with the
-#    pause; every worker shows the chain it entered since over
-#    "[frames before attach]"; threads started later have no such frame; a
-#    fork child of a thread that ran before has it; a watch reads the
+#    pause; every worker shows the chain it entered since over worker_main,
+#    entered before and found by unwinding ("seeded", no age); threads
+#    started later have no such frame; a fork child of a thread that ran
+#    before has main so; a watch reads the
 #    program's tick counter within the ticks it printed meanwhile; the program's ticks go on, no sleep ends early and
 #    no floating point sum goes wrong (it prints ERROR otherwise);
 #  - a second attach says so and changes nothing;
@@ -48,22 +49,26 @@ grep -Eq "^rbtrace: attached to $pid: .*; its thread [0-9]+ stopped for [0-9.]+ 
 	fail "rbtrace -p said: $(cat "$T/a1.err")"
 P=".processes[] | select(.pid == $pid) | .threads[]"
 wait_json "$f" "[$P | select(.name == \"worker\" and .state == \"running\") |
-	select([.frames[].function] == [\"chain_inner\", \"chain_middle\", \"chain_outer\", \"[frames before attach]\"] and
-	       .frames[3].before_attach == true and .frames[3].file == null)] | length == 3" \
-	"every worker's chain over the before-attach frame"
+	select([.frames[].function] == [\"chain_inner\", \"chain_middle\", \"chain_outer\", \"worker_main\"] and
+	       [.frames[].seeded] == [null, null, null, true] and .frames[3].age_ns == null and
+	       .frames[3].file == \"attachee.c\" and .frames[3].line != null)] | length == 3" \
+	"every worker's chain over worker_main, entered before the attach"
+expect_jq "no thread begins with the before-attach frame: each was unwound whole" \
+	"[$P | .frames[] | select(.before_attach)] | length == 0"
 wait_json "$f" "[$P | select(.name == \"spawned\" and .state == \"running\" and
 	[.frames[].function] == [\"spawned_work\", \"spawned_main\"])] | length >= 1" \
 	"a thread started after the attach, whole"
-expect_jq "no thread started after the attach has the before-attach frame" \
-	"[$P | select(.name == \"spawned\") | .frames[] | select(.before_attach)] | length == 0"
+expect_jq "no thread started after the attach has frames from before it" \
+	"[$P | select(.name == \"spawned\") | .frames[] | select(.seeded or .before_attach)] | length == 0"
 
 # A fork child of main, which ran before the attach with no ring yet.
 kill -USR1 "$pid"
 wait_for "the child's line" grep -q '^child ' "$T/app.out"
 cpid=$(awk '$1 == "child" { print $2; exit }' "$T/app.out")
 wait_json "$f" "[.processes[] | select(.pid == $cpid) | .threads[] | select(.state == \"running\") |
-	select([.frames[].function] == [\"chain_inner\", \"child_chain\", \"[frames before attach]\"])] | length == 1" \
-	"the fork child's chain over the before-attach frame"
+	select([.frames[].function] == [\"chain_inner\", \"child_chain\", \"main\"] and
+	       .frames[2].seeded == true)] | length == 1" \
+	"the fork child's chain over main, entered before the attach"
 
 # A watch, as gdb prints the same variable meanwhile.
 wtid=$(jq -r "[$P | select(.name == \"worker\" and .state == \"running\")][0].tid" "$T/json")
@@ -107,7 +112,7 @@ rbtrace_p a3 -p "$pid"
 expect "attach again: exit status ($(cat "$T/a3.err"))" 0 "$rc"
 expect "attach again: the same file" "$f" "$(cat "$T/a3.out")"
 wait_json "$f" "[$P | select(.name == \"worker\" and .state == \"running\") |
-	select([.frames[].function] == [\"chain_inner\", \"chain_middle\", \"chain_outer\", \"[frames before attach]\"])] | length == 3" \
+	select([.frames[].function] == [\"chain_inner\", \"chain_middle\", \"chain_outer\", \"worker_main\"])] | length == 3" \
 	"every worker's chain again"
 kill -0 "$pid" || fail "the program died"
 grep -q ERROR "$T/app.out" && fail "the program saw: $(grep ERROR "$T/app.out" | head -3)"

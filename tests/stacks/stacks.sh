@@ -165,10 +165,17 @@ stacks_check()
 		;;
 	attach)
 		expect "gdb: the program's frames of each thread" \
-			"stk_park flush_logs logger_before logger_main|stk_park main_after main_before main|stk_park poll_queue serve_one worker_before worker_main|stk_park poll_queue serve_one worker_before worker_main" \
+			"stk_park flush_logs logger_before logger_inner logger_main|stk_park main_after main_before main|stk_park poll_queue serve_one worker_before worker_main|stk_park poll_queue serve_one worker_before worker_main" \
 			"$(gdb_frames '[.frames[].name] | join(" ")' | sort | paste -sd'|')"
-		expect "rbmon: the frames before the attach under each thread's chain" 4 \
-			"$(jq '[.processes[].threads[] | select(.state != "exited") | .frames[-1] | select(.before_attach == true and .function == "[frames before attach]")] | length' "$T/rbmon.json")"
+		# Unwound at each thread's first hook: the frames entered
+		# before the attach, no entry time; the logger's unwind
+		# stopped at code without unwind tables.
+		expect "rbmon: each thread's frames entered before the attach" \
+			"logger_before logger_inner [frames before attach]|main_before main|worker_before worker_main|worker_before worker_main" \
+			"$(jq -r '.processes[].threads[] | select(.state != "exited") |
+				[.frames[] | select(.seeded == true or .before_attach == true) | .function] | join(" ")' "$T/rbmon.json" | sort | paste -sd'|')"
+		expect "rbmon: frames entered before the attach have no age" 0 \
+			"$(jq '[.processes[].threads[].frames[] | select(.seeded == true and .age_ns != null)] | length' "$T/rbmon.json")"
 		;;
 	threads | dbgfile)
 		expect "gdb: threads" 5 "$(jq '.threads | length' "$T/gdb.json")"
