@@ -6,14 +6,15 @@
  * A program built with -finstrument-functions calls the hooks through its
  * relocation tables, bound at start to the C library's empty versions.
  * rbtrace loads this library into the running process (dlopen() called in
- * one thread under ptrace, tools/inject.c) and calls __rbtrace_attach()
- * there: it takes its settings from the request instead of the
+ * one thread under ptrace, tools/inject.c) and calls __rbtrace_start()
+ * there, which lets that thread go at once and attaches in a thread of its
+ * own while the program runs: it takes its settings from the request instead of the
  * environment, sets the process up as a preloaded library would, and
  * rewrites every loaded object's GOT entries (JUMP_SLOT and GLOB_DAT) of
  * the hooks, and of the calls the library interposes on, to its own
  * definitions; RELRO pages are made writable for the write and read-only
  * again.  Objects loaded later through dlopen() get the same (objects.c).
- * __rbtrace_detach() puts every entry back and gives the threads' rings
+ * A detach (__rbtrace_start() too) puts every entry back and gives the threads' rings
  * back; the library stays loaded, unused, for a later attach.
  *
  * Threads that ran before the attach have frames the hooks never saw: each
@@ -28,6 +29,7 @@
 #include <elf.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +48,7 @@
 #define RB_R_GLOB_DAT	R_AARCH64_GLOB_DAT
 #endif
 
-/* __rbtrace_attach() and __rbtrace_detach() return one of these. */
+/* A request's result (rb_attach_status.ret). */
 #define RB_ATTACH_OK		0
 #define RB_ATTACH_ALREADY	1	/* attached, or preloaded */
 #define RB_ATTACH_FAILED	2
@@ -523,41 +525,127 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 	}
 	snprintf(msg, msglen, "%s\n%zu objects call the hooks (%zu entries)%s",
 		 rb_proc.map.path, c.objects, c.count[0] + c.count[1],
-		 seeds ? "" : "; no unwinder (libgcc_s.so.1): frames entered "
-			      "before the attach are not shown");
+		 seeds ? "" : "; no unwinder (libgcc_s.so.1): the frames threads "
+			      "had entered before show as one");
 	return RB_ATTACH_OK;
 }
 
-/**
- * __rbtrace_attach - trace this process from now on (rbtrace -p)
- * @spec: the settings, "RBTRACE_FILE=..." lines as in the environment
- * @msg: the reply: on success the trace file's path, then a line of what
- *	 was bound; else why not, in one line
- * @msglen: its size
- *
- * Called by rbtrace, in one thread of the process, under ptrace.
- * Return: RB_ATTACH_*.
+/*
+ * The request under way, for __rbtrace_start(): rbtrace reads it from
+ * outside (/proc/PID/mem) until done is set, without stopping anything.
+ * Its layout is rbtrace's too (tools/attach.c).
  */
-int __rbtrace_attach(const char *spec, char *msg, size_t msglen)
-	__attribute__((visibility("default")));
-int __rbtrace_attach(const char *spec, char *msg, size_t msglen)
+struct rb_attach_status {
+	int32_t		done;		/* 1: ret and msg are final */
+	int32_t		ret;		/* RB_ATTACH_* */
+	char		msg[2048];
+};
+
+static struct rb_attach_status rb_status;
+static int rb_status_busy;		/* a request's thread runs */
+static char rb_status_spec[sizeof(rb_spec)];
+static int (*rb_status_fn)(const char *spec, char *msg, size_t msglen);
+
+static int rb_attach_off(const char *spec, char *msg, size_t msglen);
+
+static int rb_attach_job(int (*fn)(const char *, char *, size_t),
+			 const char *spec, char *msg, size_t msglen)
 {
 	int ret;
 
 	pthread_mutex_lock(&rb_attach_lock);
 	rb_warn_capture(msg, msglen);
-	ret = rb_attach_on(spec != NULL ? spec : "", msg, msglen);
+	ret = fn(spec, msg, msglen);
 	rb_warn_capture(NULL, 0);
 	pthread_mutex_unlock(&rb_attach_lock);
 	return ret;
 }
 
-static int rb_attach_off(char *msg, size_t msglen)
+static void *rb_status_main(void *arg)
+{
+	int ret;
+
+	(void)arg;
+	ret = rb_attach_job(rb_status_fn, rb_status_spec, rb_status.msg,
+			    sizeof(rb_status.msg));
+	__atomic_store_n(&rb_status.ret, ret, __ATOMIC_RELAXED);
+	/* The reply before done; rbtrace reads done first. */
+	__atomic_store_n(&rb_status.done, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&rb_status_busy, 0, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int rb_attach_on_spec(const char *spec, char *msg, size_t msglen)
+{
+	return rb_attach_on(spec != NULL ? spec : "", msg, msglen);
+}
+
+/**
+ * __rbtrace_start - begin an attach or a detach in a thread of its own and
+ * return at once (rbtrace -p, rbtrace -p --detach)
+ * @req: "attach\n" then the settings, "RBTRACE_FILE=..." lines as in the
+ *	 environment, or "detach\n"
+ * @msg, @msglen: the address of the status block, "0x..." (rbtrace reads
+ *	 it from outside until its done is set), or why nothing started
+ *
+ * Called by rbtrace, in the one thread it stopped: that thread goes on at
+ * once, and the work of the request (the file, the unwinder, the
+ * relocations, a detach's wait for hooks under way) is done while the
+ * program runs.  The thread blocks every signal: the program's go to its
+ * own threads.  Without a thread to be had, the request is done here.
+ *
+ * Return: 0 started (or done), RB_ATTACH_FAILED nothing started.
+ */
+int __rbtrace_start(const char *req, char *msg, size_t msglen)
+	__attribute__((visibility("default")));
+int __rbtrace_start(const char *req, char *msg, size_t msglen)
+{
+	sigset_t all, old;
+	pthread_t th;
+	size_t n;
+	int err;
+
+	int (*fn)(const char *, char *, size_t);
+
+	if (strncmp(req, "attach\n", 7) == 0)
+		fn = rb_attach_on_spec;
+	else if (strcmp(req, "detach\n") == 0)
+		fn = rb_attach_off;
+	else {
+		snprintf(msg, msglen, "unknown request");
+		return RB_ATTACH_FAILED;
+	}
+	n = strlen(req + 7);
+	if (n >= sizeof(rb_status_spec)) {
+		snprintf(msg, msglen, "the attach request is too long");
+		return RB_ATTACH_FAILED;
+	}
+	if (__atomic_exchange_n(&rb_status_busy, 1, __ATOMIC_ACQUIRE) != 0) {
+		snprintf(msg, msglen, "another attach or detach is under way");
+		return RB_ATTACH_FAILED;
+	}
+	rb_status_fn = fn;
+	memcpy(rb_status_spec, req + 7, n + 1);
+	memset(&rb_status, 0, sizeof(rb_status));
+	snprintf(msg, msglen, "%p", (void *)&rb_status);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&th, NULL, rb_status_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err == 0)
+		pthread_detach(th);
+	else
+		rb_status_main(NULL);
+	return 0;
+}
+
+static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 {
 	const struct timespec grace = { 0, 1000000 };
 	struct rb_bind_ctx c;
 	uint32_t released, kept;
 
+	(void)spec;
 	if (rb_attached != RB_ATT_ON) {
 		if (rb_attached == RB_ATT_NONE && rb_attach_self() &&
 		    rb_attach_preloaded())
@@ -575,26 +663,4 @@ static int rb_attach_off(char *msg, size_t msglen)
 		 rb_proc.map.path, c.count[0] + c.count[1], released,
 		 kept ? "; threads stopped keep theirs until they go on" : "");
 	return c.failed ? RB_ATTACH_FAILED : RB_ATTACH_OK;
-}
-
-/**
- * __rbtrace_detach - stop tracing this process (rbtrace -p PID --detach)
- * @spec: unused, for __rbtrace_attach()'s calling convention
- * @msg, @msglen: the reply, as __rbtrace_attach()'s
- *
- * Return: RB_ATTACH_* (ALREADY: it was not attached).
- */
-int __rbtrace_detach(const char *spec, char *msg, size_t msglen)
-	__attribute__((visibility("default")));
-int __rbtrace_detach(const char *spec, char *msg, size_t msglen)
-{
-	int ret;
-
-	(void)spec;
-	pthread_mutex_lock(&rb_attach_lock);
-	rb_warn_capture(msg, msglen);
-	ret = rb_attach_off(msg, msglen);
-	rb_warn_capture(NULL, 0);
-	pthread_mutex_unlock(&rb_attach_lock);
-	return ret;
 }

@@ -9,8 +9,11 @@
  * and no other librbtrace may be there (the program would be traced
  * already).  Then one thread is stopped briefly (inject.c): librbtrace is
  * loaded with dlopen() unless it is there from an earlier attach, and
- * __rbtrace_attach() called, which does the rest from inside
- * (lib/attach.c).  A detach calls __rbtrace_detach() the same way.
+ * __rbtrace_start() called, which starts the request in a thread of the
+ * program's and returns the address of its status block; the thread
+ * stopped goes on, and the status block is read from outside
+ * (/proc/PID/mem) until the request is done (lib/attach.c).  A detach
+ * goes the same way.
  */
 #include "config.h"
 
@@ -20,10 +23,12 @@
 #include <libelf.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tools/attach.h"
@@ -165,6 +170,68 @@ static bool at_other_mounts(pid_t pid)
 	return strcmp(x, y) != 0;
 }
 
+/*
+ * The library's status block (lib/attach.c, __rbtrace_start()): the
+ * request runs in a thread of the program's while the program runs on;
+ * its reply is read from outside until done is set.
+ */
+struct at_status {
+	int32_t		done;
+	int32_t		ret;
+	char		msg[2048];
+};
+
+/* How long a request may run in the program. */
+#define AT_WAIT_MS	30000
+
+/*
+ * Wait for the request whose status block is at @addr in @pid to be done,
+ * reading the program's memory without stopping it.  Return: 0 with @st
+ * filled, or -1 with @why set.
+ */
+static int at_wait_done(pid_t pid, uint64_t addr, struct at_status *st,
+			char *why, size_t whylen)
+{
+	const struct timespec tick = { 0, 200000 };
+	char mem[64];
+	unsigned waited = 0;
+	int32_t done = 0;
+	int fd;
+
+	snprintf(mem, sizeof(mem), "/proc/%d/mem", (int)pid);
+	fd = open(mem, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, errno == ENOENT ? "%d exited while being attached"
+			 : "cannot read the memory of %d: %s", (int)pid, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (pread(fd, &done, sizeof(done), (off_t)addr) != (ssize_t)sizeof(done)) {
+			/* An exited process reads as nothing. */
+			snprintf(why, whylen, "%d exited while being attached", (int)pid);
+			break;
+		}
+		if (done == 1) {
+			if (pread(fd, st, sizeof(*st), (off_t)addr) != (ssize_t)sizeof(*st)) {
+				snprintf(why, whylen, "%d exited while being attached", (int)pid);
+				break;
+			}
+			close(fd);
+			st->msg[sizeof(st->msg) - 1] = '\0';
+			return 0;
+		}
+		if (waited >= AT_WAIT_MS * 5) {
+			snprintf(why, whylen, "%d did not finish the request in %u s; it runs on "
+				 "in the program", (int)pid, AT_WAIT_MS / 1000);
+			break;
+		}
+		nanosleep(&tick, NULL);
+		waited++;
+	}
+	close(fd);
+	return -1;
+}
+
 /* @text's characters that a terminal would act on, as '?'. */
 static void at_printable(char *text)
 {
@@ -176,9 +243,11 @@ static void at_printable(char *text)
 int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 		       int detach, struct rbtrace_attach *a)
 {
-	const char *func = detach ? "__rbtrace_detach" : "__rbtrace_attach";
-	char comm[64], err[1024], msg[2048];
+	char comm[64], err[1024], msg[2048], *req;
+	struct at_status st;
 	struct rb_inject *in;
+	uint64_t addr;
+	int fret = -1;
 	struct at_maps m;
 	struct stat sb;
 	char *nl;
@@ -240,17 +309,39 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 		snprintf(a->line, sizeof(a->line), "%s", err);
 		return 1;
 	}
-	msg[0] = '\0';
-	if (rb_inject_call(in, lib, func, spec, &ret, msg, sizeof(msg), err,
-			   sizeof(err)) != 0) {
+	/* Started there; done while the program runs on. */
+	req = malloc(strlen(spec) + 8);
+	if (req == NULL) {
 		a->pause_ms = (double)rb_inject_close(in) / 1e6;
+		snprintf(a->line, sizeof(a->line), "out of memory");
+		return 1;
+	}
+	snprintf(req, strlen(spec) + 8, "%s\n%s", detach ? "detach" : "attach",
+		 detach ? "" : spec);
+	msg[0] = '\0';
+	ret = rb_inject_call(in, lib, "__rbtrace_start", req, &fret, msg,
+			     sizeof(msg), err, sizeof(err));
+	free(req);
+	a->pause_ms = (double)rb_inject_close(in) / 1e6;
+	if (ret != 0) {
 		snprintf(a->line, sizeof(a->line), "%s", err);
 		return 1;
 	}
-	a->pause_ms = (double)rb_inject_close(in) / 1e6;
 	msg[sizeof(msg) - 1] = '\0';
+	if (fret != 0 || strncmp(msg, "0x", 2) != 0) {
+		at_printable(msg);
+		snprintf(a->line, sizeof(a->line), "%d (%s): %s", (int)pid, comm,
+			 msg);
+		return 1;
+	}
+	addr = strtoull(msg, NULL, 16);
+	if (at_wait_done(pid, addr, &st, err, sizeof(err)) != 0) {
+		snprintf(a->line, sizeof(a->line), "%s", err);
+		return 1;
+	}
+	snprintf(msg, sizeof(msg), "%s", st.msg);
 	at_printable(msg);
-	if (ret != 0) {
+	if (st.ret != 0) {
 		snprintf(a->line, sizeof(a->line), "%d (%s): %s", (int)pid, comm,
 			 msg);
 		return 1;

@@ -14,9 +14,9 @@ __attribute__((constructor)) static void slow_load(void)
 		;
 }
 
-int __rbtrace_attach(const char *spec, char *msg, size_t len)
+int __rbtrace_start(const char *req, char *msg, size_t len)
 {
-	(void)spec;
+	(void)req;
 	if (len != 0)
 		msg[0] = '\0';
 	return 0;

@@ -35,7 +35,7 @@ las=$(find "$inst" -name '*.la')
 
 # The library's dynamic symbols: its API, what it interposes, and the two
 # calls rbtrace -p makes in a running program; only.
-want="__cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit __longjmp_chk __rbtrace_attach __rbtrace_detach _longjmp dlmopen dlopen longjmp pthread_setname_np rbtrace_file rbtrace_line rbtrace_pop rbtrace_push siglongjmp"
+want="__cxa_begin_catch __cyg_profile_func_enter __cyg_profile_func_exit __longjmp_chk __rbtrace_start _longjmp dlmopen dlopen longjmp pthread_setname_np rbtrace_file rbtrace_line rbtrace_pop rbtrace_push siglongjmp"
 got=$(nm -D --defined-only "$libdir/librbtrace.so" | awk '{ print $3 }' | sed 's/@.*//' | sort | tr '\n' ' ')
 expect "librbtrace.so's exported symbols" "$want" "${got% }"
 
