@@ -491,7 +491,8 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 		rb_warn("the attach request is too long");
 		return RB_ATTACH_FAILED;
 	}
-	rb_attached = RB_ATT_ON;
+	/* Release: a thread that sees ON sees the detach before it done (thread.c). */
+	__atomic_store_n(&rb_attached, RB_ATT_ON, __ATOMIC_RELEASE);
 	switch (atomic_load_explicit(&rb_proc.init, memory_order_acquire)) {
 	case RB_INIT_NONE:
 		if (!rb_process_init()) {
@@ -641,9 +642,9 @@ int __rbtrace_start(const char *req, char *msg, size_t msglen)
 
 static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 {
-	const struct timespec grace = { 0, 1000000 };
 	struct rb_bind_ctx c;
 	uint32_t released, kept;
+	bool fenced;
 
 	(void)spec;
 	if (rb_attached != RB_ATT_ON) {
@@ -655,12 +656,17 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 		return RB_ATTACH_ALREADY;
 	}
 	rb_bind_all(&c, RB_BIND_OFF);
-	rb_attached = RB_ATT_OFF;
-	/* A hook entered through an entry just put back sets busy within it. */
-	nanosleep(&grace, NULL);
-	released = rb_thread_release_all(1000000000ull, &kept);
+	/*
+	 * Before the threads' table is taken (thread.c): a thread that claims
+	 * a ring after that sees OFF and gives it back.  Hooks entered
+	 * through the entries just put back are the table's handshake's.
+	 */
+	__atomic_store_n(&rb_attached, RB_ATT_OFF, __ATOMIC_RELEASE);
+	released = rb_thread_release_all(1000000000ull, &kept, &fenced);
 	snprintf(msg, msglen, "%s\n%zu entries restored, %u rings given back%s",
 		 rb_proc.map.path, c.count[0] + c.count[1], released,
-		 kept ? "; threads stopped keep theirs until they go on" : "");
+		 kept == 0 ? "" : !fenced ?
+		 "; membarrier(2) is refused here: threads keep their rings until they exit" :
+		 "; threads stopped keep theirs until they go on");
 	return c.failed ? RB_ATTACH_FAILED : RB_ATTACH_OK;
 }

@@ -51,10 +51,16 @@
  * the fast path's one branch to rb_enter_other(), the exit the evstate
  * branch (RB_EVS_SEQ); the counter's path is as it is without them.
  *
- * The recursion guard: a signal handler that runs instrumented code while
- * this thread is inside a hook must not write the same ring; its calls are
- * simply not traced (busy is set for the whole hook, so its entries and
- * exits are skipped alike and the stack stays balanced).
+ * The bracket (rb_hook_begin(), rb_hook_end()): busy is set for the whole
+ * hook, then the gate is read, which is the ring, or NULL.  A signal
+ * handler that runs instrumented code while this thread is inside a hook
+ * must not write the same ring: its calls find busy set and are simply not
+ * traced (entries and exits alike, so the stack stays balanced).  A closed
+ * gate is a thread without a ring: its first hook claims one
+ * (rb_enter_slow()), and a detach closes it to take the ring away while
+ * the thread runs (thread.c).  The ring is read once, from the gate; the
+ * cold paths inside the bracket use t->ring, which only the thread itself
+ * changes.
  */
 #include "config.h"
 
@@ -275,12 +281,12 @@ static inline RB_NOINSTR uint32_t rb_wrap(struct rb_thread *t,
  * of calls.
  */
 static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *rb_push(struct rb_thread *t,
+						  struct rb_ring *r,
 						  uintptr_t fn, uintptr_t site,
 						  uint64_t sp, uint64_t ts,
 						  uint32_t flags)
 {
 	uint32_t d = t->depth, c = t->cur, n;
-	struct rb_ring *r = t->ring;
 	struct rb_slot *s = rb_slot(t, c);
 	uint32_t q = RB_LOAD(&s->seq) & ~1u;
 
@@ -426,7 +432,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct
 
 		if (rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp))
 			rb_unwind(t, (uintptr_t)site, sp);
-		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+		rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
 		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 	}
 	if ((a & ~RB_ATTN_UNTRACED) || rb_bp_filtered((uintptr_t)fn))
@@ -445,17 +451,12 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct 
 		rb_control(t, true, (uintptr_t)fn);
 }
 
+/* The gate is closed: a thread's first hook claims its ring (thread.c). */
 static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_thread *t, void *fn, void *site,
 				     uint64_t sp)
 {
-	if (t->busy || t->state != RB_T_NEW)
-		return;
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (rb_thread_attach(t, (uintptr_t)fn, (uintptr_t)site))
+	if (rb_thread_claim(t, (uintptr_t)fn, (uintptr_t)site))
 		rb_attention_enter(t, fn, site, sp);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
 }
 
 /*
@@ -468,7 +469,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_unwound(struct r
 	uint64_t ts = rb_counter_read();
 
 	rb_unwind(t, (uintptr_t)site, sp);
-	rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+	rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
 	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 }
 
@@ -490,7 +491,7 @@ static RB_NOINSTR __attribute__((noinline)) void rb_enter_other(struct rb_thread
 	}
 	if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp)))
 		rb_unwind(t, (uintptr_t)site, sp);
-	rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, 0, 0);
+	rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, sp, 0, 0);
 	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, 0);
 }
 
@@ -498,17 +499,15 @@ static RB_NOINSTR __attribute__((noinline)) void rb_enter_other(struct rb_thread
 static inline RB_NOINSTR __attribute__((always_inline)) void rb_enter(void *fn, void *site, uint64_t sp)
 {
 	struct rb_thread *t = &rb_self;
-	struct rb_ring *r = t->ring;
+	struct rb_ring *r;
 
-	if (RB_UNLIKELY(r == NULL || t->busy)) {
-		rb_enter_slow(t, fn, site, sp);
+	if (RB_UNLIKELY(t->busy))
 		return;
-	}
-	t->busy = 1;
-	/* Compiler-only barriers: busy is seen by a signal handler on this thread before and after the ring writes. */
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	r = rb_hook_begin(t);
 	/* Relaxed: a request seen one hook late is still honoured.  One branch for the three tests. */
-	if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock |
+	if (RB_UNLIKELY(r == NULL))
+		rb_enter_slow(t, fn, site, sp);
+	else if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock |
 			 rb_bp_filtered((uintptr_t)fn)) != 0))
 		rb_enter_other(t, fn, site, sp);
 	else if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site,
@@ -517,11 +516,10 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_enter(void *fn, 
 	else {
 		uint64_t ts = rb_counter_read();
 
-		rb_push(t, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+		rb_push(t, r, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
 		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	rb_hook_end(t);
 }
 
 RB_NOINSTR __attribute__((visibility("default")))
@@ -540,21 +538,21 @@ RB_NOINSTR __attribute__((visibility("default")))
 void __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct rb_thread *t = &rb_self;
-	struct rb_ring *r = t->ring;
+	struct rb_ring *r;
 
 	(void)site;
-	if (RB_UNLIKELY(r == NULL || t->busy))
+	if (RB_UNLIKELY(t->busy))
 		return;
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0)) {
+	r = rb_hook_begin(t);
+	if (RB_UNLIKELY(r == NULL)) {
+		/* No ring: an exit has nothing to pop. */
+	} else if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0)) {
 		rb_attention_exit(t, fn);
 	} else {
 		rb_pop(t, r, (uintptr_t)fn);
 		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
 	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	rb_hook_end(t);
 }
 
 /**
@@ -570,10 +568,12 @@ void rb_stack_drop_below(uint64_t sp)
 	const struct rb_slot *s;
 	uint32_t d;
 
-	if (t->ring == NULL || t->busy)
+	if (t->busy)
 		return;
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (rb_hook_begin(t) == NULL) {
+		rb_hook_end(t);
+		return;
+	}
 	for (d = t->depth; d > 0; d--) {
 		s = rb_slot(t, rb_slot_index(d - 1, t->nslots, t->pinned));
 		if (RB_LOAD(&s->depth) != d - 1 || RB_LOAD(&s->sp) >= sp)
@@ -581,8 +581,7 @@ void rb_stack_drop_below(uint64_t sp)
 	}
 	if (d != t->depth)
 		rb_set_depth(t, d);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	rb_hook_end(t);
 }
 
 /*
@@ -628,7 +627,7 @@ static RB_NOINSTR void rb_push_text(struct rb_thread *t, uintptr_t site,
 	char *dst;
 	uint32_t q;
 
-	s = rb_push(t, 0, site, RB_SP_NONE, rb_clock_raw_slow(), flags);
+	s = rb_push(t, t->ring, 0, site, RB_SP_NONE, rb_clock_raw_slow(), flags);
 	dst = rb_slot_name(s);
 	n = strnlen(name ? name : "", t->slot_sz - 1);
 	memcpy(dst, name ? name : "", n);
@@ -671,7 +670,7 @@ void rb_push_marker(struct rb_thread *t, const char *name)
 void rb_push_seeded(struct rb_thread *t, uintptr_t fn, uintptr_t site,
 		    uint64_t sp)
 {
-	struct rb_slot *s = rb_push(t, fn, site, sp, 0, RB_SLOT_SEEDED);
+	struct rb_slot *s = rb_push(t, t->ring, fn, site, sp, 0, RB_SLOT_SEEDED);
 	uint32_t q = RB_LOAD(&s->seq);
 
 	/* The fields before the even seq; pairs with the reader's acquire load of seq. */
@@ -681,63 +680,65 @@ void rb_push_seeded(struct rb_thread *t, uintptr_t fn, uintptr_t site,
 	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
 }
 
-static RB_NOINSTR struct rb_thread *rb_api_thread(void)
+/*
+ * The API's bracket: the calling thread inside its hooks' bracket, with a
+ * ring (claimed now if it has none) and tracing on; NULL (outside the
+ * bracket again) otherwise.
+ */
+static RB_NOINSTR struct rb_thread *rb_api_begin(void)
 {
 	struct rb_thread *t = &rb_self;
 
 	if (t->busy)
 		return NULL;
-	if (t->ring == NULL && (t->state != RB_T_NEW || !rb_thread_attach(t, 0, 0)))
-		return NULL;
-	if (RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED)
-		return NULL;
-	return t;
+	if ((rb_hook_begin(t) != NULL || rb_thread_claim(t, 0, 0)) &&
+	    !(RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED))
+		return t;
+	rb_hook_end(t);
+	return NULL;
 }
 
 int rbtrace_push(const char *name, const char *file, int line)
 {
-	struct rb_thread *t = rb_api_thread();
+	struct rb_thread *t = rb_api_begin();
+	int depth;
 
 	if (t == NULL)
 		return -1;
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	rb_push_named(t, name, file, line);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
-	return (int)t->depth;
+	depth = (int)t->depth;
+	rb_hook_end(t);
+	return depth;
 }
 
 int rbtrace_pop(void)
 {
-	struct rb_thread *t = rb_api_thread();
+	struct rb_thread *t = rb_api_begin();
+	int depth;
 
 	if (t == NULL)
 		return -1;
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (t->depth > t->floor) {
 		rb_set_depth(t, t->depth - 1);
 		rb_ev_lazy(t, RB_EV_NAMED_EXIT, 0, 0);
 	}
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
-	return (int)t->depth;
+	depth = (int)t->depth;
+	rb_hook_end(t);
+	return depth;
 }
 
 void rbtrace_line(int line)
 {
-	struct rb_thread *t = rb_api_thread();
+	struct rb_thread *t = rb_api_begin();
 	struct rb_slot *s;
 
-	if (t == NULL || t->depth == 0)
+	if (t == NULL)
 		return;
-	s = rb_slot(t, rb_slot_index(t->depth - 1, t->nslots, t->pinned));
-	/* A single aligned int: readers see the old or the new line, never a mix. */
-	RB_STORE(&s->line, line);
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	rb_ev_lazy(t, RB_EV_LINE, RB_LOAD(&s->fn), (uint64_t)(int64_t)line);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	if (t->depth > 0) {
+		s = rb_slot(t, rb_slot_index(t->depth - 1, t->nslots, t->pinned));
+		/* A single aligned int: readers see the old or the new line, never a mix. */
+		RB_STORE(&s->line, line);
+		rb_ev_lazy(t, RB_EV_LINE, RB_LOAD(&s->fn), (uint64_t)(int64_t)line);
+	}
+	rb_hook_end(t);
 }

@@ -112,6 +112,7 @@ static void rb_fork_child(void)
 	rb_bp_fork_child(parent_image);
 
 	/* The parent's ring stays the parent's; this thread needs its own. */
+	t->gate = NULL;
 	t->ring = NULL;
 	if (t->state == RB_T_TRACED || t->state == RB_T_UNTRACED)
 		t->state = RB_T_NEW;

@@ -132,6 +132,13 @@ RB_HIDDEN bool rb_process_init(void);
 #define RB_T_DONE	3	/* exited: hooks from destructors ignored */
 
 struct rb_thread {
+	/*
+	 * gate: what a hook reads first, after setting busy: @ring while the
+	 * hooks may write it, NULL to keep them out; the only word another
+	 * thread writes while this one may be in a hook (a detach,
+	 * rb_thread_release_all(); pairs (G1)-(G3) in thread.c).
+	 */
+	struct rb_ring	*gate;
 	struct rb_ring	*ring;		/* NULL unless RB_T_TRACED */
 	char		*slots;
 	uint32_t	slot_size;
@@ -139,7 +146,7 @@ struct rb_thread {
 	uint32_t	pinned;		/* rb_slots_pinned(nslots) */
 	uint32_t	depth;		/* private copies of ring->depth/currSlot */
 	uint32_t	cur;
-	uint32_t	busy;		/* recursion guard, see hooks.c */
+	uint32_t	busy;		/* inside a hook: rb_hook_begin() */
 	uint32_t	state;		/* RB_T_* */
 	uint32_t	floor;		/* levels a return never pops: 1 under
 					   the before-attach frame (attach.c) */
@@ -168,6 +175,31 @@ struct rb_thread {
 RB_HIDDEN extern __thread struct rb_thread rb_self
 	__attribute__((tls_model("initial-exec")));
 
+/*
+ * The bracket around everything a thread does to its own ring: busy set,
+ * then the gate read.  The compiler barriers keep the ring's accesses
+ * inside, as a signal handler on this thread sees them (its hooks find
+ * busy set and do nothing).  Between threads, busy's store and the gate's
+ * load are ordered by the detach's membarrier(2), not here: the hot path
+ * has no fence (thread.c, (G1)).
+ */
+static inline RB_NOINSTR __attribute__((always_inline)) struct rb_ring *
+rb_hook_begin(struct rb_thread *t)
+{
+	RB_STORE(&t->busy, 1);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* (G1) Relaxed: read after busy's store; see above. */
+	return RB_LOAD(&t->gate);
+}
+
+static inline RB_NOINSTR __attribute__((always_inline)) void
+rb_hook_end(struct rb_thread *t)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	/* (G2) The ring's writes before busy clears; pairs with the detach's acquire load of busy. */
+	RB_STORE_REL(&t->busy, 0);
+}
+
 /* thread.c */
 #include <pthread.h>
 RB_HIDDEN extern pthread_key_t rb_thread_key;
@@ -175,16 +207,19 @@ RB_HIDDEN extern pthread_mutex_t rb_thread_lock;	/* ring -> pthread table */
 RB_HIDDEN extern pthread_mutex_t rb_objects_lock;	/* object registration */
 RB_HIDDEN void rb_thread_table_init(pthread_t *table, struct rb_thread **self);
 RB_HIDDEN void rb_thread_table_reset(void);
-RB_HIDDEN void rb_thread_setup(struct rb_thread *t, uint32_t idx,
+RB_HIDDEN bool rb_thread_setup(struct rb_thread *t, uint32_t idx,
 			       const char *frames, uint32_t depth);
 RB_HIDDEN bool rb_thread_attach(struct rb_thread *t, uintptr_t fn,
+			       uintptr_t site);
+RB_HIDDEN bool rb_thread_claim(struct rb_thread *t, uintptr_t fn,
 			       uintptr_t site);
 RB_HIDDEN void rb_thread_no_ring(struct rb_map *m);
 RB_HIDDEN void rb_thread_detach(struct rb_thread *t);
 RB_HIDDEN void rb_thread_refresh_name(struct rb_thread *t);
 RB_HIDDEN void rb_thread_each_ring(void (*fn)(struct rb_ring *, void *),
 				   void *arg);
-RB_HIDDEN uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept);
+RB_HIDDEN uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept,
+					   bool *fenced);
 
 /* control.c: commands, stops, steps (the cold path) */
 RB_HIDDEN void rb_control(struct rb_thread *t, bool exiting, uint64_t fn);

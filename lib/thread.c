@@ -1,11 +1,36 @@
 /* SPDX-License-Identifier: MIT */
-/* thread.c - a thread's ring: taken at its first hook, given back when it exits. */
+/*
+ * thread.c - a thread's ring: taken at its first hook, given back when it
+ * exits, or by a detach while the thread runs on.
+ *
+ * Only the thread itself writes its ring, and it does so only between
+ * rb_hook_begin() and rb_hook_end(): busy set, then the gate read; a
+ * closed gate (NULL) sends it away without touching the ring.  A detach
+ * (rb_thread_release_all()) takes a running thread's ring away without
+ * stopping it, as an asymmetric Dekker handshake (rbtrace(5), "ATTACH"):
+ *
+ *   thread, in a hook                  detach
+ *   busy = 1                           gate = NULL                (G3)
+ *   r = gate                    (G1)   membarrier(2)
+ *   ... writes r's slots ...           b = busy (acquire)
+ *   busy = 0 (release)          (G2)   b == 0: the ring is given back
+ *
+ * membarrier(2) is a full barrier in every running thread of the process
+ * (and a thread not running has passed one in the context switch): either
+ * the thread's busy = 1 is seen by the detach, which then waits for busy
+ * to clear (G2: its writes done), or its later read of the gate sees NULL.
+ * No fence on the hot path, no sleep to hope hooks under way have ended.
+ * A thread seen busy for longer than the detach waits (stopped in a hook)
+ * gets its gate back and keeps its ring until it exits.
+ */
 #include "config.h"
 
 #include <errno.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,8 +84,10 @@ void rb_thread_refresh_name(struct rb_thread *t)
 /*
  * Make ring @idx, held in CLAIMING, this thread's: identity first, then the
  * LIVE publication.  @frames/@depth describe an inherited stack (fork).
+ *
+ * Return: false if a detach came first (the ring given back as detached).
  */
-void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
+bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 		     uint32_t depth)
 {
 	struct rb_map *m = &rb_proc.map;
@@ -136,17 +163,29 @@ void rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	 * pairs with the readers' acquire load of ctl.
 	 */
 	RB_STORE_REL(&o->ctl, RB_OWN_MAKE(RB_OWN_LIVE, rb_proc.pid));
-	t->state = RB_T_TRACED;
 
+	/*
+	 * A detach sets rb_attached before it takes the lock: a thread seen
+	 * in the table is released by it, one that comes later sees OFF.
+	 */
 	pthread_mutex_lock(&rb_thread_lock);
+	if (__atomic_load_n(&rb_attached, __ATOMIC_RELAXED) == RB_ATT_OFF) {
+		pthread_mutex_unlock(&rb_thread_lock);
+		t->ring = NULL;
+		rb_ring_release_as(m, idx, RB_STATE_DETACHED);
+		return false;
+	}
 	if (rb_ring_owner != NULL) {
 		rb_ring_owner[idx] = pthread_self();
 		rb_ring_self[idx] = t;
 	}
+	RB_STORE(&t->state, RB_T_TRACED);
+	RB_STORE(&t->gate, r);
 	pthread_mutex_unlock(&rb_thread_lock);
 	rb_watch_start();
 	rb_control_thread_start(t);
 	rb_clock_calibrate(m->hdr);
+	return true;
 }
 
 /**
@@ -193,7 +232,8 @@ bool rb_thread_attach(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 		t->state = RB_T_UNTRACED;
 		return false;
 	}
-	rb_thread_setup(t, (uint32_t)idx, NULL, 0);
+	if (!rb_thread_setup(t, (uint32_t)idx, NULL, 0))
+		return false;
 	/* A thread that ran before an attach: its outer frames are unwound. */
 	t->floor = 0;
 	if (rb_attached == RB_ATT_ON && rb_attach_predates(t->tid))
@@ -204,46 +244,88 @@ bool rb_thread_attach(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 }
 
 /**
+ * rb_thread_claim - the calling thread, inside its hooks' bracket, found
+ * the gate closed: give it a ring if it never had one (or a detach took
+ * it and the program was attached again)
+ *
+ * Return: true if the thread is now traced.
+ */
+bool rb_thread_claim(struct rb_thread *t, uintptr_t fn, uintptr_t site)
+{
+	/* Relaxed, both: a detach changes them only while it keeps the gate closed. */
+	if (RB_LOAD(&t->state) != RB_T_NEW)
+		return false;
+	/* Detached: nothing is claimed until the next attach, whose setting ON comes after the detach's writes. */
+	if (__atomic_load_n(&rb_attached, __ATOMIC_ACQUIRE) == RB_ATT_OFF)
+		return false;
+	return rb_thread_attach(t, fn, site);
+}
+
+/**
  * rb_thread_detach - the calling thread exits: release its ring, ignore later hooks
  */
 void rb_thread_detach(struct rb_thread *t)
 {
 	uint32_t idx = t->index;
+	bool mine;
 
-	t->busy = 1;
-	if (t->state == RB_T_TRACED && t->ring != NULL) {
+	/* Out of the table first, so that a detach never waits on an exit. */
+	pthread_mutex_lock(&rb_thread_lock);
+	mine = RB_LOAD(&t->state) == RB_T_TRACED && t->ring != NULL;
+	if (mine && rb_ring_owner != NULL) {
+		memset(&rb_ring_owner[idx], 0, sizeof(pthread_t));
+		rb_ring_self[idx] = NULL;
+	}
+	pthread_mutex_unlock(&rb_thread_lock);
+	/* For good: the hooks of its destructors find the gate closed and its state DONE. */
+	RB_STORE(&t->busy, 1);
+	RB_STORE(&t->gate, NULL);
+	if (mine) {
 		/* Its last name, also one set with prctl(PR_SET_NAME). */
 		rb_thread_refresh_name(t);
 		rb_bp_thread_exit(t);
 		rb_watch_thread_exit(t);
-		pthread_mutex_lock(&rb_thread_lock);
-		if (rb_ring_owner != NULL) {
-			memset(&rb_ring_owner[idx], 0, sizeof(pthread_t));
-			rb_ring_self[idx] = NULL;
-		}
-		pthread_mutex_unlock(&rb_thread_lock);
 		rb_ring_release(&rb_proc.map, idx);
 	}
 	t->ring = NULL;
-	t->state = RB_T_DONE;
+	RB_STORE(&t->state, RB_T_DONE);
+}
+
+/*
+ * A full barrier in every thread of this process (see the top of this
+ * file).  Return: false if the kernel refuses every kind.
+ */
+static bool rb_thread_barrier(void)
+{
+	static int registered;
+
+	if (!registered &&
+	    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+		    0, 0) == 0)
+		registered = 1;
+	if (registered &&
+	    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+		return true;
+	return syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0;
 }
 
 /**
  * rb_thread_release_all - a detach: every thread of this process gives its
  * ring back and starts afresh at its next hook (after a later attach)
- * @wait_ns: how long to wait for a thread inside a hook
- * @kept: threads left as they are: stopped, or inside a hook all along
+ * @wait_ns: how long to wait for threads inside a hook
+ * @kept: threads left as they are: stopped, or inside a hook all along,
+ *	or all of them where membarrier(2) is refused
+ * @fenced: false where membarrier(2) is refused
  *
- * Called once no object calls the hooks any more (attach.c), so a thread
- * not inside a hook now stays out of them.  A thread's rb_self is changed
- * from here only while it is outside a hook (busy clear), under
- * rb_thread_lock, which an exiting thread takes before its rb_self goes.
+ * Called once no object calls the hooks any more and rb_attached is OFF
+ * (attach.c); the handshake is at the top of this file.  Under
+ * rb_thread_lock, which a thread takes to enter the table or leave it.
  * A thread kept keeps its ring and its state: consistent either way, it
  * gives the ring back when it exits.
  *
  * Return: the rings given back.
  */
-uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept)
+uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept, bool *fenced)
 {
 	uint64_t end = rb_clock_mono_ns() + wait_ns;
 	const struct timespec tick = { 0, 100000 };
@@ -252,21 +334,29 @@ uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept)
 	uint32_t i, n, done = 0;
 
 	*kept = 0;
+	*fenced = true;
 	if (rb_proc.map.hdr == NULL || rb_ring_owner == NULL)
 		return 0;
 	n = rb_proc.map.geo.rings;
 	pthread_mutex_lock(&rb_thread_lock);
+	/* (G3) Every gate closed, then one barrier for all. */
+	for (i = 0; i < n; i++)
+		if ((t = rb_ring_self[i]) != NULL)
+			RB_STORE(&t->gate, NULL);
+	*fenced = rb_thread_barrier();
 	for (i = 0; i < n; i++) {
 		t = rb_ring_self[i];
 		if (t == NULL)
 			continue;
-		r = rb_ring_at(rb_proc.map.base, &rb_proc.map.geo, i);
-		/* Relaxed: busy is the owner's; a hook it is in ends soon, a stop does not. */
-		while ((RB_LOAD(&t->busy) ||
-			RB_LOAD(&r->state) == RB_STATE_STOPPED) &&
+		r = t->ring;
+		/* (G2) Acquire: pairs with rb_hook_end()'s release; its writes to the ring are done. */
+		while (*fenced && (RB_LOAD_ACQ(&t->busy) ||
+				  RB_LOAD(&r->state) == RB_STATE_STOPPED) &&
 		       rb_clock_mono_ns() < end)
 			nanosleep(&tick, NULL);
-		if (RB_LOAD(&t->busy) || RB_LOAD(&r->state) == RB_STATE_STOPPED) {
+		if (!*fenced || RB_LOAD_ACQ(&t->busy) ||
+		    RB_LOAD(&r->state) == RB_STATE_STOPPED) {
+			RB_STORE(&t->gate, r);
 			(*kept)++;
 			continue;
 		}
@@ -278,7 +368,7 @@ uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept)
 		t->depth = 0;
 		t->cur = 0;
 		t->floor = 0;
-		t->state = RB_T_NEW;
+		RB_STORE(&t->state, RB_T_NEW);
 		rb_ring_release_as(&rb_proc.map, i, RB_STATE_DETACHED);
 		done++;
 	}
