@@ -18,7 +18,8 @@ BENCHMARKS = \
 	bench/rbmon-cpu.sh \
 	bench/overhead.sh \
 	bench/record.sh \
-	bench/attach.sh
+	bench/attach.sh \
+	bench/churn.sh
 
 BENCH_APPS = \
 	bench/apps/many \
@@ -93,7 +94,8 @@ BENCH_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
 	export top_builddir top_srcdir;
 
-bench: $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS) rbmon$(EXEEXT) rbtrace$(EXEEXT) lib/librbtrace.la
+bench: $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS) rbmon$(EXEEXT) rbtrace$(EXEEXT) lib/librbtrace.la \
+	tests/apps/churn$(EXEEXT)
 	@$(BENCH_ENVIRONMENT) \
 	ran=0; skipped=0; broke=; \
 	for s in $(BENCHMARKS); do \

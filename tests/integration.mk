@@ -30,7 +30,8 @@ INTEGRATION_APPS = \
 	tests/apps/wfork \
 	tests/apps/kstate \
 	tests/apps/forkchain \
-	tests/apps/attachee
+	tests/apps/attachee \
+	tests/apps/churn
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -55,6 +56,9 @@ tests_apps_recurse_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_attachee_SOURCES = tests/apps/attachee.c tests/apps/app.h
 tests_apps_attachee_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_attachee_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_churn_SOURCES = tests/apps/churn.c tests/apps/app.h
+tests_apps_churn_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_churn_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_threads_SOURCES = tests/apps/threads.c
 tests_apps_threads_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_threads_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
@@ -157,6 +161,7 @@ tests_apps_hostile_SOURCES = tests/apps/hostile.c
 
 INTEGRATION_TESTS = \
 	tests/integration/attach.sh \
+	tests/integration/attach-churn.sh \
 	tests/integration/tui-gone.sh \
 	tests/integration/tui-quit.sh \
 	tests/integration/tui-launcher.sh \

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# attach-churn: rbtrace -p and --detach, again and again, on tests/apps/churn,
+# whose 8 threads spend most of their time inside the hooks (2 cores: they
+# are often preempted there, or between a call to a hook and its first
+# instruction).  Every cycle:
+#  - 6 quick rounds: attach and detach at once, while threads are still
+#    claiming their rings: both succeed and the program lives;
+#  - attached: every thread claims a ring ("running" in the dump);
+#  - detached: the reply counts exactly those rings given back, none kept,
+#    and the dump shows no ring of the program left running (a thread that
+#    was inside a hook at the detach, or entered one through an entry just
+#    put back, neither keeps nor claims one);
+#  - the program is alive, and no sum came out wrong.
+# Then it ends normally.  RBT_CHURN_CYCLES (default 20) sets the cycles;
+# bench/churn.sh runs 1,000 without the dumps.
+. "$(dirname "$0")/lib.sh"
+
+command -v jq >/dev/null || skip "jq is not installed"
+[ "$(uname -m)" = x86_64 ] || skip "rbtrace -p is x86_64 only"
+scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
+[ "$scope" -ge 3 ] && skip "kernel.yama.ptrace_scope is 3: no process may be attached"
+[ "$scope" -ge 1 ] && [ "$(id -u)" -ne 0 ] &&
+	skip "kernel.yama.ptrace_scope is $scope and not root: rbtrace -p cannot attach"
+[ -n "${SAN_RUNTIME:-}" ] &&
+	skip "a sanitized library cannot be loaded into a program started without its runtime"
+
+CYCLES=${RBT_CHURN_CYCLES:-20}
+THREADS=8
+launch app "$APPS/churn" "$THREADS"
+pid=$LAUNCHED
+wait_ready "ready $pid" "$pid"
+f=$T/churn.trace
+P=".processes[] | select(.pid == $pid) | .threads[]"
+
+alive() { kill -0 "$pid" 2>/dev/null || fail "churn died in cycle $1: $(cat "$T/app.err")"; }
+
+# rbtrace_p NAME CYCLE ARGS... - rbtrace ARGS, which must succeed, into $T/NAME.out/.err.
+rbtrace_p()
+{
+	local name=$1 i=$2 rc=0
+	shift 2
+	timeout 60 "$RBTRACE" "$@" >"$T/$name.out" 2>"$T/$name.err" || rc=$?
+	alive "$i"
+	expect "cycle $i: rbtrace $* ($(cat "$T/$name.err"))" 0 "$rc"
+}
+
+for i in $(seq "$CYCLES"); do
+	for _ in 1 2 3 4 5 6; do
+		rbtrace_p qa "$i" -p "$pid" -q --file "$f"
+		rbtrace_p qd "$i" -p "$pid" --detach
+	done
+	rc=0
+	timeout 60 "$RBTRACE" -p "$pid" -q --file "$f" >"$T/a.out" 2>"$T/a.err" || rc=$?
+	alive "$i"
+	expect "attach $i ($(cat "$T/a.err"))" 0 "$rc"
+	wait_json "$f" "[$P | select(.state == \"running\")] | length == $THREADS" \
+		"cycle $i: all $THREADS threads with a ring"
+	rc=0
+	timeout 60 "$RBTRACE" -p "$pid" --detach >"$T/d.out" 2>"$T/d.err" || rc=$?
+	alive "$i"
+	expect "detach $i ($(cat "$T/d.err"))" 0 "$rc"
+	grep -Eq "^rbtrace: detached from $pid: 2 entries restored, $THREADS rings given back; its thread" "$T/d.err" ||
+		fail "cycle $i: the detach did not give exactly $THREADS rings back: $(cat "$T/d.err")"
+	dump_json "$f"
+	expect_jq "cycle $i: no ring of the program left running after the detach" \
+		"[$P | select(.state == \"running\")] | length == 0"
+	grep -q ERROR "$T/app.out" && fail "cycle $i: $(grep ERROR "$T/app.out" | head -n 1)"
+done
+
+kill -USR1 "$pid"
+wait_for "the rounds line" grep -q '^rounds [1-9]' "$T/app.out"
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+expect "churn's exit status after $CYCLES cycles" 0 "$rc"
+grep -q '^done$' "$T/app.out" || fail "churn did not end normally: $(tail -n 3 "$T/app.out")"
+grep -q ERROR "$T/app.out" && fail "$(grep ERROR "$T/app.out" | head -n 1)"
+note "$CYCLES cycles ($((CYCLES * 7)) attaches and detaches) with $THREADS threads in the hooks: no crash, every ring given back"
+exit 0
