@@ -331,7 +331,7 @@ uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept, bool *fenced)
 	const struct timespec tick = { 0, 100000 };
 	struct rb_thread *t;
 	struct rb_ring *r;
-	uint32_t i, n, done = 0;
+	uint32_t i, n, done = 0, left;
 
 	*kept = 0;
 	*fenced = true;
@@ -344,34 +344,41 @@ uint32_t rb_thread_release_all(uint64_t wait_ns, uint32_t *kept, bool *fenced)
 		if ((t = rb_ring_self[i]) != NULL)
 			RB_STORE(&t->gate, NULL);
 	*fenced = rb_thread_barrier();
-	for (i = 0; i < n; i++) {
-		t = rb_ring_self[i];
-		if (t == NULL)
-			continue;
-		r = t->ring;
-		/* (G2) Acquire: pairs with rb_hook_end()'s release; its writes to the ring are done. */
-		while (*fenced && (RB_LOAD_ACQ(&t->busy) ||
-				  RB_LOAD(&r->state) == RB_STATE_STOPPED) &&
-		       rb_clock_mono_ns() < end)
-			nanosleep(&tick, NULL);
-		if (!*fenced || RB_LOAD_ACQ(&t->busy) ||
-		    RB_LOAD(&r->state) == RB_STATE_STOPPED) {
-			RB_STORE(&t->gate, r);
-			(*kept)++;
-			continue;
+	/* Every thread looked at on each round, so that none waits on another. */
+	while (*fenced) {
+		for (i = 0, left = 0; i < n; i++) {
+			if ((t = rb_ring_self[i]) == NULL)
+				continue;
+			r = t->ring;
+			/* (G2) Acquire: pairs with rb_hook_end()'s release; its writes to the ring are done. */
+			if (RB_LOAD_ACQ(&t->busy) ||
+			    RB_LOAD(&r->state) == RB_STATE_STOPPED) {
+				left++;
+				continue;
+			}
+			rb_bp_thread_exit(t);
+			rb_watch_thread_exit(t);
+			memset(&rb_ring_owner[i], 0, sizeof(pthread_t));
+			rb_ring_self[i] = NULL;
+			t->ring = NULL;
+			t->depth = 0;
+			t->cur = 0;
+			t->floor = 0;
+			RB_STORE(&t->state, RB_T_NEW);
+			rb_ring_release_as(&rb_proc.map, i, RB_STATE_DETACHED);
+			done++;
 		}
-		rb_bp_thread_exit(t);
-		rb_watch_thread_exit(t);
-		memset(&rb_ring_owner[i], 0, sizeof(pthread_t));
-		rb_ring_self[i] = NULL;
-		t->ring = NULL;
-		t->depth = 0;
-		t->cur = 0;
-		t->floor = 0;
-		RB_STORE(&t->state, RB_T_NEW);
-		rb_ring_release_as(&rb_proc.map, i, RB_STATE_DETACHED);
-		done++;
+		if (left == 0 || rb_clock_mono_ns() >= end)
+			break;
+		nanosleep(&tick, NULL);
 	}
+	/* Kept: stopped, or in a hook all along; consistent either way. */
+	for (i = 0; i < n; i++)
+		if ((t = rb_ring_self[i]) != NULL &&
+		    RB_LOAD(&t->gate) == NULL) {
+			RB_STORE(&t->gate, t->ring);
+			(*kept)++;
+		}
 	pthread_mutex_unlock(&rb_thread_lock);
 	return done;
 }

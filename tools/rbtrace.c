@@ -515,6 +515,9 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_TOC",
 			 o->trace_on_create ? NULL : "0");
 	rbtrace_spec_add(spec, sizeof(spec), &n, "TMPDIR", getenv("TMPDIR"));
+	/* As a program started by rbtrace inherits it. */
+	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_ORPHAN_TIMEOUT",
+			 getenv("RBTRACE_ORPHAN_TIMEOUT"));
 	if (n >= sizeof(spec)) {
 		fprintf(stderr, "rbtrace: the settings are too long\n");
 		return 1;

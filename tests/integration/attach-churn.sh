@@ -12,7 +12,9 @@
 #    was inside a hook at the detach, or entered one through an entry just
 #    put back, neither keeps nor claims one);
 #  - the program is alive, and no sum came out wrong.
-# Then it ends normally.  RBT_CHURN_CYCLES (default 20) sets the cycles;
+# Then a thread stopped by a monitor at a detach keeps its ring (the reply
+# says so, the other 7 are given back), runs on it once continued, and the
+# next detach gives it back.  Then it ends normally.  RBT_CHURN_CYCLES (default 20) sets the cycles;
 # bench/churn.sh runs 1,000 without the dumps.
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +28,9 @@ scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
 	skip "a sanitized library cannot be loaded into a program started without its runtime"
 
 CYCLES=${RBT_CHURN_CYCLES:-20}
+# No monitor stays while a thread is stopped below: it must not resume by
+# itself meanwhile (rbtrace -p passes this on to the library).
+export RBTRACE_ORPHAN_TIMEOUT=600
 THREADS=8
 launch app "$APPS/churn" "$THREADS"
 pid=$LAUNCHED
@@ -67,6 +72,32 @@ for i in $(seq "$CYCLES"); do
 		"[$P | select(.state == \"running\")] | length == 0"
 	grep -q ERROR "$T/app.out" && fail "cycle $i: $(grep ERROR "$T/app.out" | head -n 1)"
 done
+
+# A thread stopped by a monitor at the detach keeps its ring, and goes on
+# with it when continued; the next detach gives it back.
+rbtrace_p sa stop -p "$pid" -q --file "$f"
+wait_json "$f" "[$P | select(.state == \"running\")] | length == $THREADS" \
+	"all $THREADS threads with a ring, before the stop"
+stid=$(jq -r "[$P | select(.state == \"running\")][0].tid" "$T/json")
+"$RBMON" --thread "$stid" --send STOP --timeout 30 "$f" >"$T/stop.out" 2>"$T/stop.err" ||
+	fail "STOP to $stid: $(cat "$T/stop.err")"
+wait_json "$f" "$P | select(.tid == $stid) | .state == \"stopped\"" "thread $stid stopped"
+rbtrace_p sd stop -p "$pid" --detach
+grep -Eq "^rbtrace: detached from $pid: 2 entries restored, $((THREADS - 1)) rings given back; threads stopped keep theirs until they go on; its thread" "$T/sd.err" ||
+	fail "the detach with a thread stopped: $(cat "$T/sd.err")"
+dump_json "$f"
+expect_jq "only the stopped thread keeps its ring" \
+	"[$P | select(.state != \"exited\")] | map(.tid) == [$stid]"
+"$RBMON" --thread "$stid" --send CONT --timeout 30 "$f" >"$T/cont.out" 2>"$T/cont.err" ||
+	fail "CONT to $stid: $(cat "$T/cont.err")"
+wait_json "$f" "$P | select(.tid == $stid) | .state == \"running\"" "thread $stid running on its ring"
+alive stop
+rbtrace_p sa2 stop -p "$pid" -q --file "$f"
+wait_json "$f" "[$P | select(.state == \"running\")] | length == $THREADS" \
+	"all $THREADS threads with a ring again"
+rbtrace_p sd2 stop -p "$pid" --detach
+grep -Eq "^rbtrace: detached from $pid: 2 entries restored, $THREADS rings given back; its thread" "$T/sd2.err" ||
+	fail "the detach after the thread went on: $(cat "$T/sd2.err")"
 
 kill -USR1 "$pid"
 wait_for "the rounds line" grep -q '^rounds [1-9]' "$T/app.out"
