@@ -27,9 +27,13 @@ lib_librbtrace_test_la_CFLAGS = $(AM_CFLAGS) -fno-instrument-functions $(PTHREAD
 lib_librbtrace_test_la_LIBADD = $(PTHREAD_LIBS) -ldl
 
 # The expression module, dlopen()ed by librbtrace on a process's first
-# watch (lib/watch.c): only watched programs load it and libdw.
+# watch (lib/watch.c): only watched programs load it and libdw.  Its two
+# sides: compile.c runs in the watch worker (allocates, locks), eval.c in
+# the watched thread at its hooks, which must not: `make check` runs
+# tests/hookside.sh on eval.c's object (tests/local.mk).
+RB_EXPR_SOURCES = lib/expr/compile.c lib/expr/eval.c lib/expr/expr.h lib/watch.h
 pkglib_LTLIBRARIES += lib/rbtrace-watch.la
-lib_rbtrace_watch_la_SOURCES = lib/expr.c lib/watch.h
+lib_rbtrace_watch_la_SOURCES = $(RB_EXPR_SOURCES)
 lib_rbtrace_watch_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fvisibility=hidden \
 	-fno-instrument-functions $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS) \
 	$(SAN_AUT_CFLAGS)

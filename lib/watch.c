@@ -23,7 +23,7 @@
  *
  * A hook takes no lock and allocates nothing: it may run in a signal
  * handler that interrupted malloc().  So the expressions are compiled by
- * the module rbtrace-watch.so (expr.c) in a worker thread of this library,
+ * the module rbtrace-watch.so (lib/expr/) in a worker thread of this library,
  * started with the process's first traced thread (and again in a fork
  * child), which loads the module on the first watch: programs that are
  * never watched never load it, nor libdw.  Each ring's entry has a slot

@@ -6,7 +6,7 @@
 #            view, stacks resolved with symbols, the text and JSON dumps
 #   control  the library's command handling, as a thread runs a command a
 #            monitor posted in its ring (lib/control.c)
-#   expr     the expression module: compile, then evaluate (lib/expr.c)
+#   expr     the expression module: compile, then evaluate (lib/expr/)
 #
 # `make check` builds each with driver.c's main() and the configured
 # compiler and replays the committed corpus, tests/fuzz/corpus/TARGET/
@@ -58,7 +58,7 @@ tests_fuzz_replay_control_LDADD = $(FUZZ_CONTROL_LIBS)
 FUZZ_EXPR_CFLAGS = -g $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(PTHREAD_CFLAGS)
 FUZZ_EXPR_LIBS = $(LIBDW_LIBS) $(LIBELF_LIBS) $(PTHREAD_LIBS)
 tests_fuzz_replay_expr_SOURCES = tests/fuzz/expr.c tests/fuzz/driver.c \
-	$(FUZZ_HDRS) lib/expr.c lib/watch.h
+	$(FUZZ_HDRS) $(RB_EXPR_SOURCES)
 tests_fuzz_replay_expr_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/expr"' \
 	-DFUZZ_MIN_INPUTS=8
@@ -90,8 +90,9 @@ tests/fuzz/fuzz-control: $(FUZZ_CONTROL_SRCS:%=$(srcdir)/%) $(srcdir)/lib/contro
 	$(AM_CPPFLAGS) $(FUZZ_CONTROL_CFLAGS) -o $@ \
 	$(FUZZ_CONTROL_SRCS:%=$(srcdir)/%) $(FUZZ_CONTROL_LIBS)
 
-FUZZ_EXPR_SRCS = tests/fuzz/expr.c lib/expr.c
-tests/fuzz/fuzz-expr: $(FUZZ_EXPR_SRCS:%=$(srcdir)/%) $(FUZZ_HDRS) config.h
+FUZZ_EXPR_SRCS = tests/fuzz/expr.c lib/expr/compile.c lib/expr/eval.c
+tests/fuzz/fuzz-expr: $(FUZZ_EXPR_SRCS:%=$(srcdir)/%) $(FUZZ_HDRS) config.h \
+		$(srcdir)/lib/expr/expr.h
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_COMMON) \
 	$(AM_CPPFLAGS) $(FUZZ_EXPR_CFLAGS) -o $@ \
 	$(FUZZ_EXPR_SRCS:%=$(srcdir)/%) $(FUZZ_EXPR_LIBS)

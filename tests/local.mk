@@ -38,6 +38,10 @@ tests_libwtls_la_CFLAGS = -g -O0 $(SAN_AUT_CFLAGS)
 tests_libwtls_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere \
 	$(SAN_AUT_LDFLAGS)
 
+# The expression module's hook side imports nothing that allocates or locks.
+TESTS += tests/hookside.sh
+EXTRA_DIST += tests/hookside.sh
+
 # common/, the code the library, the monitor and the launcher share.
 if HAVE_CHECK
 check_PROGRAMS += tests/check_shared

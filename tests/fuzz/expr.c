@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * expr.c - fuzz the expression module (lib/expr.c, linked in): compile an
+ * expr.c - fuzz the expression module (lib/expr/, linked in): compile an
  * input as watch expression text, then evaluate it in this thread, as a
  * watched thread does.  This program is built with -g and holds variables
  * of every kind for the expressions to name (as tests/check_watch.c).
