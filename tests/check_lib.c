@@ -755,6 +755,118 @@ START_TEST(test_publish_no_torn_frames)
 }
 END_TEST
 
+/* ---- a detach while threads run in the hooks (thread.c's handshake) ---- */
+
+#define REL_WRITERS	4
+#define REL_ROUNDS	60
+
+struct rel_writer {
+	pthread_t		 th;
+	struct rb_thread	*self;		/* its rb_self */
+	_Atomic uint64_t	 hooks;		/* hook pairs made */
+	_Atomic int		*stop;
+	int			 id;
+};
+
+static void *rel_main(void *arg)
+{
+	struct rel_writer *w = arg;
+	uint32_t n, k, depth;
+
+	w->self = &rb_self;
+	for (n = 1; !atomic_load(w->stop); n++) {
+		depth = 1 + (n + (uint32_t)w->id) % 12;
+		for (k = 0; k < depth; k++)
+			enter(FN(k, n), SITE(FN(k, n)));
+		for (k = depth; k-- > 0;)
+			__cyg_profile_func_exit(FN(k, n), SITE(FN(k, n)));
+		atomic_fetch_add(&w->hooks, 1);
+	}
+	return NULL;
+}
+
+/* Wait until every writer has made @more hook pairs since @from. */
+static void rel_advance(struct rel_writer *w, const uint64_t *from, uint64_t more)
+{
+	int i;
+
+	for (i = 0; i < REL_WRITERS; i++)
+		while (atomic_load(&w[i].hooks) < from[i] + more)
+			sched_yield();
+}
+
+static int rel_traced(struct rel_writer *w)
+{
+	int i, n = 0;
+
+	for (i = 0; i < REL_WRITERS; i++)
+		n += RB_LOAD(&w[i].self->state) == RB_T_TRACED;
+	return n;
+}
+
+/*
+ * Writers run hooks without pause while rings are taken away and given
+ * again, as a detach and an attach do: every ring comes back (none kept),
+ * a writer whose ring was taken claims none until the next attach, and
+ * after each attach every writer writes its own ring, none another's.
+ */
+START_TEST(test_release_under_hooks)
+{
+	struct rel_writer w[REL_WRITERS];
+	_Atomic int stop = 0;
+	uint64_t at[REL_WRITERS];
+	uint32_t released, kept;
+	bool fenced;
+	char path[512];
+	int i, j, round;
+
+	snprintf(path, sizeof(path), "%s/rel.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	enter(FN(0, 0), SITE(FN(0, 0)));	/* the process is set up */
+	ck_assert_ptr_nonnull(rb_self.ring);
+	__atomic_store_n(&rb_attached, RB_ATT_ON, __ATOMIC_RELEASE);
+	memset(w, 0, sizeof(w));
+	for (i = 0; i < REL_WRITERS; i++) {
+		w[i].stop = &stop;
+		w[i].id = i;
+		ck_assert_int_eq(pthread_create(&w[i].th, NULL, rel_main, &w[i]), 0);
+	}
+	for (i = 0; i < REL_WRITERS; i++)
+		while (atomic_load(&w[i].hooks) == 0)
+			sched_yield();
+	for (round = 0; round < REL_ROUNDS; round++) {
+		while (rel_traced(w) != REL_WRITERS)
+			sched_yield();
+		/* Every writer on a ring of its own, named with its tid. */
+		for (i = 0; i < REL_WRITERS; i++) {
+			struct rb_thread *t = w[i].self;
+
+			ck_assert_ptr_nonnull(RB_LOAD(&t->gate));
+			ck_assert_int_eq(RB_LOAD(&t->gate->tid), t->tid);
+			for (j = 0; j < i; j++)
+				ck_assert_uint_ne(t->index, w[j].self->index);
+		}
+		__atomic_store_n(&rb_attached, RB_ATT_OFF, __ATOMIC_RELEASE);
+		released = rb_thread_release_all(10ull * 1000000000ull, &kept, &fenced);
+		ck_assert(fenced);
+		ck_assert_uint_eq(kept, 0);
+		/* The writers' rings and this thread's own. */
+		ck_assert_uint_eq(released, REL_WRITERS + (round == 0));
+		/* Detached: hooks go on, nothing is claimed. */
+		for (i = 0; i < REL_WRITERS; i++)
+			at[i] = atomic_load(&w[i].hooks);
+		rel_advance(w, at, 200);
+		ck_assert_int_eq(rel_traced(w), 0);
+		for (i = 0; i < REL_WRITERS; i++)
+			ck_assert_ptr_null(RB_LOAD(&w[i].self->gate));
+		__atomic_store_n(&rb_attached, RB_ATT_ON, __ATOMIC_RELEASE);
+	}
+	atomic_store(&stop, 1);
+	for (i = 0; i < REL_WRITERS; i++)
+		pthread_join(w[i].th, NULL);
+}
+END_TEST
+
 START_TEST(test_hooks_wrap_and_resync)
 {
 	char path[512];
@@ -1367,6 +1479,7 @@ Suite *suite_lib(void)
 	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_publish_no_torn_frames);
+	tcase_add_test(tc, test_release_under_hooks);
 	tcase_add_test(tc, test_hooks_wrap_and_resync);
 	tcase_add_test(tc, test_hooks_unwound);
 	tcase_add_test(tc, test_hooks_keep_errno);
