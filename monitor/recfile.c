@@ -723,7 +723,9 @@ cursor_chunk(struct rbrec_cursor *c, struct rbrec_rec *out)
 		out->e.arg = l.count;
 		out->e.ts = c->ts;
 		out->index = l.at;
-		if (l.count != 0 && l.at >= c->index)
+		/* Dropped records never had an index: the next is still l.at. */
+		if (l.count != 0 && l.at >= c->index &&
+		    l.why != RBREC_LOST_DROPPED)
 			c->index = l.at + l.count;
 		return 1;
 	} else {

@@ -108,6 +108,10 @@ struct rbrec_events {
 /* rbrec_lost.why */
 #define RBREC_LOST_OVERWRITTEN	1	/* ring: overwritten before read */
 #define RBREC_LOST_REUSED	2	/* the ring went to another thread first */
+#define RBREC_LOST_DROPPED	3	/* dropped by the thread after its last
+					   record: no lost record in its stream
+					   says so (it ended, or recording did,
+					   with its log full); at: no index */
 
 struct rbrec_lost {
 	uint32_t	stream;
@@ -132,9 +136,11 @@ struct rbrec_thread_end {
 struct rbrec_end {
 	uint32_t	reason;		/* RBREC_END_* */
 	uint32_t	streams;
-	uint64_t	records;	/* recorded */
-	uint64_t	lost;		/* in LOST chunks, counted */
-	uint64_t	dropped;	/* by the writers (lost records in streams) */
+	uint64_t	records;	/* recorded, lost records aside */
+	uint64_t	lost;		/* overwritten, reused: LOST chunks of
+					   why 1 and 2, and reused rings */
+	uint64_t	dropped;	/* by the writers: lost records in streams
+					   and LOST chunks of why 3 */
 	uint64_t	end_ns;		/* CLOCK_MONOTONIC */
 	uint64_t	cpu_ns;		/* the recorder's user + system time */
 	uint64_t	bytes;		/* the file, this chunk included */

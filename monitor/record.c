@@ -57,6 +57,8 @@ struct rec_ring {
 	int		ended;		/* THREAD_END written */
 	uint64_t	next;		/* the next record to read */
 	uint64_t	dropped;	/* by its writer, last seen */
+	uint64_t	marked;		/* of them, in lost records read or in
+					   RBREC_LOST_DROPPED chunks written */
 	int32_t		pid, tid;
 	uint64_t	pstart;
 	char		name[RB_THREAD_NAME_MAX];	/* as the kernel says */
@@ -179,7 +181,25 @@ rec_lost(struct recorder *r, uint32_t stream, uint32_t why, uint64_t count,
 	struct rbrec_lost	l = { stream, why, count, at };
 
 	rbrec_put(&r->w, RBREC_LOST, &l, sizeof l, NULL, 0);
-	r->lost += count;
+	/* Dropped records are counted in r->dropped, by their writers' count. */
+	if (why != RBREC_LOST_DROPPED)
+		r->lost += count;
+}
+
+/*
+ * What the thread dropped that no lost record of its stream says: the
+ * drops after its last record (drain marks a gap only at the next record
+ * stored; fill never does).  Written where the stream ends, so that every
+ * record lost is in the stream it was lost from.
+ */
+static void
+rec_dropped_tail(struct recorder *r, struct rec_ring *rr)
+{
+	if (rr->stream == 0 || rr->dropped <= rr->marked)
+		return;
+	rec_lost(r, rr->stream, RBREC_LOST_DROPPED, rr->dropped - rr->marked,
+	    rr->next);
+	rr->marked = rr->dropped;
 }
 
 static void
@@ -190,7 +210,9 @@ rec_end_stream(struct recorder *r, struct rec_ring *rr, uint64_t exited_ns,
 
 	if (rr->stream == 0 || rr->ended)
 		return;
-	/* Its last records, if any were left, went with the ring. */
+	/* What it dropped, as last seen; then, if any were left, what went
+	   with the ring, of a size no one knows. */
+	rec_dropped_tail(r, rr);
 	if (reused)
 		rec_lost(r, rr->stream, RBREC_LOST_REUSED, 0, rr->next);
 	memset(&e, 0, sizeof e);
@@ -246,8 +268,16 @@ rec_ring(struct recorder *r, uint32_t i)
 		rec_lost(r, rr->stream, RBREC_LOST_OVERWRITTEN,
 		    a.w.first - rr->next, rr->next);
 	if (a.n > 0) {
-		rbrec_put_events(&r->w, rr->stream, a.w.first, r->buf, a.n);
+		size_t	k;
+
+		/* Drops the stream shows itself, with the gap's lost record. */
 		r->records += a.n;
+		for (k = 0; k < a.n; k++)
+			if (r->buf[k].kind == RB_EV_LOST) {
+				rr->marked += r->buf[k].arg;
+				r->records--;
+			}
+		rbrec_put_events(&r->w, rr->stream, a.w.first, r->buf, a.n);
 		rr->next = a.w.first + a.n;
 		if (a.n * 2 >= r->h.events)
 			r->busy = 1;
@@ -730,8 +760,13 @@ rbmon_record(const struct rbmon_record_opts *o)
 	rec_clock(&r);
 	r.reused = RB_LOAD(&((struct rb_header *)r.m.base)->ev_reused_lost) -
 	    r.reused0;
-	for (i = 0; i < (int)r.h.rings; i++)
-		r.dropped += r.rings[i].ended ? 0 : r.rings[i].dropped;
+	/* Threads still running, or whose end was not seen: their drops. */
+	for (i = 0; i < (int)r.h.rings; i++) {
+		if (r.rings[i].stream == 0 || r.rings[i].ended)
+			continue;
+		rec_dropped_tail(&r, &r.rings[i]);
+		r.dropped += r.rings[i].dropped;
+	}
 	memset(&end, 0, sizeof end);
 	end.reason = r.broken ? RBREC_END_ERROR : done ? RBREC_END_EXITED :
 	    RBREC_END_STOPPED;
