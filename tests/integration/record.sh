@@ -258,10 +258,15 @@ grep -qx 'RBTRACE_POLICY=drain' "$T/env.out" || fail "rbtrace record does not se
 printf 'not a recording at all, just text that goes on for a while: %s\n' "$(seq 20)" >"$T/bad.rbr"
 out=$("$RBMON" replay "$T/bad.rbr" 2>&1) && fail "replay of a text file succeeded"
 expect "replay of a text file" "rbmon replay: $T/bad.rbr: not a recording (no rbtrace record magic)" "$out"
-# 5 bytes short: inside the last chunk (END), wherever chunks fall.
+# 5 bytes short: inside the last chunk (END), wherever chunks fall.  Read
+# whole, said to be cut and to have no END, exit status 3.
 head -c $(($(stat -c %s "$T/run.rbr") - 5)) "$T/run.rbr" >"$T/cut.rbr"
-"$RBMON" replay "$T/cut.rbr" >/dev/null 2>"$T/cut.err" || fail "replay of a cut recording failed: $(cat "$T/cut.err")"
+"$RBMON" replay "$T/cut.rbr" >"$T/cut.replay" 2>"$T/cut.err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "replay of a cut recording exited $rc, not 3: $(cat "$T/cut.err")"
 grep -q 'cut short' "$T/cut.err" || fail "a cut recording is not said to be cut: $(cat "$T/cut.err")"
+grep -q 'incomplete: no END chunk' "$T/cut.err" || fail "a cut recording is not said to lack its END: $(cat "$T/cut.err")"
+expect "a cut recording's replay" "$(cat "$T/replay")" "$(grep -v '^#' "$T/cut.replay" | sed '1i # DURATION      TID     FUNCTION')"
 out=$("$RBMON" export "$T/run.rbr" 2>&1) && fail "export without a format succeeded"
 expect "export without a format" "rbmon export: no format given (--chrome, --perfetto, --folded or --speedscope)
 Try 'rbmon export --help'." "$out"
