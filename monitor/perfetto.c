@@ -444,14 +444,18 @@ pf_thread(struct pf_export *e, size_t si)
 	const struct rbrec_stream	*s = &e->x->rec.streams[si];
 	uint64_t			 uuid = PF_UUID_THREAD | (si + 1);
 	size_t				 i;
+	char				 label[RB_THREAD_NAME_MAX + 64];
 
+	/* With what it lost, which its walker's first pass counted. */
+	rp_thread_label(label, sizeof label, e->x, si, pf_thread_name(s),
+	    NULL);
 	pf_packet_open(e);
 	pf_open(&e->b, PF_TP_TRACK_DESCRIPTOR);
 	pf_uint(&e->b, PF_TD_UUID, uuid);
 	pf_open(&e->b, PF_TD_THREAD);
 	pf_int(&e->b, PF_THD_PID, s->info.pid);
 	pf_int(&e->b, PF_THD_TID, s->info.tid);
-	pf_string(&e->b, PF_THD_THREAD_NAME, pf_thread_name(s));
+	pf_string(&e->b, PF_THD_THREAD_NAME, label);
 	pf_close(&e->b);
 	pf_close(&e->b);
 	pf_packet_close(e);
@@ -525,8 +529,8 @@ rbmon_perfetto_write(struct rp_ctx *x, FILE *out, const long *tids,
 				break;
 		if (j == i)
 			pf_process(&e, s);
-		pf_thread(&e, i);
 		rp_walk_init(&w, x, i, &h);
+		pf_thread(&e, i);
 		while (rp_walk_step(&w))
 			;
 		rp_walk_finish(&w);

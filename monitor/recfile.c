@@ -88,6 +88,97 @@ get_svarint(const unsigned char **pp, const unsigned char *end, int64_t *v)
 
 /* ---- writing ------------------------------------------------------------- */
 
+#define REC_OUT_FLUSH	(1u << 20)	/* queued bytes that make a write */
+
+/* Queue @len bytes. */
+static void
+wr_queue(struct rbrec_writer *w, const void *p, size_t len)
+{
+	size_t	cap;
+
+	if (w->outlen + len > w->outcap) {
+		cap = w->outcap == 0 ? REC_OUT_FLUSH : w->outcap;
+		while (cap < w->outlen + len)
+			cap *= 2;
+		w->out = rbmon_xreallocarray(w->out, cap, 1);
+		w->outcap = cap;
+	}
+	memcpy(w->out + w->outlen, p, len);
+	w->outlen += len;
+}
+
+/* The chunk queued last ends at w->bytes: counted once it is written. */
+static void
+wr_pending(struct rbrec_writer *w, uint64_t records, uint64_t lost,
+    uint32_t stream)
+{
+	if (w->npend == w->cappend) {
+		w->cappend = w->cappend == 0 ? 256 : w->cappend * 2;
+		w->pend = rbmon_xreallocarray(w->pend, w->cappend,
+		    sizeof *w->pend);
+	}
+	w->pend[w->npend].end = w->bytes;
+	w->pend[w->npend].records = records;
+	w->pend[w->npend].lost = lost;
+	w->put_records += records;
+	w->pend[w->npend].stream = stream;
+	w->npend++;
+}
+
+/* Count the chunks that write(2) took whole. */
+static void
+wr_commit(struct rbrec_writer *w)
+{
+	size_t	i;
+
+	for (i = 0; i < w->npend && w->pend[i].end <= w->written; i++) {
+		w->kept = w->pend[i].end;
+		w->records += w->pend[i].records;
+		w->lost += w->pend[i].lost;
+		if (w->pend[i].stream != 0)
+			w->streams = w->pend[i].stream;
+	}
+	if (i > 0) {
+		memmove(w->pend, w->pend + i, (w->npend - i) * sizeof *w->pend);
+		w->npend -= i;
+	}
+}
+
+/*
+ * Write what is queued.  On a failure the file is cut back to its last
+ * whole chunk (a reader would read no further anyway) and w->err says
+ * why; nothing more is written.
+ */
+static int
+wr_drain(struct rbrec_writer *w)
+{
+	size_t	off = 0;
+	ssize_t	n;
+
+	if (w->err != 0)
+		return -1;
+	while (off < w->outlen) {
+		n = write(w->fd, w->out + off, w->outlen - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->err = n < 0 && errno != 0 ? errno : EIO;
+			break;
+		}
+		off += (size_t)n;
+		w->written += (uint64_t)n;
+	}
+	wr_commit(w);
+	if (w->err != 0) {
+		if (w->written > w->kept && ftruncate(w->fd, (off_t)w->kept) == 0)
+			w->written = w->kept;
+		w->outlen = 0;
+		return -1;
+	}
+	w->outlen = 0;
+	return 0;
+}
+
 /**
  * rbrec_open_write - create (or replace) the recording @path
  * @realtime_ns: when the recording begins, for its header
@@ -102,15 +193,11 @@ rbrec_open_write(struct rbrec_writer *w, const char *path,
 	int			fd;
 
 	memset(w, 0, sizeof *w);
+	w->fd = -1;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return -1;
-	w->f = fdopen(fd, "w");
-	if (w->f == NULL) {
-		close(fd);
-		return -1;
-	}
-	setvbuf(w->f, NULL, _IOFBF, 1u << 20);
+	w->fd = fd;
 	w->path = path;
 	memset(&h, 0, sizeof h);
 	memcpy(h.magic, RBREC_MAGIC, sizeof h.magic);
@@ -118,15 +205,63 @@ rbrec_open_write(struct rbrec_writer *w, const char *path,
 	h.header_size = sizeof h;
 	h.endian = RB_ENDIAN_MARK;
 	h.created_realtime_ns = realtime_ns;
-	if (fwrite(&h, sizeof h, 1, w->f) != 1) {
-		int	e = errno;
+	wr_queue(w, &h, sizeof h);
+	w->bytes = sizeof h;
+	wr_pending(w, 0, 0, 0);
+	if (wr_drain(w) != 0) {
+		int	e = w->err;
 
-		fclose(w->f);
-		w->f = NULL;
+		close(w->fd);
+		w->fd = -1;
+		free(w->out);
+		free(w->pend);
+		w->out = NULL;
+		w->pend = NULL;
 		errno = e;
 		return -1;
 	}
-	w->bytes = sizeof h;
+	return 0;
+}
+
+/* A chunk of @records records (lost marks aside) and @lost lost, queued. */
+static int
+wr_put(struct rbrec_writer *w, uint32_t type, const void *a, size_t alen,
+    const void *b, size_t blen, uint64_t records, uint64_t lost)
+{
+	static const unsigned char	zero[RBREC_ALIGN];
+	struct rbrec_chunk		c;
+	struct rbrec_thread		t;
+	struct rbrec_lost		l;
+	size_t				pad;
+	uint32_t			stream = 0;
+
+	if (w->err != 0)
+		return -1;
+	if (alen + blen > RBREC_CHUNK_MAX) {
+		w->err = EFBIG;
+		return -1;
+	}
+	c.type = type;
+	c.len = (uint32_t)(alen + blen);
+	pad = (RBREC_ALIGN - c.len % RBREC_ALIGN) % RBREC_ALIGN;
+	wr_queue(w, &c, sizeof c);
+	if (alen != 0)
+		wr_queue(w, a, alen);
+	if (blen != 0)
+		wr_queue(w, b, blen);
+	if (pad != 0)
+		wr_queue(w, zero, pad);
+	w->bytes += sizeof c + c.len + pad;
+	if (type == RBREC_THREAD && alen >= sizeof t) {
+		memcpy(&t, a, sizeof t);
+		stream = t.stream;
+	} else if (type == RBREC_LOST && alen >= sizeof l) {
+		memcpy(&l, a, sizeof l);
+		lost = l.count;
+	}
+	wr_pending(w, records, lost, stream);
+	if (w->outlen >= REC_OUT_FLUSH)
+		return wr_drain(w);
 	return 0;
 }
 
@@ -139,28 +274,7 @@ int
 rbrec_put(struct rbrec_writer *w, uint32_t type, const void *a, size_t alen,
     const void *b, size_t blen)
 {
-	static const unsigned char	zero[RBREC_ALIGN];
-	struct rbrec_chunk		c;
-	size_t				pad;
-
-	if (w->err != 0)
-		return -1;
-	if (alen + blen > RBREC_CHUNK_MAX) {
-		w->err = EFBIG;
-		return -1;
-	}
-	c.type = type;
-	c.len = (uint32_t)(alen + blen);
-	pad = (RBREC_ALIGN - c.len % RBREC_ALIGN) % RBREC_ALIGN;
-	if (fwrite(&c, sizeof c, 1, w->f) != 1 ||
-	    (alen != 0 && fwrite(a, alen, 1, w->f) != 1) ||
-	    (blen != 0 && fwrite(b, blen, 1, w->f) != 1) ||
-	    (pad != 0 && fwrite(zero, pad, 1, w->f) != 1)) {
-		w->err = errno != 0 ? errno : EIO;
-		return -1;
-	}
-	w->bytes += sizeof c + c.len + pad;
-	return 0;
+	return wr_put(w, type, a, alen, b, blen, 0, 0);
 }
 
 static size_t
@@ -215,7 +329,7 @@ rbrec_put_events(struct rbrec_writer *w, uint32_t stream, uint64_t first,
 {
 	struct rbrec_events	eh;
 	size_t			i, len, per, want;
-	uint64_t		ts, fn;
+	uint64_t		ts, fn, kept, lost;
 
 	while (n > 0) {
 		/* Records per chunk: the worst case fits RBREC_CHUNK_MAX. */
@@ -237,9 +351,15 @@ rbrec_put_events(struct rbrec_writer *w, uint32_t stream, uint64_t first,
 		eh.ts0 = i < per ? recs[i].ts : 0;
 		ts = eh.ts0;
 		fn = 0;
-		for (i = 0, len = 0; i < per; i++)
+		for (i = 0, len = 0, kept = 0, lost = 0; i < per; i++) {
 			len += encode_one(w->buf + len, &recs[i], &ts, &fn);
-		if (rbrec_put(w, RBREC_EVENTS, &eh, sizeof eh, w->buf, len) != 0)
+			if (recs[i].kind == RB_EV_LOST)
+				lost += recs[i].arg;
+			else
+				kept++;
+		}
+		if (wr_put(w, RBREC_EVENTS, &eh, sizeof eh, w->buf, len,
+		    kept, lost) != 0)
 			return -1;
 		recs += per;
 		first += per;
@@ -248,35 +368,38 @@ rbrec_put_events(struct rbrec_writer *w, uint32_t stream, uint64_t first,
 	return 0;
 }
 
-/* Return: 0, or -1 as rbrec_put(). */
+/* Write what is queued.  Return: 0, or -1 as rbrec_put(). */
 int
 rbrec_flush(struct rbrec_writer *w)
 {
-	if (w->err == 0 && fflush(w->f) != 0)
-		w->err = errno != 0 ? errno : EIO;
-	return w->err != 0 ? -1 : 0;
+	if (w->fd < 0)
+		return -1;
+	return wr_drain(w);
 }
 
 /**
- * rbrec_close_write - flush and close
+ * rbrec_close_write - write what is queued, fsync and close
  *
  * Return: 0, or -1 with w->err the first error met.
  */
 int
 rbrec_close_write(struct rbrec_writer *w)
 {
-	int	r;
-
-	if (w->f == NULL)
+	if (w->fd < 0)
 		return -1;
-	rbrec_flush(w);
-	r = fclose(w->f);
-	if (r != 0 && w->err == 0)
+	if (wr_drain(w) == 0 && fsync(w->fd) != 0 && errno != EINVAL &&
+	    errno != EROFS)
 		w->err = errno != 0 ? errno : EIO;
-	w->f = NULL;
+	if (close(w->fd) != 0 && w->err == 0 && errno != EINTR)
+		w->err = errno != 0 ? errno : EIO;
+	w->fd = -1;
 	free(w->buf);
-	w->buf = NULL;
-	w->cap = 0;
+	free(w->out);
+	free(w->pend);
+	w->buf = w->out = NULL;
+	w->pend = NULL;
+	w->cap = w->outlen = w->outcap = 0;
+	w->npend = w->cappend = 0;
 	return w->err != 0 ? -1 : 0;
 }
 
@@ -723,7 +846,9 @@ cursor_chunk(struct rbrec_cursor *c, struct rbrec_rec *out)
 		out->e.arg = l.count;
 		out->e.ts = c->ts;
 		out->index = l.at;
-		if (l.count != 0 && l.at >= c->index)
+		/* Dropped records never had an index: the next is still l.at. */
+		if (l.count != 0 && l.at >= c->index &&
+		    l.why != RBREC_LOST_DROPPED)
 			c->index = l.at + l.count;
 		return 1;
 	} else {

@@ -108,6 +108,10 @@ struct rbrec_events {
 /* rbrec_lost.why */
 #define RBREC_LOST_OVERWRITTEN	1	/* ring: overwritten before read */
 #define RBREC_LOST_REUSED	2	/* the ring went to another thread first */
+#define RBREC_LOST_DROPPED	3	/* dropped by the thread after its last
+					   record: no lost record in its stream
+					   says so (it ended, or recording did,
+					   with its log full); at: no index */
 
 struct rbrec_lost {
 	uint32_t	stream;
@@ -132,9 +136,11 @@ struct rbrec_thread_end {
 struct rbrec_end {
 	uint32_t	reason;		/* RBREC_END_* */
 	uint32_t	streams;
-	uint64_t	records;	/* recorded */
-	uint64_t	lost;		/* in LOST chunks, counted */
-	uint64_t	dropped;	/* by the writers (lost records in streams) */
+	uint64_t	records;	/* recorded, lost records aside */
+	uint64_t	lost;		/* overwritten, reused: LOST chunks of
+					   why 1 and 2, and reused rings */
+	uint64_t	dropped;	/* by the writers: lost records in streams
+					   and LOST chunks of why 3 */
 	uint64_t	end_ns;		/* CLOCK_MONOTONIC */
 	uint64_t	cpu_ns;		/* the recorder's user + system time */
 	uint64_t	bytes;		/* the file, this chunk included */
@@ -142,11 +148,35 @@ struct rbrec_end {
 
 /* ---- writing ------------------------------------------------------------ */
 
+/* A chunk put and not yet written whole. */
+struct rbrec_pending {
+	uint64_t	end;		/* where it ends in the file */
+	uint64_t	records;	/* its records, lost marks aside */
+	uint64_t	lost;		/* records it says were lost */
+	uint32_t	stream;		/* THREAD: the stream it begins, else 0 */
+};
+
+/*
+ * Chunks are queued and written with write(2) at rbrec_flush() (and when
+ * a MiB is queued); what the file holds is counted from what write(2)
+ * took, whole chunks only.  After a failed write the file is cut back to
+ * its last whole chunk and nothing more is written.
+ */
 struct rbrec_writer {
-	FILE		*f;
+	int		 fd;		/* -1: closed */
 	const char	*path;
-	uint64_t	 bytes;
+	uint64_t	 bytes;		/* put: written or queued */
+	uint64_t	 put_records;	/* in the chunks put, lost marks aside */
+	uint64_t	 written;	/* taken by write(2) */
+	uint64_t	 kept;		/* whole chunks in the file: its size */
+	uint64_t	 records;	/* records in them, lost marks aside */
+	uint64_t	 lost;		/* records they say were lost */
+	uint32_t	 streams;	/* streams whose THREAD chunk is in them */
 	int		 err;		/* errno of the first failure, 0: none */
+	unsigned char	*out;		/* queued bytes */
+	size_t		 outlen, outcap;
+	struct rbrec_pending *pend;	/* chunks queued or partly written */
+	size_t		 npend, cappend;
 	unsigned char	*buf;		/* encoding scratch */
 	size_t		 cap;
 };

@@ -57,6 +57,8 @@ struct rec_ring {
 	int		ended;		/* THREAD_END written */
 	uint64_t	next;		/* the next record to read */
 	uint64_t	dropped;	/* by its writer, last seen */
+	uint64_t	marked;		/* of them, in lost records read or in
+					   RBREC_LOST_DROPPED chunks written */
 	int32_t		pid, tid;
 	uint64_t	pstart;
 	char		name[RB_THREAD_NAME_MAX];	/* as the kernel says */
@@ -76,11 +78,11 @@ struct recorder {
 	struct rb_object *objcopy;	/* the table, copied */
 	struct rb_event	*buf;		/* one log's records */
 	uint32_t	 streams;
-	uint64_t	 records, lost, dropped, reused0, reused;
+	uint64_t	 lost, dropped, reused0, reused;
 	int		 consumer;	/* we hold rb_header.ev_consumer */
 	int		 busy;		/* a log was half full or more */
-	int32_t		*procs_seen;	/* pids, for the summary */
-	size_t		 nprocs;
+	int32_t		*stream_pid;	/* per stream, for the summary */
+	size_t		 cap_stream_pid;
 	int		 broken;	/* the trace file went bad */
 };
 
@@ -160,26 +162,31 @@ rec_copy_guarded(void *arg)
 }
 
 static void
-rec_proc_seen(struct recorder *r, int32_t pid)
-{
-	size_t	i;
-
-	for (i = 0; i < r->nprocs; i++)
-		if (r->procs_seen[i] == pid)
-			return;
-	r->procs_seen = rbmon_xreallocarray(r->procs_seen, r->nprocs + 1,
-	    sizeof *r->procs_seen);
-	r->procs_seen[r->nprocs++] = pid;
-}
-
-static void
 rec_lost(struct recorder *r, uint32_t stream, uint32_t why, uint64_t count,
     uint64_t at)
 {
 	struct rbrec_lost	l = { stream, why, count, at };
 
 	rbrec_put(&r->w, RBREC_LOST, &l, sizeof l, NULL, 0);
-	r->lost += count;
+	/* Dropped records are counted in r->dropped, by their writers' count. */
+	if (why != RBREC_LOST_DROPPED)
+		r->lost += count;
+}
+
+/*
+ * What the thread dropped that no lost record of its stream says: the
+ * drops after its last record (drain marks a gap only at the next record
+ * stored; fill never does).  Written where the stream ends, so that every
+ * record lost is in the stream it was lost from.
+ */
+static void
+rec_dropped_tail(struct recorder *r, struct rec_ring *rr)
+{
+	if (rr->stream == 0 || rr->dropped <= rr->marked)
+		return;
+	rec_lost(r, rr->stream, RBREC_LOST_DROPPED, rr->dropped - rr->marked,
+	    rr->next);
+	rr->marked = rr->dropped;
 }
 
 static void
@@ -190,7 +197,9 @@ rec_end_stream(struct recorder *r, struct rec_ring *rr, uint64_t exited_ns,
 
 	if (rr->stream == 0 || rr->ended)
 		return;
-	/* Its last records, if any were left, went with the ring. */
+	/* What it dropped, as last seen; then, if any were left, what went
+	   with the ring, of a size no one knows. */
+	rec_dropped_tail(r, rr);
 	if (reused)
 		rec_lost(r, rr->stream, RBREC_LOST_REUSED, 0, rr->next);
 	memset(&e, 0, sizeof e);
@@ -240,14 +249,24 @@ rec_ring(struct recorder *r, uint32_t i)
 		a.id.stream = rr->stream;
 		a.id.first = a.from;
 		rbrec_put(&r->w, RBREC_THREAD, &a.id, sizeof a.id, NULL, 0);
-		rec_proc_seen(r, a.id.pid);
+		if (r->streams > r->cap_stream_pid) {
+			r->cap_stream_pid = r->streams * 2;
+			r->stream_pid = rbmon_xreallocarray(r->stream_pid,
+			    r->cap_stream_pid, sizeof *r->stream_pid);
+		}
+		r->stream_pid[r->streams - 1] = a.id.pid;
 	}
 	if (a.w.first > rr->next)
 		rec_lost(r, rr->stream, RBREC_LOST_OVERWRITTEN,
 		    a.w.first - rr->next, rr->next);
 	if (a.n > 0) {
+		size_t	k;
+
+		/* Drops the stream shows itself, with the gap's lost record. */
+		for (k = 0; k < a.n; k++)
+			if (r->buf[k].kind == RB_EV_LOST)
+				rr->marked += r->buf[k].arg;
 		rbrec_put_events(&r->w, rr->stream, a.w.first, r->buf, a.n);
-		r->records += a.n;
 		rr->next = a.w.first + a.n;
 		if (a.n * 2 >= r->h.events)
 			r->busy = 1;
@@ -499,20 +518,84 @@ rec_group(char *buf, size_t len, uint64_t v)
 	return buf;
 }
 
+static int
+rec_pid_cmp(const void *a, const void *b)
+{
+	int32_t	x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The processes of the first @n streams. */
+static size_t
+rec_processes(const struct recorder *r, uint32_t n)
+{
+	int32_t	*p;
+	size_t	 i, k = 0;
+
+	if (n == 0)
+		return 0;
+	p = rbmon_xcalloc(n, sizeof *p);
+	memcpy(p, r->stream_pid, n * sizeof *p);
+	qsort(p, n, sizeof *p, rec_pid_cmp);
+	for (i = 0; i < n; i++)
+		k += i == 0 || p[i] != p[i - 1];
+	free(p);
+	return k;
+}
+
+/* Why the recording stopped short, in one line. */
+static void
+rec_write_failed(const struct recorder *r)
+{
+	const char	*what;
+	char		 a[32];
+
+	if (r->w.kept == r->w.bytes) {
+		/* All of it written, END too: the fsync or the close failed. */
+		fprintf(stderr, "rbmon: %s: %s: it may not be on the disk "
+		    "whole\n", r->o->out, strerror(r->w.err));
+		return;
+	}
+	switch (r->w.err) {
+	case ENOSPC:
+		what = "the disk filled";
+		break;
+	case EDQUOT:
+		what = "the disk quota ran out";
+		break;
+	case EFBIG:
+		what = "the file size limit was reached";
+		break;
+	default:
+		what = "writing failed";
+		break;
+	}
+	fprintf(stderr, "rbmon: %s: %s at %s bytes (%s): the recording stops "
+	    "there, without its END chunk\n", r->o->out, what,
+	    rec_group(a, sizeof a, r->w.kept), strerror(r->w.err));
+}
+
+/*
+ * What the file holds (whole chunks written), and what was lost; with
+ * @cut, the recording stopped short: only what its chunks say was lost.
+ */
 static void
 rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
-    uint32_t reason)
+    uint32_t reason, int cut)
 {
 	char	a[32], b[32], c[32];
 	double	secs = (double)wall_ns / 1e9;
+	size_t	nprocs = rec_processes(r, r->w.streams);
 
 	fprintf(stderr, "rbmon: recorded %s events of %u thread%s in %zu "
-	    "process%s into %s, %s lost\n",
-	    rec_group(a, sizeof a, r->records), r->streams,
-	    r->streams == 1 ? "" : "s", r->nprocs, r->nprocs == 1 ? "" : "es",
-	    r->o->out, rec_group(b, sizeof b,
-	    r->lost + r->dropped + r->reused));
-	if (r->lost + r->dropped + r->reused != 0)
+	    "process%s into %s, %s lost%s\n",
+	    rec_group(a, sizeof a, r->w.records), r->w.streams,
+	    r->w.streams == 1 ? "" : "s", nprocs, nprocs == 1 ? "" : "es",
+	    r->o->out, rec_group(b, sizeof b, cut ? r->w.lost :
+	    r->lost + r->dropped + r->reused), cut ? " before it stopped" :
+	    "");
+	if (!cut && r->lost + r->dropped + r->reused != 0)
 		fprintf(stderr, "rbmon:   %s dropped by the threads while their "
 		    "logs were full, %s overwritten before they were read, "
 		    "%s in rings reused before they were read\n",
@@ -521,11 +604,12 @@ rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
 		    rec_group(c, sizeof c, r->reused));
 	fprintf(stderr, "rbmon:   %.1f MiB (%.1f bytes per event) in %.1f s "
 	    "(%.1f MiB/s); the recorder used %.2f s of CPU (%.1f%%)%s\n",
-	    (double)r->w.bytes / 1048576.0,
-	    r->records != 0 ? (double)r->w.bytes / (double)r->records : 0.0,
-	    secs, secs > 0 ? (double)r->w.bytes / 1048576.0 / secs : 0.0,
+	    (double)r->w.kept / 1048576.0,
+	    r->w.records != 0 ? (double)r->w.kept / (double)r->w.records :
+	    0.0, secs, secs > 0 ? (double)r->w.kept / 1048576.0 / secs : 0.0,
 	    (double)cpu_ns / 1e9, secs > 0 ? 100.0 * (double)cpu_ns / 1e9 /
-	    secs : 0.0, reason == RBREC_END_STOPPED ? "; interrupted" : "");
+	    secs : 0.0, !cut && reason == RBREC_END_STOPPED ?
+	    "; interrupted" : "");
 	if (r->h.clock == RB_CLOCK_NONE)
 		fputs("rbmon:   no times: the program ran with RBTRACE_CLOCK=none "
 		    "(the calls in order only)\n", stderr);
@@ -645,7 +729,7 @@ rec_teardown(struct recorder *r)
 	free(r->objset);
 	free(r->objcopy);
 	free(r->buf);
-	free(r->procs_seen);
+	free(r->stream_pid);
 }
 
 /**
@@ -658,33 +742,38 @@ int
 rbmon_record(const struct rbmon_record_opts *o)
 {
 	struct recorder		 r;
-	struct sigaction	 sa, old[3];
+	struct sigaction	 sa, old[3], oldfsz;
 	static const int	 sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	struct rbrec_end	 end;
 	struct timespec		 ts;
 	uint64_t		 t0, cpu0, now, next_check = 0, next_clock;
 	uint64_t		 sleep_ns = REC_SLEEP_MIN_NS;
 	char			*cause = NULL;
-	int			 i, done = 0, status = 0;
+	int			 i, done = 0, status = 0, cut = 0;
 
 	memset(&r, 0, sizeof r);
 	r.o = o;
+	r.w.fd = -1;
 	rec_stop = 0;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = rec_on_signal;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &sa, &old[i]);
+	/* A file size limit: EFBIG from write(2), said, not a death. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &oldfsz);
 	t0 = rbmon_mono_ns();
 	cpu0 = rec_cpu_ns();
 	if (rec_setup(&r, &cause) != 0) {
 		fprintf(stderr, "rbmon: %s: %s\n", o->trace, cause);
 		free(cause);
-		if (r.w.f != NULL)
+		if (r.w.fd >= 0)
 			rbrec_close_write(&r.w);
 		rec_teardown(&r);
 		for (i = 0; i < 3; i++)
 			sigaction(sigs[i], &old[i], NULL);
+		sigaction(SIGXFSZ, &oldfsz, NULL);
 		return 1;
 	}
 	next_clock = t0 + REC_CLOCK_NS;
@@ -730,13 +819,18 @@ rbmon_record(const struct rbmon_record_opts *o)
 	rec_clock(&r);
 	r.reused = RB_LOAD(&((struct rb_header *)r.m.base)->ev_reused_lost) -
 	    r.reused0;
-	for (i = 0; i < (int)r.h.rings; i++)
-		r.dropped += r.rings[i].ended ? 0 : r.rings[i].dropped;
+	/* Threads still running, or whose end was not seen: their drops. */
+	for (i = 0; i < (int)r.h.rings; i++) {
+		if (r.rings[i].stream == 0 || r.rings[i].ended)
+			continue;
+		rec_dropped_tail(&r, &r.rings[i]);
+		r.dropped += r.rings[i].dropped;
+	}
 	memset(&end, 0, sizeof end);
 	end.reason = r.broken ? RBREC_END_ERROR : done ? RBREC_END_EXITED :
 	    RBREC_END_STOPPED;
 	end.streams = r.streams;
-	end.records = r.records;
+	end.records = r.w.put_records;
 	end.lost = r.lost + r.reused;
 	end.dropped = r.dropped;
 	end.end_ns = rbmon_mono_ns();
@@ -744,7 +838,8 @@ rbmon_record(const struct rbmon_record_opts *o)
 	end.bytes = r.w.bytes + sizeof(struct rbrec_chunk) + sizeof end;
 	rbrec_put(&r.w, RBREC_END, &end, sizeof end, NULL, 0);
 	if (rbrec_close_write(&r.w) != 0) {
-		fprintf(stderr, "rbmon: %s: %s\n", o->out, strerror(r.w.err));
+		rec_write_failed(&r);
+		cut = r.w.kept != r.w.bytes;
 		status = 1;
 	} else if (r.broken) {
 		fprintf(stderr, "rbmon: %s: the trace file became shorter than "
@@ -752,9 +847,10 @@ rbmon_record(const struct rbmon_record_opts *o)
 		status = 1;
 	}
 	if (!o->quiet)
-		rec_summary(&r, end.end_ns - t0, end.cpu_ns, end.reason);
+		rec_summary(&r, end.end_ns - t0, end.cpu_ns, end.reason, cut);
 	rec_teardown(&r);
 	for (i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
+	sigaction(SIGXFSZ, &oldfsz, NULL);
 	return status;
 }

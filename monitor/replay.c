@@ -141,6 +141,11 @@ rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path,
 	if (x->rec.warning != NULL)
 		rbmon_esc_line(stderr, "rbmon %s: %s: %s", cmd, path,
 		    x->rec.warning);
+	if (!x->rec.have_end)
+		rbmon_esc_line(stderr, "rbmon %s: %s: incomplete: no END chunk "
+		    "(its recorder was killed, or could not write): read to "
+		    "its last whole chunk; what the threads lost after it is "
+		    "unknown", cmd, path);
 	if (rp_no_times(x) && needs != NULL) {
 		rbmon_esc_line(stderr, "rbmon %s: %s: %s needs times: the "
 		    "program ran with RBTRACE_CLOCK=none", cmd, path, needs);
@@ -158,6 +163,212 @@ rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path,
 }
 
 static void rp_time(char *, size_t, uint64_t);
+
+/* ---- losses --------------------------------------------------------------- */
+
+/* Read whole, but the recording has no END: exit status 3. */
+#define RP_EXIT_INCOMPLETE	3
+
+/* What the walked streams lost, all together. */
+struct rp_losses {
+	uint64_t	lost;		/* records, as counted */
+	size_t		threads;	/* streams that lost any */
+	int		unknown;	/* a gap of unknown size */
+	int		incomplete;	/* no END: what came after is unknown */
+};
+
+static void
+rp_losses(const struct rp_ctx *x, struct rp_losses *l)
+{
+	size_t	i;
+
+	memset(l, 0, sizeof *l);
+	l->incomplete = !x->rec.have_end;
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rp_count	*c = &x->counts[i];
+
+		if (!c->walked || (c->lost == 0 && !c->lost_unknown))
+			continue;
+		l->lost += c->lost;
+		l->unknown |= c->lost_unknown;
+		l->threads++;
+	}
+}
+
+/* Are the counts shown lower bounds? */
+static int
+rp_lower_bounds(const struct rp_losses *l)
+{
+	return l->threads != 0 || l->incomplete;
+}
+
+/* "1,234", as the recorder's summary writes counts. */
+static const char *
+rp_group(char *buf, size_t len, uint64_t v)
+{
+	char	tmp[32];
+	size_t	n, i, o = 0;
+
+	n = (size_t)snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* "5,060 records lost", "at least 5,060 ...", "records lost" (none counted). */
+static const char *
+rp_lost_text(char *buf, size_t len, uint64_t lost, int unknown)
+{
+	char	n[32];
+
+	if (lost == 0)
+		snprintf(buf, len, "records lost");
+	else
+		snprintf(buf, len, "%s%s record%s lost", unknown ? "at least " :
+		    "", rp_group(n, sizeof n, lost), lost == 1 ? "" : "s");
+	return buf;
+}
+
+/**
+ * rp_thread_label - a thread's name as the exports show it, with what it
+ * lost: "@name (@more, 5,060 records lost)", "@name (@more)",
+ * "@name (5,060 records lost)" or @name
+ * @more: NULL, or what the name says besides
+ */
+void
+rp_thread_label(char *buf, size_t len, const struct rp_ctx *x, size_t si,
+    const char *name, const char *more)
+{
+	const struct rp_count	*c = &x->counts[si];
+	char			 t[64];
+	int			 lost = c->lost != 0 || c->lost_unknown;
+
+	if (lost)
+		rp_lost_text(t, sizeof t, c->lost, c->lost_unknown);
+	if (more != NULL && lost)
+		snprintf(buf, len, "%s (%s, %s)", name, more, t);
+	else if (more != NULL || lost)
+		snprintf(buf, len, "%s (%s)", name, more != NULL ? more : t);
+	else
+		snprintf(buf, len, "%s", name);
+}
+
+/* A thread's name: its name at the end if it had one, else at the start. */
+static const char *
+rp_thread_name(const struct rbrec_stream *s)
+{
+	return s->ended && s->end.name[0] != '\0' ? s->end.name :
+	    s->info.name;
+}
+
+/*
+ * Per thread that lost records, as a table after a text output (each line
+ * after @prefix): what it lost and what it kept; and whether the
+ * recording is incomplete.
+ */
+static void
+rp_lost_table(FILE *out, const struct rp_ctx *x, const char *prefix)
+{
+	struct rp_losses	l;
+	char			a[64], b[32];
+	int			blank = (int)strcspn(prefix, " ");
+	size_t			i;
+
+	rp_losses(x, &l);
+	/* A blank line first: the prefix without its trailing blanks. */
+	if (l.incomplete)
+		fprintf(out, "%.*s\n%sThe recording is incomplete (no END "
+		    "chunk): the counts above are lower bounds.\n", blank,
+		    prefix, prefix);
+	if (l.threads == 0)
+		return;
+	fprintf(out, "%.*s\n%s%s in %zu thread%s (the counts above are lower "
+	    "bounds):\n", blank, prefix, prefix, rp_lost_text(a, sizeof a,
+	    l.lost, l.unknown), l.threads, l.threads == 1 ? "" : "s");
+	fprintf(out, "%s%14s  %12s  %8s  %s\n", prefix, "Lost", "Kept", "TID",
+	    "Thread");
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rp_count	*c = &x->counts[i];
+
+		if (!c->walked || (c->lost == 0 && !c->lost_unknown))
+			continue;
+		snprintf(a, sizeof a, "%s%s", c->lost_unknown ? ">=" : "",
+		    rp_group(b, sizeof b, c->lost));
+		fprintf(out, "%s%14s  %12s  %8d  ", prefix, a,
+		    rp_group(b, sizeof b, c->records),
+		    (int)x->rec.streams[i].info.tid);
+		rbmon_esc_fputs(rp_thread_name(&x->rec.streams[i]), out);
+		fputc('\n', out);
+	}
+}
+
+/*
+ * The losses as JSON members, after others: "records", "lost",
+ * "lost_unknown", "complete", "lower_bounds" and "threads", one object
+ * per thread walked.
+ */
+static void
+rp_lost_json(FILE *out, const struct rp_ctx *x)
+{
+	struct rp_losses	l;
+	uint64_t		records = 0;
+	size_t			i, n = 0;
+
+	rp_losses(x, &l);
+	for (i = 0; i < x->rec.nstreams; i++)
+		if (x->counts[i].walked)
+			records += x->counts[i].records;
+	fprintf(out, ", \"records\": %" PRIu64 ", \"lost\": %" PRIu64
+	    ", \"lost_unknown\": %s, \"complete\": %s, \"lower_bounds\": %s"
+	    ", \"threads\": [", records, l.lost, l.unknown ? "true" : "false",
+	    l.incomplete ? "false" : "true",
+	    rp_lower_bounds(&l) ? "true" : "false");
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rbrec_stream	*s = &x->rec.streams[i];
+		const struct rp_count		*c = &x->counts[i];
+
+		if (!c->walked)
+			continue;
+		fprintf(out, "%s{\"pid\": %d, \"tid\": %d, \"name\": ",
+		    n++ == 0 ? "\n  " : ",\n  ", (int)s->info.pid,
+		    (int)s->info.tid);
+		rbmon_json_string(out, rp_thread_name(s));
+		fprintf(out, ", \"records\": %" PRIu64 ", \"lost\": %" PRIu64
+		    ", \"lost_unknown\": %s}", c->records, c->lost,
+		    c->lost_unknown ? "true" : "false");
+	}
+	fputs(n != 0 ? "\n]" : "]", out);
+}
+
+/* One line on stderr when counts are lower bounds (the exports). */
+static void
+rp_lost_say(const struct rp_ctx *x, const char *cmd)
+{
+	struct rp_losses	l;
+	char			a[64];
+
+	rp_losses(x, &l);
+	if (l.threads == 0)
+		return;
+	rbmon_esc_line(stderr, "rbmon %s: %s: %s in %zu thread%s (per thread "
+	    "in its name): counts are lower bounds", cmd, x->rec.path,
+	    rp_lost_text(a, sizeof a, l.lost, l.unknown), l.threads,
+	    l.threads == 1 ? "" : "s");
+}
+
+/* Close @x; the exit status: 1 if !@ok, 3 if the recording has no END. */
+static int
+rp_done(struct rp_ctx *x, int ok)
+{
+	int	status = !ok ? 1 : x->rec.have_end ? 0 : RP_EXIT_INCOMPLETE;
+
+	rp_close(x);
+	return status;
+}
 
 /* A duration as uftrace shows it: "  1.234 us", 10 wide. */
 static void
@@ -587,6 +798,7 @@ rp_replay(int argc, char **argv)
 	}
 	fputs("# DURATION      TID     FUNCTION\n", stdout);
 	rp_merge_run(&m);
+	rp_lost_table(stdout, &x, "# ");
 	for (i = 0; i < m.n; i++)
 		rp_walk_free(&m.w[i]);
 	if (rp.keep != NULL)
@@ -596,8 +808,7 @@ rp_replay(int argc, char **argv)
 	free(rp.root);
 	free(m.w);
 	free(tids.v);
-	rp_close(&x);
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	return rp_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 
 /* ---- report --------------------------------------------------------------- */
@@ -811,7 +1022,9 @@ rp_report(int argc, char **argv)
 				printf(", \"total_ns\": %" PRIu64 ", \"self_ns\": %"
 				    PRIu64 "}", s->total, s->self);
 		}
-		fputs("\n]}\n", stdout);
+		fputs("\n]", stdout);
+		rp_lost_json(stdout, &x);
+		fputs("}\n", stdout);
 	} else {
 		printf("%12s  %12s  %10s  %s\n", "Total time", "Self time",
 		    "Calls", "Function");
@@ -831,13 +1044,13 @@ rp_report(int argc, char **argv)
 			rbmon_esc_fputs(x.funcs[order[i]].name, stdout);
 			putchar('\n');
 		}
+		rp_lost_table(stdout, &x, "");
 	}
 	free(order);
 	free(r.st);
 	free(r.active);
 	free(tids.v);
-	rp_close(&x);
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	return rp_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 
 /* ---- hot ------------------------------------------------------------------ */
@@ -866,8 +1079,6 @@ struct rp_hot {
 	uint64_t	 span;		/* the threads' recorded time, summed */
 	uint64_t	 first, last;	/* the stream being walked, raw */
 	int		 have_first;
-	uint64_t	 lost;		/* records lost or dropped, counted */
-	int		 lost_unknown;	/* and gaps of unknown size */
 };
 
 static void
@@ -941,19 +1152,6 @@ rp_hot_median(const struct rp_hot *h, uint32_t func)
 			return b == 0 ? 0 : (3ull << (b - 1)) / 2;
 	}
 	return 0;
-}
-
-static void
-rp_hot_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
-{
-	struct rp_hot	*h = w->h->arg;
-
-	(void)depth;
-	if (!k->lost && k->e.kind != RB_EV_LOST)
-		return;
-	if (k->e.arg == 0)
-		h->lost_unknown = 1;
-	h->lost += k->e.arg;
 }
 
 static int
@@ -1088,9 +1286,9 @@ rp_hot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rp_handler	 hd = { rp_hot_enter, rp_hot_leave, rp_hot_mark,
-				    NULL };
+	struct rp_handler	 hd = { rp_hot_enter, rp_hot_leave, NULL, NULL };
 	struct rp_hot		 h;
+	struct rp_losses	 lost;
 	struct rbmon_tids		 tids = { NULL, 0 };
 	struct rp_ctx		 x;
 	struct rp_walk		 w;
@@ -1177,6 +1375,7 @@ rp_hot(int argc, char **argv)
 	qsort_r(order, n, sizeof *order, rp_hot_cmp, &h);
 	if (n > top)
 		n = top;
+	rp_losses(&x, &lost);
 
 	/*
 	 * The suggestion: listed, 1% of the calls or more, short (the
@@ -1217,11 +1416,10 @@ rp_hot(int argc, char **argv)
 			putchar('\n');
 		}
 	} else if (json) {
-		printf("{\"calls\": %" PRIu64 ", \"lost\": %" PRIu64
+		printf("{\"calls\": %" PRIu64
 		    ", \"thread_ns\": %" PRIu64 ", \"cost_ns\": %g"
 		    ", \"hook_ns\": %.0f, \"hook_ns_after\": %.0f"
-		    ", \"functions\": [", all, h.lost, h.span, cost, hook,
-		    left);
+		    ", \"functions\": [", all, h.span, cost, hook, left);
 		for (i = 0; i < n; i++) {
 			const struct rp_func	*f = &x.funcs[order[i]];
 
@@ -1249,17 +1447,22 @@ rp_hot(int argc, char **argv)
 			fputs(i == 0 ? "" : ", ", stdout);
 			rbmon_json_string(stdout, files[i]);
 		}
-		fputs("]}\n", stdout);
+		fputs("]", stdout);
+		rp_lost_json(stdout, &x);
+		fputs("}\n", stdout);
 	} else {
 		rp_time(a, sizeof a, (uint64_t)hook);
 		rp_time(b, sizeof b, h.span);
 		printf("%" PRIu64 " calls", all);
-		if (h.lost != 0)
+		if (lost.lost != 0)
 			printf(" (and %s%" PRIu64 " records lost: counts are "
-			    "lower bounds)", h.lost_unknown ? "at least " : "",
-			    h.lost);
-		else if (h.lost_unknown)
+			    "lower bounds)", lost.unknown ? "at least " : "",
+			    lost.lost);
+		else if (lost.unknown)
 			printf(" (and records lost: counts are lower bounds)");
+		else if (lost.incomplete)
+			printf(" (the recording is incomplete: counts are lower "
+			    "bounds)");
 		printf("; at %g ns a call the hooks took about %s of the "
 		    "threads' %s", cost, a, b);
 		if (h.span != 0)
@@ -1350,6 +1553,7 @@ rp_hot(int argc, char **argv)
 			    "instruments only the calls left after inlining "
 			    "(most small, hot\nfunctions are inlined at -O2).");
 		}
+		rp_lost_table(stdout, &x, "");
 	}
 	for (i = 0; i < n; i++)
 		free(keys[i]);
@@ -1361,8 +1565,7 @@ rp_hot(int argc, char **argv)
 	free(h.self);
 	free(h.hist);
 	free(tids.v);
-	rp_close(&x);
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+	return rp_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 
 /* ---- exports -------------------------------------------------------------- */
@@ -1490,14 +1693,6 @@ rp_chrome_meta(struct rp_export *e, const char *what, int pid, int tid,
 	fputs("}}", e->out);
 }
 
-/* A thread's name: its name at the end if it had one, else at the start. */
-static const char *
-rp_thread_name(const struct rbrec_stream *s)
-{
-	return s->ended && s->end.name[0] != '\0' ? s->end.name :
-	    s->info.name;
-}
-
 static void
 rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 {
@@ -1506,12 +1701,10 @@ rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 	struct rp_ctx		*x = e->x;
 	struct rp_walk		 w;
 	char			 name[RB_PROGRAM_MAX + 32];
+	char			 label[RB_THREAD_NAME_MAX + 64];
 	size_t			 i, j;
 
-	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"program\": ",
-	    e->out);
-	rbmon_json_string(e->out, x->rec.info.program);
-	fputs(", \"recorded_by\": \"rbtrace\"}, \"traceEvents\": [", e->out);
+	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", e->out);
 	e->first = 1;
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
@@ -1527,15 +1720,23 @@ rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 			    x->rec.info.program, (int)s->info.pid);
 			rp_chrome_meta(e, "process_name", s->info.pid, 0, name);
 		}
-		rp_chrome_meta(e, "thread_name", s->info.pid, s->info.tid,
-		    rp_thread_name(s));
+		/* Its first pass counts what it lost, for its name. */
 		rp_walk_init(&w, x, i, &h);
+		rp_thread_label(label, sizeof label, x, i, rp_thread_name(s),
+		    NULL);
+		rp_chrome_meta(e, "thread_name", s->info.pid, s->info.tid,
+		    label);
 		while (rp_walk_step(&w))
 			;
 		rp_walk_finish(&w);
 		rp_walk_free(&w);
 	}
-	fputs("\n]}\n", e->out);
+	/* Last: what the walk counted. */
+	fputs("\n], \"otherData\": {\"program\": ", e->out);
+	rbmon_json_string(e->out, x->rec.info.program);
+	fputs(", \"recorded_by\": \"rbtrace\"", e->out);
+	rp_lost_json(e->out, x);
+	fputs("}}\n", e->out);
 }
 
 /* Folded stacks: "program (pid);thread (tid);outer;...;inner NS". */
@@ -1599,7 +1800,8 @@ rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 				    e };
 	struct rp_ctx		*x = e->x;
 	struct rp_walk		 w;
-	char			 name[RB_PROGRAM_MAX + RB_THREAD_NAME_MAX + 64];
+	char			 name[RB_PROGRAM_MAX + RB_THREAD_NAME_MAX + 128];
+	char			 label[32];
 	uint32_t		 pnode, f;
 	size_t			 i;
 
@@ -1612,11 +1814,12 @@ rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 		    (int)s->info.pid);
 		f = rp_func_named(x, name, "", -1);
 		pnode = rp_node(e, UINT32_MAX, f);
-		snprintf(name, sizeof name, "%s (%d)", rp_thread_name(s),
-		    (int)s->info.tid);
+		rp_walk_init(&w, x, i, &h);
+		snprintf(label, sizeof label, "%d", (int)s->info.tid);
+		rp_thread_label(name, sizeof name, x, i, rp_thread_name(s),
+		    label);
 		f = rp_func_named(x, name, "", -2);
 		e->root = rp_node(e, pnode, f);
-		rp_walk_init(&w, x, i, &h);
 		while (rp_walk_step(&w))
 			;
 		rp_walk_finish(&w);
@@ -1670,6 +1873,7 @@ rp_speedscope(struct rp_export *e, const struct rbmon_tids *tids)
 	struct rp_ctx		*x = e->x;
 	struct rp_walk		 w;
 	char			 name[RB_THREAD_NAME_MAX + 64];
+	char			 label[RB_THREAD_NAME_MAX + 128];
 	size_t			 i, n = 0;
 
 	fputs("{\"$schema\": \"https://www.speedscope.app/file-format-"
@@ -1681,16 +1885,18 @@ rp_speedscope(struct rp_export *e, const struct rbmon_tids *tids)
 
 		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
 			continue;
-		snprintf(name, sizeof name, "%s (pid %d, tid %d)",
-		    rp_thread_name(s), (int)s->info.pid, (int)s->info.tid);
+		rp_walk_init(&w, x, i, &h);
+		snprintf(name, sizeof name, "pid %d, tid %d", (int)s->info.pid,
+		    (int)s->info.tid);
+		rp_thread_label(label, sizeof label, x, i, rp_thread_name(s),
+		    name);
 		fputs(n++ == 0 ? "\n{" : ",\n{", e->out);
 		fputs("\"type\": \"evented\", \"name\": ", e->out);
-		rbmon_json_string(e->out, name);
+		rbmon_json_string(e->out, label);
 		fputs(", \"unit\": \"nanoseconds\", \"events\": [", e->out);
 		e->first = 1;
 		e->have_lo = 0;
 		e->lo = e->hi = 0;
-		rp_walk_init(&w, x, i, &h);
 		while (rp_walk_step(&w))
 			;
 		rp_walk_finish(&w);
@@ -1827,11 +2033,11 @@ rp_export_cmd(int argc, char **argv)
 	}
 	if (output != NULL && fclose(e.out) != 0)
 		status = 1;
+	rp_lost_say(&x, "export");
 	free(e.nodes);
 	rp_map_free(&e.kids);
 	free(tids.v);
-	rp_close(&x);
-	return status;
+	return rp_done(&x, status == 0);
 }
 
 /* ---- dispatch ------------------------------------------------------------- */

@@ -315,6 +315,7 @@ rp_open(struct rp_ctx *x, const char *path, char **why)
 		memcpy(d->path, o->path, sizeof d->path);
 	}
 	x->procs = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->procs);
+	x->counts = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->counts);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_thread	*t = &x->rec.streams[i].info;
 
@@ -354,6 +355,7 @@ rp_close(struct rp_ctx *x)
 		rbmon_symbols_free(x->sy);
 	free(x->snap.objects);
 	free(x->procs);
+	free(x->counts);
 	rbrec_close(&x->rec);
 	memset(x, 0, sizeof *x);
 }
@@ -369,20 +371,32 @@ rp_cut(const struct rbrec_rec *k)
 
 #define RP_PLAN_NAMED	UINT32_MAX	/* a named frame's exit, no entry */
 
-/* The first pass: per region, the functions it leaves without entering. */
+/*
+ * The first pass: per region, the functions it leaves without entering;
+ * and what the stream kept and lost (ctx->counts).
+ */
 static void
 rp_plan(struct rp_walk *w)
 {
+	struct rp_count		*cnt = &w->ctx->counts[w->si];
 	struct rbrec_cursor	 c;
 	struct rbrec_rec	 k;
 	struct sim { uint64_t fn; int named; } *st = NULL;
 	size_t			 n = 0, cap = 0, np = 0, capp = 0, i;
 	uint32_t		 skip = 0;
 
+	memset(cnt, 0, sizeof *cnt);
+	cnt->walked = 1;
 	w->nregions = 1;
 	w->plan_at = rbmon_xcalloc(2, sizeof *w->plan_at);
 	rbrec_cursor_init(&c, &w->ctx->rec, w->s);
 	while (rbrec_next(&c, &k)) {
+		if (k.lost || k.e.kind == RB_EV_LOST) {
+			cnt->lost += k.e.arg;
+			cnt->lost_unknown |= k.e.arg == 0;
+		} else {
+			cnt->records++;
+		}
 		if (skip > 0 && !k.lost && k.e.kind == RB_EV_TEXT) {
 			skip--;
 			continue;

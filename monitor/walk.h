@@ -22,9 +22,18 @@ struct rp_func {
 	int		 named;		/* from rbtrace_push() */
 };
 
+/* What a stream kept and lost, as its walker's first pass counted. */
+struct rp_count {
+	uint64_t	 records;	/* kept, lost marks aside */
+	uint64_t	 lost;		/* lost, as counted */
+	int		 lost_unknown;	/* and gaps of unknown size */
+	int		 walked;	/* counted */
+};
+
 /* A recording opened for reading, and what its names resolve to. */
 struct rp_ctx {
 	struct rbrec	 rec;
+	struct rp_count	*counts;	/* per stream */
 	struct rbmon_symbols *sy;
 	struct rbmon_snapshot snap;	/* its objects, for the symbols */
 	struct rbmon_process *procs;	/* one per stream: pid and image */

@@ -15,6 +15,11 @@ tests_apps_evseq_SOURCES = tests/apps/evseq.c tests/apps/app.h
 tests_apps_evseq_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_evseq_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_evseq_LDADD = lib/librbtrace.la
+# Hooks counted exactly per thread, for the recorder's accounting (record-lost.sh).
+check_PROGRAMS += tests/apps/evcount
+tests_apps_evcount_SOURCES = tests/apps/evcount.c tests/apps/app.h
+tests_apps_evcount_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_evcount_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_named_SOURCES = tests/apps/named.c
 tests_apps_named_LDADD = lib/librbtrace.la
 tests_apps_renamer_SOURCES = tests/apps/renamer.c
@@ -30,7 +35,9 @@ tests_apps_cxx_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 
 TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
 	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh \
+	tests/integration/record-lost.sh tests/integration/record-fail.sh \
 	tests/integration/hot.sh tests/integration/viewers.sh
 EXTRA_DIST += tests/apps/app.h tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
 	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh \
+	tests/integration/record-lost.sh tests/integration/record-fail.sh \
 	tests/integration/hot.sh tests/apps/hot-main.c tests/apps/hot-leaf.c tests/integration/viewers.sh

@@ -80,7 +80,8 @@ static void rbtrace_record_usage(FILE *f)
 "The geometry options of rbtrace (--rings ...) and --clock apply too; the policy\n"
 "is drain.\n"
 "Read the recording with rbmon replay, report and export.  ^C ends the program\n"
-"and the recording.  The exit status is PROGRAM's, 125 if recording failed.\n",
+"and the recording.  The exit status is PROGRAM's; 125 if the recording failed\n"
+"(the recorder was killed, or could not write: one line says which).\n",
 		RBTRACE_RECORD_EVENTS);
 }
 
@@ -409,17 +410,40 @@ static int rbtrace_reap(pid_t child)
 }
 
 /*
+ * What became of the recorder, in one line, unless it ended well (then
+ * its summary said all): killed by a signal (the recording stops at its
+ * last whole chunk, without END), or ended with a failure it said itself.
+ */
+static void rbtrace_recorder_ended(const char *prog, const char *out,
+				   pid_t rec, int rstatus, int prog_ended)
+{
+	if (WIFSIGNALED(rstatus))
+		fprintf(stderr, "rbtrace: the recorder (pid %d) was killed by "
+			"signal %d (%s): %s holds what it wrote until then, "
+			"without its END chunk%s%s%s\n", (int)rec,
+			WTERMSIG(rstatus), strsignal(WTERMSIG(rstatus)), out,
+			prog_ended ? "" : "; ", prog_ended ? "" : prog,
+			prog_ended ? "" : " runs on unrecorded");
+	else if (!WIFEXITED(rstatus))
+		fprintf(stderr, "rbtrace: the recorder (pid %d) ended with "
+			"wait status %#x\n", (int)rec, (unsigned)rstatus);
+}
+
+/*
  * rbtrace record: the program runs with its event logs in drain and waits
  * at its first hook (RBTRACE_RECORD_WAIT) until rbmon --record, started
  * here, has attached; the recorder ends when every process of the trace
- * file has.  The exit status is the program's, 125 if the recording
- * failed.
+ * file has.  Whichever of the two ends first is reaped first, so that a
+ * recorder that dies is said at once.  The exit status is the program's,
+ * 125 if the recording failed (the recorder was killed or said why).
  */
 static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 			  pid_t child, const char *path, const char *rbmon)
 {
-	pid_t rec;
-	int status, reaped, rstatus = 0;
+	pid_t rec, r;
+	int status, reaped, rstatus = 0, rec_done, st;
+	char *dflt = NULL;
+	const char *out = o->recording;
 
 	if (o->never) {
 		fprintf(stderr, "rbtrace: nothing to record\n");
@@ -433,6 +457,17 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 		fprintf(stderr, "rbtrace: nothing to record: %s ended before "
 			"calling an instrumented function\n", prog);
 		return rbtrace_status(status);
+	}
+	if (out == NULL) {
+		/* rbmon's default: the trace file's name, here. */
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		size_t n = strlen(base);
+
+		if (n > 6 && strcmp(base + n - 6, ".trace") == 0)
+			n -= 6;
+		if (asprintf(&dflt, "%.*s.rbr", (int)n, base) < 0)
+			dflt = NULL;
+		out = dflt != NULL ? dflt : "the recording";
 	}
 	rec = fork();
 	if (rec == 0) {
@@ -450,17 +485,34 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 	}
 	if (rec < 0)
 		fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
-	if (!reaped)
-		status = rbtrace_reap(child);
+	rec_done = rec <= 0;
+	while (!reaped || !rec_done) {
+		r = waitpid(reaped ? rec : rec_done ? child : -1, &st, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
+			if (!reaped)
+				status = 125 << 8;
+			if (!rec_done)
+				rstatus = 125 << 8;
+			break;
+		}
+		if (r == child && !reaped) {
+			status = st;
+			reaped = 1;
+		} else if (r == rec && !rec_done) {
+			rstatus = st;
+			rec_done = 1;
+			rbtrace_recorder_ended(prog, out, rec, rstatus, reaped);
+		}
+	}
 	if (WIFSIGNALED(status) && !o->quiet)
 		fprintf(stderr, "rbtrace: %s killed by signal %d (%s)\n", prog,
 			WTERMSIG(status), strsignal(WTERMSIG(status)));
-	if (rec > 0) {
-		while (waitpid(rec, &rstatus, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(rstatus) || WEXITSTATUS(rstatus) != 0)
-			return 125;
-	}
+	free(dflt);
+	if (rec > 0 && (!WIFEXITED(rstatus) || WEXITSTATUS(rstatus) != 0))
+		return 125;
 	return rec > 0 ? rbtrace_status(status) : 125;
 }
 
