@@ -89,22 +89,20 @@ get_svarint(const unsigned char **pp, const unsigned char *end, int64_t *v)
 /* ---- writing ------------------------------------------------------------- */
 
 /**
- * rbrec_open_write - create (or replace) the recording @path
+ * rbrec_open_write - begin the recording @path in @fd
+ * @fd: the file, new and empty (rb_outfile_open()); closed by
+ *	rbrec_close_write(), or now on failure
  * @realtime_ns: when the recording begins, for its header
  *
  * Return: 0, or -1 with errno set.
  */
 int
-rbrec_open_write(struct rbrec_writer *w, const char *path,
+rbrec_open_write(struct rbrec_writer *w, int fd, const char *path,
     uint64_t realtime_ns)
 {
 	struct rbrec_header	h;
-	int			fd;
 
 	memset(w, 0, sizeof *w);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return -1;
 	w->f = fdopen(fd, "w");
 	if (w->f == NULL) {
 		close(fd);

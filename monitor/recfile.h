@@ -151,7 +151,8 @@ struct rbrec_writer {
 	size_t		 cap;
 };
 
-int	rbrec_open_write(struct rbrec_writer *, const char *, uint64_t);
+int	rbrec_open_write(struct rbrec_writer *, int, const char *,
+	    uint64_t);
 int	rbrec_put(struct rbrec_writer *, uint32_t, const void *, size_t,
 	    const void *, size_t);
 int	rbrec_put_events(struct rbrec_writer *, uint32_t, uint64_t,

@@ -31,7 +31,9 @@
 #include "common/atomic.h"
 #include "common/clock.h"
 #include "common/evlog.h"
+#include "common/outfile.h"
 #include "control.h"
+#include "escape.h"
 #include "model.h"
 #include "recfile.h"
 #include "record.h"
@@ -503,15 +505,15 @@ static void
 rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
     uint32_t reason)
 {
-	char	a[32], b[32], c[32];
+	char	a[32], b[32], c[32], *out = rbmon_esc_dup(r->o->out);
 	double	secs = (double)wall_ns / 1e9;
 
 	fprintf(stderr, "rbmon: recorded %s events of %u thread%s in %zu "
 	    "process%s into %s, %s lost\n",
 	    rec_group(a, sizeof a, r->records), r->streams,
 	    r->streams == 1 ? "" : "s", r->nprocs, r->nprocs == 1 ? "" : "es",
-	    r->o->out, rec_group(b, sizeof b,
-	    r->lost + r->dropped + r->reused));
+	    out, rec_group(b, sizeof b, r->lost + r->dropped + r->reused));
+	free(out);
 	if (r->lost + r->dropped + r->reused != 0)
 		fprintf(stderr, "rbmon:   %s dropped by the threads while their "
 		    "logs were full, %s overwritten before they were read, "
@@ -549,6 +551,7 @@ rec_setup(struct recorder *r, char **cause)
 {
 	struct rec_claim_arg	ca;
 	struct rbrec_info	info;
+	struct rb_outfile	out;
 	char			*why = NULL;
 
 	if (rbmon_model_open(&r->m, r->o->trace, r->o->wait_ms, cause) != 0)
@@ -601,9 +604,17 @@ rec_setup(struct recorder *r, char **cause)
 	    sizeof *r->objcopy);
 	r->buf = rbmon_xcalloc(r->h.events, sizeof *r->buf);
 
-	if (rbrec_open_write(&r->w, r->o->out, rec_realtime_ns()) != 0) {
-		rbmon_xasprintf(cause, "cannot write %s: %s", r->o->out,
-		    strerror(errno));
+	if (rb_outfile_open(&out, r->o->out, RB_OUTFILE_NOW |
+	    (r->o->replace ? RB_OUTFILE_REPLACE : 0), 0666) != 0) {
+		rbmon_xasprintf(cause, "cannot write the recording %s: %s%s",
+		    r->o->out, out.why, out.mine ?
+		    "; name it with -o to replace it" : "");
+		return -1;
+	}
+	if (rbrec_open_write(&r->w, out.fd, r->o->out,
+	    rec_realtime_ns()) != 0) {
+		rbmon_xasprintf(cause, "cannot write the recording %s: %s",
+		    r->o->out, strerror(errno));
 		return -1;
 	}
 	memset(&info, 0, sizeof info);
@@ -678,7 +689,7 @@ rbmon_record(const struct rbmon_record_opts *o)
 	t0 = rbmon_mono_ns();
 	cpu0 = rec_cpu_ns();
 	if (rec_setup(&r, &cause) != 0) {
-		fprintf(stderr, "rbmon: %s: %s\n", o->trace, cause);
+		rbmon_esc_line(stderr, "rbmon: %s: %s", o->trace, cause);
 		free(cause);
 		if (r.w.f != NULL)
 			rbrec_close_write(&r.w);
@@ -744,7 +755,8 @@ rbmon_record(const struct rbmon_record_opts *o)
 	end.bytes = r.w.bytes + sizeof(struct rbrec_chunk) + sizeof end;
 	rbrec_put(&r.w, RBREC_END, &end, sizeof end, NULL, 0);
 	if (rbrec_close_write(&r.w) != 0) {
-		fprintf(stderr, "rbmon: %s: %s\n", o->out, strerror(r.w.err));
+		rbmon_esc_line(stderr, "rbmon: %s: %s", o->out,
+		    strerror(r.w.err));
 		status = 1;
 	} else if (r.broken) {
 		fprintf(stderr, "rbmon: %s: the trace file became shorter than "
