@@ -529,6 +529,8 @@ rbrec_open(struct rbrec *r, const char *path, char **why)
 	}
 	r->base = map;
 	r->size = (size_t)st.st_size;
+	r->uid = st.st_uid;
+	r->gid = st.st_gid;
 	r->path = rbmon_xstrdup(path);
 	memcpy(&r->hdr, r->base, sizeof r->hdr);
 	if (memcmp(r->hdr.magic, RBREC_MAGIC, sizeof r->hdr.magic) != 0) {

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "rbtrace/format.h"
 
@@ -177,6 +178,8 @@ struct rbrec {
 	char		*path;
 	const unsigned char *base;	/* the file, mapped */
 	size_t		 size;
+	uid_t		 uid;		/* its owner */
+	gid_t		 gid;
 	size_t		 used;		/* whole chunks end here */
 	struct rbrec_header hdr;
 	int		 have_info;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rbmon safeio: a trace file names other files (the objects its programs
- * loaded, and through them their debug files), and whoever wrote the file
- * chose those names.  rbmon opens them as regular files only, without
- * blocking, and, run by root, with the file owner's rights alone; what it
- * writes where its user asked, it writes as that user.  See rbmon(1),
- * "HOSTILE FILES" and "FILES IT WRITES".
+ * rbmon safeio: a trace file or a recording names other files (the
+ * objects its programs loaded, and through them their debug files), and
+ * whoever wrote the file chose those names.  rbmon opens them as regular
+ * files only, without blocking, and, run by root, with the file owner's
+ * rights alone; what it writes where its user asked, it writes as that
+ * user.  See rbmon(1), "HOSTILE FILES" and "FILES IT WRITES".
  */
 #include "config.h"
 
@@ -125,7 +125,7 @@ rbmon_safeio_become_owner(int fd, char **cause)
 
 /**
  * rbmon_safeio_become_user - act on files as user @uid
- * @uid: the owner of the file read
+ * @uid: the owner of the file read (a trace file, a recording)
  * @gid: its group, the group taken if @uid has no passwd entry
  * @cause: message on failure
  *

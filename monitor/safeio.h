@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rbmon safeio: opening what a trace file names, creating what rbmon
- * writes, and whose rights apply.
+ * rbmon safeio: opening what a trace file or a recording names, creating
+ * what rbmon writes, and whose rights apply.
  */
 #ifndef RBMON_SAFEIO_H
 #define RBMON_SAFEIO_H
