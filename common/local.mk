@@ -12,3 +12,7 @@ RB_COMMON_SOURCES = \
 	common/futex.c common/futex.h \
 	common/procstat.c common/procstat.h \
 	common/tracepath.c common/tracepath.h
+
+# What rbmon and the launcher share, and the library has no use for.
+RB_COMMON_TOOL_SOURCES = \
+	common/outfile.c common/outfile.h

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "edit.h"
 #include "escape.h"
 #include "history.h"
@@ -255,13 +256,17 @@ hist_write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* Write the lines to a new file in the same directory, renamed over. */
+/*
+ * Write the lines to a new file in the same directory, renamed over the
+ * history if that is a regular file of the user's (rb_outfile_open()).
+ */
 static int
 hist_save(struct rbmon_hist *h, char **cause)
 {
-	char	*dir, *tmp, *buf, *slash;
-	size_t	 len = 0, i, k;
-	int	 fd, e = 0;
+	struct rb_outfile	 o;
+	char			*dir, *buf, *slash;
+	size_t			 len = 0, i, k;
+	int			 fd, e = 0;
 
 	dir = rbmon_xstrdup(h->path);
 	slash = strrchr(dir, '/');
@@ -271,14 +276,12 @@ hist_save(struct rbmon_hist *h, char **cause)
 		free(dir);
 		return -1;
 	}
-	rbmon_xasprintf(&tmp, "%s/.history-%s.XXXXXX", dir, h->kind);
 	free(dir);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		hist_cause(cause, h, "is not saved", tmp, strerror(errno));
-		free(tmp);
+	if (rb_outfile_open(&o, h->path, RB_OUTFILE_REPLACE, 0600) != 0) {
+		hist_cause(cause, h, "is not saved", h->path, o.why);
 		return -1;
 	}
+	fd = o.fd;
 	for (i = 0; i < h->n; i++)
 		len += strlen(h->line[i]) + 1;
 	buf = rbmon_xcalloc(len + 1, 1);
@@ -288,19 +291,21 @@ hist_save(struct rbmon_hist *h, char **cause)
 		buf[len + k] = '\n';
 		len += k + 1;
 	}
-	if (fchmod(fd, 0600) != 0 || hist_write_all(fd, buf, len) != 0)
+	if (hist_write_all(fd, buf, len) != 0)
 		e = errno;
 	free(buf);
 	if (close(fd) != 0 && e == 0)
 		e = errno;
-	if (e == 0 && rename(tmp, h->path) != 0)
-		e = errno;
 	if (e != 0) {
-		unlink(tmp);
+		rb_outfile_discard(&o);
 		hist_cause(cause, h, "is not saved", h->path, strerror(e));
+		return -1;
 	}
-	free(tmp);
-	return e == 0 ? 0 : -1;
+	if (rb_outfile_commit(&o) != 0) {
+		hist_cause(cause, h, "is not saved", h->path, o.why);
+		return -1;
+	}
+	return 0;
 }
 
 /**

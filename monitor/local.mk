@@ -26,7 +26,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history.c monitor/history.h \
 	monitor/control.c monitor/control.h \
 	monitor/breakpoint.c monitor/breakpoint.h \
-	$(RB_COMMON_SOURCES)
+	$(RB_COMMON_SOURCES) $(RB_COMMON_TOOL_SOURCES)
 monitor_libmonitor_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) \
 	$(LIBBSD_CFLAGS)
 monitor_libmonitor_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) \

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "common/procstat.h"
 #include "discover.h"
 #include "escape.h"
@@ -540,6 +541,7 @@ rbmon_profile_cmd(int argc, char **argv)
 	char			*found = NULL, *cause = NULL, *end;
 	FILE			*out = stdout;
 	struct rbmon_tids	 tids = { NULL, 0 };
+	struct rb_outfile	 of;
 	long			 rate = PROF_RATE_DEFAULT, pid = 0;
 	uint64_t		 t0, t1, cpu0, period, missed = 0, lim = 0;
 	double			 duration = 0;
@@ -614,18 +616,29 @@ rbmon_profile_cmd(int argc, char **argv)
 		}
 		file = found;
 	}
-	if (rbmon_model_open(&m, file, RBMON_READY_WAIT_MS, &cause) != 0 ||
-	    (rbmon_safeio_become_owner(m.fd, &cause) != 0 &&
-	    (rbmon_model_close(&m), 1))) {
+	if (rbmon_model_open(&m, file, RBMON_READY_WAIT_MS, &cause) != 0) {
 		rbmon_esc_line(stderr, "rbmon profile: %s: %s", file, cause);
 		free(cause);
 		free(found);
 		free(tids.v);
 		return 1;
 	}
-	if (output != NULL && (out = fopen(output, "w")) == NULL) {
-		rbmon_esc_line(stderr, "rbmon profile: %s: %s", output,
-		    strerror(errno));
+	/* Created as the user, before reading as the file's owner. */
+	if (output != NULL &&
+	    (out = rbmon_safeio_output(&of, output, &cause)) == NULL) {
+		rbmon_esc_line(stderr, "rbmon profile: cannot write %s: %s",
+		    output, cause);
+		free(cause);
+		rbmon_model_close(&m);
+		free(found);
+		free(tids.v);
+		return 1;
+	}
+	if (rbmon_safeio_become_owner(m.fd, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon profile: %s: %s", file, cause);
+		free(cause);
+		if (output != NULL)
+			rbmon_safeio_output_done(&of, out, 0, NULL);
 		rbmon_model_close(&m);
 		free(found);
 		free(tids.v);
@@ -693,11 +706,15 @@ rbmon_profile_cmd(int argc, char **argv)
 	t1 = rbmon_mono_ns();
 
 	prof_write(out, &pr);
-	if (fflush(out) != 0 || ferror(out) ||
-	    (output != NULL && fclose(out) != 0)) {
-		rbmon_esc_line(stderr, "rbmon profile: %s: %s",
-		    output != NULL ? output : "standard output",
+	if (output == NULL && (fflush(out) != 0 || ferror(out))) {
+		rbmon_esc_line(stderr, "rbmon profile: standard output: %s",
 		    strerror(errno));
+		status = 1;
+	} else if (output != NULL &&
+	    rbmon_safeio_output_done(&of, out, 1, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon profile: cannot write %s: %s",
+		    output, cause);
+		free(cause);
 		status = 1;
 	} else {
 		double	 wall = (double)(t1 - t0) / 1e9;

@@ -753,6 +753,7 @@ rbmon_record_run(const char *file, const char *output)
 	}
 	memset(&o, 0, sizeof o);
 	o.trace = file;
+	o.replace = dflt == NULL;
 	o.out = output;
 	o.wait_ms = RBMON_READY_WAIT_MS;
 	status = rbmon_record(&o);

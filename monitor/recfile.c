@@ -180,23 +180,20 @@ wr_drain(struct rbrec_writer *w)
 }
 
 /**
- * rbrec_open_write - create (or replace) the recording @path
+ * rbrec_open_write - begin the recording @path in @fd
+ * @fd: the file, new and empty (rb_outfile_open()); closed by
+ *	rbrec_close_write(), or now on failure
  * @realtime_ns: when the recording begins, for its header
  *
  * Return: 0, or -1 with errno set.
  */
 int
-rbrec_open_write(struct rbrec_writer *w, const char *path,
+rbrec_open_write(struct rbrec_writer *w, int fd, const char *path,
     uint64_t realtime_ns)
 {
 	struct rbrec_header	h;
-	int			fd;
 
 	memset(w, 0, sizeof *w);
-	w->fd = -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return -1;
 	w->fd = fd;
 	w->path = path;
 	memset(&h, 0, sizeof h);
@@ -654,6 +651,8 @@ rbrec_open(struct rbrec *r, const char *path, char **why)
 	}
 	r->base = map;
 	r->size = (size_t)st.st_size;
+	r->uid = st.st_uid;
+	r->gid = st.st_gid;
 	r->path = rbmon_xstrdup(path);
 	memcpy(&r->hdr, r->base, sizeof r->hdr);
 	if (memcmp(r->hdr.magic, RBREC_MAGIC, sizeof r->hdr.magic) != 0) {

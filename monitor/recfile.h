@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "rbtrace/format.h"
 
@@ -181,7 +182,8 @@ struct rbrec_writer {
 	size_t		 cap;
 };
 
-int	rbrec_open_write(struct rbrec_writer *, const char *, uint64_t);
+int	rbrec_open_write(struct rbrec_writer *, int, const char *,
+	    uint64_t);
 int	rbrec_put(struct rbrec_writer *, uint32_t, const void *, size_t,
 	    const void *, size_t);
 int	rbrec_put_events(struct rbrec_writer *, uint32_t, uint64_t,
@@ -206,6 +208,8 @@ struct rbrec {
 	char		*path;
 	const unsigned char *base;	/* the file, mapped */
 	size_t		 size;
+	uid_t		 uid;		/* its owner */
+	gid_t		 gid;
 	size_t		 used;		/* whole chunks end here */
 	struct rbrec_header hdr;
 	int		 have_info;

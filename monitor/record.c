@@ -31,7 +31,9 @@
 #include "common/atomic.h"
 #include "common/clock.h"
 #include "common/evlog.h"
+#include "common/outfile.h"
 #include "control.h"
+#include "escape.h"
 #include "model.h"
 #include "recfile.h"
 #include "record.h"
@@ -553,8 +555,8 @@ rec_write_failed(const struct recorder *r)
 
 	if (r->w.kept == r->w.bytes) {
 		/* All of it written, END too: the fsync or the close failed. */
-		fprintf(stderr, "rbmon: %s: %s: it may not be on the disk "
-		    "whole\n", r->o->out, strerror(r->w.err));
+		rbmon_esc_line(stderr, "rbmon: %s: %s: it may not be on the "
+		    "disk whole", r->o->out, strerror(r->w.err));
 		return;
 	}
 	switch (r->w.err) {
@@ -571,8 +573,8 @@ rec_write_failed(const struct recorder *r)
 		what = "writing failed";
 		break;
 	}
-	fprintf(stderr, "rbmon: %s: %s at %s bytes (%s): the recording stops "
-	    "there, without its END chunk\n", r->o->out, what,
+	rbmon_esc_line(stderr, "rbmon: %s: %s at %s bytes (%s): the recording "
+	    "stops there, without its END chunk", r->o->out, what,
 	    rec_group(a, sizeof a, r->w.kept), strerror(r->w.err));
 }
 
@@ -584,7 +586,7 @@ static void
 rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
     uint32_t reason, int cut)
 {
-	char	a[32], b[32], c[32];
+	char	a[32], b[32], c[32], *out = rbmon_esc_dup(r->o->out);
 	double	secs = (double)wall_ns / 1e9;
 	size_t	nprocs = rec_processes(r, r->w.streams);
 
@@ -592,9 +594,10 @@ rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
 	    "process%s into %s, %s lost%s\n",
 	    rec_group(a, sizeof a, r->w.records), r->w.streams,
 	    r->w.streams == 1 ? "" : "s", nprocs, nprocs == 1 ? "" : "es",
-	    r->o->out, rec_group(b, sizeof b, cut ? r->w.lost :
+	    out, rec_group(b, sizeof b, cut ? r->w.lost :
 	    r->lost + r->dropped + r->reused), cut ? " before it stopped" :
 	    "");
+	free(out);
 	if (!cut && r->lost + r->dropped + r->reused != 0)
 		fprintf(stderr, "rbmon:   %s dropped by the threads while their "
 		    "logs were full, %s overwritten before they were read, "
@@ -633,6 +636,7 @@ rec_setup(struct recorder *r, char **cause)
 {
 	struct rec_claim_arg	ca;
 	struct rbrec_info	info;
+	struct rb_outfile	out;
 	char			*why = NULL;
 
 	if (rbmon_model_open(&r->m, r->o->trace, r->o->wait_ms, cause) != 0)
@@ -685,9 +689,17 @@ rec_setup(struct recorder *r, char **cause)
 	    sizeof *r->objcopy);
 	r->buf = rbmon_xcalloc(r->h.events, sizeof *r->buf);
 
-	if (rbrec_open_write(&r->w, r->o->out, rec_realtime_ns()) != 0) {
-		rbmon_xasprintf(cause, "cannot write %s: %s", r->o->out,
-		    strerror(errno));
+	if (rb_outfile_open(&out, r->o->out, RB_OUTFILE_NOW |
+	    (r->o->replace ? RB_OUTFILE_REPLACE : 0), 0666) != 0) {
+		rbmon_xasprintf(cause, "cannot write the recording %s: %s%s",
+		    r->o->out, out.why, out.mine ?
+		    "; name it with -o to replace it" : "");
+		return -1;
+	}
+	if (rbrec_open_write(&r->w, out.fd, r->o->out,
+	    rec_realtime_ns()) != 0) {
+		rbmon_xasprintf(cause, "cannot write the recording %s: %s",
+		    r->o->out, strerror(errno));
 		return -1;
 	}
 	memset(&info, 0, sizeof info);
@@ -766,7 +778,7 @@ rbmon_record(const struct rbmon_record_opts *o)
 	t0 = rbmon_mono_ns();
 	cpu0 = rec_cpu_ns();
 	if (rec_setup(&r, &cause) != 0) {
-		fprintf(stderr, "rbmon: %s: %s\n", o->trace, cause);
+		rbmon_esc_line(stderr, "rbmon: %s: %s", o->trace, cause);
 		free(cause);
 		if (r.w.fd >= 0)
 			rbrec_close_write(&r.w);

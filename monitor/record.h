@@ -8,6 +8,8 @@
 struct rbmon_record_opts {
 	const char	*trace;		/* the trace file */
 	const char	*out;		/* the recording to write */
+	int		 replace;	/* the user named it: replace a file of
+					   theirs (rbmon(1), "FILES IT WRITES") */
 	int		 quiet;		/* no summary */
 	int		 wait_ms;	/* for the trace file to be ready */
 };

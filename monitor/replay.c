@@ -26,11 +26,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "dump.h"
 #include "escape.h"
 #include "perfetto.h"
 #include "profile.h"
 #include "replay.h"
+#include "safeio.h"
 #include "view.h"
 #include "walk.h"
 
@@ -1965,7 +1967,9 @@ rp_export_cmd(int argc, char **argv)
 	struct rp_export	 e;
 	struct rbmon_tids		 tids = { NULL, 0 };
 	struct rp_ctx		 x;
+	struct rb_outfile	 of;
 	const char		*output = NULL;
+	char			*cause = NULL;
 	int			 ch, format = 0, status = 0;
 
 	opterr = 0;
@@ -2006,15 +2010,22 @@ rp_export_cmd(int argc, char **argv)
 	if (format == 'p' && output == NULL && isatty(STDOUT_FILENO))
 		rbmon_cmd_usage("export", "--perfetto writes binary data, not for a "
 		    "terminal: give -o FILE or redirect standard output");
-	if (rp_open_or_say(&x, "export", argv[optind], "an export") != 0)
-		return 1;
 	memset(&e, 0, sizeof e);
 	e.x = &x;
 	e.out = stdout;
-	if (output != NULL && (e.out = fopen(output, "w")) == NULL) {
-		rbmon_esc_line(stderr, "rbmon export: %s: %s", output,
-		    strerror(errno));
-		rp_close(&x);
+	/* Created as the user, before rp_open() reads as the file's owner. */
+	if (output != NULL &&
+	    (e.out = rbmon_safeio_output(&of, output, &cause)) == NULL) {
+		rbmon_esc_line(stderr, "rbmon export: cannot write %s: %s",
+		    output, cause);
+		free(cause);
+		free(tids.v);
+		return 1;
+	}
+	if (rp_open_or_say(&x, "export", argv[optind], "an export") != 0) {
+		if (output != NULL)
+			rbmon_safeio_output_done(&of, e.out, 0, NULL);
+		free(tids.v);
 		return 1;
 	}
 	if (format == 'c')
@@ -2025,14 +2036,18 @@ rp_export_cmd(int argc, char **argv)
 		rp_folded(&e, &tids);
 	else
 		rp_speedscope(&e, &tids);
-	if (fflush(e.out) != 0 || ferror(e.out)) {
-		rbmon_esc_line(stderr, "rbmon export: %s: %s",
-		    output != NULL ? output : "standard output",
+	if (output == NULL && (fflush(e.out) != 0 || ferror(e.out))) {
+		rbmon_esc_line(stderr, "rbmon export: standard output: %s",
 		    strerror(errno));
 		status = 1;
 	}
-	if (output != NULL && fclose(e.out) != 0)
+	if (output != NULL &&
+	    rbmon_safeio_output_done(&of, e.out, 1, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon export: cannot write %s: %s",
+		    output, cause);
+		free(cause);
 		status = 1;
+	}
 	rp_lost_say(&x, "export");
 	free(e.nodes);
 	rp_map_free(&e.kids);

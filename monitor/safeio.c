@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rbmon safeio: a trace file names other files (the objects its programs
- * loaded, and through them their debug files), and whoever wrote the file
- * chose those names.  rbmon opens them as regular files only, without
- * blocking, and, run by root, with the file owner's rights alone.  See
- * rbmon(1), "HOSTILE FILES".
+ * rbmon safeio: a trace file or a recording names other files (the
+ * objects its programs loaded, and through them their debug files), and
+ * whoever wrote the file chose those names.  rbmon opens them as regular
+ * files only, without blocking, and, run by root, with the file owner's
+ * rights alone; what it writes where its user asked, it writes as that
+ * user.  See rbmon(1), "HOSTILE FILES" and "FILES IT WRITES".
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "model.h"
 #include "safeio.h"
 
@@ -86,6 +88,13 @@ safeio_groups(const struct passwd *pw, gid_t gid, int *n)
 	}
 }
 
+/* The identity rbmon_safeio_become_user() left, for rbmon_safeio_become_self(). */
+static struct {
+	int	 changed;
+	gid_t	*groups;
+	int	 ngroups;
+} safeio_self;
+
 /**
  * rbmon_safeio_become_owner - act on files as the owner of a trace file
  * @fd: the open trace file
@@ -103,10 +112,7 @@ safeio_groups(const struct passwd *pw, gid_t gid, int *n)
 int
 rbmon_safeio_become_owner(int fd, char **cause)
 {
-	struct passwd	*pw;
 	struct stat	 st;
-	gid_t		*groups, gid;
-	int		 n, e = 0;
 
 	if (geteuid() != 0)
 		return 0;
@@ -114,10 +120,40 @@ rbmon_safeio_become_owner(int fd, char **cause)
 		rbmon_xasprintf(cause, "%s", strerror(errno));
 		return -1;
 	}
-	if (st.st_uid == 0)
+	return rbmon_safeio_become_user(st.st_uid, st.st_gid, cause);
+}
+
+/**
+ * rbmon_safeio_become_user - act on files as user @uid
+ * @uid: the owner of the file read (a trace file, a recording)
+ * @gid: its group, the group taken if @uid has no passwd entry
+ * @cause: message on failure
+ *
+ * As rbmon_safeio_become_owner(), for a file whose owner is known.
+ * Return: 0, or -1 with *@cause set: then rbmon must not go on.
+ */
+int
+rbmon_safeio_become_user(uid_t uid, gid_t gid, char **cause)
+{
+	struct passwd	*pw;
+	gid_t		*groups;
+	int		 n, e = 0;
+
+	if (geteuid() != 0 || uid == 0)
 		return 0;
-	pw = getpwuid(st.st_uid);
-	gid = pw != NULL ? pw->pw_gid : st.st_gid;
+	if (!safeio_self.changed) {
+		n = getgroups(0, NULL);
+		safeio_self.groups = rbmon_xcalloc(n > 0 ? (size_t)n : 1,
+		    sizeof *safeio_self.groups);
+		safeio_self.ngroups = n > 0 ? getgroups(n,
+		    safeio_self.groups) : 0;
+		if (safeio_self.ngroups < 0)
+			safeio_self.ngroups = 0;
+	}
+	safeio_self.changed = 1;
+	pw = getpwuid(uid);
+	if (pw != NULL)
+		gid = pw->pw_gid;
 	groups = safeio_groups(pw, gid, &n);
 	if (setgroups((size_t)n, groups) != 0)
 		e = errno;
@@ -129,14 +165,100 @@ rbmon_safeio_become_owner(int fd, char **cause)
 			e = EPERM;
 	}
 	if (e == 0) {
-		setfsuid(st.st_uid);
-		if ((uid_t)setfsuid((uid_t)-1) != st.st_uid)
+		setfsuid(uid);
+		if ((uid_t)setfsuid((uid_t)-1) != uid)
 			e = EPERM;
 	}
 	if (e != 0) {
 		rbmon_xasprintf(cause, "cannot take the file access rights of "
-		    "its owner, uid %lu: %s", (unsigned long)st.st_uid,
-		    strerror(e));
+		    "its owner, uid %lu: %s", (unsigned long)uid, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+/**
+ * rbmon_safeio_become_self - act on files as rbmon's own user again
+ *
+ * For what rbmon writes where its user asked (an export's, a profile's
+ * -o): the file is created before rbmon_safeio_become_user() and given its
+ * name after this.  Nothing to do if rbmon never took another identity.
+ */
+void
+rbmon_safeio_become_self(void)
+{
+	if (!safeio_self.changed)
+		return;
+	setfsuid(geteuid());
+	setfsgid(getegid());
+	(void)setgroups((size_t)safeio_self.ngroups, safeio_self.groups);
+	free(safeio_self.groups);
+	memset(&safeio_self, 0, sizeof safeio_self);
+}
+
+/**
+ * rbmon_safeio_output - create the file a command writes, named by its -o
+ * @o: the file (rb_outfile_open()), until rbmon_safeio_output_done()
+ * @path: the name the user gave
+ * @cause: on failure, what is wrong (to free)
+ *
+ * Created as rbmon's own user, before rbmon_safeio_become_user(), under
+ * a temporary name in the same directory: it takes its name whole, at
+ * rbmon_safeio_output_done(), replacing only a regular file of the user's.
+ *
+ * Return: the stream, or NULL with *@cause set.
+ */
+FILE *
+rbmon_safeio_output(struct rb_outfile *o, const char *path, char **cause)
+{
+	FILE	*f;
+	int	 e;
+
+	if (rb_outfile_open(o, path, RB_OUTFILE_REPLACE, 0666) != 0) {
+		rbmon_xasprintf(cause, "%s", o->why);
+		return NULL;
+	}
+	if ((f = fdopen(o->fd, "w")) == NULL) {
+		e = errno;
+		close(o->fd);
+		rb_outfile_discard(o);
+		rbmon_xasprintf(cause, "%s", strerror(e));
+		return NULL;
+	}
+	return f;
+}
+
+/**
+ * rbmon_safeio_output_done - close an output and give it its name
+ * @o: from rbmon_safeio_output()
+ * @f: its stream, closed here
+ * @keep: 0 when what was written is not wanted: the file goes
+ * @cause: on failure, what is wrong (to free); NULL if @keep is 0
+ *
+ * As rbmon's own user again (rbmon_safeio_become_self()); a write that
+ * failed leaves no file.
+ *
+ * Return: 0, or -1 with *@cause set.
+ */
+int
+rbmon_safeio_output_done(struct rb_outfile *o, FILE *f, int keep,
+    char **cause)
+{
+	int	e = 0;
+
+	if (fflush(f) != 0 || ferror(f))
+		e = errno != 0 ? errno : EIO;
+	if (fclose(f) != 0 && e == 0)
+		e = errno != 0 ? errno : EIO;
+	rbmon_safeio_become_self();
+	if (!keep || e != 0) {
+		rb_outfile_discard(o);
+		if (keep)
+			rbmon_xasprintf(cause, "%s", strerror(e));
+		return keep ? -1 : 0;
+	}
+	if (rb_outfile_commit(o) != 0) {
+		rbmon_xasprintf(cause, "%s", o->why);
 		return -1;
 	}
 	return 0;

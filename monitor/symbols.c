@@ -80,6 +80,7 @@ struct symbols_image {
 
 struct rbmon_symbols {
 	FILE			*notes;
+	int			 recorded;	/* objects by build-id only */
 	struct symbols_image	*images;
 };
 
@@ -329,6 +330,20 @@ rbmon_symbols_new(FILE *notes)
 	return sy;
 }
 
+/**
+ * rbmon_symbols_recorded - the objects are a recording's
+ * @sy: the cache, before its first lookup
+ *
+ * A recording is read on another machine, or long after: an object's
+ * file is used only if the recording gives its build-id and the file has
+ * the same one; otherwise a note says why and its frames show addresses.
+ */
+void
+rbmon_symbols_recorded(struct rbmon_symbols *sy)
+{
+	sy->recorded = 1;
+}
+
 static void
 symbols_addr_clear(struct symbols_addr *e)
 {
@@ -458,9 +473,35 @@ symbols_report_deleted(struct rbmon_symbols *sy, struct symbols_image *im,
 }
 
 /*
+ * Why the file @fd may not stand for the recorded object @o (NULL: it may):
+ * its build-id must be the one recorded.
+ */
+static const char *
+symbols_recorded_mismatch(int fd, const struct rbmon_object *o)
+{
+	const char	*why = NULL;
+	const void	*got;
+	ssize_t		 len;
+	Elf		*elf;
+
+	if (o->build_id_len == 0)
+		return "the recording gives no build-id for it";
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	len = elf != NULL ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+	if (len <= 0)
+		why = "it has no build-id to match the recorded one";
+	else if ((uint32_t)len != o->build_id_len ||
+	    memcmp(got, o->build_id, (size_t)len) != 0)
+		why = "its build-id is not the recorded one";
+	if (elf != NULL)
+		elf_end(elf);	/* got points into it */
+	return why;
+}
+
+/*
  * An object as the file names it: opened by rbmon_safeio_open() and handed
  * to libdwfl, so that a FIFO, a device or a path its owner cannot read is
- * never opened for symbols.
+ * never opened for symbols; of a recording, only the file it recorded.
  */
 static Dwfl_Module *
 symbols_report_object(struct rbmon_symbols *sy, struct symbols_image *im,
@@ -471,8 +512,13 @@ symbols_report_object(struct rbmon_symbols *sy, struct symbols_image *im,
 	int		 fd;
 
 	fd = rbmon_safeio_open(o->path, &why);
-	if (fd < 0 && errno == ENOENT)
+	if (fd < 0 && errno == ENOENT && !sy->recorded)
 		return symbols_report_deleted(sy, im, o, p);
+	if (fd >= 0 && sy->recorded &&
+	    (why = symbols_recorded_mismatch(fd, o)) != NULL) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0) {
 		if (sy->notes != NULL)
 			rbmon_esc_line(sy->notes, "rbmon: note: %s: %s; not "

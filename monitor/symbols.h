@@ -28,6 +28,7 @@ struct rbmon_inline {
 
 struct rbmon_symbols *rbmon_symbols_new(FILE *);
 void	rbmon_symbols_free(struct rbmon_symbols *);
+void	rbmon_symbols_recorded(struct rbmon_symbols *);
 void	rbmon_symbols_lookup(struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
 	    uint64_t, struct rbmon_sym *);

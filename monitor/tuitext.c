@@ -8,12 +8,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/outfile.h"
 #include "common/strl.h"
 
 #include "dump.h"
@@ -440,6 +440,7 @@ rbmon_save_stacks(struct rbmon_tui *t)
 	const char			*dirs[2], *tmp = getenv("TMPDIR");
 	struct tm			 tm;
 	time_t				 now = time(NULL);
+	struct rb_outfile		 of;
 	FILE				*fp = NULL;
 	size_t				 i, k;
 	int				 fd = -1, err = 0;
@@ -461,20 +462,21 @@ rbmon_save_stacks(struct rbmon_tui *t)
 			prog[i] = '_';
 	dirs[0] = ".";
 	dirs[1] = tmp != NULL && tmp[0] == '/' ? tmp : "/tmp";
+	/* A name of its own: whatever is at one already, the next. */
 	for (i = 0; i < 2 && fd < 0; i++) {
 		for (k = 0; k < 10 && fd < 0; k++) {
 			snprintf(name, sizeof name, "%s/rbmon-%s-%d-%s%s%.0zu.txt",
 			    dirs[i], prog, p->pid, stamp, k ? "-" : "", k);
-			fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			    O_CLOEXEC, 0644);
-			err = errno;
-			if (fd < 0 && err != EEXIST)
+			if (rb_outfile_open(&of, name, RB_OUTFILE_NOW,
+			    0644) == 0)
+				fd = of.fd;
+			else if (!of.taken)
 				break;
 		}
 	}
 	if (fd < 0 || (fp = fdopen(fd, "w")) == NULL) {
 		rbmon_tui_message(t, RBMON_MSG_ERROR, "cannot save the stacks: "
-		    "%s: %s", name, strerror(fd < 0 ? err : errno));
+		    "%s: %s", name, fd < 0 ? of.why : strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "safeio.h"
 #include "walk.h"
 
 #define RP_DEPTH_MAX	(1u << 20)	/* frames a stream may have open */
@@ -297,7 +298,14 @@ rp_open(struct rp_ctx *x, const char *path, char **why)
 	memset(x, 0, sizeof *x);
 	if (rbrec_open(&x->rec, path, why) != 0)
 		return -1;
-	x->sy = rbmon_symbols_new(NULL);
+	/* The objects it names are opened as its owner could (root's rbmon). */
+	if (rbmon_safeio_become_user(x->rec.uid, x->rec.gid, why) != 0) {
+		rbrec_close(&x->rec);
+		return -1;
+	}
+	/* ... and used only when their build-id is the one recorded. */
+	x->sy = rbmon_symbols_new(stderr);
+	rbmon_symbols_recorded(x->sy);
 	x->snap.nobjects = x->rec.nobjects;
 	x->snap.objects = rbmon_xcalloc(x->rec.nobjects + 1,
 	    sizeof *x->snap.objects);

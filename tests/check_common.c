@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* check_common: the code lib/ and monitor/ share (common/). */
+/* check_common: the code lib/, monitor/ and tools/ share (common/). */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 
 #include "tasks.h"
 
+#include "common/outfile.h"
 #include "common/procstat.h"
 
 /* A kernel stat line: pid 4242, state S, ppid 17, utime 1234, stime
@@ -281,6 +284,271 @@ suite_procstat(void)
 	return s;
 }
 
+/* ---- outfile -------------------------------------------------------------- */
+
+static char	outdir[] = "/tmp/check_outfile.XXXXXX";
+
+static void
+out_setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(outdir));
+	ck_assert_int_eq(chdir(outdir), 0);
+}
+
+static void
+out_teardown(void)
+{
+	char	cmd[64];
+
+	ck_assert_int_eq(chdir("/"), 0);
+	snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", outdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void
+spit(const char *path, const char *text)
+{
+	FILE	*f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The file's first line, or "" if it cannot be read. */
+static const char *
+slurp(const char *path)
+{
+	static char	buf[256];
+	FILE		*f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (f != NULL) {
+		if (fgets(buf, sizeof buf, f) == NULL)
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/* How many entries the directory has (so: no temporary file left). */
+static int
+entries(void)
+{
+	struct dirent	*d;
+	DIR		*dir = opendir(".");
+	int		 n = 0;
+
+	ck_assert_ptr_nonnull(dir);
+	while ((d = readdir(dir)) != NULL)
+		n += strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0;
+	closedir(dir);
+	return n;
+}
+
+static void
+put(int fd, const char *text)
+{
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	ck_assert_int_eq(close(fd), 0);
+}
+
+/* A new name: created at once (NOW), or at commit. */
+START_TEST(test_outfile_new)
+{
+	struct rb_outfile	o;
+	struct stat		st;
+
+	ck_assert_int_eq(rb_outfile_open(&o, "now", RB_OUTFILE_NOW, 0600), 0);
+	ck_assert_int_eq(stat("now", &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	put(o.fd, "now\n");
+	ck_assert_int_eq(rb_outfile_commit(&o), 0);
+	ck_assert_str_eq(slurp("now"), "now");
+
+	ck_assert_int_eq(rb_outfile_open(&o, "later", RB_OUTFILE_REPLACE,
+	    0644), 0);
+	ck_assert_int_eq(access("later", F_OK), -1);
+	put(o.fd, "later\n");
+	ck_assert_int_eq(rb_outfile_commit(&o), 0);
+	ck_assert_str_eq(slurp("later"), "later");
+	ck_assert_int_eq(stat("later", &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0644 & ~(unsigned)umask(022));
+
+	/* Not wanted: nothing left. */
+	ck_assert_int_eq(rb_outfile_open(&o, "gone", RB_OUTFILE_REPLACE,
+	    0644), 0);
+	put(o.fd, "half\n");
+	rb_outfile_discard(&o);
+	ck_assert_int_eq(access("gone", F_OK), -1);
+	ck_assert_int_eq(entries(), 2);
+}
+END_TEST
+
+/* Without RB_OUTFILE_REPLACE, whatever is at the name stays. */
+START_TEST(test_outfile_taken)
+{
+	struct rb_outfile	o;
+	struct stat		st;
+
+	spit("target", "target\n");
+	spit("mine", "mine\n");
+	ck_assert_int_eq(symlink("target", "link"), 0);
+	ck_assert_int_eq(symlink("nowhere", "dangling"), 0);
+	ck_assert_int_eq(mkfifo("fifo", 0600), 0);
+
+	ck_assert_int_eq(rb_outfile_open(&o, "mine", RB_OUTFILE_NOW, 0600), -1);
+	ck_assert_str_eq(o.why, "it exists");
+	ck_assert(o.taken && o.mine);
+	ck_assert_int_eq(rb_outfile_open(&o, "link", RB_OUTFILE_NOW, 0600), -1);
+	ck_assert_str_eq(o.why, "it is a symbolic link (not followed)");
+	ck_assert_int_eq(rb_outfile_open(&o, "dangling", RB_OUTFILE_NOW, 0600),
+	    -1);
+	ck_assert_int_eq(access("nowhere", F_OK), -1);
+	alarm(20);	/* a FIFO opened would wait for a reader */
+	ck_assert_int_eq(rb_outfile_open(&o, "fifo", RB_OUTFILE_NOW, 0600), -1);
+	ck_assert_str_eq(o.why, "it is a FIFO");
+	ck_assert(o.taken && !o.mine);
+	alarm(0);
+	ck_assert_str_eq(slurp("target"), "target");
+	ck_assert_str_eq(slurp("mine"), "mine");
+	ck_assert_int_eq(lstat("link", &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+
+	/* Taken while a file was written under its temporary name. */
+	ck_assert_int_eq(rb_outfile_open(&o, "late", 0, 0600), 0);
+	put(o.fd, "ours\n");
+	spit("late", "first\n");
+	ck_assert_int_eq(rb_outfile_commit(&o), -1);
+	ck_assert(o.taken);
+	ck_assert_str_eq(slurp("late"), "first");
+	ck_assert_int_eq(rb_outfile_open(&o, "free", 0, 0600), 0);
+	put(o.fd, "free\n");
+	ck_assert_int_eq(rb_outfile_commit(&o), 0);
+	ck_assert_str_eq(slurp("free"), "free");
+	ck_assert_int_eq(entries(), 7);
+}
+END_TEST
+
+/* With it: the user's file or link goes, nothing else, never followed. */
+START_TEST(test_outfile_replace)
+{
+	struct rb_outfile	o;
+	struct stat		st;
+	int			flags;
+
+	spit("target", "target\n");
+	for (flags = 0; flags <= RB_OUTFILE_NOW; flags += RB_OUTFILE_NOW) {
+		flags |= RB_OUTFILE_REPLACE;
+		ck_assert_int_eq(symlink("target", "link"), 0);
+		ck_assert_int_eq(rb_outfile_open(&o, "link", flags, 0600), 0);
+		put(o.fd, "new\n");
+		ck_assert_int_eq(rb_outfile_commit(&o), 0);
+		ck_assert_int_eq(lstat("link", &st), 0);
+		ck_assert(S_ISREG(st.st_mode));
+		ck_assert_str_eq(slurp("link"), "new");
+		ck_assert_str_eq(slurp("target"), "target");
+		ck_assert_int_eq(unlink("link"), 0);
+
+		spit("mine", "old\n");
+		ck_assert_int_eq(rb_outfile_open(&o, "mine", flags, 0600), 0);
+		put(o.fd, "new\n");
+		ck_assert_int_eq(rb_outfile_commit(&o), 0);
+		ck_assert_str_eq(slurp("mine"), "new");
+		flags &= ~RB_OUTFILE_REPLACE;
+	}
+
+	ck_assert_int_eq(mkdir("dir", 0700), 0);
+	ck_assert_int_eq(rb_outfile_open(&o, "dir", RB_OUTFILE_REPLACE, 0600),
+	    -1);
+	ck_assert_str_eq(o.why, "it is a directory");
+	ck_assert_int_eq(mkfifo("fifo", 0600), 0);
+	alarm(20);
+	ck_assert_int_eq(rb_outfile_open(&o, "fifo", RB_OUTFILE_REPLACE |
+	    RB_OUTFILE_NOW, 0600), -1);
+	alarm(0);
+	ck_assert_str_eq(o.why, "it is a FIFO");
+
+	/* A FIFO put at the name while the file was written stays. */
+	ck_assert_int_eq(rb_outfile_open(&o, "late", RB_OUTFILE_REPLACE, 0600),
+	    0);
+	put(o.fd, "ours\n");
+	ck_assert_int_eq(mkfifo("late", 0600), 0);
+	ck_assert_int_eq(rb_outfile_commit(&o), -1);
+	ck_assert_str_eq(o.why, "it is a FIFO");
+	ck_assert_int_eq(lstat("late", &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert_int_eq(entries(), 5);
+}
+END_TEST
+
+/* The temporary file itself replaced by another: not given the name. */
+START_TEST(test_outfile_swapped)
+{
+	struct rb_outfile	o;
+
+	ck_assert_int_eq(rb_outfile_open(&o, "out", RB_OUTFILE_REPLACE, 0600),
+	    0);
+	ck_assert_str_ne(o.tmp, "");
+	put(o.fd, "ours\n");
+	ck_assert_int_eq(rename(o.tmp, "moved"), 0);
+	spit(o.tmp, "theirs\n");
+	ck_assert_int_eq(rb_outfile_commit(&o), -1);
+	ck_assert_str_eq(o.why, "its temporary file was replaced while it was "
+	    "written");
+	ck_assert_int_eq(access("out", F_OK), -1);
+}
+END_TEST
+
+/* Another user's file or link: refused, root's rbmon too. */
+START_TEST(test_outfile_theirs)
+{
+	struct rb_outfile	o;
+
+	if (geteuid() != 0)
+		return;		/* only root can make one */
+	spit("theirs", "theirs\n");
+	ck_assert_int_eq(chown("theirs", 65534, 65534), 0);
+	ck_assert_int_eq(symlink("theirs", "link"), 0);
+	ck_assert_int_eq(lchown("link", 65534, 65534), 0);
+	ck_assert_int_eq(rb_outfile_open(&o, "theirs", RB_OUTFILE_REPLACE |
+	    RB_OUTFILE_NOW, 0600), -1);
+	ck_assert_ptr_nonnull(strstr(o.why, "it is a file of uid 65534"));
+	ck_assert(o.taken && !o.mine);
+	ck_assert_int_eq(rb_outfile_open(&o, "link", RB_OUTFILE_REPLACE, 0600),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(o.why, "it is a symbolic link of uid "
+	    "65534"));
+	/* ... and one that appears meanwhile. */
+	ck_assert_int_eq(rb_outfile_open(&o, "late", RB_OUTFILE_REPLACE, 0600),
+	    0);
+	put(o.fd, "ours\n");
+	spit("late", "theirs\n");
+	ck_assert_int_eq(chown("late", 65534, 65534), 0);
+	ck_assert_int_eq(rb_outfile_commit(&o), -1);
+	ck_assert_str_eq(slurp("late"), "theirs");
+	ck_assert_str_eq(slurp("theirs"), "theirs");
+	ck_assert_int_eq(entries(), 3);
+}
+END_TEST
+
+static Suite *
+suite_outfile(void)
+{
+	Suite	*s = suite_create("outfile");
+	TCase	*tc = tcase_create("outfile");
+
+	tcase_add_checked_fixture(tc, out_setup, out_teardown);
+	tcase_add_test(tc, test_outfile_new);
+	tcase_add_test(tc, test_outfile_taken);
+	tcase_add_test(tc, test_outfile_replace);
+	tcase_add_test(tc, test_outfile_swapped);
+	tcase_add_test(tc, test_outfile_theirs);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
 int
 main(void)
 {
@@ -288,6 +556,7 @@ main(void)
 	int	 failed;
 
 	sr = srunner_create(suite_procstat());
+	srunner_add_suite(sr, suite_outfile());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

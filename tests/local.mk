@@ -11,12 +11,13 @@ tests_check_lib_SOURCES = tests/check_lib_main.c tests/check_lib.c tests/check_l
 tests_check_lib_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_lib_LDADD = lib/librbtrace-test.la $(CHECK_LIBS) $(PTHREAD_LIBS)
 
-# The code lib/ and monitor/ share (common/), compiled here on its own.
+# The code lib/, monitor/ and tools/ share (common/), compiled here on its own.
 if HAVE_CHECK
 check_PROGRAMS += tests/check_common
 TESTS += tests/check_common
 endif
-tests_check_common_SOURCES = tests/check_common.c tests/tasks.h $(RB_COMMON_SOURCES)
+tests_check_common_SOURCES = tests/check_common.c tests/tasks.h $(RB_COMMON_SOURCES) \
+	$(RB_COMMON_TOOL_SOURCES)
 tests_check_common_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_common_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
 

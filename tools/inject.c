@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/escape.h"
 #include "tools/inject.h"
 
 static void inj_err(char *err, size_t errlen, const char *fmt, ...)
@@ -152,22 +153,6 @@ static bool inj_in(long nr, const long *calls, size_t n)
 		if (calls[i] == nr)
 			return true;
 	return false;
-}
-
-/* @s with every byte outside printable ASCII as \xHH, truncated to fit. */
-static void inj_escape(const char *s, char *out, size_t size)
-{
-	size_t n = 0;
-
-	for (; *s != '\0' && n + 5 < size; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c >= 0x20 && c < 0x7f && c != '\\')
-			out[n++] = (char)c;
-		else
-			n += (size_t)snprintf(out + n, size - n, "\\x%02x", c);
-	}
-	out[n] = '\0';
 }
 
 /* Read a whole (small) file into @buf, NUL-terminated.  Return: its length, or -1. */
@@ -442,7 +427,7 @@ static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names
 		addr[k] = 0;
 		type[k] = STT_NOTYPE;
 	}
-	inj_escape(m->path, epath, sizeof(epath));
+	rb_escape(m->path, epath, sizeof(epath));
 	fd = inj_map_open(pid, m);
 	if (fd < 0) {
 		inj_err(err, errlen, "cannot read %s as %d maps it (replaced on "
@@ -598,7 +583,7 @@ static int inj_find_dlopen(struct rb_inject *in, char *maps, char *err, size_t e
 	{
 		char epath[PATH_MAX];
 
-		inj_escape(libc.path, epath, sizeof(epath));
+		rb_escape(libc.path, epath, sizeof(epath));
 		inj_err(err, errlen, "%s in %d has neither dlopen nor "
 			"__libc_dlopen_mode", epath, in->pid);
 	}
@@ -617,7 +602,7 @@ static int inj_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *s
 	struct stat here;
 	ssize_t n1, n2;
 
-	inj_escape(lib, elib, sizeof(elib));
+	rb_escape(lib, elib, sizeof(elib));
 	if (realpath(lib, abs) == NULL) {
 		inj_err(err, errlen, "%s: %s", elib, strerror(errno));
 		return -1;
@@ -626,7 +611,7 @@ static int inj_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *s
 		inj_err(err, errlen, "%s: not a regular file", elib);
 		return -1;
 	}
-	inj_escape(abs, elib, sizeof(elib));
+	rb_escape(abs, elib, sizeof(elib));
 	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, abs);
 	if (stat(path, sb) == 0) {
 		if (sb->st_dev == here.st_dev && sb->st_ino == here.st_ino)
@@ -808,7 +793,7 @@ static void inj_where(pid_t pid, uint64_t addr, char *out, size_t size)
 
 		if (addr < m.start || addr >= m.end || base == NULL)
 			continue;
-		inj_escape(base + 1, esc, sizeof(esc));
+		rb_escape(base + 1, esc, sizeof(esc));
 		snprintf(out, size, "0x%llx in %s+0x%llx", (unsigned long long)addr, esc,
 			 (unsigned long long)(addr - m.start + m.off));
 		break;
@@ -1021,7 +1006,7 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
 	if (inj_usable(in, err, errlen) < 0 ||
 	    inj_lib_resolve(in->pid, path, abs, &sb, err, errlen) < 0)
 		return -1;
-	inj_escape(abs, esc, sizeof(esc));
+	rb_escape(abs, esc, sizeof(esc));
 	snprintf(what, sizeof(what), "dlopen(%s)", esc);
 	str = inj_stack_put(in, &sp, abs, strlen(abs) + 1, strlen(abs) + 1, err, errlen);
 	if (str == 0 || inj_run(in, what, in->dlopen, sp, str, INJ_RTLD_NOW | in->dlmode,
@@ -1041,7 +1026,7 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
 		snprintf(text, sizeof(text), "no reason given");
 	else
 		inj_mem_string(in, rax, text, sizeof(text));
-	inj_escape(text, etext, sizeof(etext));
+	rb_escape(text, etext, sizeof(etext));
 	inj_err(err, errlen, "%s failed in %d: %s", what, in->pid, etext);
 	return -1;
 }
@@ -1069,10 +1054,10 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 			RB_INJECT_MSG_MAX);
 		return -1;
 	}
-	inj_escape(func, efunc, sizeof(efunc));
+	rb_escape(func, efunc, sizeof(efunc));
 	if (inj_lib_resolve(in->pid, lib, abs, &sb, err, errlen) < 0)
 		return -1;
-	inj_escape(abs, elib, sizeof(elib));
+	rb_escape(abs, elib, sizeof(elib));
 	snprintf(path, sizeof(path), "/proc/%d/maps", in->pid);
 	maps = inj_slurp_all(path);
 	if (maps == NULL) {
@@ -1338,7 +1323,7 @@ static int inj_check(pid_t pid, pid_t tid, char *err, size_t errlen)
 		if (tracer != 0) {
 			closedir(d);
 			inj_comm((pid_t)tracer, comm, sizeof(comm));
-			inj_escape(comm, ecomm, sizeof(ecomm));
+			rb_escape(comm, ecomm, sizeof(ecomm));
 			inj_err(err, errlen, "%d is already traced by process %ld (%s): "
 				"detach that debugger first", pid, tracer, ecomm);
 			return -1;

@@ -5,6 +5,8 @@ rbtrace_SOURCES = tools/rbtrace.c tools/progcheck.c tools/progcheck.h \
 	tools/attach.c tools/attach.h tools/inject.c tools/inject.h \
 	common/tracepath.c common/tracepath.h \
 	common/evlog.c common/evlog.h \
+	common/escape.c common/escape.h \
+	$(RB_COMMON_TOOL_SOURCES) \
 	common/defs.h
 rbtrace_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 rbtrace_LDADD = $(LIBELF_LIBS)

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/escape.h"
 #include "common/evlog.h"
+#include "common/outfile.h"
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
 #include "tools/attach.h"
@@ -276,28 +278,40 @@ static void rbtrace_output_path(const struct rbtrace_opts *o,
 	snprintf(out, size, "%.*s.out", (int)n, trace);
 }
 
-/* In the child, before exec: Return: 0, or an errno value. */
-static int rbtrace_redirect(const struct rbtrace_opts *o, const char *trace)
+/*
+ * In the child, before exec.  The file is new, or replaces what --output
+ * names if that is a file of the user's (rbtrace(1), "FILES WRITTEN").
+ * Return: 0, or -1 with @why (@size bytes) set.
+ */
+static int rbtrace_redirect(const struct rbtrace_opts *o, const char *trace,
+			    char *why, size_t size)
 {
+	struct rb_outfile of;
 	char out[PATH_MAX];
 	int fd, all = o->output != NULL;
 
 	if (!rbtrace_redirects(o))
 		return 0;
 	rbtrace_output_path(o, trace, out, sizeof(out));
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
-	if (fd < 0)
-		return errno;
-	if ((all || isatty(STDOUT_FILENO)) && dup2(fd, STDOUT_FILENO) < 0)
-		return errno;
-	if ((all || isatty(STDERR_FILENO)) && dup2(fd, STDERR_FILENO) < 0)
-		return errno;
+	if (rb_outfile_open(&of, out, RB_OUTFILE_NOW |
+			    (all ? RB_OUTFILE_REPLACE : 0), 0600) != 0) {
+		snprintf(why, size, "%s%s", of.why, of.mine ?
+			 "; name it with --output to replace it" : "");
+		return -1;
+	}
+	fd = of.fd;
+	if (((all || isatty(STDOUT_FILENO)) && dup2(fd, STDOUT_FILENO) < 0) ||
+	    ((all || isatty(STDERR_FILENO)) && dup2(fd, STDERR_FILENO) < 0)) {
+		snprintf(why, size, "%s", strerror(errno));
+		return -1;
+	}
 	close(fd);
 	if (isatty(STDIN_FILENO)) {
 		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
-			return errno;
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0) {
+			snprintf(why, size, "/dev/null: %s", strerror(errno));
+			return -1;
+		}
 		close(fd);
 	}
 	return 0;
@@ -619,11 +633,15 @@ int main(int argc, char **argv)
 	};
 	struct rbtrace_opts o = { .trace_on_create = 1 };
 	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX], out[PATH_MAX];
-	char file[PATH_MAX];
+	char file[PATH_MAX], eout[4 * PATH_MAX], ewhy[4 * 200];
+	struct {
+		int err;	/* exec's errno, or -1: the output file */
+		char why[200];	/* for the output file */
+	} fail;
 	struct progcheck pc;
 	struct sigaction sa;
 	pid_t child, mon = -1;
-	int c, status, r, err, reaped, execfd[2];
+	int c, status, r, reaped, execfd[2];
 
 	if (argc > 1 && strcmp(argv[1], "record") == 0) {
 		/* rbtrace record [-o RECORDING] [OPTIONS] -- PROGRAM ... */
@@ -805,6 +823,7 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	fflush(NULL);
+	memset(&fail, 0, sizeof(fail));
 	child = fork();
 	if (child < 0) {
 		fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
@@ -815,37 +834,42 @@ int main(int argc, char **argv)
 		signal(SIGQUIT, SIG_DFL);
 		close(execfd[0]);
 		rbtrace_trace_path(&o, argv[optind], getpid(), path, sizeof(path));
-		r = rbtrace_redirect(&o, path);
-		if (r != 0) {
-			r = -r;	/* negative: the output file, not the exec */
-			if (write(execfd[1], &r, sizeof(r)) != sizeof(r))
+		if (rbtrace_redirect(&o, path, fail.why, sizeof(fail.why)) != 0) {
+			fail.err = -1;	/* the output file, not the exec */
+			if (write(execfd[1], &fail, sizeof(fail)) != sizeof(fail))
 				_exit(125);
 			_exit(125);
 		}
 		rbtrace_setenv(&o, lib, path);
 		execvp(argv[optind], &argv[optind]);
-		r = errno;
-		if (write(execfd[1], &r, sizeof(r)) != sizeof(r))
+		fail.err = errno;
+		if (write(execfd[1], &fail, sizeof(fail)) != sizeof(fail))
 			_exit(125);
-		_exit(r == ENOENT ? 127 : 126);
+		_exit(fail.err == ENOENT ? 127 : 126);
 	}
 	rbtrace_child = child;
 	close(execfd[1]);
-	while ((r = (int)read(execfd[0], &err, sizeof(err))) < 0 && errno == EINTR)
+	/* One write of less than PIPE_BUF: all of it, or nothing. */
+	while ((r = (int)read(execfd[0], &fail, sizeof(fail))) < 0 &&
+	       errno == EINTR)
 		;
 	close(execfd[0]);
 	rbtrace_trace_path(&o, argv[optind], child, path, sizeof(path));
 	rbtrace_output_path(&o, path, out, sizeof(out));
-	if (r == sizeof(err)) {
-		if (err < 0)
+	if (r == sizeof(fail)) {
+		fail.why[sizeof(fail.why) - 1] = '\0';
+		if (fail.err < 0) {
+			rb_escape(out, eout, sizeof(eout));
+			rb_escape(fail.why, ewhy, sizeof(ewhy));
 			fprintf(stderr, "rbtrace: cannot write the program's "
-				"output to %s: %s\n", out, strerror(-err));
-		else
+				"output to %s: %s\n", eout, ewhy);
+		} else {
 			fprintf(stderr, "rbtrace: cannot run %s: %s\n",
-				argv[optind], strerror(err));
+				argv[optind], strerror(fail.err));
+		}
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;
-		return err < 0 ? 125 : rbtrace_status(status);
+		return fail.err < 0 ? 125 : rbtrace_status(status);
 	}
 	if (o.record)
 		return rbtrace_record(&o, argv[optind], child, path, rbmon);
