@@ -690,7 +690,7 @@ rec_setup(struct recorder *r, char **cause)
 	r->buf = rbmon_xcalloc(r->h.events, sizeof *r->buf);
 
 	if (rb_outfile_open(&out, r->o->out, RB_OUTFILE_NOW |
-	    (r->o->replace ? RB_OUTFILE_REPLACE : 0), 0666) != 0) {
+	    (r->o->replace ? RB_OUTFILE_REPLACE : 0), 0600) != 0) {
 		rbmon_xasprintf(cause, "cannot write the recording %s: %s%s",
 		    r->o->out, out.why, out.mine ?
 		    "; name it with -o to replace it" : "");

@@ -8,6 +8,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,33 @@ struct rbtrace_opts {
 	int		detach;		/* -p PID --detach */
 	const char	*recording;	/* its -o, NULL = rbmon's default */
 };
+
+/*
+ * One line on standard error, formatted, then every byte outside printable
+ * ASCII written as \xHH: paths, program names and the library's reply
+ * reach the terminal as text, never as control sequences.  A backslash
+ * stays as it is: parts escaped already (rb_escape()) are not escaped
+ * twice.
+ */
+static void rbtrace_say(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static void rbtrace_say(const char *fmt, ...)
+{
+	char line[8192];
+	const unsigned char *p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	for (p = (const unsigned char *)line; *p != '\0'; p++) {
+		if (*p >= 0x20 && *p < 0x7f)
+			fputc(*p, stderr);
+		else
+			fprintf(stderr, "\\x%02x", *p);
+	}
+	fputc('\n', stderr);
+}
 
 static const struct {
 	const char	*opt;
@@ -145,7 +173,8 @@ static void rbtrace_usage(FILE *f)
 
 static void rbtrace_bad_usage(const char *what)
 {
-	fprintf(stderr, "rbtrace: %s\nTry 'rbtrace --help'.\n", what);
+	rbtrace_say("rbtrace: %s", what);
+	fprintf(stderr, "Try 'rbtrace --help'.\n");
 	exit(2);
 }
 
@@ -198,7 +227,7 @@ static int rbtrace_find_lib(char *out, size_t size)
 
 	if (env != NULL && *env) {
 		if (!rbtrace_exists(env)) {
-			fprintf(stderr, "rbtrace: RBTRACE_LIB=%s: no such file\n", env);
+			rbtrace_say("rbtrace: RBTRACE_LIB=%s: no such file", env);
 			return -1;
 		}
 		snprintf(out, size, "%s", env);
@@ -220,7 +249,7 @@ static int rbtrace_find_lib(char *out, size_t size)
 			return 0;
 		}
 	}
-	fprintf(stderr, "rbtrace: cannot find librbtrace.so in %s (set RBTRACE_LIB)\n",
+	rbtrace_say("rbtrace: cannot find librbtrace.so in %s (set RBTRACE_LIB)",
 		LIBDIR);
 	return -1;
 }
@@ -236,7 +265,7 @@ static int rbtrace_find_rbmon(char *out, size_t size)
 	snprintf(out, size, "%s/rbmon", BINDIR);
 	if (access(out, X_OK) == 0)
 		return 0;
-	fprintf(stderr, "rbtrace: cannot find rbmon next to rbtrace or in %s\n",
+	rbtrace_say("rbtrace: cannot find rbmon next to rbtrace or in %s",
 		BINDIR);
 	return -1;
 }
@@ -402,9 +431,9 @@ static int rbtrace_wait_file(const struct rbtrace_opts *o, const char *prog,
 			return access(path, F_OK) == 0;
 		}
 		if (i == RBTRACE_NOTE_POLLS && !o->quiet)
-			fprintf(stderr, "rbtrace: %s has not appeared after 10 s; "
+			rbtrace_say("rbtrace: %s has not appeared after 10 s; "
 				"%s when it does, at the first instrumented "
-				"call (Ctrl-C ends %s)\n", path, what, prog);
+				"call (Ctrl-C ends %s)", path, what, prog);
 		nanosleep(&ts, NULL);
 	}
 }
@@ -417,7 +446,7 @@ static int rbtrace_reap(pid_t child)
 	while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
 		;
 	if (r < 0) {
-		fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
+		rbtrace_say("rbtrace: waitpid: %s", strerror(errno));
 		return 125 << 8;
 	}
 	return status;
@@ -432,15 +461,15 @@ static void rbtrace_recorder_ended(const char *prog, const char *out,
 				   pid_t rec, int rstatus, int prog_ended)
 {
 	if (WIFSIGNALED(rstatus))
-		fprintf(stderr, "rbtrace: the recorder (pid %d) was killed by "
+		rbtrace_say("rbtrace: the recorder (pid %d) was killed by "
 			"signal %d (%s): %s holds what it wrote until then, "
-			"without its END chunk%s%s%s\n", (int)rec,
+			"without its END chunk%s%s%s", (int)rec,
 			WTERMSIG(rstatus), strsignal(WTERMSIG(rstatus)), out,
 			prog_ended ? "" : "; ", prog_ended ? "" : prog,
 			prog_ended ? "" : " runs on unrecorded");
 	else if (!WIFEXITED(rstatus))
-		fprintf(stderr, "rbtrace: the recorder (pid %d) ended with "
-			"wait status %#x\n", (int)rec, (unsigned)rstatus);
+		rbtrace_say("rbtrace: the recorder (pid %d) ended with "
+			"wait status %#x", (int)rec, (unsigned)rstatus);
 }
 
 /*
@@ -460,16 +489,16 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 	const char *out = o->recording;
 
 	if (o->never) {
-		fprintf(stderr, "rbtrace: nothing to record\n");
+		rbtrace_say("rbtrace: nothing to record");
 		return rbtrace_status(rbtrace_reap(child));
 	}
 	if (!o->quiet)
-		fprintf(stderr, "rbtrace: recording %s (pid %d) through %s\n",
+		rbtrace_say("rbtrace: recording %s (pid %d) through %s",
 			prog, (int)child, path);
 	if (!rbtrace_wait_file(o, prog, path, child, "recording starts",
 			       &reaped, &status)) {
-		fprintf(stderr, "rbtrace: nothing to record: %s ended before "
-			"calling an instrumented function\n", prog);
+		rbtrace_say("rbtrace: nothing to record: %s ended before "
+			"calling an instrumented function", prog);
 		return rbtrace_status(status);
 	}
 	if (out == NULL) {
@@ -493,19 +522,19 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 			      path, (char *)NULL);
 		else
 			execl(rbmon, "rbmon", "--record", path, (char *)NULL);
-		fprintf(stderr, "rbtrace: cannot run %s: %s\n", rbmon,
+		rbtrace_say("rbtrace: cannot run %s: %s", rbmon,
 			strerror(errno));
 		_exit(127);
 	}
 	if (rec < 0)
-		fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
+		rbtrace_say("rbtrace: fork: %s", strerror(errno));
 	rec_done = rec <= 0;
 	while (!reaped || !rec_done) {
 		r = waitpid(reaped ? rec : rec_done ? child : -1, &st, 0);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			fprintf(stderr, "rbtrace: waitpid: %s\n", strerror(errno));
+			rbtrace_say("rbtrace: waitpid: %s", strerror(errno));
 			if (!reaped)
 				status = 125 << 8;
 			if (!rec_done)
@@ -522,7 +551,7 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 		}
 	}
 	if (WIFSIGNALED(status) && !o->quiet)
-		fprintf(stderr, "rbtrace: %s killed by signal %d (%s)\n", prog,
+		rbtrace_say("rbtrace: %s killed by signal %d (%s)", prog,
 			WTERMSIG(status), strsignal(WTERMSIG(status)));
 	free(dflt);
 	if (rec > 0 && (!WIFEXITED(rstatus) || WEXITSTATUS(rstatus) != 0))
@@ -585,23 +614,23 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_ORPHAN_TIMEOUT",
 			 getenv("RBTRACE_ORPHAN_TIMEOUT"));
 	if (n >= sizeof(spec)) {
-		fprintf(stderr, "rbtrace: the settings are too long\n");
+		rbtrace_say("rbtrace: the settings are too long");
 		return 1;
 	}
 	if (rbtrace_attach_run(o->pid, lib, spec, o->detach, &a) != 0) {
-		fprintf(stderr, "rbtrace: %s\n", a.line);
+		rbtrace_say("rbtrace: %s", a.line);
 		return 1;
 	}
 	/* The trace file alone on stdout, for scripts. */
 	printf("%s\n", a.file);
 	fflush(stdout);
 	if (!o->quiet)
-		fprintf(stderr, "rbtrace: %s %d: %s; its thread %d stopped for %.2f ms\n",
+		rbtrace_say("rbtrace: %s %d: %s; its thread %d stopped for %.2f ms",
 			o->detach ? "detached from" : "attached to", (int)o->pid,
 			a.line, (int)a.tid, a.pause_ms);
 	if (o->monitor) {
 		execl(rbmon, "rbmon", a.file, (char *)NULL);
-		fprintf(stderr, "rbtrace: cannot run %s: %s\n", rbmon,
+		rbtrace_say("rbtrace: cannot run %s: %s", rbmon,
 			strerror(errno));
 		return 1;
 	}
@@ -633,7 +662,7 @@ int main(int argc, char **argv)
 	};
 	struct rbtrace_opts o = { .trace_on_create = 1 };
 	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX], out[PATH_MAX];
-	char file[PATH_MAX], eout[4 * PATH_MAX], ewhy[4 * 200];
+	char file[PATH_MAX];
 	struct {
 		int err;	/* exec's errno, or -1: the output file */
 		char why[200];	/* for the output file */
@@ -787,8 +816,8 @@ int main(int argc, char **argv)
 	if (o.file != NULL && *o.file != '/') {
 		errno = 0;
 		if (rb_path_absolute(o.file, file, sizeof(file)) < 0) {
-			fprintf(stderr, "rbtrace: --file %s: cannot make it "
-				"absolute: %s\n", o.file,
+			rbtrace_say("rbtrace: --file %s: cannot make it "
+				"absolute: %s", o.file,
 				errno ? strerror(errno) : "path too long");
 			return 125;
 		}
@@ -805,7 +834,7 @@ int main(int argc, char **argv)
 	progcheck_run(argv[optind], getenv("LD_PRELOAD"), &pc);
 	o.never = pc.verdict == PROGCHECK_NEVER;
 	if (pc.line[0] != '\0' && (o.never || !o.quiet))
-		fprintf(stderr, "%s\n", pc.line);
+		rbtrace_say("%s", pc.line);
 
 	/* Like system(): the terminal's ^C and ^\ reach the program directly. */
 	memset(&sa, 0, sizeof(sa));
@@ -819,14 +848,14 @@ int main(int argc, char **argv)
 
 	/* The child reports a failed exec through this pipe; EOF means it ran. */
 	if (pipe2(execfd, O_CLOEXEC) < 0) {
-		fprintf(stderr, "rbtrace: pipe: %s\n", strerror(errno));
+		rbtrace_say("rbtrace: pipe: %s", strerror(errno));
 		return 125;
 	}
 	fflush(NULL);
 	memset(&fail, 0, sizeof(fail));
 	child = fork();
 	if (child < 0) {
-		fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
+		rbtrace_say("rbtrace: fork: %s", strerror(errno));
 		return 125;
 	}
 	if (child == 0) {
@@ -859,12 +888,10 @@ int main(int argc, char **argv)
 	if (r == sizeof(fail)) {
 		fail.why[sizeof(fail.why) - 1] = '\0';
 		if (fail.err < 0) {
-			rb_escape(out, eout, sizeof(eout));
-			rb_escape(fail.why, ewhy, sizeof(ewhy));
-			fprintf(stderr, "rbtrace: cannot write the program's "
-				"output to %s: %s\n", eout, ewhy);
+			rbtrace_say("rbtrace: cannot write the program's "
+				"output to %s: %s", out, fail.why);
 		} else {
-			fprintf(stderr, "rbtrace: cannot run %s: %s\n",
+			rbtrace_say("rbtrace: cannot run %s: %s",
 				argv[optind], strerror(fail.err));
 		}
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
@@ -874,18 +901,18 @@ int main(int argc, char **argv)
 	if (o.record)
 		return rbtrace_record(&o, argv[optind], child, path, rbmon);
 	if (!o.quiet && !o.never)
-		fprintf(stderr, "rbtrace: tracing %s (pid %d) into %s%s%s\n",
+		rbtrace_say("rbtrace: tracing %s (pid %d) into %s%s%s",
 			argv[optind], (int)child, path,
 			rbtrace_redirects(&o) ? "; its output goes to " : "",
 			rbtrace_redirects(&o) ? out : "");
 
 	if (o.monitor && o.never) {
-		fprintf(stderr, "rbtrace: nothing to watch; not starting rbmon\n");
+		rbtrace_say("rbtrace: nothing to watch; not starting rbmon");
 	} else if (o.monitor) {
 		if (!rbtrace_wait_file(&o, argv[optind], path, child,
 				       "rbmon starts", &reaped, &status)) {
-			fprintf(stderr, "rbtrace: %s ended before calling an "
-				"instrumented function; not starting rbmon\n",
+			rbtrace_say("rbtrace: %s ended before calling an "
+				"instrumented function; not starting rbmon",
 				argv[optind]);
 			goto reaped;
 		}
@@ -894,25 +921,25 @@ int main(int argc, char **argv)
 			signal(SIGINT, SIG_DFL);
 			signal(SIGQUIT, SIG_DFL);
 			execl(rbmon, "rbmon", path, (char *)NULL);
-			fprintf(stderr, "rbtrace: cannot run %s: %s\n", rbmon,
+			rbtrace_say("rbtrace: cannot run %s: %s", rbmon,
 				strerror(errno));
 			_exit(127);
 		}
 		if (mon < 0)
-			fprintf(stderr, "rbtrace: fork: %s\n", strerror(errno));
+			rbtrace_say("rbtrace: fork: %s", strerror(errno));
 		else
 			rbtrace_reap(mon);
 		if (reaped || waitpid(child, &status, WNOHANG) == child)
 			goto reaped;
-		fprintf(stderr, "rbtrace: rbmon ended; %s (pid %d) still runs%s%s"
-			" (Ctrl-C ends it)\n", argv[optind], (int)child,
+		rbtrace_say("rbtrace: rbmon ended; %s (pid %d) still runs%s%s"
+			" (Ctrl-C ends it)", argv[optind], (int)child,
 			rbtrace_redirects(&o) ? ", output in " : "",
 			rbtrace_redirects(&o) ? out : "");
 	}
 	status = rbtrace_reap(child);
 reaped:
 	if (WIFSIGNALED(status) && !o.quiet)
-		fprintf(stderr, "rbtrace: %s killed by signal %d (%s)%s%s\n",
+		rbtrace_say("rbtrace: %s killed by signal %d (%s)%s%s",
 			argv[optind], WTERMSIG(status), strsignal(WTERMSIG(status)),
 			access(path, F_OK) == 0 ? "; trace kept in " : "",
 			access(path, F_OK) == 0 ? path : "");

@@ -5,7 +5,8 @@
 # path, and a thread's answers and watch values (ESC ] 2 ; title BEL,
 # ESC [ 2 J, CR, LF, DEL, C1 CSI and NEL as UTF-8, a byte that is not UTF-8)
 # reaches no terminal raw: --dump, --follow, --list, --send, --watch and
-# the notes on stderr print only printable ASCII and newlines, with the
+# the notes on stderr, and rbtrace's lines naming a program whose name
+# holds such bytes, print only printable ASCII and newlines, with the
 # escapes of rbmon(1) in place of the bytes; --json keeps the exact bytes
 # behind \u escapes; the screen shows the escapes and its pane title stays.
 . "$(dirname "$0")/lib.sh"
@@ -103,6 +104,16 @@ rc=0
 expect "--watch of a bad expression status" 1 "$rc"
 plain "--watch's stderr (librbtrace's answer)" "$T/watch.err"
 has "--watch: the expression escaped" "$T/watch.err" "rbmon: thread $busy: no_such\\x1b[2J: "
+
+# rbtrace: a program whose name holds control bytes is named escaped.
+mkdir "$T/bin"
+hostile=$T/bin/$'x\e]2;L\a\e[2J\x9b'
+cp "$APPS/simple" "$hostile"
+rc=0
+timeout 60 "$RBTRACE" --file "$T/l.trace" -- "$hostile" >/dev/null 2>"$T/launch.err" || rc=$?
+plain "rbtrace's stderr (a hostile program name)" "$T/launch.err"
+has "rbtrace: the program's name escaped" "$T/launch.err" \
+	"rbtrace: tracing $T/bin/x\\x1b]2;L\\x07\\x1b[2J\\x9b (pid "
 
 # The screen: escapes drawn, the pane's title untouched.
 tui_start 120 30 "$RBMON" "$f"
