@@ -35,6 +35,7 @@
 set -u
 
 NAME=ab-events
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$PWD}"
 ROUNDS=${AB_ROUNDS:-15}
 FIB_N=${AB_FIB_N:-34}
@@ -43,10 +44,6 @@ WAIT_TIMEOUT=${WAIT_TIMEOUT:-60}
 NEW=$top_builddir/lib/.libs/librbtrace.so
 FIB=$top_builddir/bench/apps/fib
 VARIANTS=(baseline old noev new)
-
-note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
-broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
-skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
 
 [ $# -eq 1 ] || { echo "usage: $0 OLD_LIBRBTRACE_SO" >&2; exit 1; }
 OLD=$(readlink -f -- "$1") || broke "no such library: $1"
@@ -70,18 +67,6 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rbt-bench-$NAME.XXXXXX") || broke "mktemp failed"
 TRACE=$T/rbtrace.trace
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM HUP
-
-calc() { LC_ALL=C awk "BEGIN { $1 }"; }
-median()
-{
-	local sorted
-	mapfile -t sorted < <(printf '%s\n' "$@" | sort -n)
-	if [ $(($# % 2)) -eq 1 ]; then
-		echo "${sorted[$# / 2]}"
-	else
-		echo $(((sorted[$# / 2 - 1] + sorted[$# / 2]) / 2))
-	fi
-}
 
 # preload VARIANT - the environment of a variant into pre[] (the caller's).
 preload()

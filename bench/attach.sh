@@ -22,14 +22,15 @@
 set -u
 
 NAME=attach
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$PWD}"
 RUNS=${BENCH_RUNS:-20}
 RBTRACE=$top_builddir/rbtrace
 APP=$top_builddir/bench/apps/gapmeter
-[ "$(uname -m)" = x86_64 ] || { echo "$NAME: SKIP: x86_64 only"; exit 77; }
+[ "$(uname -m)" = x86_64 ] || skip "x86_64 only"
 scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
-[ "$scope" -ge 1 ] && [ "$(id -u)" -ne 0 ] && { echo "$NAME: SKIP: ptrace_scope $scope, not root"; exit 77; }
-[ -x "$APP" ] || { echo "$NAME: $APP not built"; exit 1; }
+[ "$scope" -ge 1 ] && [ "$(id -u)" -ne 0 ] && skip "ptrace_scope $scope, not root"
+[ -x "$APP" ] || broke "$APP not built"
 T=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null; rm -rf "$T"' EXIT
 

@@ -21,24 +21,25 @@
 set -u
 
 NAME=churn
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$PWD}"
 CYCLES=${BENCH_CHURN_CYCLES:-1000}
 THREADS=${BENCH_CHURN_THREADS:-8}
 RBTRACE=$top_builddir/rbtrace
 RBMON=$top_builddir/rbmon
 APP=$top_builddir/tests/apps/churn
-[ "$(uname -m)" = x86_64 ] || { echo "$NAME: SKIP: x86_64 only"; exit 77; }
+[ "$(uname -m)" = x86_64 ] || skip "x86_64 only"
 scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
-[ "$scope" -ge 1 ] && [ "$(id -u)" -ne 0 ] && { echo "$NAME: SKIP: ptrace_scope $scope, not root"; exit 77; }
-[ -x "$APP" ] || { echo "$NAME: $APP not built (make tests/apps/churn)"; exit 1; }
-command -v jq >/dev/null || { echo "$NAME: SKIP: jq is not installed"; exit 77; }
+[ "$scope" -ge 1 ] && [ "$(id -u)" -ne 0 ] && skip "ptrace_scope $scope, not root"
+[ -x "$APP" ] || broke "$APP not built (make tests/apps/churn)"
+command -v jq >/dev/null || skip "jq is not installed"
 T=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null; rm -rf "$T"' EXIT
 
 "$APP" "$THREADS" >"$T/out" 2>&1 &
 pid=$!
 for _ in $(seq 3000); do grep -q '^ready' "$T/out" && break; sleep 0.01; done
-grep -q '^ready' "$T/out" || { echo "$NAME: churn never got ready"; exit 1; }
+grep -q '^ready' "$T/out" || broke "churn never got ready"
 
 f=$T/churn.trace
 given=0 kept=0 left=0 failed=0 died=0 done=0

@@ -34,6 +34,8 @@
 set -u
 
 NAME=cross-aarch64
+BROKE_WORD=FAILED
+. "$(dirname "$0")/lib.sh"
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 HOST=${CROSS_HOST:-aarch64-linux-gnu}
 WAIT_TIMEOUT=${WAIT_TIMEOUT:-600}
@@ -42,10 +44,6 @@ TESTS="tests/check_lib tests/check_evlog tests/check_common tests/check_shared"
 # program:test that qemu-user cannot run as a kernel would (see above).
 QEMU_LIMITS="check_lib:test_file_create check_lib:test_ring_claim_race
 check_lib:test_hooks_breakpoints check_common:test_procstat_read_self"
-
-note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
-broke() { printf '%s: FAILED: %s\n' "$NAME" "$*" >&2; exit 1; }
-skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
 
 command -v "$HOST-gcc" >/dev/null ||
 	skip "no $HOST-gcc (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross)"

@@ -10,8 +10,9 @@
 # Knobs (environment or make command line): BENCH_SECONDS, BENCH_RUNS,
 # see each script's header.
 #
-# To add a benchmark: append its script to BENCHMARKS and its programs
-# to BENCH_APPS (plus their _SOURCES / _CFLAGS below).
+# To add a benchmark: a script that sets NAME and sources bench/lib.sh
+# (note, broke, skip, median, ...), appended to BENCHMARKS, and its
+# programs appended to BENCH_APPS (plus their _SOURCES / _CFLAGS below).
 
 BENCHMARKS = \
 	bench/rbmon.sh \
@@ -47,7 +48,7 @@ bench_ref_librefevents_la_LDFLAGS = $(BENCH_REF_LDFLAGS)
 # Built on demand only: EXTRA_PROGRAMS are not part of all or check.
 EXTRA_PROGRAMS = $(BENCH_APPS)
 # Run by hand against an older build of the library (see its header).
-EXTRA_DIST += $(BENCHMARKS) bench/setup bench/ab-events.sh \
+EXTRA_DIST += $(BENCHMARKS) bench/lib.sh bench/rbmon-lib.sh bench/setup bench/ab-events.sh \
 	bench/lua/lua.mk bench/lua/work.lua
 CLEANFILES += $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS)
 

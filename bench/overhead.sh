@@ -120,6 +120,7 @@
 set -u
 
 NAME=overhead
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$PWD}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 
@@ -161,10 +162,6 @@ DEFAULT_EVENTS=4096	# man/rbtrace.5: RBTRACE_EVENTS default
 # The variants set these themselves; librbtrace means the defaults.
 unset RBTRACE_EVENTS RBTRACE_POLICY RBTRACE_CLOCK
 
-note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
-broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
-skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
-
 [ "$(uname -s)" = Linux ] || skip "Linux only"
 [ -f "$LIBRBTRACE" ] || broke "library not built: $LIBRBTRACE"
 [ -x "$RBMON" ] || broke "rbmon not built: $RBMON"
@@ -188,9 +185,6 @@ TRACE=$T/rbtrace.trace
 LTTNG_STARTED_PID=	# the session daemon this script started, if any
 LTTNG_RUNDIR_MADE=	# its run directory, when it did not exist before
 LTTNG_SESSION=		# the session in use, if any
-
-# now_us - wall clock in microseconds into $NOW (no subshell).
-now_us() { NOW=${EPOCHREALTIME/[.,]/}; }
 
 # gone PID - PID no longer exists (or is a zombie).
 gone()
@@ -231,24 +225,7 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# median N... - the median of integers.
-median()
-{
-	local sorted
-	mapfile -t sorted < <(printf '%s\n' "$@" | sort -n)
-	if [ $(($# % 2)) -eq 1 ]; then
-		echo "${sorted[$# / 2]}"
-	else
-		echo $(((sorted[$# / 2 - 1] + sorted[$# / 2]) / 2))
-	fi
-}
-
-calc() { LC_ALL=C awk "BEGIN { $1 }"; }
-# le A B - A <= B (decimals).
-le() { LC_ALL=C awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 verdict() { if le "$1" "$2"; then echo met; else echo MISSED; fi; }
-# group N - 12345678 -> 12,345,678
-group() { LC_ALL=C awk -v n="$1" 'BEGIN { s = sprintf("%d", n); r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } print s r }'; }
 
 read -r LOAD0 _ </proc/loadavg
 

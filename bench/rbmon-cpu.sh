@@ -33,6 +33,7 @@
 set -u
 
 NAME=rbmon-cpu
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$PWD}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 
@@ -48,10 +49,6 @@ APP=$top_builddir/bench/apps/sleepers
 
 TARGET_CPU=3		# % of one core, at 0.1 s refresh
 
-note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
-broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
-skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
-
 for tool in tmux jq setsid; do
 	command -v "$tool" >/dev/null || skip "$tool is not installed"
 done
@@ -66,92 +63,7 @@ done
 [[ $BUSY =~ ^[0-9]+$ ]] && [ "$BUSY" -lt "$THREADS" ] ||
 	broke "BENCH_BUSY must be a number below BENCH_THREADS, not '$BUSY'"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/rbt-bench-$NAME.XXXXXX") || broke "mktemp failed"
-SOCK=$T/tmux.sock
-TRACE=$T/sleepers.trace
-export RBT_READY=$T/ready
-APP_PID=
-TOP_PID=
-
-tmx() { tmux -u -S "$SOCK" -f /dev/null "$@"; }
-
-cleanup()
-{
-	tmx kill-server >/dev/null 2>&1
-	[ -n "$TOP_PID" ] && kill -TERM "$TOP_PID" 2>/dev/null
-	if [ -n "$APP_PID" ]; then
-		kill -TERM -- "-$APP_PID" 2>/dev/null
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			running "$APP_PID" || break
-			sleep 0.1
-		done
-		kill -KILL -- "-$APP_PID" 2>/dev/null
-		wait "$APP_PID" 2>/dev/null
-	fi
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-# now_us - wall clock in microseconds into $NOW (no subshell).
-now_us() { NOW=${EPOCHREALTIME/[.,]/}; }
-
-# ticks PID - utime+stime of PID in clock ticks into $TICKS (and each into
-# $UTICKS, $STICKS); false once gone.
-ticks()
-{
-	local s f
-	{ read -r s <"/proc/$1/stat"; } 2>/dev/null || return 1
-	s=${s##*) }		# fields from 3 (state) on; comm may hold spaces
-	read -r -a f <<<"$s"
-	UTICKS=${f[11]}		# field 14 utime
-	STICKS=${f[12]}		# field 15 stime
-	TICKS=$((UTICKS + STICKS))
-}
-
-# running PID - PID exists and has not exited (tmux may leave a zombie).
-running()
-{
-	local s
-	{ read -r s <"/proc/$1/stat"; } 2>/dev/null || return 1
-	s=${s##*) }
-	[ "${s:0:1}" != Z ] && [ "${s:0:1}" != X ]
-}
-
-HZ=$(getconf CLK_TCK) || broke "getconf CLK_TCK failed"
-
-# pct TICKS MICROSECONDS - % of one core.
-pct() { LC_ALL=C awk -v t="$1" -v us="$2" -v hz="$HZ" 'BEGIN { printf "%.2f", t / hz * 100 / (us / 1e6) }'; }
-verdict() { if LC_ALL=C awk -v v="$1" -v t="$2" 'BEGIN { exit !(v < t) }'; then echo met; else echo MISSED; fi; }
-
-# bounded DESCRIPTION CMD... - poll CMD every 0.1 s for WAIT_TIMEOUT seconds.
-bounded()
-{
-	local desc=$1 deadline=$((SECONDS + WAIT_TIMEOUT))
-	shift
-	until "$@" >"$T/wait.last" 2>&1; do
-		if [ -n "$APP_PID" ] && ! running "$APP_PID"; then
-			cat "$T/app.err" >&2 2>/dev/null
-			broke "the traced program died while waiting for $desc"
-		fi
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			echo "--- last output of: $*" >&2
-			cat "$T/wait.last" >&2
-			broke "timed out after ${WAIT_TIMEOUT}s waiting for $desc"
-		fi
-		sleep 0.1
-	done
-}
-
-app_ready() { grep -Eq "^ready $APP_PID $THREADS\$" "$RBT_READY"; }
-
-rings_used()
-{
-	local used
-	used=$("$RBMON" --dump --json "$TRACE" | jq -e '.rings.used') || return 1
-	echo "rings.used=$used"
-	[ "$used" -ge "$THREADS" ]
-}
+. "$(dirname "$0")/rbmon-lib.sh"
 
 # Blocked threads, as the kernel has them (the dump reads /proc too).
 kernel_states()
@@ -164,29 +76,11 @@ kernel_states()
 read -r LOAD0 _ </proc/loadavg
 
 # --- the traced program -------------------------------------------------
-setsid env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" \
-	RBTRACE_RINGS="$RINGS" "$APP" "$THREADS" "$BUSY" >"$T/app.out" 2>"$T/app.err" &
-APP_PID=$!
-bounded "'ready $APP_PID $THREADS' from sleepers" app_ready
-bounded "$THREADS rings in use" rings_used
+app_start "$APP" "$THREADS" "$BUSY"
 KSTATES=$(kernel_states) || broke "rbmon --dump --json failed"
 
-tmx new-session -d -s keep -x 80 -y 24 "exec sleep 100000" ||
-	broke "tmux new-session failed"
-TMUX_PID=$(tmx display-message -p -t keep '#{pid}') || broke "no tmux server pid"
-
 SCREEN_RE="^PID $APP_PID sleepers"
-SESSION=0
-
-# on_screen SESSION - the thread list is on the screen (status 0), not yet
-# (1), or the session is gone (2).
-on_screen()
-{
-	tmx capture-pane -p -t "$1" >"$T/screen.new" 2>/dev/null || return 2
-	mv "$T/screen.new" "$T/screen"
-	grep -Eq -- "$SCREEN_RE" "$T/screen" &&
-		grep -Eq -- "sleep-[0-9]+ " "$T/screen"
-}
+THREAD_RE="sleep-[0-9]+ "
 
 # start_rbmon TENTHS - rbmon -d TENTHS in a new 80x24 session $S; waits for
 # the thread list; $RBMON_PID.
@@ -216,22 +110,6 @@ start_rbmon()
 		broke "no pane pid for $S"
 	[ "$(cat "/proc/$RBMON_PID/comm" 2>/dev/null)" = rbmon ] ||
 		broke "pane pid $RBMON_PID of $S is not rbmon"
-}
-
-stop_rbmon()
-{
-	local deadline=$((SECONDS + 5))
-	tmx send-keys -t "$S" q 2>/dev/null
-	while running "$RBMON_PID"; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			note "rbmon $RBMON_PID did not quit on q; killing it"
-			kill -KILL "$RBMON_PID" 2>/dev/null
-			break
-		fi
-		sleep 0.05
-	done
-	tmx kill-session -t "$S" >/dev/null 2>&1
-	:
 }
 
 # cpu_window PID - CPU of PID over SECS seconds after SETTLE: $CPU_ONE

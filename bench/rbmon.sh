@@ -38,6 +38,7 @@
 set -u
 
 NAME=rbmon
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$PWD}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 
@@ -54,10 +55,6 @@ MANY=$top_builddir/bench/apps/many
 TARGET_CPU=3		# % of one core, at 0.1 s refresh
 TARGET_FIRST_MS=300	# first screen
 
-note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
-broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
-skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
-
 for tool in tmux jq setsid; do
 	command -v "$tool" >/dev/null || skip "$tool is not installed"
 done
@@ -70,112 +67,18 @@ for v in SECS RUNS SETTLE THREADS RINGS WAIT_TIMEOUT; do
 		broke "$v must be a positive integer, not '${!v}'"
 done
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/rbt-bench-$NAME.XXXXXX") || broke "mktemp failed"
-SOCK=$T/tmux.sock
-TRACE=$T/many.trace
-export RBT_READY=$T/ready
-MANY_PID=
-
-tmx() { tmux -u -S "$SOCK" -f /dev/null "$@"; }
-
-cleanup()
-{
-	tmx kill-server >/dev/null 2>&1
-	if [ -n "$MANY_PID" ]; then
-		kill -TERM -- "-$MANY_PID" 2>/dev/null
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			running "$MANY_PID" || break
-			sleep 0.1
-		done
-		kill -KILL -- "-$MANY_PID" 2>/dev/null
-		wait "$MANY_PID" 2>/dev/null
-	fi
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-# now_us - wall clock in microseconds into $NOW (no subshell).
-now_us() { NOW=${EPOCHREALTIME/[.,]/}; }
-
-# ticks PID - utime+stime of PID in clock ticks into $TICKS (and each into
-# $UTICKS, $STICKS); false once gone.
-ticks()
-{
-	local s f
-	{ read -r s <"/proc/$1/stat"; } 2>/dev/null || return 1
-	s=${s##*) }		# fields from 3 (state) on; comm may hold spaces
-	read -r -a f <<<"$s"
-	UTICKS=${f[11]}		# field 14 utime
-	STICKS=${f[12]}		# field 15 stime
-	TICKS=$((UTICKS + STICKS))
-}
-
-# running PID - PID exists and has not exited (tmux may leave a zombie).
-running()
-{
-	local s
-	{ read -r s <"/proc/$1/stat"; } 2>/dev/null || return 1
-	s=${s##*) }
-	[ "${s:0:1}" != Z ] && [ "${s:0:1}" != X ]
-}
-
-HZ=$(getconf CLK_TCK) || broke "getconf CLK_TCK failed"
-
-# pct TICKS MICROSECONDS - % of one core.
-pct() { LC_ALL=C awk -v t="$1" -v us="$2" -v hz="$HZ" 'BEGIN { printf "%.2f", t / hz * 100 / (us / 1e6) }'; }
-
-# bounded DESCRIPTION CMD... - poll CMD every 0.1 s for WAIT_TIMEOUT seconds.
-bounded()
-{
-	local desc=$1 deadline=$((SECONDS + WAIT_TIMEOUT))
-	shift
-	until "$@" >"$T/wait.last" 2>&1; do
-		if [ -n "$MANY_PID" ] && ! running "$MANY_PID"; then
-			cat "$T/many.err" >&2 2>/dev/null
-			broke "the traced program died while waiting for $desc"
-		fi
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			echo "--- last output of: $*" >&2
-			cat "$T/wait.last" >&2
-			broke "timed out after ${WAIT_TIMEOUT}s waiting for $desc"
-		fi
-		sleep 0.1
-	done
-}
-
-many_ready() { grep -Eq "^ready $MANY_PID $THREADS\$" "$RBT_READY"; }
-
-rings_used()
-{
-	local used
-	used=$("$RBMON" --dump --json "$TRACE" | jq -e '.rings.used') || return 1
-	echo "rings.used=$used"
-	[ "$used" -ge "$THREADS" ]
-}
+. "$(dirname "$0")/rbmon-lib.sh"
 
 read -r LOAD0 _ </proc/loadavg
 
 # --- the traced program -------------------------------------------------
-RINGS_USED=0
-setsid env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$TRACE" \
-	RBTRACE_RINGS="$RINGS" "$MANY" "$THREADS" >"$T/many.out" 2>"$T/many.err" &
-MANY_PID=$!
-bounded "'ready $MANY_PID $THREADS' from many" many_ready
-bounded "$THREADS rings in use" rings_used
+app_start "$MANY" "$THREADS"
 RINGS_USED=$("$RBMON" --dump --json "$TRACE" | jq -r '.rings.used')
 SLOTS=${RBTRACE_SLOTS:-64 (default)}
 
-# A session that keeps the tmux server up, so that starting rbmon's
-# session below does not include starting the server.
-tmx new-session -d -s keep -x 80 -y 24 "exec sleep 100000" ||
-	broke "tmux new-session failed"
-TMUX_PID=$(tmx display-message -p -t keep '#{pid}') || broke "no tmux server pid"
-
 # --- one session ------------------------------------------------------------
-SCREEN_RE="^PID $MANY_PID many"
+SCREEN_RE="^PID $APP_PID many"
 THREAD_RE="[0-9]+ many(-[0-9]+)? +running"
-SESSION=0
 
 # $T/wrap STAMP CMD... - note when CMD starts (exec, so the pane's pid is
 # CMD's), then become CMD.
@@ -186,16 +89,6 @@ shift
 exec "$@"
 EOF_WRAP
 chmod +x "$T/wrap"
-
-# on_screen SESSION - the thread list is on the screen (status 0), not yet
-# (1), or the session is gone (2).
-on_screen()
-{
-	tmx capture-pane -p -t "$1" >"$T/screen.new" 2>/dev/null || return 2
-	mv "$T/screen.new" "$T/screen"
-	grep -Eq -- "$SCREEN_RE" "$T/screen" &&
-		grep -Eq -- "$THREAD_RE" "$T/screen"
-}
 
 # start_session COLS ROWS CMD... - run CMD in a new session $S of COLS x
 # ROWS and wait until the thread list is on its screen: $FIRST_US is the
@@ -251,23 +144,6 @@ start_rbmon()
 	FIRST_TICKS=$TICKS
 }
 
-# stop_rbmon - quit rbmon with q; kill it if it does not go.
-stop_rbmon()
-{
-	local deadline=$((SECONDS + 5))
-	tmx send-keys -t "$S" q 2>/dev/null
-	while running "$RBMON_PID"; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			note "rbmon $RBMON_PID did not quit on q; killing it"
-			kill -KILL "$RBMON_PID" 2>/dev/null
-			break
-		fi
-		sleep 0.05
-	done
-	tmx kill-session -t "$S" >/dev/null 2>&1
-	:
-}
-
 # cpu_window - CPU over SECS seconds, SETTLE seconds after the first
 # screen: $CPU_RBMON (user $CPU_USER, system $CPU_SYS), $CPU_MANY,
 # $CPU_TMUX (% of a core).
@@ -279,7 +155,7 @@ cpu_window()
 	now_us; t0=$NOW
 	ticks "$RBMON_PID" || broke "rbmon died before the window"
 	r0=$TICKS u0=$UTICKS s0=$STICKS
-	ticks "$MANY_PID" || broke "many died before the window"; m0=$TICKS
+	ticks "$APP_PID" || broke "many died before the window"; m0=$TICKS
 	ticks "$TMUX_PID" || broke "the tmux server died"; x0=$TICKS
 	sleep "$SECS"
 	now_us; us=$((NOW - t0))
@@ -287,7 +163,7 @@ cpu_window()
 	CPU_RBMON=$(pct $((TICKS - r0)) "$us")
 	CPU_USER=$(pct $((UTICKS - u0)) "$us")
 	CPU_SYS=$(pct $((STICKS - s0)) "$us")
-	ticks "$MANY_PID" || broke "many died during the window"
+	ticks "$APP_PID" || broke "many died during the window"
 	CPU_MANY=$(pct $((TICKS - m0)) "$us")
 	ticks "$TMUX_PID" || broke "the tmux server died during the window"
 	CPU_TMUX=$(pct $((TICKS - x0)) "$us")
@@ -299,25 +175,12 @@ cpu_window()
 
 runs() { local us r=; for us; do r+=" $(ms "$us")"; done; echo "${r# }"; }
 ms() { LC_ALL=C awk -v us="$1" 'BEGIN { printf "%.3f", us / 1e6 }'; }
-verdict() { if LC_ALL=C awk -v v="$1" -v t="$2" 'BEGIN { exit !(v < t) }'; then echo met; else echo MISSED; fi; }
-
-# median N... - the median of integers.
-median()
-{
-	local v
-	mapfile -t v < <(printf '%s\n' "$@" | sort -n)
-	if [ $(($# % 2)) -eq 1 ]; then
-		echo "${v[$# / 2]}"
-	else
-		echo $(((v[$# / 2 - 1] + v[$# / 2]) / 2))
-	fi
-}
 
 # --- (a) first screen -----------------------------------------------------
 # The harness floor: a command that prints the thread list at once.
 BASE=()
 for ((i = 1; i <= RUNS; i++)); do
-	start_session 80 24 bash -c 'printf "PID %s many: alive\n    1 many running\n" "$1"; exec sleep 100000' - "$MANY_PID"
+	start_session 80 24 bash -c 'printf "PID %s many: alive\n    1 many running\n" "$1"; exec sleep 100000' - "$APP_PID"
 	BASE+=("$FIRST_US")
 	kill -TERM "$PANE_PID" 2>/dev/null
 	tmx kill-session -t "$S" >/dev/null 2>&1

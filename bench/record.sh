@@ -75,6 +75,7 @@
 set -u
 
 NAME=record
+. "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$PWD}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 
@@ -117,10 +118,6 @@ REC_DEFAULT_EVENTS=16384	# tools/rbtrace.c: RBTRACE_RECORD_EVENTS
 # The variants set these themselves; librbtrace means the defaults.
 unset RBTRACE_EVENTS RBTRACE_POLICY RBTRACE_RINGS RBTRACE_SLOTS
 
-note() { printf '%s: %s\n' "$NAME" "$*" >&2; }
-broke() { printf '%s: HARNESS FAILURE: %s\n' "$NAME" "$*" >&2; exit 1; }
-skip() { printf '%s: SKIP: %s\n' "$NAME" "$*" >&2; exit 77; }
-
 [ "$(uname -s)" = Linux ] || skip "Linux only"
 command -v timeout >/dev/null || skip "timeout (coreutils) is not installed"
 [ -f "$LIBRBTRACE" ] || broke "library not built: $LIBRBTRACE"
@@ -148,18 +145,6 @@ cleanup() { rm -rf "$T"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# now_us - wall clock in microseconds into $NOW (no subshell).
-now_us() { NOW=${EPOCHREALTIME/[.,]/}; }
-calc() { LC_ALL=C awk "BEGIN { $1 }"; }
-# median X... - the median of numbers (decimals too); "" for none.
-median()
-{
-	[ $# -gt 0 ] || return 0
-	printf '%s\n' "$@" | LC_ALL=C sort -g | LC_ALL=C awk '{ a[NR] = $1 }
-		END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.6g\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
-# group N - 12345678 -> 12,345,678
-group() { LC_ALL=C awk -v n="$1" 'BEGIN { s = sprintf("%d", n); r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } print s r }'; }
 nocomma() { echo "${1//,/}"; }
 # mega X - X / 1e6 to 1 place, or "-".
 mega() { if [ -z "$1" ]; then echo -; else calc "printf \"%.1f\", $1 / 1e6"; fi; }
