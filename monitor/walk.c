@@ -299,6 +299,7 @@ rp_open(struct rp_ctx *x, const char *path, char **why)
 		return -1;
 	x->sy = rbmon_symbols_new(NULL);
 	x->snap.nobjects = x->rec.nobjects;
+	x->snap.gen = rbmon_snapshot_gen();
 	x->snap.objects = rbmon_xcalloc(x->rec.nobjects + 1,
 	    sizeof *x->snap.objects);
 	for (i = 0; i < x->rec.nobjects; i++) {
