@@ -607,7 +607,8 @@ rbrec_close(struct rbrec *r)
 /**
  * rbrec_ts_ns - a record's time @ts as CLOCK_MONOTONIC nanoseconds
  *
- * Return: 0, or -1 if the recording has no calibration for its clock.
+ * Return: 0, or -1 if the recording has no calibration for its clock or
+ * @ts is further from it than 64 bits of nanoseconds reach.
  */
 int
 rbrec_ts_ns(const struct rbrec *r, uint64_t ts, uint64_t *ns)
@@ -622,6 +623,9 @@ rbrec_ts_ns(const struct rbrec *r, uint64_t ts, uint64_t *ns)
 	}
 	d = ((long double)ts - (long double)r->tsc_base) * 1e9L / r->hz +
 	    (long double)r->ns_base;
+	/* A time no 64-bit count of ns holds is unknown (rbtrace(5)). */
+	if (!(d < 0x1p64L))
+		return -1;
 	*ns = d <= 0 ? 0 : (uint64_t)d;
 	return 0;
 }
