@@ -103,7 +103,10 @@ rp_hash_str(const char *s, size_t len)
 	return h;
 }
 
-/* Keys are "name\0file\0line" strings of @len bytes, kept by the map. */
+/*
+ * Keys are "name\0file\0line" strings of @len bytes, kept by the map with
+ * their lengths: a key is compared only with keys of its own length.
+ */
 static int
 rp_smap_get(const struct rp_smap *m, const char *key, size_t len,
     uint32_t *v)
@@ -114,19 +117,11 @@ rp_smap_get(const struct rp_smap *m, const char *key, size_t len,
 		return 0;
 	for (i = rp_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
 	    i = (i + 1) & (m->cap - 1))
-		if (memcmp(m->k[i], key, len) == 0) {
+		if (m->klen[i] == len && memcmp(m->k[i], key, len) == 0) {
 			*v = m->v[i] - 1;
 			return 1;
 		}
 	return 0;
-}
-
-static size_t
-rp_key_len(const char *k)
-{
-	size_t	a = strlen(k) + 1, b = strlen(k + a) + 1;
-
-	return a + b + strlen(k + a + b) + 1;
 }
 
 static void
@@ -134,24 +129,27 @@ rp_smap_put(struct rp_smap *m, char *key, size_t len, uint32_t v)
 {
 	size_t	i, j, oldcap = m->cap;
 	char	**kk = m->k;
+	size_t	*kl = m->klen;
 	uint32_t *vv = m->v;
 
 	if ((m->n + 1) * 2 > m->cap) {
 		m->cap = m->cap == 0 ? 256 : m->cap * 2;
 		m->k = rbmon_xcalloc(m->cap, sizeof *m->k);
+		m->klen = rbmon_xcalloc(m->cap, sizeof *m->klen);
 		m->v = rbmon_xcalloc(m->cap, sizeof *m->v);
 		m->n = 0;
 		for (j = 0; j < oldcap; j++)
 			if (vv[j] != 0)
-				rp_smap_put(m, kk[j], rp_key_len(kk[j]),
-				    vv[j] - 1);
+				rp_smap_put(m, kk[j], kl[j], vv[j] - 1);
 		free(kk);
+		free(kl);
 		free(vv);
 	}
 	for (i = rp_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
 	    i = (i + 1) & (m->cap - 1))
 		;
 	m->k[i] = key;
+	m->klen[i] = len;
 	m->v[i] = v + 1;
 	m->n++;
 }
@@ -165,6 +163,7 @@ rp_smap_free(struct rp_smap *m)
 		if (m->v[i] != 0)
 			free(m->k[i]);
 	free(m->k);
+	free(m->klen);
 	free(m->v);
 	memset(m, 0, sizeof *m);
 }

@@ -38,6 +38,7 @@ struct rp_ctx {
 	}		 byaddr, bysite;
 	struct rp_smap {
 		char		**k;
+		size_t		*klen;
 		uint32_t	*v;
 		size_t		 n, cap;
 	}		 byname;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* check_recfile: reading recordings back (recfile.c). */
+/* check_recfile: reading recordings back (recfile.c) and naming their calls
+ * (walk.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <check.h>
 
 #include "recfile.h"
+#include "walk.h"
 
 Suite	*suite_recfile(void);
 
@@ -112,6 +114,45 @@ START_TEST(test_rec_ts_out_of_range)
 }
 END_TEST
 
+/*
+ * Functions are one per name, file and line, whatever their lengths: keys
+ * of every length share the map's probe sequences (a longer key is never
+ * compared past the end of a shorter one; AddressSanitizer tells).
+ */
+START_TEST(test_rec_func_names)
+{
+	struct rp_ctx	 x;
+	char		*path, *why = NULL, name[64], file[16];
+	uint32_t	 v[600];
+	size_t		 i;
+
+	path = rec_make(2000000000ull, 2000, 1000, 4000);
+	ck_assert_msg(rp_open(&x, path, &why) == 0, "%s", why);
+	for (i = 0; i < 600; i++) {
+		snprintf(name, sizeof name, "%.*s", (int)(1 + i % 40),
+		    "ffffffffffffffffffffffffffffffffffffffffffff");
+		snprintf(file, sizeof file, "%zu.c", i / 40);
+		v[i] = rp_func_named(&x, name, file, (int)(i % 7));
+	}
+	for (i = 0; i < 600; i++) {
+		snprintf(name, sizeof name, "%.*s", (int)(1 + i % 40),
+		    "ffffffffffffffffffffffffffffffffffffffffffff");
+		snprintf(file, sizeof file, "%zu.c", i / 40);
+		ck_assert_uint_eq(rp_func_named(&x, name, file,
+		    (int)(i % 7)), v[i]);
+		ck_assert_str_eq(x.funcs[v[i]].name, name);
+		ck_assert_str_eq(x.funcs[v[i]].file, file);
+		ck_assert_int_eq(x.funcs[v[i]].line, (int)(i % 7));
+	}
+	/* The same name in another file, or at another line, is another. */
+	ck_assert_uint_ne(rp_func_named(&x, "f", "0.c", 1), v[0]);
+	ck_assert_uint_ne(rp_func_named(&x, "f", "1.c", 0), v[0]);
+	rp_close(&x);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 Suite *
 suite_recfile(void)
 {
@@ -120,6 +161,7 @@ suite_recfile(void)
 
 	tcase_add_test(tc, test_rec_ts);
 	tcase_add_test(tc, test_rec_ts_out_of_range);
+	tcase_add_test(tc, test_rec_func_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
