@@ -621,6 +621,9 @@ rp_report_grow(struct rp_report *r, uint32_t func)
 {
 	size_t	n = r->x->nfuncs > (size_t)func + 1 ? r->x->nfuncs : func + 1;
 
+	/* Twice as many: a function at a time would copy them all each time. */
+	if (n > r->nst)
+		n = n > 2 * r->nst ? n : 2 * r->nst;
 	if (n > r->nst) {
 		r->st = rbmon_xreallocarray(r->st, n, sizeof *r->st);
 		memset(r->st + r->nst, 0, (n - r->nst) * sizeof *r->st);
@@ -877,6 +880,7 @@ rp_hot_grow(struct rp_hot *h, uint32_t func)
 
 	if (n <= h->n)
 		return;
+	n = n > 2 * h->n ? n : 2 * h->n;
 	h->calls = rbmon_xreallocarray(h->calls, n, sizeof *h->calls);
 	h->self = rbmon_xreallocarray(h->self, n, sizeof *h->self);
 	h->hist = rbmon_xreallocarray(h->hist, n, sizeof *h->hist);
@@ -1018,16 +1022,19 @@ rp_hot_matches(const char *key, const char *name)
 /*
  * The files every called function of which is marked: excluding them
  * (-finstrument-functions-exclude-file-list) loses nothing this run
- * called beyond the marked functions.  Return: how many, in @files.
+ * called beyond the marked functions.  @listed: per function, marked.
+ * Return: how many, in @files.
  */
 static size_t
 rp_hot_files(const struct rp_hot *h, const uint32_t *order,
-    const unsigned char *pick, size_t n, const char **files)
+    const unsigned char *pick, size_t n, const unsigned char *listed,
+    const char **files)
 {
 	const struct rp_ctx	*x = h->x;
 	size_t			 i, j, k, nf = 0;
 	int			 whole;
 
+	/* At most 100 marked (1% of the calls each): files scanned as often. */
 	for (i = 0; i < n; i++) {
 		const char	*file = x->funcs[order[i]].file;
 
@@ -1038,14 +1045,10 @@ rp_hot_files(const struct rp_hot *h, const uint32_t *order,
 		if (k < nf)
 			continue;
 		whole = 1;
-		for (j = 0; j < h->n && whole; j++) {
-			if (h->calls[j] == 0 ||
-			    strcmp(x->funcs[j].file, file) != 0)
-				continue;
-			for (k = 0; k < n && !(pick[k] && order[k] == j); k++)
-				;
-			whole = k < n;
-		}
+		for (j = 0; j < h->n && whole; j++)
+			if (h->calls[j] != 0 && !listed[j] &&
+			    strcmp(x->funcs[j].file, file) == 0)
+				whole = 0;
 		if (whole)
 			files[nf++] = file;
 	}
@@ -1097,7 +1100,7 @@ rp_hot(int argc, char **argv)
 	uint32_t		*order;
 	char			**keys, *end;
 	const char		**files;
-	unsigned char		*pick;
+	unsigned char		*pick, *listed;
 	uint64_t		 all = 0, picked = 0;
 	double			 cost = 15, hook, left;
 	size_t			 i, j, n, nfiles, npick = 0, top = 20;
@@ -1198,8 +1201,11 @@ rp_hot(int argc, char **argv)
 			picked += h.calls[order[i]];
 		}
 	}
+	listed = rbmon_xcalloc(h.n + 1, 1);
+	for (i = 0; i < n; i++)
+		listed[order[i]] = pick[i];
 	files = rbmon_xcalloc(n + 1, sizeof *files);
-	nfiles = rp_hot_files(&h, order, pick, n, files);
+	nfiles = rp_hot_files(&h, order, pick, n, listed, files);
 	hook = (double)all * cost;
 	left = (double)(all - picked) * cost;
 
@@ -1313,17 +1319,9 @@ rp_hot(int argc, char **argv)
 				if (!pick[i])
 					continue;
 				for (j = 0; j < h.n; j++) {
-					int	 listed = 0;
-					size_t	 k;
-
-					if (h.calls[j] == 0 ||
+					if (h.calls[j] == 0 || listed[j] ||
 					    !rp_hot_matches(keys[i],
 					    x.funcs[j].name))
-						continue;
-					for (k = 0; k < n; k++)
-						if (pick[k] && order[k] == j)
-							listed = 1;
-					if (listed)
 						continue;
 					fputs("  (note: '", stdout);
 					rbmon_esc_fputs(keys[i], stdout);
@@ -1355,6 +1353,7 @@ rp_hot(int argc, char **argv)
 		free(keys[i]);
 	free(keys);
 	free(files);
+	free(listed);
 	free(pick);
 	free(order);
 	free(h.calls);
@@ -1505,24 +1504,24 @@ rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 				    e };
 	struct rp_ctx		*x = e->x;
 	struct rp_walk		 w;
+	struct rp_map		 pids;	/* (pid, 0): named already */
 	char			 name[RB_PROGRAM_MAX + 32];
-	size_t			 i, j;
+	uint32_t		 v;
+	size_t			 i;
 
 	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"program\": ",
 	    e->out);
 	rbmon_json_string(e->out, x->rec.info.program);
 	fputs(", \"recorded_by\": \"rbtrace\"}, \"traceEvents\": [", e->out);
 	e->first = 1;
+	memset(&pids, 0, sizeof pids);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 
 		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
 			continue;
-		for (j = 0; j < i; j++)
-			if (x->rec.streams[j].info.pid == s->info.pid &&
-			    rbmon_cmd_tid_wanted(tids, x->rec.streams[j].info.tid))
-				break;
-		if (j == i) {
+		if (!rp_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
+			rp_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
 			snprintf(name, sizeof name, "%s (%d)",
 			    x->rec.info.program, (int)s->info.pid);
 			rp_chrome_meta(e, "process_name", s->info.pid, 0, name);
@@ -1535,6 +1534,7 @@ rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 		rp_walk_finish(&w);
 		rp_walk_free(&w);
 	}
+	rp_map_free(&pids);
 	fputs("\n]}\n", e->out);
 }
 

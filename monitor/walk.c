@@ -380,7 +380,8 @@ rp_plan(struct rp_walk *w)
 	uint32_t		 skip = 0;
 
 	w->nregions = 1;
-	w->plan_at = rbmon_xcalloc(2, sizeof *w->plan_at);
+	w->capregions = 16;
+	w->plan_at = rbmon_xcalloc(w->capregions + 1, sizeof *w->plan_at);
 	rbrec_cursor_init(&c, &w->ctx->rec, w->s);
 	while (rbrec_next(&c, &k)) {
 		if (skip > 0 && !k.lost && k.e.kind == RB_EV_TEXT) {
@@ -391,8 +392,11 @@ rp_plan(struct rp_walk *w)
 		if (rp_cut(&k)) {
 			/* The region ends: the next one's plan starts here. */
 			n = 0;
-			w->plan_at = rbmon_xreallocarray(w->plan_at,
-			    w->nregions + 2, sizeof *w->plan_at);
+			if (w->nregions == w->capregions) {
+				w->capregions *= 2;
+				w->plan_at = rbmon_xreallocarray(w->plan_at,
+				    w->capregions + 1, sizeof *w->plan_at);
+			}
 			w->plan_at[w->nregions++] = np;
 			w->plan_at[w->nregions] = np;
 			continue;
@@ -496,7 +500,7 @@ rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
 	if (w->n == RP_DEPTH_MAX)
 		return NULL;
 	if (w->n == w->cap) {
-		w->cap = w->cap == 0 ? 64 : w->cap * 2;
+		w->cap = w->cap == 0 ? 16 : w->cap * 2;
 		w->stack = rbmon_xreallocarray(w->stack, w->cap,
 		    sizeof *w->stack);
 	}

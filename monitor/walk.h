@@ -92,7 +92,7 @@ struct rp_walk {
 	/* Frames whose entries a region will miss (see walk.c). */
 	uint32_t	*plan;
 	size_t		*plan_at;	/* region k: plan[plan_at[k]..[k+1]) */
-	size_t		 nregions, region;
+	size_t		 nregions, capregions, region;
 	int		 region_open;	/* its frames pushed already */
 	const struct rp_handler *h;
 	uint64_t	 entered;	/* frames entered so far */
