@@ -1366,6 +1366,9 @@ rp_hot(int argc, char **argv)
 
 /* ---- exports -------------------------------------------------------------- */
 
+/* Frames a folded stack keeps by default (export -D), about perf's 127. */
+#define RP_FOLDED_DEPTH	128
+
 struct rp_export {
 	struct rp_ctx	*x;
 	FILE		*out;
@@ -1375,6 +1378,9 @@ struct rp_export {
 	struct rp_node { uint32_t parent, func; uint64_t self; } *nodes;
 	size_t		 nnodes, capnodes;
 	uint32_t	 root;		/* the stream's root node */
+	size_t		 depth;		/* frames a path keeps (-D) */
+	uint32_t	 fold;		/* the function deeper frames go under */
+	int		 folded;	/* some did */
 	/* speedscope: frames used, profile bounds */
 	uint64_t	 lo, hi;
 	int		 have_lo;
@@ -1558,13 +1564,27 @@ rp_node(struct rp_export *e, uint32_t parent, uint32_t func)
 	return (uint32_t)e->nnodes++;
 }
 
+/*
+ * A frame's node.  Below e->depth frames, paths are folded: every deeper
+ * frame is a child of one "[folded: ...]" node under the last frame kept,
+ * so that a line names at most e->depth + 4 (the program, the thread, the
+ * frames kept, the fold and one under it): however deep a stack, the
+ * lines are as many as its records' frames and each of bounded length.
+ */
 static void
 rp_folded_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 {
 	struct rp_export	*e = w->h->arg;
-	uint32_t		 parent = depth == 0 ? e->root :
-				    (uint32_t)w->stack[depth - 1].user;
+	uint32_t		 parent;
 
+	if (depth < e->depth) {
+		parent = depth == 0 ? e->root :
+		    (uint32_t)w->stack[depth - 1].user;
+	} else {
+		parent = rp_node(e, (uint32_t)w->stack[e->depth - 1].user,
+		    e->fold);
+		e->folded = 1;
+	}
 	f->user = rp_node(e, parent, f->func);
 }
 
@@ -1582,14 +1602,20 @@ rp_folded_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 		w->stack[depth - 1].aux += d;
 }
 
+/* A node's path, outermost first; @path holds e->depth + 4 nodes. */
 static void
-rp_folded_path(struct rp_export *e, uint32_t node)
+rp_folded_path(struct rp_export *e, uint32_t node, uint32_t *path)
 {
-	if (e->nodes[node].parent != UINT32_MAX) {
-		rp_folded_path(e, e->nodes[node].parent);
-		fputc(';', e->out);
+	size_t	n = 0;
+
+	for (; node != UINT32_MAX; node = e->nodes[node].parent)
+		path[n++] = node;
+	while (n > 0) {
+		rbmon_prof_folded_name(e->out,
+		    e->x->funcs[e->nodes[path[--n]].func].name);
+		if (n > 0)
+			fputc(';', e->out);
 	}
-	rbmon_prof_folded_name(e->out, e->x->funcs[e->nodes[node].func].name);
 }
 
 static void
@@ -1600,9 +1626,12 @@ rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 	struct rp_ctx		*x = e->x;
 	struct rp_walk		 w;
 	char			 name[RB_PROGRAM_MAX + RB_THREAD_NAME_MAX + 64];
-	uint32_t		 pnode, f;
+	uint32_t		 pnode, f, *path;
 	size_t			 i;
 
+	snprintf(name, sizeof name, "[folded: frames deeper than %zu]",
+	    e->depth);
+	e->fold = rp_func_named(x, name, "", -3);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 
@@ -1622,12 +1651,15 @@ rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 		rp_walk_finish(&w);
 		rp_walk_free(&w);
 	}
+	/* Program, thread, e->depth frames, the fold and one more. */
+	path = rbmon_xcalloc(e->depth + 4, sizeof *path);
 	for (i = 0; i < e->nnodes; i++) {
 		if (e->nodes[i].self == 0)
 			continue;
-		rp_folded_path(e, (uint32_t)i);
+		rp_folded_path(e, (uint32_t)i, path);
 		fprintf(e->out, " %" PRIu64 "\n", e->nodes[i].self);
 	}
+	free(path);
 }
 
 /* speedscope: one evented profile per thread, frames shared. */
@@ -1736,6 +1768,9 @@ rp_export_usage(FILE *f)
 	    "                      (\"program (pid);thread (tid);outer;...;inner "
 	    "NS\", NS the\n"
 	    "                      nanoseconds spent in inner itself)\n"
+	    "  -D, --depth N       --folded: frames a stack keeps (default "
+	    "128); deeper\n"
+	    "                      ones go under one \"[folded: ...]\" frame\n"
 	    "  --speedscope        speedscope's JSON: one evented profile per "
 	    "thread\n"
 	    "  -t, --tid TID[,TID...]  only these threads\n"
@@ -1752,6 +1787,7 @@ rp_export_cmd(int argc, char **argv)
 		{ "speedscope", no_argument, NULL, 's' },
 		{ "perfetto", no_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "depth", required_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1760,11 +1796,13 @@ rp_export_cmd(int argc, char **argv)
 	struct rbmon_tids		 tids = { NULL, 0 };
 	struct rp_ctx		 x;
 	const char		*output = NULL;
+	char			*end;
+	long			 depth = 0;
 	int			 ch, format = 0, status = 0;
 
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":t:o:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":t:D:o:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'f':
@@ -1776,6 +1814,14 @@ rp_export_cmd(int argc, char **argv)
 			break;
 		case 't':
 			rbmon_cmd_parse_tids("export", optarg, &tids);
+			break;
+		case 'D':
+			errno = 0;
+			depth = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    depth < 1 || depth > 100000)
+				rbmon_cmd_usage("export", "invalid depth '%s' "
+				    "(expected 1..100000)", optarg);
 			break;
 		case 'o':
 			output = optarg;
@@ -1797,6 +1843,8 @@ rp_export_cmd(int argc, char **argv)
 	if (optind + 1 != argc)
 		rbmon_cmd_usage("export", optind == argc ? "no recording given" :
 		    "too many arguments");
+	if (depth != 0 && format != 'f')
+		rbmon_cmd_usage("export", "--depth is for --folded");
 	if (format == 'p' && output == NULL && isatty(STDOUT_FILENO))
 		rbmon_cmd_usage("export", "--perfetto writes binary data, not for a "
 		    "terminal: give -o FILE or redirect standard output");
@@ -1805,6 +1853,7 @@ rp_export_cmd(int argc, char **argv)
 	memset(&e, 0, sizeof e);
 	e.x = &x;
 	e.out = stdout;
+	e.depth = depth != 0 ? (size_t)depth : RP_FOLDED_DEPTH;
 	if (output != NULL && (e.out = fopen(output, "w")) == NULL) {
 		rbmon_esc_line(stderr, "rbmon export: %s: %s", output,
 		    strerror(errno));
@@ -1825,6 +1874,11 @@ rp_export_cmd(int argc, char **argv)
 		    strerror(errno));
 		status = 1;
 	}
+	if (e.folded)
+		rbmon_esc_line(stderr, "rbmon export: %s: stacks deeper than "
+		    "%zu frames: their deeper frames are folded under \"[folded: "
+		    "frames deeper than %zu]\" (-D to keep more)", argv[optind],
+		    e.depth, e.depth);
 	if (output != NULL && fclose(e.out) != 0)
 		status = 1;
 	free(e.nodes);
