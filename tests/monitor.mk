@@ -17,3 +17,15 @@ tests_check_monitor_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(LIBDW_CFLAGS) \
 tests_check_monitor_LDADD = monitor/libmonitor.la $(CHECK_LIBS) \
 	$(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) $(DEMANGLE_LIBS) \
 	$(PTHREAD_LIBS)
+
+# Recordings of given shapes, crafted (tests/mkrec.c), and what every
+# reader of recordings makes of large ones: bounded output, linear time.
+check_PROGRAMS += tests/mkrec
+tests_mkrec_SOURCES = tests/mkrec.c
+tests_mkrec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/monitor
+tests_mkrec_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) \
+	$(LIBBSD_CFLAGS)
+tests_mkrec_LDADD = monitor/libmonitor.la $(LIBDW_LIBS) $(LIBELF_LIBS) \
+	$(LIBBSD_LIBS) $(DEMANGLE_LIBS)
+TESTS += tests/integration/rec-bounds.sh
+EXTRA_DIST += tests/integration/rec-bounds.sh
