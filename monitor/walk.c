@@ -202,6 +202,33 @@ rp_func_add(struct rp_ctx *x, const char *name, const char *file, int line,
 	return (uint32_t)x->nfuncs++;
 }
 
+/* What address @addr of image @image is: its symbol, empty if unknown. */
+static void
+rp_lookup(struct rp_ctx *x, uint64_t image, uint64_t addr,
+    struct rbmon_sym *sym)
+{
+	const struct rp_obj	*o;
+	size_t			 lo = 0, hi = x->nobjs, mid;
+
+	memset(sym, 0, sizeof *sym);
+	/* The last object of the image beginning at or below addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		o = &x->objs[mid];
+		if (o->image < image || (o->image == image && o->lo <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return;
+	o = &x->objs[lo - 1];
+	if (o->image != image || addr >= o->hi)
+		return;
+	rbmon_symbols_lookup(x->sy, &x->snap, &x->files[o->file],
+	    addr - o->base, sym);
+}
+
 /**
  * rp_func_of - the function at address @fn in stream @si's process
  *
@@ -217,8 +244,7 @@ rp_func_of(struct rp_ctx *x, size_t si, uint64_t fn)
 
 	if (rp_map_get(&x->byaddr, p->image, fn, &v))
 		return v;
-	memset(&sym, 0, sizeof sym);
-	rbmon_symbols_lookup(x->sy, &x->snap, p, fn, &sym);
+	rp_lookup(x, p->image, fn, &sym);
 	if (sym.function == NULL)
 		snprintf(buf, sizeof buf, "0x%" PRIx64, fn);
 	v = rp_func_add(x, sym.function != NULL ? sym.function : buf,
@@ -251,8 +277,7 @@ rp_site(struct rp_ctx *x, size_t si, uint64_t site, const char **file,
 	if (site == 0)
 		return;
 	if (!rp_map_get(&x->bysite, p->image, site, &v)) {
-		memset(&sym, 0, sizeof sym);
-		rbmon_symbols_lookup(x->sy, &x->snap, p, site - 1, &sym);
+		rp_lookup(x, p->image, site - 1, &sym);
 		v = rp_func_add(x, "", sym.file != NULL ? sym.file : "",
 		    sym.line, 0);
 		rp_map_put(&x->bysite, p->image, site, v);
@@ -280,6 +305,101 @@ rp_rel_ns(const struct rp_ctx *x, uint64_t ts)
 	return a - b;
 }
 
+static int
+rp_obj_cmp(const void *a, const void *b)
+{
+	const struct rp_obj	*x = a, *y = b;
+
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * A file's key: its build id if it has one (the same bits, the same file,
+ * whatever the path), else its path without empty and "." components.
+ */
+static char *
+rp_file_key(const struct rbrec_object *o, size_t *len)
+{
+	const char	*p;
+	char		*k;
+	size_t		 n = 0;
+
+	k = rbmon_xcalloc(1 + RB_BUILD_ID_MAX + RB_PATH_MAX + 1, 1);
+	if (o->build_id_len > 0) {
+		k[n++] = 'b';
+		memcpy(k + n, o->build_id, o->build_id_len);
+		n += o->build_id_len;
+	} else {
+		k[n++] = 'p';
+		for (p = o->path; *p != '\0'; ) {
+			while (*p == '/')
+				p++;
+			if (p[0] == '.' && (p[1] == '/' || p[1] == '\0')) {
+				p++;
+				continue;
+			}
+			if (*p == '\0')
+				break;
+			k[n++] = '/';
+			while (*p != '\0' && *p != '/')
+				k[n++] = *p++;
+		}
+	}
+	*len = n;
+	return k;
+}
+
+/* The recording's objects by image, each pointing at its file's image. */
+static void
+rp_files(struct rp_ctx *x)
+{
+	struct rp_smap	 keys;
+	struct rbmon_object *d;
+	uint32_t	 f;
+	size_t		 i, klen;
+	char		*k;
+
+	memset(&keys, 0, sizeof keys);
+	x->snap.gen = rbmon_snapshot_gen();
+	x->snap.objects = rbmon_xcalloc(x->rec.nobjects + 1,
+	    sizeof *x->snap.objects);
+	x->files = rbmon_xcalloc(x->rec.nobjects + 1, sizeof *x->files);
+	x->objs = rbmon_xcalloc(x->rec.nobjects + 1, sizeof *x->objs);
+	for (i = 0; i < x->rec.nobjects; i++) {
+		const struct rbrec_object	*o = &x->rec.objects[i];
+
+		if (o->path[0] != '/' || o->hi <= o->lo || o->lo < o->base)
+			continue;
+		k = rp_file_key(o, &klen);
+		if (rp_smap_get(&keys, k, klen, &f)) {
+			free(k);
+		} else {
+			f = (uint32_t)x->snap.nobjects++;
+			rp_smap_put(&keys, k, klen, f);
+			d = &x->snap.objects[f];
+			d->image = f + 1ull;
+			d->base = 0;
+			d->lo = o->lo - o->base;
+			d->hi = o->hi - o->base;
+			d->flags = o->flags;
+			d->build_id_len = o->build_id_len;
+			memcpy(d->build_id, o->build_id, sizeof d->build_id);
+			memcpy(d->path, o->path, sizeof d->path);
+			x->files[f].image = d->image;
+			x->files[f].cpu = -1;
+		}
+		x->objs[x->nobjs].image = o->image;
+		x->objs[x->nobjs].lo = o->lo;
+		x->objs[x->nobjs].hi = o->hi;
+		x->objs[x->nobjs].base = o->base;
+		x->objs[x->nobjs++].file = f;
+	}
+	qsort(x->objs, x->nobjs, sizeof *x->objs, rp_obj_cmp);
+	rp_smap_free(&keys);
+}
+
 /**
  * rp_open - open the recording @path for the walkers
  * @why: on failure, what is wrong (to free)
@@ -297,23 +417,7 @@ rp_open(struct rp_ctx *x, const char *path, char **why)
 	if (rbrec_open(&x->rec, path, why) != 0)
 		return -1;
 	x->sy = rbmon_symbols_new(NULL);
-	x->snap.nobjects = x->rec.nobjects;
-	x->snap.gen = rbmon_snapshot_gen();
-	x->snap.objects = rbmon_xcalloc(x->rec.nobjects + 1,
-	    sizeof *x->snap.objects);
-	for (i = 0; i < x->rec.nobjects; i++) {
-		const struct rbrec_object	*o = &x->rec.objects[i];
-		struct rbmon_object		*d = &x->snap.objects[i];
-
-		d->image = o->image;
-		d->base = o->base;
-		d->lo = o->lo;
-		d->hi = o->hi;
-		d->flags = o->flags;
-		d->build_id_len = o->build_id_len;
-		memcpy(d->build_id, o->build_id, sizeof d->build_id);
-		memcpy(d->path, o->path, sizeof d->path);
-	}
+	rp_files(x);
 	x->procs = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->procs);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_thread	*t = &x->rec.streams[i].info;
@@ -353,6 +457,8 @@ rp_close(struct rp_ctx *x)
 	if (x->sy != NULL)
 		rbmon_symbols_free(x->sy);
 	free(x->snap.objects);
+	free(x->files);
+	free(x->objs);
 	free(x->procs);
 	rbrec_close(&x->rec);
 	memset(x, 0, sizeof *x);

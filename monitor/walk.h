@@ -22,11 +22,23 @@ struct rp_func {
 	int		 named;		/* from rbtrace_push() */
 };
 
-/* A recording opened for reading, and what its names resolve to. */
+/*
+ * A recording opened for reading, and what its names resolve to.  Names
+ * are looked up by file, not by process image: every object file is one
+ * image of its own in snap, at bias 0, and an address of a stream is
+ * looked up as its offset in the object of the stream's image that holds
+ * it, so that a library loaded by a thousand processes is read once.
+ */
 struct rp_ctx {
 	struct rbrec	 rec;
 	struct rbmon_symbols *sy;
-	struct rbmon_snapshot snap;	/* its objects, for the symbols */
+	struct rbmon_snapshot snap;	/* one object per file, at bias 0 */
+	struct rbmon_process *files;	/* per file: a process of its image */
+	struct rp_obj {
+		uint64_t	 image, lo, hi, base;
+		uint32_t	 file;	/* index in snap.objects and files */
+	}		*objs;		/* the recording's, by image then lo */
+	size_t		 nobjs;
 	struct rbmon_process *procs;	/* one per stream: pid and image */
 	struct rp_func	*funcs;
 	size_t		 nfuncs, capfuncs;
