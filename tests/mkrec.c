@@ -3,7 +3,7 @@
  * mkrec - craft a recording (rbtrace(5), "RECORDINGS") of a given shape,
  * for the readers' tests and the recording fuzzer's seeds.
  *
- *   mkrec [-c mono|tsc|slow|none] [-ELMNO] [-P PATH] -o FILE SHAPE N
+ *   mkrec [-c mono|tsc|slow|none] [-ELMNO] [-F ADDR] [-P PATH] -o FILE SHAPE N
  *
  * Shapes:
  *   images N   N threads, each in a process image of its own, one call each
@@ -16,6 +16,8 @@
  *              second by the file's word, at 2^40 ticks: times no 64-bit
  *              count of nanoseconds holds
  *   -E         no END chunk (a recorder killed)
+ *   -F ADDR    the first function's address (0x401000; the others 16
+ *              bytes apart): where -P's file has one
  *   -L         a LOST chunk in every thread, halfway through its calls
  *   -M         threads end mid-call: their calls are never left
  *   -N         no THREAD_END chunks
@@ -34,7 +36,7 @@
 
 #include "recfile.h"
 
-#define MK_FN		0x401000ull	/* the functions, 16 bytes apart */
+#define MK_FN		0x401000ull	/* the first function by default */
 #define MK_T0		1000000000ull	/* the first record's time, ns */
 #define MK_STEP		50		/* ns between records */
 
@@ -43,6 +45,7 @@ struct mk {
 	uint32_t	 clock;
 	int		 slow;
 	int		 no_end, lost, midcall, no_thread_end, objects;
+	uint64_t	 fn;		/* the first function */
 	const char	*path;
 	uint32_t	 streams;
 	uint64_t	 records, nlost, ts;
@@ -53,7 +56,8 @@ struct mk {
 static void __attribute__((noreturn))
 mk_usage(void)
 {
-	fputs("usage: mkrec [-c mono|tsc|slow|none] [-ELMNO] [-P PATH] -o FILE "
+	fputs("usage: mkrec [-c mono|tsc|slow|none] [-ELMNO] [-F ADDR] [-P PATH] "
+	    "-o FILE "
 	    "images|threads|deep|funcs N\n", stderr);
 	exit(2);
 }
@@ -147,8 +151,8 @@ mk_object(struct mk *m, uint64_t image)
 
 	memset(&o, 0, sizeof o);
 	o.image = image;
-	o.lo = 0x400000;
-	o.hi = 0x500000;
+	o.lo = 0x1000;
+	o.hi = m->fn + 0x100000;
 	o.flags = RB_OBJF_MAIN;
 	snprintf(o.path, sizeof o.path, "%s", m->path);
 	rbrec_put(&m->w, RBREC_OBJECT, &o, sizeof o, NULL, 0);
@@ -218,15 +222,15 @@ mk_small(struct mk *m, uint32_t stream)
 {
 	uint64_t	next;
 
-	mk_enter(m, MK_FN);
-	mk_enter(m, MK_FN + 16);
-	mk_enter(m, MK_FN + 32);
-	mk_leave(m, MK_FN + 32);
+	mk_enter(m, m->fn);
+	mk_enter(m, m->fn + 16);
+	mk_enter(m, m->fn + 32);
+	mk_leave(m, m->fn + 32);
 	next = mk_flush(m, stream, 0, m->lost);
-	mk_leave(m, MK_FN + 16);
-	mk_enter(m, MK_FN + 48);
-	mk_leave(m, MK_FN + 48);
-	mk_leave(m, MK_FN);
+	mk_leave(m, m->fn + 16);
+	mk_enter(m, m->fn + 48);
+	mk_leave(m, m->fn + 48);
+	mk_leave(m, m->fn);
 	mk_thread_end(m, stream, mk_flush(m, stream, next, 0));
 }
 
@@ -245,8 +249,9 @@ main(int argc, char **argv)
 
 	memset(&m, 0, sizeof m);
 	m.clock = RB_CLOCK_MONO;
+	m.fn = MK_FN;
 	m.path = "/nonexistent/mkrec/prog";
-	while ((ch = getopt(argc, argv, "c:ELMNOP:o:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:EF:LMNOP:o:")) != -1) {
 		switch (ch) {
 		case 'c':
 			if (strcmp(optarg, "mono") == 0)
@@ -263,6 +268,12 @@ main(int argc, char **argv)
 				mk_usage();
 			break;
 		case 'E': m.no_end = 1; break;
+		case 'F':
+			errno = 0;
+			m.fn = strtoull(optarg, &end, 0);
+			if (errno != 0 || *end != '\0' || m.fn < 0x1000)
+				mk_usage();
+			break;
 		case 'L': m.lost = 1; break;
 		case 'M': m.midcall = 1; break;
 		case 'N': m.no_thread_end = 1; break;
@@ -303,8 +314,8 @@ main(int argc, char **argv)
 				mk_object(&m, i + 1);
 			s = mk_thread(&m, (int32_t)(1000 + i),
 			    (int32_t)(1000 + i), i + 1);
-			mk_enter(&m, MK_FN);
-			mk_leave(&m, MK_FN);
+			mk_enter(&m, m.fn);
+			mk_leave(&m, m.fn);
 			next = mk_flush(&m, s, 0, m.lost);
 			mk_thread_end(&m, s, next);
 		}
@@ -318,24 +329,24 @@ main(int argc, char **argv)
 			mk_object(&m, 1);
 		s = mk_thread(&m, 1000, 1000, 1);
 		for (i = 0; i < n; i++)
-			mk_enter(&m, MK_FN);
+			mk_enter(&m, m.fn);
 		next = mk_flush(&m, s, 0, m.lost);
 		for (i = 0; i < n; i++)
-			mk_leave(&m, MK_FN);
+			mk_leave(&m, m.fn);
 		mk_thread_end(&m, s, mk_flush(&m, s, next, 0));
 	} else if (strcmp(shape, "funcs") == 0) {
 		if (m.objects)
 			mk_object(&m, 1);
 		s = mk_thread(&m, 1000, 1000, 1);
 		next = 0;
-		mk_enter(&m, MK_FN);
+		mk_enter(&m, m.fn);
 		for (i = 0; i < n; i++) {
-			mk_enter(&m, MK_FN + 16 * (i + 1));
-			mk_leave(&m, MK_FN + 16 * (i + 1));
+			mk_enter(&m, m.fn + 16 * (i + 1));
+			mk_leave(&m, m.fn + 16 * (i + 1));
 			if (i == n / 2)
 				next = mk_flush(&m, s, next, m.lost);
 		}
-		mk_leave(&m, MK_FN);
+		mk_leave(&m, m.fn);
 		mk_thread_end(&m, s, mk_flush(&m, s, next, 0));
 	} else {
 		mk_usage();

@@ -3,7 +3,9 @@
 # rec-bounds: every reader of recordings on crafted ones (tests/mkrec)
 # that once took them time or output in the square of their size: 40,000
 # threads each of its own process image (each image was looked for in a
-# list, and each stream's pid among all before it), one stack 5,000 calls
+# list, and each stream's pid among all before it), 2,000 images whose
+# object is one real file (read once per image: a megabyte each, 2 GB),
+# one stack 5,000 calls
 # deep (the folded export wrote every frame's whole path: 112 MB), 20,000
 # threads of one process, 100,000 functions.  Each reader must write at
 # most 300 bytes a byte of recording (plus 64 KB) and use at most 30 s
@@ -48,6 +50,24 @@ every()
 
 "$MKREC" -N -o "$T/images.rbr" images 40000 || fail "mkrec images"
 every images "$T/images.rbr"
+
+# One file, 2,000 images: read once, in well under 800 MB of address
+# space (unlimited under a sanitizer, whose shadow needs terabytes).
+if command -v nm >/dev/null; then
+	addr=$(nm "$RBMON" | awk '$3 == "rp_walk_step" { print "0x" $1; exit }')
+	[ -n "$addr" ] || fail "no rp_walk_step in $RBMON"
+	"$MKREC" -N -O -P "$RBMON" -F "$addr" -o "$T/files.rbr" images 2000 ||
+		fail "mkrec images of a file"
+	rc=0
+	( [ -n "${SANITIZERS:-}" ] || ulimit -v 800000; ulimit -t "$CPU"
+	  exec "$RBMON" replay "$T/files.rbr" ) >"$T/files.out" 2>"$T/files.err" ||
+		rc=$?
+	[ "$rc" -eq 0 ] || fail "replay of 2,000 images of a file exited $rc: $(head -c 300 "$T/files.err")"
+	expect "calls named, of 2,000 images of a file" 2000 \
+		"$(grep -c '| rp_walk_step();$' "$T/files.out")"
+else
+	note "nm is not installed: no images of a real file"
+fi
 
 "$MKREC" -M -o "$T/deep.rbr" deep 5000 || fail "mkrec deep"
 every deep "$T/deep.rbr"
