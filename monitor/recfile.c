@@ -307,6 +307,19 @@ terminate(char *s, size_t size)
 	s[size - 1] = '\0';
 }
 
+/*
+ * Room for one more after the @n elements of @size at @p: twice as many
+ * whenever @n is a power of two (or 0), so that a recording of n chunks
+ * copies O(n) elements, not O(n^2), whatever realloc does.
+ */
+static void *
+rec_more(void *p, size_t n, size_t size)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		p = rbmon_xreallocarray(p, n == 0 ? 1 : 2 * n, size);
+	return p;
+}
+
 static void
 stream_chunk(struct rbrec_stream *s, size_t off)
 {
@@ -350,14 +363,13 @@ rec_index(struct rbrec *r, uint32_t type, const unsigned char *p,
 	case RBREC_CLOCK:
 		if (len < sizeof(struct rbrec_clock))
 			break;
-		r->clocks = rbmon_xreallocarray(r->clocks, r->nclocks + 1,
-		    sizeof *r->clocks);
+		r->clocks = rec_more(r->clocks, r->nclocks, sizeof *r->clocks);
 		memcpy(&r->clocks[r->nclocks++], p, sizeof *r->clocks);
 		return;
 	case RBREC_OBJECT:
 		if (len < sizeof(struct rbrec_object))
 			break;
-		r->objects = rbmon_xreallocarray(r->objects, r->nobjects + 1,
+		r->objects = rec_more(r->objects, r->nobjects,
 		    sizeof *r->objects);
 		memcpy(&r->objects[r->nobjects], p, sizeof *r->objects);
 		terminate(r->objects[r->nobjects].path, RB_PATH_MAX);
@@ -377,7 +389,7 @@ rec_index(struct rbrec *r, uint32_t type, const unsigned char *p,
 			return;
 		}
 		terminate(t.name, sizeof t.name);
-		r->streams = rbmon_xreallocarray(r->streams, r->nstreams + 1,
+		r->streams = rec_more(r->streams, r->nstreams,
 		    sizeof *r->streams);
 		s = &r->streams[r->nstreams++];
 		memset(s, 0, sizeof *s);
