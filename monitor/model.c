@@ -941,7 +941,22 @@ rbmon_model_snapshot(struct rbmon_model *m, struct rbmon_snapshot *s,
 	model_read_all(m, s);
 	model_guard = 0;
 	model_group(m, s);
+	s->gen = rbmon_snapshot_gen();
 	return 0;
+}
+
+/**
+ * rbmon_snapshot_gen - a new name for a snapshot's object table
+ *
+ * Return: a number never returned before, not 0.
+ */
+uint64_t
+rbmon_snapshot_gen(void)
+{
+	static uint64_t	gen;
+
+	/* Relaxed: only uniqueness matters, nothing is published with it. */
+	return __atomic_add_fetch(&gen, 1, __ATOMIC_RELAXED);
 }
 
 /**

@@ -151,6 +151,12 @@ struct rbmon_snapshot {
 	struct rbmon_thread *threads;
 	size_t		nobjects;
 	struct rbmon_object *objects;
+	/*
+	 * Names the object table: snapshots of one gen have the same
+	 * objects (rbmon_snapshot_gen()).  0: unnamed, symbols.c indexes the
+	 * table again at every lookup.
+	 */
+	uint64_t	gen;
 };
 
 /* Wall and trace clocks sampled once per snapshot. */
@@ -180,6 +186,7 @@ void	rbmon_model_close(struct rbmon_model *);
 int	rbmon_model_snapshot(struct rbmon_model *, struct rbmon_snapshot *,
 	    char **);
 void	rbmon_model_free(struct rbmon_snapshot *);
+uint64_t rbmon_snapshot_gen(void);
 int	rbmon_model_guarded(struct rbmon_model *, void (*)(void *), void *);
 int	rbmon_model_read_slot(const struct rb_slot *, uint32_t,
 	    struct rbmon_slot *);

@@ -119,8 +119,12 @@ struct pf_export {
 	struct pf_buf	 b;
 	uint32_t	 seq;		/* the thread's sequence */
 	uint64_t	 last;		/* its last time written, ns */
-	/* What the sequence has interned: by function, by call site. */
-	unsigned char	*names, *sites;
+	/*
+	 * What the sequence has interned, by function and by call site:
+	 * the sequence that did it last, so that a new one starts with
+	 * nothing interned without clearing them.
+	 */
+	uint32_t	*names, *sites;
 	size_t		 capnames, capsites;
 };
 
@@ -260,21 +264,21 @@ pf_time(struct pf_export *e, uint64_t ts)
 	return ns;
 }
 
-/* Bit @i of a growing bitmap: was it set already? Sets it. */
+/* Has sequence @seq interned entry @i of @seqs already?  Now it has. */
 static int
-pf_seen(unsigned char **bits, size_t *cap, size_t i)
+pf_seen(uint32_t **seqs, size_t *cap, size_t i, uint32_t seq)
 {
 	int	was;
 
-	if (i / 8 >= *cap) {
+	if (i >= *cap) {
 		size_t	old = *cap;
 
-		*cap = (i / 8 + 1) * 2;
-		*bits = rbmon_xreallocarray(*bits, *cap, 1);
-		memset(*bits + old, 0, *cap - old);
+		*cap = (i + 1) * 2;
+		*seqs = rbmon_xreallocarray(*seqs, *cap, sizeof **seqs);
+		memset(*seqs + old, 0, (*cap - old) * sizeof **seqs);
 	}
-	was = ((*bits)[i / 8] >> (i % 8)) & 1;
-	(*bits)[i / 8] |= (unsigned char)(1u << (i % 8));
+	was = (*seqs)[i] == seq;
+	(*seqs)[i] = seq;
 	return was;
 }
 
@@ -327,9 +331,10 @@ pf_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 		has_site = (cf[0] != '\0' || cl > 0) && rp_map_get(&x->bysite,
 		    x->procs[w->si].image, f->site, &sv);
 		if (has_site)
-			new_site = !pf_seen(&e->sites, &e->capsites, sv);
+			new_site = !pf_seen(&e->sites, &e->capsites, sv,
+			    e->seq);
 	}
-	new_name = !pf_seen(&e->names, &e->capnames, f->func);
+	new_name = !pf_seen(&e->names, &e->capnames, f->func, e->seq);
 
 	pf_packet_open(e);
 	pf_uint(&e->b, PF_TP_TIMESTAMP, ts);
@@ -462,10 +467,6 @@ pf_thread(struct pf_export *e, size_t si)
 
 	e->seq = (uint32_t)si + 1;
 	e->last = 0;
-	if (e->names != NULL)
-		memset(e->names, 0, e->capnames);
-	if (e->sites != NULL)
-		memset(e->sites, 0, e->capsites);
 	pf_packet_open(e);
 	pf_uint(&e->b, PF_TP_SEQUENCE_ID, e->seq);
 	pf_uint(&e->b, PF_TP_SEQUENCE_FLAGS, PF_SEQ_INCREMENTAL_STATE_CLEARED);
@@ -513,9 +514,12 @@ rbmon_perfetto_write(struct rp_ctx *x, FILE *out, const long *tids,
 	struct pf_export	 e;
 	struct rp_handler	 h = { pf_enter, pf_leave, pf_mark, &e };
 	struct rp_walk		 w;
-	size_t			 i, j;
+	struct rp_map		 pids;	/* (pid, 0): described already */
+	uint32_t		 v;
+	size_t			 i;
 
 	memset(&e, 0, sizeof e);
+	memset(&pids, 0, sizeof pids);
 	e.x = x;
 	e.out = out;
 	for (i = 0; i < x->rec.nstreams; i++) {
@@ -523,12 +527,10 @@ rbmon_perfetto_write(struct rp_ctx *x, FILE *out, const long *tids,
 
 		if (!pf_wanted(tids, ntids, s->info.tid))
 			continue;
-		for (j = 0; j < i; j++)
-			if (x->rec.streams[j].info.pid == s->info.pid &&
-			    pf_wanted(tids, ntids, x->rec.streams[j].info.tid))
-				break;
-		if (j == i)
+		if (!rp_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
+			rp_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
 			pf_process(&e, s);
+		}
 		rp_walk_init(&w, x, i, &h);
 		pf_thread(&e, i);
 		while (rp_walk_step(&w))
@@ -536,6 +538,7 @@ rbmon_perfetto_write(struct rp_ctx *x, FILE *out, const long *tids,
 		rp_walk_finish(&w);
 		rp_walk_free(&w);
 	}
+	rp_map_free(&pids);
 	free(e.b.p);
 	free(e.names);
 	free(e.sites);

@@ -427,6 +427,19 @@ terminate(char *s, size_t size)
 	s[size - 1] = '\0';
 }
 
+/*
+ * Room for one more after the @n elements of @size at @p: twice as many
+ * whenever @n is a power of two (or 0), so that a recording of n chunks
+ * copies O(n) elements, not O(n^2), whatever realloc does.
+ */
+static void *
+rec_more(void *p, size_t n, size_t size)
+{
+	if (n == 0 || (n & (n - 1)) == 0)
+		p = rbmon_xreallocarray(p, n == 0 ? 1 : 2 * n, size);
+	return p;
+}
+
 static void
 stream_chunk(struct rbrec_stream *s, size_t off)
 {
@@ -470,14 +483,13 @@ rec_index(struct rbrec *r, uint32_t type, const unsigned char *p,
 	case RBREC_CLOCK:
 		if (len < sizeof(struct rbrec_clock))
 			break;
-		r->clocks = rbmon_xreallocarray(r->clocks, r->nclocks + 1,
-		    sizeof *r->clocks);
+		r->clocks = rec_more(r->clocks, r->nclocks, sizeof *r->clocks);
 		memcpy(&r->clocks[r->nclocks++], p, sizeof *r->clocks);
 		return;
 	case RBREC_OBJECT:
 		if (len < sizeof(struct rbrec_object))
 			break;
-		r->objects = rbmon_xreallocarray(r->objects, r->nobjects + 1,
+		r->objects = rec_more(r->objects, r->nobjects,
 		    sizeof *r->objects);
 		memcpy(&r->objects[r->nobjects], p, sizeof *r->objects);
 		terminate(r->objects[r->nobjects].path, RB_PATH_MAX);
@@ -497,7 +509,7 @@ rec_index(struct rbrec *r, uint32_t type, const unsigned char *p,
 			return;
 		}
 		terminate(t.name, sizeof t.name);
-		r->streams = rbmon_xreallocarray(r->streams, r->nstreams + 1,
+		r->streams = rec_more(r->streams, r->nstreams,
 		    sizeof *r->streams);
 		s = &r->streams[r->nstreams++];
 		memset(s, 0, sizeof *s);
@@ -729,7 +741,8 @@ rbrec_close(struct rbrec *r)
 /**
  * rbrec_ts_ns - a record's time @ts as CLOCK_MONOTONIC nanoseconds
  *
- * Return: 0, or -1 if the recording has no calibration for its clock.
+ * Return: 0, or -1 if the recording has no calibration for its clock or
+ * @ts is further from it than 64 bits of nanoseconds reach.
  */
 int
 rbrec_ts_ns(const struct rbrec *r, uint64_t ts, uint64_t *ns)
@@ -744,6 +757,9 @@ rbrec_ts_ns(const struct rbrec *r, uint64_t ts, uint64_t *ns)
 	}
 	d = ((long double)ts - (long double)r->tsc_base) * 1e9L / r->hz +
 	    (long double)r->ns_base;
+	/* A time no 64-bit count of ns holds is unknown (rbtrace(5)). */
+	if (!(d < 0x1p64L))
+		return -1;
 	*ns = d <= 0 ? 0 : (uint64_t)d;
 	return 0;
 }

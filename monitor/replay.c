@@ -834,6 +834,9 @@ rp_report_grow(struct rp_report *r, uint32_t func)
 {
 	size_t	n = r->x->nfuncs > (size_t)func + 1 ? r->x->nfuncs : func + 1;
 
+	/* Twice as many: a function at a time would copy them all each time. */
+	if (n > r->nst)
+		n = n > 2 * r->nst ? n : 2 * r->nst;
 	if (n > r->nst) {
 		r->st = rbmon_xreallocarray(r->st, n, sizeof *r->st);
 		memset(r->st + r->nst, 0, (n - r->nst) * sizeof *r->st);
@@ -1090,6 +1093,7 @@ rp_hot_grow(struct rp_hot *h, uint32_t func)
 
 	if (n <= h->n)
 		return;
+	n = n > 2 * h->n ? n : 2 * h->n;
 	h->calls = rbmon_xreallocarray(h->calls, n, sizeof *h->calls);
 	h->self = rbmon_xreallocarray(h->self, n, sizeof *h->self);
 	h->hist = rbmon_xreallocarray(h->hist, n, sizeof *h->hist);
@@ -1218,16 +1222,19 @@ rp_hot_matches(const char *key, const char *name)
 /*
  * The files every called function of which is marked: excluding them
  * (-finstrument-functions-exclude-file-list) loses nothing this run
- * called beyond the marked functions.  Return: how many, in @files.
+ * called beyond the marked functions.  @listed: per function, marked.
+ * Return: how many, in @files.
  */
 static size_t
 rp_hot_files(const struct rp_hot *h, const uint32_t *order,
-    const unsigned char *pick, size_t n, const char **files)
+    const unsigned char *pick, size_t n, const unsigned char *listed,
+    const char **files)
 {
 	const struct rp_ctx	*x = h->x;
 	size_t			 i, j, k, nf = 0;
 	int			 whole;
 
+	/* At most 100 marked (1% of the calls each): files scanned as often. */
 	for (i = 0; i < n; i++) {
 		const char	*file = x->funcs[order[i]].file;
 
@@ -1238,14 +1245,10 @@ rp_hot_files(const struct rp_hot *h, const uint32_t *order,
 		if (k < nf)
 			continue;
 		whole = 1;
-		for (j = 0; j < h->n && whole; j++) {
-			if (h->calls[j] == 0 ||
-			    strcmp(x->funcs[j].file, file) != 0)
-				continue;
-			for (k = 0; k < n && !(pick[k] && order[k] == j); k++)
-				;
-			whole = k < n;
-		}
+		for (j = 0; j < h->n && whole; j++)
+			if (h->calls[j] != 0 && !listed[j] &&
+			    strcmp(x->funcs[j].file, file) == 0)
+				whole = 0;
 		if (whole)
 			files[nf++] = file;
 	}
@@ -1297,7 +1300,7 @@ rp_hot(int argc, char **argv)
 	uint32_t		*order;
 	char			**keys, *end;
 	const char		**files;
-	unsigned char		*pick;
+	unsigned char		*pick, *listed;
 	uint64_t		 all = 0, picked = 0;
 	double			 cost = 15, hook, left;
 	size_t			 i, j, n, nfiles, npick = 0, top = 20;
@@ -1399,8 +1402,11 @@ rp_hot(int argc, char **argv)
 			picked += h.calls[order[i]];
 		}
 	}
+	listed = rbmon_xcalloc(h.n + 1, 1);
+	for (i = 0; i < n; i++)
+		listed[order[i]] = pick[i];
 	files = rbmon_xcalloc(n + 1, sizeof *files);
-	nfiles = rp_hot_files(&h, order, pick, n, files);
+	nfiles = rp_hot_files(&h, order, pick, n, listed, files);
 	hook = (double)all * cost;
 	left = (double)(all - picked) * cost;
 
@@ -1518,17 +1524,9 @@ rp_hot(int argc, char **argv)
 				if (!pick[i])
 					continue;
 				for (j = 0; j < h.n; j++) {
-					int	 listed = 0;
-					size_t	 k;
-
-					if (h.calls[j] == 0 ||
+					if (h.calls[j] == 0 || listed[j] ||
 					    !rp_hot_matches(keys[i],
 					    x.funcs[j].name))
-						continue;
-					for (k = 0; k < n; k++)
-						if (pick[k] && order[k] == j)
-							listed = 1;
-					if (listed)
 						continue;
 					fputs("  (note: '", stdout);
 					rbmon_esc_fputs(keys[i], stdout);
@@ -1561,6 +1559,7 @@ rp_hot(int argc, char **argv)
 		free(keys[i]);
 	free(keys);
 	free(files);
+	free(listed);
 	free(pick);
 	free(order);
 	free(h.calls);
@@ -1572,6 +1571,9 @@ rp_hot(int argc, char **argv)
 
 /* ---- exports -------------------------------------------------------------- */
 
+/* Frames a folded stack keeps by default (export -D), about perf's 127. */
+#define RP_FOLDED_DEPTH	128
+
 struct rp_export {
 	struct rp_ctx	*x;
 	FILE		*out;
@@ -1581,6 +1583,9 @@ struct rp_export {
 	struct rp_node { uint32_t parent, func; uint64_t self; } *nodes;
 	size_t		 nnodes, capnodes;
 	uint32_t	 root;		/* the stream's root node */
+	size_t		 depth;		/* frames a path keeps (-D) */
+	uint32_t	 fold;		/* the function deeper frames go under */
+	int		 folded;	/* some did */
 	/* speedscope: frames used, profile bounds */
 	uint64_t	 lo, hi;
 	int		 have_lo;
@@ -1702,22 +1707,22 @@ rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 				    e };
 	struct rp_ctx		*x = e->x;
 	struct rp_walk		 w;
+	struct rp_map		 pids;	/* (pid, 0): named already */
 	char			 name[RB_PROGRAM_MAX + 32];
 	char			 label[RB_THREAD_NAME_MAX + 64];
-	size_t			 i, j;
+	uint32_t		 v;
+	size_t			 i;
 
 	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", e->out);
 	e->first = 1;
+	memset(&pids, 0, sizeof pids);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 
 		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
 			continue;
-		for (j = 0; j < i; j++)
-			if (x->rec.streams[j].info.pid == s->info.pid &&
-			    rbmon_cmd_tid_wanted(tids, x->rec.streams[j].info.tid))
-				break;
-		if (j == i) {
+		if (!rp_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
+			rp_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
 			snprintf(name, sizeof name, "%s (%d)",
 			    x->rec.info.program, (int)s->info.pid);
 			rp_chrome_meta(e, "process_name", s->info.pid, 0, name);
@@ -1733,6 +1738,7 @@ rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 		rp_walk_finish(&w);
 		rp_walk_free(&w);
 	}
+	rp_map_free(&pids);
 	/* Last: what the walk counted. */
 	fputs("\n], \"otherData\": {\"program\": ", e->out);
 	rbmon_json_string(e->out, x->rec.info.program);
@@ -1761,13 +1767,27 @@ rp_node(struct rp_export *e, uint32_t parent, uint32_t func)
 	return (uint32_t)e->nnodes++;
 }
 
+/*
+ * A frame's node.  Below e->depth frames, paths are folded: every deeper
+ * frame is a child of one "[folded: ...]" node under the last frame kept,
+ * so that a line names at most e->depth + 4 (the program, the thread, the
+ * frames kept, the fold and one under it): however deep a stack, the
+ * lines are as many as its records' frames and each of bounded length.
+ */
 static void
 rp_folded_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 {
 	struct rp_export	*e = w->h->arg;
-	uint32_t		 parent = depth == 0 ? e->root :
-				    (uint32_t)w->stack[depth - 1].user;
+	uint32_t		 parent;
 
+	if (depth < e->depth) {
+		parent = depth == 0 ? e->root :
+		    (uint32_t)w->stack[depth - 1].user;
+	} else {
+		parent = rp_node(e, (uint32_t)w->stack[e->depth - 1].user,
+		    e->fold);
+		e->folded = 1;
+	}
 	f->user = rp_node(e, parent, f->func);
 }
 
@@ -1785,14 +1805,20 @@ rp_folded_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 		w->stack[depth - 1].aux += d;
 }
 
+/* A node's path, outermost first; @path holds e->depth + 4 nodes. */
 static void
-rp_folded_path(struct rp_export *e, uint32_t node)
+rp_folded_path(struct rp_export *e, uint32_t node, uint32_t *path)
 {
-	if (e->nodes[node].parent != UINT32_MAX) {
-		rp_folded_path(e, e->nodes[node].parent);
-		fputc(';', e->out);
+	size_t	n = 0;
+
+	for (; node != UINT32_MAX; node = e->nodes[node].parent)
+		path[n++] = node;
+	while (n > 0) {
+		rbmon_prof_folded_name(e->out,
+		    e->x->funcs[e->nodes[path[--n]].func].name);
+		if (n > 0)
+			fputc(';', e->out);
 	}
-	rbmon_prof_folded_name(e->out, e->x->funcs[e->nodes[node].func].name);
 }
 
 static void
@@ -1804,9 +1830,12 @@ rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 	struct rp_walk		 w;
 	char			 name[RB_PROGRAM_MAX + RB_THREAD_NAME_MAX + 128];
 	char			 label[32];
-	uint32_t		 pnode, f;
+	uint32_t		 pnode, f, *path;
 	size_t			 i;
 
+	snprintf(name, sizeof name, "[folded: frames deeper than %zu]",
+	    e->depth);
+	e->fold = rp_func_named(x, name, "", -3);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 
@@ -1827,12 +1856,15 @@ rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 		rp_walk_finish(&w);
 		rp_walk_free(&w);
 	}
+	/* Program, thread, e->depth frames, the fold and one more. */
+	path = rbmon_xcalloc(e->depth + 4, sizeof *path);
 	for (i = 0; i < e->nnodes; i++) {
 		if (e->nodes[i].self == 0)
 			continue;
-		rp_folded_path(e, (uint32_t)i);
+		rp_folded_path(e, (uint32_t)i, path);
 		fprintf(e->out, " %" PRIu64 "\n", e->nodes[i].self);
 	}
+	free(path);
 }
 
 /* speedscope: one evented profile per thread, frames shared. */
@@ -1944,6 +1976,9 @@ rp_export_usage(FILE *f)
 	    "                      (\"program (pid);thread (tid);outer;...;inner "
 	    "NS\", NS the\n"
 	    "                      nanoseconds spent in inner itself)\n"
+	    "  -D, --depth N       --folded: frames a stack keeps (default "
+	    "128); deeper\n"
+	    "                      ones go under one \"[folded: ...]\" frame\n"
 	    "  --speedscope        speedscope's JSON: one evented profile per "
 	    "thread\n"
 	    "  -t, --tid TID[,TID...]  only these threads\n"
@@ -1960,6 +1995,7 @@ rp_export_cmd(int argc, char **argv)
 		{ "speedscope", no_argument, NULL, 's' },
 		{ "perfetto", no_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "depth", required_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -1969,12 +2005,13 @@ rp_export_cmd(int argc, char **argv)
 	struct rp_ctx		 x;
 	struct rb_outfile	 of;
 	const char		*output = NULL;
-	char			*cause = NULL;
+	char			*cause = NULL, *end;
+	long			 depth = 0;
 	int			 ch, format = 0, status = 0;
 
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":t:o:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":t:D:o:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'f':
@@ -1986,6 +2023,14 @@ rp_export_cmd(int argc, char **argv)
 			break;
 		case 't':
 			rbmon_cmd_parse_tids("export", optarg, &tids);
+			break;
+		case 'D':
+			errno = 0;
+			depth = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    depth < 1 || depth > 100000)
+				rbmon_cmd_usage("export", "invalid depth '%s' "
+				    "(expected 1..100000)", optarg);
 			break;
 		case 'o':
 			output = optarg;
@@ -2007,12 +2052,15 @@ rp_export_cmd(int argc, char **argv)
 	if (optind + 1 != argc)
 		rbmon_cmd_usage("export", optind == argc ? "no recording given" :
 		    "too many arguments");
+	if (depth != 0 && format != 'f')
+		rbmon_cmd_usage("export", "--depth is for --folded");
 	if (format == 'p' && output == NULL && isatty(STDOUT_FILENO))
 		rbmon_cmd_usage("export", "--perfetto writes binary data, not for a "
 		    "terminal: give -o FILE or redirect standard output");
 	memset(&e, 0, sizeof e);
 	e.x = &x;
 	e.out = stdout;
+	e.depth = depth != 0 ? (size_t)depth : RP_FOLDED_DEPTH;
 	/* Created as the user, before rp_open() reads as the file's owner. */
 	if (output != NULL &&
 	    (e.out = rbmon_safeio_output(&of, output, &cause)) == NULL) {
@@ -2041,6 +2089,11 @@ rp_export_cmd(int argc, char **argv)
 		    strerror(errno));
 		status = 1;
 	}
+	if (e.folded)
+		rbmon_esc_line(stderr, "rbmon export: %s: stacks deeper than "
+		    "%zu frames: their deeper frames are folded under \"[folded: "
+		    "frames deeper than %zu]\" (-D to keep more)", argv[optind],
+		    e.depth, e.depth);
 	if (output != NULL &&
 	    rbmon_safeio_output_done(&of, e.out, 1, &cause) != 0) {
 		rbmon_esc_line(stderr, "rbmon export: cannot write %s: %s",

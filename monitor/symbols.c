@@ -75,13 +75,28 @@ struct symbols_image {
 	size_t		 cap, used;
 	struct symbols_module **mods;	/* CU tables, freed with the image */
 	size_t		 nmods;
-	struct symbols_image *next;
+};
+
+/*
+ * A snapshot's objects by image: indices into s->objects sorted by image,
+ * then by index, so that an image's objects are a range found by binary
+ * search and reported in the snapshot's order.  Built once per snapshot
+ * (rbmon_snapshot.gen), never per lookup: a recording may hold as many
+ * images as streams.
+ */
+struct symbols_objidx {
+	uint64_t	 gen;		/* the snapshot's; 0: none built */
+	const struct rbmon_object *objects;
+	uint32_t	*order;
+	size_t		 n, cap;
 };
 
 struct rbmon_symbols {
 	FILE			*notes;
 	int			 recorded;	/* objects by build-id only */
-	struct symbols_image	*images;
+	struct symbols_image	**images;	/* by image, open addressing */
+	size_t			 cap, used;	/* cap a power of two */
+	struct symbols_objidx	 idx;
 };
 
 static char *symbols_debuginfo_path;
@@ -390,14 +405,15 @@ symbols_image_free(struct symbols_image *im)
 void
 rbmon_symbols_free(struct rbmon_symbols *sy)
 {
-	struct symbols_image	*im, *next;
+	size_t	i;
 
 	if (sy == NULL)
 		return;
-	for (im = sy->images; im != NULL; im = next) {
-		next = im->next;
-		symbols_image_free(im);
-	}
+	for (i = 0; i < sy->cap; i++)
+		if (sy->images[i] != NULL)
+			symbols_image_free(sy->images[i]);
+	free(sy->images);
+	free(sy->idx.order);
 	free(sy);
 }
 
@@ -534,9 +550,11 @@ symbols_report_object(struct rbmon_symbols *sy, struct symbols_image *im,
 	return mod;
 }
 
+/* The image's objects: @n of them, s->objects[@which[0..n)]. */
 static void
 symbols_image_report(struct rbmon_symbols *sy, struct symbols_image *im,
-    const struct rbmon_snapshot *s, const struct rbmon_process *p)
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const uint32_t *which, size_t n)
 {
 	const struct rbmon_object	*o;
 	Dwfl_Module			*mod;
@@ -546,9 +564,9 @@ symbols_image_report(struct rbmon_symbols *sy, struct symbols_image *im,
 	if (im->dwfl == NULL)
 		return;
 	dwfl_report_begin(im->dwfl);
-	for (i = 0; i < s->nobjects; i++) {
-		o = &s->objects[i];
-		if (o->image != im->image || o->path[0] != '/')
+	for (i = 0; i < n; i++) {
+		o = &s->objects[which[i]];
+		if (o->path[0] != '/')
 			continue;
 		mod = symbols_report_object(sy, im, o, p);
 		if (mod == NULL)
@@ -582,46 +600,6 @@ symbols_image_proc(struct symbols_image *im)
 	dwfl_report_end(im->dwfl, NULL, NULL);
 }
 
-static struct symbols_image *
-symbols_image_get(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
-    const struct rbmon_process *p)
-{
-	struct symbols_image	*im, **prev;
-	size_t			 n = 0, i;
-	int32_t			 pid = 0;
-
-	for (i = 0; i < s->nobjects; i++) {
-		if (s->objects[i].image == p->image)
-			n++;
-	}
-	if (n == 0 && p->alive)
-		pid = p->pid;
-
-	for (prev = &sy->images; (im = *prev) != NULL; prev = &im->next) {
-		if (im->image != p->image)
-			continue;
-		if (im->nobjects == n && im->pid == pid)
-			return im;
-		if (n == 0 && pid == 0)
-			return im;	/* keep what we had for a dead one */
-		*prev = im->next;	/* objects were added: rebuild */
-		symbols_image_free(im);
-		break;
-	}
-
-	im = rbmon_xcalloc(1, sizeof *im);
-	im->image = p->image;
-	im->nobjects = n;
-	im->pid = pid;
-	if (n != 0)
-		symbols_image_report(sy, im, s, p);
-	else if (pid != 0)
-		symbols_image_proc(im);
-	im->next = sy->images;
-	sy->images = im;
-	return im;
-}
-
 static uint64_t
 symbols_hash(uint64_t a)
 {
@@ -629,6 +607,125 @@ symbols_hash(uint64_t a)
 	a *= 0xff51afd7ed558ccdull;
 	a ^= a >> 33;
 	return a;
+}
+
+static int
+symbols_objidx_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rbmon_object	*o = arg;
+	uint32_t			 i = *(const uint32_t *)a;
+	uint32_t			 j = *(const uint32_t *)b;
+
+	if (o[i].image != o[j].image)
+		return o[i].image < o[j].image ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* The objects of @image in snapshot @s: *@n of them, indices returned. */
+static const uint32_t *
+symbols_objidx_find(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    uint64_t image, size_t *n)
+{
+	struct symbols_objidx	*x = &sy->idx;
+	size_t			 lo, hi, mid, first;
+
+	if (s->gen == 0 || x->gen != s->gen || x->objects != s->objects ||
+	    x->n != s->nobjects) {
+		if (s->nobjects > x->cap) {
+			x->cap = s->nobjects;
+			x->order = rbmon_xreallocarray(x->order, x->cap,
+			    sizeof *x->order);
+		}
+		for (lo = 0; lo < s->nobjects; lo++)
+			x->order[lo] = (uint32_t)lo;
+		if (s->nobjects > 1)
+			qsort_r(x->order, s->nobjects, sizeof *x->order,
+			    symbols_objidx_cmp, s->objects);
+		x->gen = s->gen;
+		x->objects = s->objects;
+		x->n = s->nobjects;
+	}
+	for (lo = 0, hi = x->n; lo < hi; ) {
+		mid = lo + (hi - lo) / 2;
+		if (s->objects[x->order[mid]].image < image)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	for (hi = x->n; lo < hi; ) {
+		mid = lo + (hi - lo) / 2;
+		if (s->objects[x->order[mid]].image <= image)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*n = lo - first;
+	return x->order != NULL ? x->order + first : NULL;
+}
+
+/* The slot of @image in the table of images: its entry, or an empty one. */
+static struct symbols_image **
+symbols_image_slot(struct rbmon_symbols *sy, uint64_t image)
+{
+	struct symbols_image	**old;
+	size_t			  oldcap, i, j;
+
+	if ((sy->used + 1) * 2 > sy->cap) {
+		old = sy->images;
+		oldcap = sy->cap;
+		sy->cap = oldcap == 0 ? 16 : oldcap * 2;
+		sy->images = rbmon_xcalloc(sy->cap, sizeof *sy->images);
+		for (i = 0; i < oldcap; i++) {
+			if (old[i] == NULL)
+				continue;
+			j = symbols_hash(old[i]->image) & (sy->cap - 1);
+			while (sy->images[j] != NULL)
+				j = (j + 1) & (sy->cap - 1);
+			sy->images[j] = old[i];
+		}
+		free(old);
+	}
+	j = symbols_hash(image) & (sy->cap - 1);
+	while (sy->images[j] != NULL && sy->images[j]->image != image)
+		j = (j + 1) & (sy->cap - 1);
+	return &sy->images[j];
+}
+
+static struct symbols_image *
+symbols_image_get(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p)
+{
+	struct symbols_image	*im, **slot;
+	const uint32_t		*which;
+	size_t			 n;
+	int32_t			 pid = 0;
+
+	which = symbols_objidx_find(sy, s, p->image, &n);
+	if (n == 0 && p->alive)
+		pid = p->pid;
+
+	slot = symbols_image_slot(sy, p->image);
+	if ((im = *slot) != NULL) {
+		if (im->nobjects == n && im->pid == pid)
+			return im;
+		if (n == 0 && pid == 0)
+			return im;	/* keep what we had for a dead one */
+		symbols_image_free(im);	/* objects were added: rebuild */
+		sy->used--;
+	}
+
+	im = rbmon_xcalloc(1, sizeof *im);
+	im->image = p->image;
+	im->nobjects = n;
+	im->pid = pid;
+	if (n != 0)
+		symbols_image_report(sy, im, s, p, which, n);
+	else if (pid != 0)
+		symbols_image_proc(im);
+	*slot = im;
+	sy->used++;
+	return im;
 }
 
 static struct symbols_addr *
@@ -640,7 +737,8 @@ symbols_addr_slot(struct symbols_image *im, uint64_t addr)
 	if (im->used * 2 >= im->cap) {
 		old = im->tab;
 		oldcap = im->cap;
-		im->cap = oldcap == 0 ? 256 : oldcap * 2;
+		/* Small at first: a recording may have an image a thread. */
+		im->cap = oldcap == 0 ? 16 : oldcap * 2;
 		im->tab = rbmon_xcalloc(im->cap, sizeof *im->tab);
 		for (i = 0; i < oldcap; i++) {
 			if (!old[i].used)

@@ -163,7 +163,9 @@ top_aggregate(struct rbmon_top *tp)
 				r->file = st->files[k];
 		}
 	}
-	qsort_r(tp->rows, tp->nrows, sizeof *tp->rows, top_cmp, tp);
+	/* No rows yet: tp->rows may be NULL, which qsort_r must not get. */
+	if (tp->nrows > 1)
+		qsort_r(tp->rows, tp->nrows, sizeof *tp->rows, top_cmp, tp);
 }
 
 static int

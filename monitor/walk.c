@@ -104,7 +104,10 @@ rp_hash_str(const char *s, size_t len)
 	return h;
 }
 
-/* Keys are "name\0file\0line" strings of @len bytes, kept by the map. */
+/*
+ * Keys are "name\0file\0line" strings of @len bytes, kept by the map with
+ * their lengths: a key is compared only with keys of its own length.
+ */
 static int
 rp_smap_get(const struct rp_smap *m, const char *key, size_t len,
     uint32_t *v)
@@ -115,19 +118,11 @@ rp_smap_get(const struct rp_smap *m, const char *key, size_t len,
 		return 0;
 	for (i = rp_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
 	    i = (i + 1) & (m->cap - 1))
-		if (memcmp(m->k[i], key, len) == 0) {
+		if (m->klen[i] == len && memcmp(m->k[i], key, len) == 0) {
 			*v = m->v[i] - 1;
 			return 1;
 		}
 	return 0;
-}
-
-static size_t
-rp_key_len(const char *k)
-{
-	size_t	a = strlen(k) + 1, b = strlen(k + a) + 1;
-
-	return a + b + strlen(k + a + b) + 1;
 }
 
 static void
@@ -135,24 +130,27 @@ rp_smap_put(struct rp_smap *m, char *key, size_t len, uint32_t v)
 {
 	size_t	i, j, oldcap = m->cap;
 	char	**kk = m->k;
+	size_t	*kl = m->klen;
 	uint32_t *vv = m->v;
 
 	if ((m->n + 1) * 2 > m->cap) {
 		m->cap = m->cap == 0 ? 256 : m->cap * 2;
 		m->k = rbmon_xcalloc(m->cap, sizeof *m->k);
+		m->klen = rbmon_xcalloc(m->cap, sizeof *m->klen);
 		m->v = rbmon_xcalloc(m->cap, sizeof *m->v);
 		m->n = 0;
 		for (j = 0; j < oldcap; j++)
 			if (vv[j] != 0)
-				rp_smap_put(m, kk[j], rp_key_len(kk[j]),
-				    vv[j] - 1);
+				rp_smap_put(m, kk[j], kl[j], vv[j] - 1);
 		free(kk);
+		free(kl);
 		free(vv);
 	}
 	for (i = rp_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
 	    i = (i + 1) & (m->cap - 1))
 		;
 	m->k[i] = key;
+	m->klen[i] = len;
 	m->v[i] = v + 1;
 	m->n++;
 }
@@ -166,6 +164,7 @@ rp_smap_free(struct rp_smap *m)
 		if (m->v[i] != 0)
 			free(m->k[i]);
 	free(m->k);
+	free(m->klen);
 	free(m->v);
 	memset(m, 0, sizeof *m);
 }
@@ -204,6 +203,33 @@ rp_func_add(struct rp_ctx *x, const char *name, const char *file, int line,
 	return (uint32_t)x->nfuncs++;
 }
 
+/* What address @addr of image @image is: its symbol, empty if unknown. */
+static void
+rp_lookup(struct rp_ctx *x, uint64_t image, uint64_t addr,
+    struct rbmon_sym *sym)
+{
+	const struct rp_obj	*o;
+	size_t			 lo = 0, hi = x->nobjs, mid;
+
+	memset(sym, 0, sizeof *sym);
+	/* The last object of the image beginning at or below addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		o = &x->objs[mid];
+		if (o->image < image || (o->image == image && o->lo <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return;
+	o = &x->objs[lo - 1];
+	if (o->image != image || addr >= o->hi)
+		return;
+	rbmon_symbols_lookup(x->sy, &x->snap, &x->files[o->file],
+	    addr - o->base, sym);
+}
+
 /**
  * rp_func_of - the function at address @fn in stream @si's process
  *
@@ -219,8 +245,7 @@ rp_func_of(struct rp_ctx *x, size_t si, uint64_t fn)
 
 	if (rp_map_get(&x->byaddr, p->image, fn, &v))
 		return v;
-	memset(&sym, 0, sizeof sym);
-	rbmon_symbols_lookup(x->sy, &x->snap, p, fn, &sym);
+	rp_lookup(x, p->image, fn, &sym);
 	if (sym.function == NULL)
 		snprintf(buf, sizeof buf, "0x%" PRIx64, fn);
 	v = rp_func_add(x, sym.function != NULL ? sym.function : buf,
@@ -253,8 +278,7 @@ rp_site(struct rp_ctx *x, size_t si, uint64_t site, const char **file,
 	if (site == 0)
 		return;
 	if (!rp_map_get(&x->bysite, p->image, site, &v)) {
-		memset(&sym, 0, sizeof sym);
-		rbmon_symbols_lookup(x->sy, &x->snap, p, site - 1, &sym);
+		rp_lookup(x, p->image, site - 1, &sym);
 		v = rp_func_add(x, "", sym.file != NULL ? sym.file : "",
 		    sym.line, 0);
 		rp_map_put(&x->bysite, p->image, site, v);
@@ -282,6 +306,101 @@ rp_rel_ns(const struct rp_ctx *x, uint64_t ts)
 	return a - b;
 }
 
+static int
+rp_obj_cmp(const void *a, const void *b)
+{
+	const struct rp_obj	*x = a, *y = b;
+
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * A file's key: its build id if it has one (the same bits, the same file,
+ * whatever the path), else its path without empty and "." components.
+ */
+static char *
+rp_file_key(const struct rbrec_object *o, size_t *len)
+{
+	const char	*p;
+	char		*k;
+	size_t		 n = 0;
+
+	k = rbmon_xcalloc(1 + RB_BUILD_ID_MAX + RB_PATH_MAX + 1, 1);
+	if (o->build_id_len > 0) {
+		k[n++] = 'b';
+		memcpy(k + n, o->build_id, o->build_id_len);
+		n += o->build_id_len;
+	} else {
+		k[n++] = 'p';
+		for (p = o->path; *p != '\0'; ) {
+			while (*p == '/')
+				p++;
+			if (p[0] == '.' && (p[1] == '/' || p[1] == '\0')) {
+				p++;
+				continue;
+			}
+			if (*p == '\0')
+				break;
+			k[n++] = '/';
+			while (*p != '\0' && *p != '/')
+				k[n++] = *p++;
+		}
+	}
+	*len = n;
+	return k;
+}
+
+/* The recording's objects by image, each pointing at its file's image. */
+static void
+rp_files(struct rp_ctx *x)
+{
+	struct rp_smap	 keys;
+	struct rbmon_object *d;
+	uint32_t	 f;
+	size_t		 i, klen;
+	char		*k;
+
+	memset(&keys, 0, sizeof keys);
+	x->snap.gen = rbmon_snapshot_gen();
+	x->snap.objects = rbmon_xcalloc(x->rec.nobjects + 1,
+	    sizeof *x->snap.objects);
+	x->files = rbmon_xcalloc(x->rec.nobjects + 1, sizeof *x->files);
+	x->objs = rbmon_xcalloc(x->rec.nobjects + 1, sizeof *x->objs);
+	for (i = 0; i < x->rec.nobjects; i++) {
+		const struct rbrec_object	*o = &x->rec.objects[i];
+
+		if (o->path[0] != '/' || o->hi <= o->lo || o->lo < o->base)
+			continue;
+		k = rp_file_key(o, &klen);
+		if (rp_smap_get(&keys, k, klen, &f)) {
+			free(k);
+		} else {
+			f = (uint32_t)x->snap.nobjects++;
+			rp_smap_put(&keys, k, klen, f);
+			d = &x->snap.objects[f];
+			d->image = f + 1ull;
+			d->base = 0;
+			d->lo = o->lo - o->base;
+			d->hi = o->hi - o->base;
+			d->flags = o->flags;
+			d->build_id_len = o->build_id_len;
+			memcpy(d->build_id, o->build_id, sizeof d->build_id);
+			memcpy(d->path, o->path, sizeof d->path);
+			x->files[f].image = d->image;
+			x->files[f].cpu = -1;
+		}
+		x->objs[x->nobjs].image = o->image;
+		x->objs[x->nobjs].lo = o->lo;
+		x->objs[x->nobjs].hi = o->hi;
+		x->objs[x->nobjs].base = o->base;
+		x->objs[x->nobjs++].file = f;
+	}
+	qsort(x->objs, x->nobjs, sizeof *x->objs, rp_obj_cmp);
+	rp_smap_free(&keys);
+}
+
 /**
  * rp_open - open the recording @path for the walkers
  * @why: on failure, what is wrong (to free)
@@ -306,22 +425,7 @@ rp_open(struct rp_ctx *x, const char *path, char **why)
 	/* ... and used only when their build-id is the one recorded. */
 	x->sy = rbmon_symbols_new(stderr);
 	rbmon_symbols_recorded(x->sy);
-	x->snap.nobjects = x->rec.nobjects;
-	x->snap.objects = rbmon_xcalloc(x->rec.nobjects + 1,
-	    sizeof *x->snap.objects);
-	for (i = 0; i < x->rec.nobjects; i++) {
-		const struct rbrec_object	*o = &x->rec.objects[i];
-		struct rbmon_object		*d = &x->snap.objects[i];
-
-		d->image = o->image;
-		d->base = o->base;
-		d->lo = o->lo;
-		d->hi = o->hi;
-		d->flags = o->flags;
-		d->build_id_len = o->build_id_len;
-		memcpy(d->build_id, o->build_id, sizeof d->build_id);
-		memcpy(d->path, o->path, sizeof d->path);
-	}
+	rp_files(x);
 	x->procs = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->procs);
 	x->counts = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->counts);
 	for (i = 0; i < x->rec.nstreams; i++) {
@@ -362,6 +466,8 @@ rp_close(struct rp_ctx *x)
 	if (x->sy != NULL)
 		rbmon_symbols_free(x->sy);
 	free(x->snap.objects);
+	free(x->files);
+	free(x->objs);
 	free(x->procs);
 	free(x->counts);
 	rbrec_close(&x->rec);
@@ -396,7 +502,8 @@ rp_plan(struct rp_walk *w)
 	memset(cnt, 0, sizeof *cnt);
 	cnt->walked = 1;
 	w->nregions = 1;
-	w->plan_at = rbmon_xcalloc(2, sizeof *w->plan_at);
+	w->capregions = 16;
+	w->plan_at = rbmon_xcalloc(w->capregions + 1, sizeof *w->plan_at);
 	rbrec_cursor_init(&c, &w->ctx->rec, w->s);
 	while (rbrec_next(&c, &k)) {
 		if (k.lost || k.e.kind == RB_EV_LOST) {
@@ -413,8 +520,11 @@ rp_plan(struct rp_walk *w)
 		if (rp_cut(&k)) {
 			/* The region ends: the next one's plan starts here. */
 			n = 0;
-			w->plan_at = rbmon_xreallocarray(w->plan_at,
-			    w->nregions + 2, sizeof *w->plan_at);
+			if (w->nregions == w->capregions) {
+				w->capregions *= 2;
+				w->plan_at = rbmon_xreallocarray(w->plan_at,
+				    w->capregions + 1, sizeof *w->plan_at);
+			}
 			w->plan_at[w->nregions++] = np;
 			w->plan_at[w->nregions] = np;
 			continue;
@@ -518,7 +628,7 @@ rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
 	if (w->n == RP_DEPTH_MAX)
 		return NULL;
 	if (w->n == w->cap) {
-		w->cap = w->cap == 0 ? 64 : w->cap * 2;
+		w->cap = w->cap == 0 ? 16 : w->cap * 2;
 		w->stack = rbmon_xreallocarray(w->stack, w->cap,
 		    sizeof *w->stack);
 	}

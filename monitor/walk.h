@@ -30,12 +30,24 @@ struct rp_count {
 	int		 walked;	/* counted */
 };
 
-/* A recording opened for reading, and what its names resolve to. */
+/*
+ * A recording opened for reading, and what its names resolve to.  Names
+ * are looked up by file, not by process image: every object file is one
+ * image of its own in snap, at bias 0, and an address of a stream is
+ * looked up as its offset in the object of the stream's image that holds
+ * it, so that a library loaded by a thousand processes is read once.
+ */
 struct rp_ctx {
 	struct rbrec	 rec;
 	struct rp_count	*counts;	/* per stream */
 	struct rbmon_symbols *sy;
-	struct rbmon_snapshot snap;	/* its objects, for the symbols */
+	struct rbmon_snapshot snap;	/* one object per file, at bias 0 */
+	struct rbmon_process *files;	/* per file: a process of its image */
+	struct rp_obj {
+		uint64_t	 image, lo, hi, base;
+		uint32_t	 file;	/* index in snap.objects and files */
+	}		*objs;		/* the recording's, by image then lo */
+	size_t		 nobjs;
 	struct rbmon_process *procs;	/* one per stream: pid and image */
 	struct rp_func	*funcs;
 	size_t		 nfuncs, capfuncs;
@@ -47,6 +59,7 @@ struct rp_ctx {
 	}		 byaddr, bysite;
 	struct rp_smap {
 		char		**k;
+		size_t		*klen;
 		uint32_t	*v;
 		size_t		 n, cap;
 	}		 byname;
@@ -100,7 +113,7 @@ struct rp_walk {
 	/* Frames whose entries a region will miss (see walk.c). */
 	uint32_t	*plan;
 	size_t		*plan_at;	/* region k: plan[plan_at[k]..[k+1]) */
-	size_t		 nregions, region;
+	size_t		 nregions, capregions, region;
 	int		 region_open;	/* its frames pushed already */
 	const struct rp_handler *h;
 	uint64_t	 entered;	/* frames entered so far */

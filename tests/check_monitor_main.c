@@ -13,6 +13,7 @@ Suite	*suite_escape(void);
 Suite	*suite_keytab(void);
 Suite	*suite_taskstat(void);
 Suite	*suite_edit(void);
+Suite	*suite_recfile(void);
 
 int
 main(void)
@@ -27,6 +28,7 @@ main(void)
 	srunner_add_suite(sr, suite_keytab());
 	srunner_add_suite(sr, suite_taskstat());
 	srunner_add_suite(sr, suite_edit());
+	srunner_add_suite(sr, suite_recfile());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

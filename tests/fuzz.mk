@@ -7,6 +7,8 @@
 #   control  the library's command handling, as a thread runs a command a
 #            monitor posted in its ring (lib/control.c)
 #   expr     the expression module: compile, then evaluate (lib/expr/)
+#   recording  the readers of a recording: its index and walk, checked,
+#            then replay, report, hot and every export (monitor/replay.c)
 #
 # `make check` builds each with driver.c's main() and the configured
 # compiler and replays the committed corpus, tests/fuzz/corpus/TARGET/
@@ -15,15 +17,16 @@
 # for FUZZ_SECONDS, new inputs going to tests/fuzz/work/TARGET/.  Knobs:
 # FUZZ_SECONDS (60), FUZZ_TARGETS (all), FUZZ_JOBS (1), FUZZ_FLAGS (more
 # libFuzzer options).  tests/fuzz/mkcorpus.sh remakes the reader's corpus
-# from the files of real programs.
+# from the files of real programs, and the recording target's from real
+# recordings and tests/mkrec's crafted ones.
 
-FUZZ_TARGETS = reader control expr
+FUZZ_TARGETS = reader control expr recording
 FUZZ_SECONDS = 60
 FUZZ_JOBS = 1
 FUZZ_FLAGS =
 
 FUZZ_REPLAYS = tests/fuzz/replay-reader tests/fuzz/replay-control \
-	tests/fuzz/replay-expr
+	tests/fuzz/replay-expr tests/fuzz/replay-recording
 check_PROGRAMS += $(FUZZ_REPLAYS)
 TESTS += $(FUZZ_REPLAYS)
 FUZZ_HDRS = tests/fuzz/fuzz.h
@@ -40,6 +43,15 @@ tests_fuzz_replay_reader_CPPFLAGS = $(FUZZ_READER_CPPFLAGS) \
 	-DFUZZ_MIN_INPUTS=8
 tests_fuzz_replay_reader_CFLAGS = $(AM_CFLAGS) $(FUZZ_READER_CFLAGS)
 tests_fuzz_replay_reader_LDADD = monitor/libmonitor.la $(FUZZ_READER_LIBS)
+
+# The readers of recordings: the same code as the reader's.
+tests_fuzz_replay_recording_SOURCES = tests/fuzz/recording.c \
+	tests/fuzz/driver.c $(FUZZ_HDRS)
+tests_fuzz_replay_recording_CPPFLAGS = $(FUZZ_READER_CPPFLAGS) \
+	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/recording"' \
+	-DFUZZ_MIN_INPUTS=8
+tests_fuzz_replay_recording_CFLAGS = $(AM_CFLAGS) $(FUZZ_READER_CFLAGS)
+tests_fuzz_replay_recording_LDADD = monitor/libmonitor.la $(FUZZ_READER_LIBS)
 
 # The library's command handling: control.c is included by the target,
 # which reaches its static functions; the rest of the library is linked.
@@ -82,6 +94,14 @@ tests/fuzz/fuzz-reader: $(FUZZ_READER_SRCS:%=$(srcdir)/%) $(FUZZ_HDRS) config.h
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_COMMON) \
 	$(FUZZ_READER_CPPFLAGS) $(FUZZ_READER_CFLAGS) -o $@ \
 	$(FUZZ_READER_SRCS:%=$(srcdir)/%) $(FUZZ_READER_LIBS)
+
+FUZZ_RECORDING_SRCS = tests/fuzz/recording.c \
+	$(filter %.c,$(monitor_libmonitor_la_SOURCES))
+tests/fuzz/fuzz-recording: $(FUZZ_RECORDING_SRCS:%=$(srcdir)/%) $(FUZZ_HDRS) \
+		config.h
+	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_COMMON) \
+	$(FUZZ_READER_CPPFLAGS) $(FUZZ_READER_CFLAGS) -o $@ \
+	$(FUZZ_RECORDING_SRCS:%=$(srcdir)/%) $(FUZZ_READER_LIBS)
 
 FUZZ_CONTROL_SRCS = tests/fuzz/control.c $(filter %.c,$(RB_LIB_BASE))
 tests/fuzz/fuzz-control: $(FUZZ_CONTROL_SRCS:%=$(srcdir)/%) $(srcdir)/lib/control.c \

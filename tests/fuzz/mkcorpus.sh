@@ -3,7 +3,7 @@
 # tests/fuzz/mkcorpus.sh - remake a fuzz target's seed corpus.
 #
 #   make check TESTS=        # builds the programs
-#   tests/fuzz/mkcorpus.sh reader|control|expr [DIR]
+#   tests/fuzz/mkcorpus.sh reader|control|expr|recording [DIR]
 #
 # Run from the build tree; writes DIR (default tests/fuzz/corpus/TARGET in
 # the source tree).  libFuzzer's -merge=1 then keeps the inputs that add
@@ -21,14 +21,21 @@
 # and lengths (the input format is in control.c).
 #
 # expr: the expressions tests/check_watch.c evaluates.
+#
+# recording: recordings tests/mkrec crafts (many images, deep stacks, many
+# threads, LOST chunks, no END chunk, threads ended mid-call, the three
+# clocks and a calibration out of range), and real ones of examples/demo
+# and tests/apps/evseq, their objects renamed to paths that do not exist:
+# an input whose objects are real libraries loads their debug information
+# at every run, a thousand times slower.
 set -u
 : "${top_builddir:=$PWD}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 export top_builddir top_srcdir
 TARGET=${1:-}
 case $TARGET in
-reader|control|expr) ;;
-*) echo "usage: $0 reader|control|expr [DIR]" >&2; exit 2;;
+reader|control|expr|recording) ;;
+*) echo "usage: $0 reader|control|expr|recording [DIR]" >&2; exit 2;;
 esac
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/control.sh"
@@ -78,6 +85,60 @@ wait_ready "done $LAUNCHED" "$LAUNCHED"
 keep "$f" events-drain
 
 note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
+	exit 0
+fi
+
+if [ "$TARGET" = recording ]; then
+	mk() { "$top_builddir/tests/mkrec" "$@" || fail "mkrec $*"; }
+	mk -o "$OUT/images-24" -N images 24
+	mk -o "$OUT/images-objects-8" -O images 8
+	mk -o "$OUT/deep-400-midcall" -M deep 400
+	mk -o "$OUT/deep-300-lost" -L deep 300
+	mk -o "$OUT/deep-200-no-ends" -E -N -M deep 200
+	mk -o "$OUT/threads-12-lost" -L threads 12
+	mk -o "$OUT/threads-6-midcall-no-end" -M -E threads 6
+	mk -o "$OUT/threads-4-tsc" -c tsc threads 4
+	mk -o "$OUT/threads-4-noclock" -c none -L threads 4
+	mk -o "$OUT/threads-1-slow-clock" -c slow threads 1
+	mk -o "$OUT/funcs-200-lost" -L funcs 200
+
+	# rename RECORDING NAME [BYTES] - RECORDING, its objects renamed
+	# /nonexistent/BASENAME, as $OUT/NAME; cut to its first BYTES.
+	rename()
+	{
+		python3 - "$1" "$OUT/$2" "${3:-0}" <<'EOF2'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = 64
+while off + 8 <= len(d):
+    t, l = struct.unpack_from('<II', d, off)
+    if t == 3 and l >= 72 + 256:
+        p = off + 8 + 72
+        path = bytes(d[p:p + 256]).split(b'\0')[0]
+        new = (b'/nonexistent/' + path.rsplit(b'/', 1)[-1])[:255]
+        d[p:p + 256] = new + bytes(256 - len(new))
+    off += 8 + l + (8 - l % 8) % 8
+n = int(sys.argv[3])
+open(sys.argv[2], 'wb').write(bytes(d[:n] if n else d))
+EOF2
+		note "$2: $(stat -c %s "$OUT/$2") bytes"
+	}
+	(cd "$T" && "$RBTRACE" record -q -o "$T/demo.rbr" --file "$T/demo.trace" \
+		-- "$top_builddir/examples/demo" -t 1 >/dev/null 2>&1) ||
+		fail "rbtrace record of the demo failed"
+	rename "$T/demo.rbr" demo
+	rename "$T/demo.rbr" demo-cut 4000
+	(cd "$T" && LD_LIBRARY_PATH=$top_builddir/lib/.libs "$RBTRACE" record -q \
+		-o "$T/evseq.rbr" --file "$T/evseq.trace" -- \
+		"$APPS/.libs/evseq" -n 1 -w -f -e -p 2 >/dev/null 2>&1) ||
+		fail "rbtrace record of evseq failed"
+	rename "$T/evseq.rbr" evseq
+	(cd "$T" && LD_LIBRARY_PATH=$top_builddir/lib/.libs "$RBTRACE" record -q \
+		-o "$T/named.rbr" --file "$T/named.trace" -- \
+		"$APPS/.libs/evseq" -n 2 -e >/dev/null 2>&1) ||
+		fail "rbtrace record of evseq -n 2 failed"
+	rename "$T/named.rbr" evseq-named
+	note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
 	exit 0
 fi
 

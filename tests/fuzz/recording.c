@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * recording.c - fuzz the readers of a recording (rbtrace(5), "RECORDINGS"):
+ * the index and the walk, checked frame by frame, then every command that
+ * reads one: replay, report and hot (text and JSON), and the Chrome,
+ * Perfetto, folded and speedscope exports.
+ *
+ * An input is a recording's bytes, as they are: written to a file, which
+ * the readers map.  Their output goes to /dev/null (FUZZ_VERBOSE=1: to
+ * stderr, with what they say about the recording).
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "replay.h"
+#include "walk.h"
+
+#include "fuzz.h"
+
+static char	 rec_path[256];
+static int	 rec_fd = -1;
+static FILE	*rec_null;
+
+static void
+rec_cleanup(void)
+{
+	if (rec_path[0] != '\0')
+		unlink(rec_path);
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_path(rec_path, sizeof rec_path);
+	rec_fd = mkstemp(rec_path);
+	if (rec_fd < 0)
+		fuzz_fail("mkstemp %s failed", rec_path);
+	atexit(rec_cleanup);
+	rec_null = fopen("/dev/null", "w");
+	if (rec_null == NULL)
+		fuzz_fail("cannot open /dev/null");
+	return 0;
+}
+
+static int
+rec_write(const uint8_t *data, size_t size)
+{
+	size_t	done = 0;
+	ssize_t	n;
+
+	if (ftruncate(rec_fd, 0) != 0)
+		return -1;
+	while (done < size) {
+		n = pwrite(rec_fd, data + done, size - done, (off_t)done);
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* ---- the walk, checked --------------------------------------------------- */
+
+struct rec_check {
+	uint64_t	entered, left;
+};
+
+static void
+rec_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	struct rec_check	*k = w->h->arg;
+
+	if (depth + 1 != w->n || f != &w->stack[depth])
+		fuzz_fail("entered at depth %zu of %zu", depth, w->n);
+	if (f->func >= w->ctx->nfuncs)
+		fuzz_fail("function %u of %zu", f->func, w->ctx->nfuncs);
+	if (depth > 0 && f->start < w->stack[depth - 1].start)
+		fuzz_fail("a callee entered before its caller");
+	k->entered++;
+}
+
+static void
+rec_leave(struct rp_walk *w, struct rp_frame *f, size_t depth, uint64_t end,
+    int how)
+{
+	struct rec_check	*k = w->h->arg;
+
+	if (depth + 1 != w->n || f != &w->stack[depth])
+		fuzz_fail("left at depth %zu of %zu", depth, w->n);
+	if (end < f->start || end < f->cend)
+		fuzz_fail("a frame left before it was entered");
+	if (how < RP_L_EXIT || how > RP_L_OPEN)
+		fuzz_fail("left how %d", how);
+	k->left++;
+}
+
+static void
+rec_mark(struct rp_walk *w, const struct rbrec_rec *r, size_t depth)
+{
+	char	name[64];
+
+	if (depth > w->n)
+		fuzz_fail("a mark at depth %zu of %zu", depth, w->n);
+	(void)rp_mark_name(name, sizeof name, r);
+}
+
+static void
+rec_walk(const char *path)
+{
+	struct rec_check	 k;
+	struct rp_handler	 h = { rec_enter, rec_leave, rec_mark, &k };
+	struct rbrec_cursor	 c;
+	struct rbrec_rec	 r;
+	struct rp_walk		 w;
+	struct rp_ctx		 x;
+	const char		*file;
+	uint64_t		 records, lost, ns;
+	size_t			 i;
+	char			*why = NULL;
+	int			 line;
+
+	if (rp_open(&x, path, &why) != 0) {
+		if (why == NULL || *why == '\0')
+			fuzz_fail("open failed without a cause");
+		free(why);
+		return;
+	}
+	if (x.rec.used > x.rec.size)
+		fuzz_fail("chunks end at %zu of %zu", x.rec.used, x.rec.size);
+	for (i = 0; i < x.rec.nstreams; i++) {
+		const struct rbrec_stream	*s = &x.rec.streams[i];
+
+		/* The records as the index counted them, gaps aside. */
+		records = lost = 0;
+		rbrec_cursor_init(&c, &x.rec, s);
+		while (rbrec_next(&c, &r)) {
+			if (r.lost)
+				lost++;
+			else
+				records++;
+			(void)rbrec_ts_ns(&x.rec, r.e.ts, &ns);
+		}
+		if (records > s->records)
+			fuzz_fail("stream %zu: %llu records of %llu", i,
+			    (unsigned long long)records,
+			    (unsigned long long)s->records);
+
+		memset(&k, 0, sizeof k);
+		rp_walk_init(&w, &x, i, &h);
+		while (rp_walk_step(&w))
+			if (w.n > 0 && w.stack[w.n - 1].site != 0)
+				rp_site(&x, i, w.stack[w.n - 1].site, &file,
+				    &line);
+		rp_walk_finish(&w);
+		if (w.n != 0 || k.entered != k.left)
+			fuzz_fail("stream %zu: %llu entered, %llu left, %zu open",
+			    i, (unsigned long long)k.entered,
+			    (unsigned long long)k.left, w.n);
+		rp_walk_free(&w);
+	}
+	(void)rp_rel_ns(&x, 0);
+	rp_close(&x);
+}
+
+/* ---- the commands ---------------------------------------------------------- */
+
+static const char *const rec_cmds[][10] = {
+	{ "replay" },
+	{ "replay", "-F", "main", "-D", "2", "--min", "1ns" },
+	{ "report" },
+	{ "report", "--json", "-s", "name" },
+	{ "hot" },
+	{ "hot", "--json", "-n", "3" },
+	{ "export", "--chrome" },
+	{ "export", "--perfetto", "-o", "/dev/null" },
+	{ "export", "--folded", "-D", "3" },
+	{ "export", "--speedscope" },
+};
+static void
+rec_commands(const char *path)
+{
+	FILE	*out = stdout, *err = stderr, *to;
+	char	*argv[12];
+	size_t	 i;
+	int	 argc;
+
+	/* glibc's stdout and stderr are variables: the commands use them. */
+	to = getenv("FUZZ_VERBOSE") != NULL ? stderr : rec_null;
+	for (i = 0; i < sizeof rec_cmds / sizeof rec_cmds[0]; i++) {
+		for (argc = 0; argc < 10 && rec_cmds[i][argc] != NULL; argc++)
+			argv[argc] = (char *)rec_cmds[i][argc];
+		argv[argc++] = (char *)path;
+		argv[argc] = NULL;
+		stdout = to;
+		stderr = to;
+		(void)rbmon_subcommand(argc, argv);
+		fflush(to);
+		stdout = out;
+		stderr = err;
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (rec_write(data, size) != 0)
+		return 0;
+	rec_walk(rec_path);
+	rec_commands(rec_path);
+	return 0;
+}
