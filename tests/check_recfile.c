@@ -24,7 +24,6 @@ static char *
 rec_make(uint64_t hz, uint64_t tsc0, uint64_t ns0, uint64_t ts)
 {
 	struct rbrec_writer	w;
-	struct rbrec_header	h;
 	struct rbrec_info	i;
 	struct rbrec_thread	t;
 	struct rb_event		e[2];
@@ -35,16 +34,7 @@ rec_make(uint64_t hz, uint64_t tsc0, uint64_t ns0, uint64_t ts)
 	ck_assert_ptr_nonnull(path);
 	fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
-	memset(&w, 0, sizeof w);
-	w.path = path;
-	w.f = fdopen(fd, "w");
-	ck_assert_ptr_nonnull(w.f);
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, RBREC_MAGIC, sizeof h.magic);
-	h.version = RBREC_VERSION;
-	h.header_size = sizeof h;
-	h.endian = RB_ENDIAN_MARK;
-	ck_assert_int_eq(fwrite(&h, sizeof h, 1, w.f), 1);
+	ck_assert_int_eq(rbrec_open_write(&w, fd, path, 0), 0);
 	memset(&i, 0, sizeof i);
 	strcpy(i.program, "check");
 	i.clock = RB_CLOCK_TSC;

@@ -22,17 +22,22 @@
  *   -M         threads end mid-call: their calls are never left
  *   -N         no THREAD_END chunks
  *   -O         an OBJECT chunk for every process image, naming -P PATH
- *              (default a file that does not exist)
+ *              (default a file that does not exist) with its build-id, as
+ *              the recorder would record it
  *
  * Records are written with the recorder's own encoder (recfile.c).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <elfutils/libdwelf.h>
+#include <libelf.h>
 
 #include "recfile.h"
 
@@ -47,11 +52,36 @@ struct mk {
 	int		 no_end, lost, midcall, no_thread_end, objects;
 	uint64_t	 fn;		/* the first function */
 	const char	*path;
+	unsigned char	 build_id[RB_BUILD_ID_MAX];
+	uint32_t	 build_id_len;
 	uint32_t	 streams;
 	uint64_t	 records, nlost, ts;
 	struct rb_event	*ev;
 	size_t		 nev, capev;
 };
+
+/* The build-id of the ELF file @path, if it has one and can be read. */
+static void
+mk_build_id(struct mk *m, const char *path)
+{
+	const void	*bits;
+	ssize_t		 len;
+	Elf		*elf;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	len = elf != NULL ? dwelf_elf_gnu_build_id(elf, &bits) : -1;
+	if (len > 0 && (size_t)len <= sizeof m->build_id) {
+		memcpy(m->build_id, bits, (size_t)len);
+		m->build_id_len = (uint32_t)len;
+	}
+	if (elf != NULL)
+		elf_end(elf);
+	close(fd);
+}
 
 static void __attribute__((noreturn))
 mk_usage(void)
@@ -155,6 +185,8 @@ mk_object(struct mk *m, uint64_t image)
 	o.hi = m->fn + 0x100000;
 	o.flags = RB_OBJF_MAIN;
 	snprintf(o.path, sizeof o.path, "%s", m->path);
+	memcpy(o.build_id, m->build_id, m->build_id_len);
+	o.build_id_len = m->build_id_len;
 	rbrec_put(&m->w, RBREC_OBJECT, &o, sizeof o, NULL, 0);
 }
 
@@ -237,7 +269,7 @@ mk_small(struct mk *m, uint32_t stream)
 int
 main(int argc, char **argv)
 {
-	struct rbrec_header	h;
+	int			fd;
 	struct rbrec_end	e;
 	struct mk		m;
 	const char		*out = NULL, *shape;
@@ -278,7 +310,7 @@ main(int argc, char **argv)
 		case 'M': m.midcall = 1; break;
 		case 'N': m.no_thread_end = 1; break;
 		case 'O': m.objects = 1; break;
-		case 'P': m.path = optarg; break;
+		case 'P': m.path = optarg; mk_build_id(&m, optarg); break;
 		case 'o': out = optarg; break;
 		default: mk_usage();
 		}
@@ -291,20 +323,12 @@ main(int argc, char **argv)
 	if (errno != 0 || *end != '\0' || n == 0 || n > 100000000)
 		mk_usage();
 
-	/* The writer, as rbrec_open_write() leaves it, on our own file. */
-	m.w.path = out;
-	if ((m.w.f = fopen(out, "w")) == NULL) {
+	/* The writer, on a file of its own (this tool writes what it is told). */
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || rbrec_open_write(&m.w, fd, out, 0) != 0) {
 		fprintf(stderr, "mkrec: %s: %s\n", out, strerror(errno));
 		return 1;
 	}
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, RBREC_MAGIC, sizeof h.magic);
-	h.version = RBREC_VERSION;
-	h.header_size = sizeof h;
-	h.endian = RB_ENDIAN_MARK;
-	if (fwrite(&h, sizeof h, 1, m.w.f) != 1)
-		m.w.err = errno;
-	m.w.bytes = sizeof h;
 	mk_check(&m);
 	mk_info(&m);
 
