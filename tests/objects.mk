@@ -9,11 +9,15 @@ tests_apps_libplugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 	$(SAN_AUT_LDFLAGS)
 
 check_PROGRAMS += tests/apps/dlopener tests/apps/cxx tests/apps/renamer tests/apps/named
+# The two linked with -lrbtrace are built -no-install: the programs
+# themselves, found where the tests run them, not libtool's wrapper
+# scripts, which would run the shell, sed and ls under the environment
+# (LD_PRELOAD, the sanitizers' options) a test gives the program.
 # Calls known exactly, named frames and line marks too (events*.sh).
 check_PROGRAMS += tests/apps/evseq
 tests_apps_evseq_SOURCES = tests/apps/evseq.c tests/apps/app.h
 tests_apps_evseq_CFLAGS = $(INTEGRATION_APP_CFLAGS)
-tests_apps_evseq_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_evseq_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) -no-install
 tests_apps_evseq_LDADD = lib/librbtrace.la
 # Hooks counted exactly per thread, for the recorder's accounting (record-lost.sh).
 check_PROGRAMS += tests/apps/evcount
@@ -21,6 +25,7 @@ tests_apps_evcount_SOURCES = tests/apps/evcount.c tests/apps/app.h
 tests_apps_evcount_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_evcount_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_named_SOURCES = tests/apps/named.c
+tests_apps_named_LDFLAGS = $(AM_LDFLAGS) -no-install
 tests_apps_named_LDADD = lib/librbtrace.la
 tests_apps_renamer_SOURCES = tests/apps/renamer.c
 tests_apps_renamer_CFLAGS = $(INTEGRATION_APP_CFLAGS)

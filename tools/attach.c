@@ -40,6 +40,7 @@ struct at_maps {
 	bool	hooks;		/* an object imports the hooks */
 	bool	ours;		/* this librbtrace is loaded */
 	bool	loader;		/* a dynamic loader is mapped: not static */
+	bool	runtime;	/* the sanitizer runtime of this build is mapped */
 	char	other[PATH_MAX];	/* another librbtrace, loaded at start */
 };
 
@@ -97,12 +98,19 @@ static void at_scan_maps(pid_t pid, const char *lib, struct at_maps *m)
 {
 	char name[64], line[PATH_MAX + 256], last[PATH_MAX] = "";
 	char in[PATH_MAX + 32];
-	struct stat libsb;
+	struct stat libsb, sansb;
 	FILE *f;
 
 	memset(m, 0, sizeof(*m));
 	if (stat(lib, &libsb) != 0)
 		memset(&libsb, 0, sizeof(libsb));
+	memset(&sansb, 0, sizeof(sansb));
+#ifdef RB_SAN_RUNTIME
+	if (stat(RB_SAN_RUNTIME, &sansb) != 0)
+		memset(&sansb, 0, sizeof(sansb));
+#else
+	m->runtime = true;		/* none needed */
+#endif
 	snprintf(name, sizeof(name), "/proc/%d/maps", (int)pid);
 	f = fopen(name, "re");
 	if (f == NULL)
@@ -129,6 +137,9 @@ static void at_scan_maps(pid_t pid, const char *lib, struct at_maps *m)
 				snprintf(m->other, sizeof(m->other), "%s", path);
 			continue;
 		}
+		if (!m->runtime && sansb.st_ino != 0 &&
+		    at_same_file(pid, path, &sansb))
+			m->runtime = true;
 		snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
 		if (!m->hooks && at_calls_hooks(in))
 			m->hooks = true;
@@ -288,6 +299,20 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 			 (int)pid, comm);
 		return 1;
 	}
+#ifdef RB_SAN_RUNTIME
+	/*
+	 * A sanitized librbtrace.so works only in a process whose sanitizer
+	 * runtime was loaded first, at its start: loaded later it kills it.
+	 */
+	if (m.readable && !detach && !m.ours && !m.runtime) {
+		snprintf(a->line, sizeof(a->line),
+			 "%d (%s) was started without %s, which this sanitized build's librbtrace "
+			 "needs loaded first: start it with that first in LD_PRELOAD, or attach "
+			 "with an rbtrace built without sanitizers",
+			 (int)pid, comm, RB_SAN_RUNTIME);
+		return 1;
+	}
+#endif
 	/* The process must see the library at the same path, in its root. */
 	if (!m.ours && !detach && at_other_mounts(pid) &&
 	    (stat(lib, &sb) != 0 || !at_same_file(pid, lib, &sb))) {

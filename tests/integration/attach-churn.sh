@@ -24,8 +24,6 @@ scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
 [ "$scope" -ge 3 ] && skip "kernel.yama.ptrace_scope is 3: no process may be attached"
 [ "$scope" -ge 1 ] && [ "$(id -u)" -ne 0 ] &&
 	skip "kernel.yama.ptrace_scope is $scope and not root: rbtrace -p cannot attach"
-[ -n "${SAN_RUNTIME:-}" ] &&
-	skip "a sanitized library cannot be loaded into a program started without its runtime"
 
 CYCLES=${RBT_CHURN_CYCLES:-20}
 # No monitor stays while a thread is stopped below: it must not resume by

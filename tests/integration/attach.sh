@@ -13,8 +13,9 @@
 #    the program runs on; a second detach says it is not attached;
 #  - attached again: same file, chains again;
 #  - refused in one line, the program left running: not instrumented,
-#    static, no such process, another user (as nobody), and killed while
-#    the library loads (a stand-in library that takes 3 s).
+#    static, started without the sanitizer's runtime (in a build with
+#    AddressSanitizer), no such process, another user (as nobody), and
+#    killed while the library loads (a stand-in library that takes 3 s).
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null || skip "jq is not installed"
@@ -151,6 +152,25 @@ if [ -n "$GCC" ] && echo 'int main(void){return 0;}' | "$GCC" -static -x c -o "$
 	kill -0 "$spid" || fail "the static program died"
 else
 	note "no static C library: the static case is not run"
+fi
+
+# A build with AddressSanitizer: its library cannot work in a program
+# started without the sanitizer's runtime.
+if [ -n "${SAN_RUNTIME:-}" ] && [ -n "$GCC" ]; then
+	printf '#include <unistd.h>\nvoid f(void){pause();}\nint main(void){f();return 0;}\n' |
+		"$GCC" -finstrument-functions -x c -o "$T/nosan" - ||
+		fail "cannot build a program without the sanitizer"
+	launch nosan "$T/nosan"
+	npid=$LAUNCHED
+	is_nosan() { [ "$(readlink "/proc/$npid/exe")" = "$T/nosan" ]; }
+	wait_for "the program without the runtime to run" is_nosan
+	rbtrace_p ns -p "$npid"
+	expect "without the sanitizer's runtime: exit status" 1 "$rc"
+	expect "without the sanitizer's runtime" \
+		"rbtrace: $npid (nosan) was started without $SAN_RUNTIME, which this sanitized build's librbtrace needs loaded first: start it with that first in LD_PRELOAD, or attach with an rbtrace built without sanitizers" \
+		"$(cat "$T/ns.err")"
+	kill -0 "$npid" || fail "the program without the runtime died"
+	grep -q librbtrace "/proc/$npid/maps" && fail "librbtrace loaded into the program without the runtime"
 fi
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 &&

@@ -27,6 +27,7 @@ f=$T/killed.trace
 launch killed env RBTRACE_FILE="$f" RBTRACE_EVENTS=64 "$APPS/evseq" -s -w
 pid=$LAUNCHED
 wait_ready "spun $pid" "$pid"
+wait_ready "worker [0-9]+" "$pid"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 events_json "$f"

@@ -27,11 +27,9 @@ seq_of() { jqv "[$RECS[] | \"\(.kind):\(.function // \"-\"):\(.depth // \"-\")\"
 # The line a function is defined on, as gdb says ("65:	static void f(int);").
 gdb_line()
 {
-	gdb -nx -batch -ex "info functions ^$1\$" "$APPS/.libs/evseq" 2>/dev/null |
+	gdb -nx -batch -ex "info functions ^$1\$" "$APPS/evseq" 2>/dev/null |
 		sed -n 's/^\([0-9]*\):.*/\1/p' | head -1
 }
-[ -x "$APPS/.libs/evseq" ] || [ -x "$APPS/.libs/lt-evseq" ] ||
-	fail "no libtool binary of evseq under $APPS/.libs"
 
 run_policy()
 {

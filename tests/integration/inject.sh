@@ -253,7 +253,10 @@ inject dead "$DEAD" "$LIB" inj_probe x
 expect "dead pid: status" 1 "$RC"
 expect "dead pid: stderr" "inject-run: no process $DEAD" "$(cat "$T/dead.err")"
 
-launch zombie bash -c 'sleep 0 & echo $! >"$1"; exec sleep 600' _ "$T/zombie.pid"
+# The child ends once its parent is sleep(1), which never reaps it (ended
+# before the exec, bash could reap it first).
+launch zombie bash -c '(until read -r c </proc/$$/comm && [ "$c" = sleep ]; do sleep 0.01; done) &
+	echo $! >"$1"; exec sleep 600' _ "$T/zombie.pid"
 zstate() { [ -s "$T/zombie.pid" ] && [ "$(awk '{ sub(/.*\) /, ""); print substr($0, 1, 1) }' "/proc/$(cat "$T/zombie.pid")/stat")" = Z ]; }
 wait_for "a zombie" zstate
 Z=$(cat "$T/zombie.pid")

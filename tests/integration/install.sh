@@ -54,7 +54,9 @@ C
 flags=$(PKG_CONFIG_SYSROOT_DIR=$inst PKG_CONFIG_LIBDIR=$libdir/pkgconfig pkg-config --cflags --libs rbtrace) ||
 	fail "pkg-config does not know the installed rbtrace"
 ${CC:-cc} -o "$T/api" "$T/api.c" $flags 2>"$T/cc.err" || fail "cannot build against the installed files ($flags): $(cat "$T/cc.err")"
-out=$(RBTRACE_FILE="$T/api.trace" LD_LIBRARY_PATH=$libdir "$T/api") || fail "the program built against it failed"
+# A sanitized library needs its runtime loaded first (the program is not).
+out=$(env RBTRACE_FILE="$T/api.trace" LD_LIBRARY_PATH="$libdir" ${SAN_RUNTIME:+LD_PRELOAD="$SAN_RUNTIME"} \
+	"$T/api") || fail "the program built against it failed"
 expect "rbtrace_file() of the installed library" "$T/api.trace" "$out"
 
 # Completion, with bash-completion itself.

@@ -61,7 +61,11 @@ lib_cleanup()
 }
 
 # san_check - print every sanitizer report of this test's processes; sets
-# SAN_FOUND to their count.
+# SAN_FOUND to their count.  A log holding only LeakSanitizer's warning
+# that a thread was not suspended is no report: the child of a fork() in
+# a program with threads may inherit their entries in the runtime's
+# registry, not the threads (GCC 12's libasan, in any program that does
+# so); a leak found would be reported after it.
 SAN_FOUND=0
 san_check()
 {
@@ -70,6 +74,8 @@ san_check()
 	[ -n "${T:-}" ] && [ -d "$T/san" ] || return 0
 	for f in "$T"/san/*; do
 		[ -s "$f" ] || continue
+		grep -Evq '^==[0-9]+==Running thread [0-9]+ was not suspended\. False leaks are possible\.$' "$f" ||
+			continue
 		SAN_FOUND=$((SAN_FOUND + 1))
 		printf '%s: FAIL: sanitizer report %s:\n' "$TEST_NAME" "${f##*/}" >&2
 		cat "$f" >&2

@@ -16,11 +16,7 @@ command -v python3 >/dev/null || skip "python3 is not installed"
 command -v gdb >/dev/null || skip "gdb is not installed"
 
 src=$APPS_SRC/evseq.c
-# The program itself, not libtool's wrapper: the wrapper's sed, run with a
-# sanitizer's runtime preloaded (--enable-asan), reports its own leaks.
-BIN=$APPS/.libs/evseq
-[ -x "$BIN" ] || BIN=$APPS/.libs/lt-evseq
-[ -x "$BIN" ] || fail "no libtool binary of evseq under $APPS/.libs"
+BIN=$APPS/evseq
 
 # A replay's function column only: "DURATION [TID] | " cut off.
 graph() { sed -n 's/^.\{10\} \[ *\([0-9]*\)\] | \(.*\)$/\1 \2/p'; }

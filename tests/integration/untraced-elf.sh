@@ -96,7 +96,9 @@ traced_ok ldpath "$T/a/bin/bare" LD_LIBRARY_PATH="$T/nowhere:$T/a/lib"
 # LD_LIBRARY_PATH comes before DT_RUNPATH
 traced_ok runpath-ld "$T/b/bin/runpath" LD_LIBRARY_PATH="$T/a/lib"
 traced_ok deep "$T/a/bin/deep"
-traced_ok preload "$T/plain" LD_PRELOAD="$T/a/lib/libinst.so"
+# (rbtrace itself runs under that LD_PRELOAD: in a build with
+# AddressSanitizer the sanitizer's runtime must come first in it.)
+traced_ok preload "$T/plain" LD_PRELOAD="${SAN_RUNTIME:+$SAN_RUNTIME:}$T/a/lib/libinst.so"
 
 # ... and warned about when it finds b/lib/libinst.so the same way (so
 # rbtrace did find it: a library it cannot find leaves it silent).

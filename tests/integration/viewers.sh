@@ -51,7 +51,7 @@ pid=$(ready_field done 2)
 child=$(ready_field child 2)
 wtid=$(ready_field worker 2)
 [ -n "$pid" ] && [ -n "$child" ] && [ -n "$wtid" ] || fail "evseq did not report: $(cat "$RBT_READY")"
-g=$(gdb -nx -batch -ex 'info functions ^seq_b$' "$APPS/.libs/evseq" 2>/dev/null |
+g=$(gdb -nx -batch -ex 'info functions ^seq_b$' "$APPS/evseq" 2>/dev/null |
 	sed -n 's/^\([0-9]*\):.*/\1/p' | head -1)
 [ -n "$g" ] || g=$(line_of "$APPS_SRC/evseq.c" seq_b_def)
 cline=$(line_of "$APPS_SRC/evseq.c" call_b)

@@ -69,15 +69,16 @@ in_read()
 
 # stacks_capture PROGRAM - run it until it is frozen; leaves its pid in
 # STACKS_PID, the rbmon dump in $T/rbmon.json and gdb's in $T/gdb.json.
-# stk-attach-* starts untraced; rbtrace -p attaches to it while it waits,
-# then SIGUSR1 lets it go on to park.
+# stk-attach-* starts untraced (in a build with AddressSanitizer, with the
+# sanitizer's runtime preloaded, which its library needs); rbtrace -p
+# attaches to it while it waits, then SIGUSR1 lets it go on to park.
 stacks_capture()
 {
 	local f=$T/${1##*/}.trace pid n rc=0
 
 	case ${1##*/} in
 	stk-attach-*)
-		launch app "$1"
+		launch app env ${SAN_RUNTIME:+LD_PRELOAD="$SAN_RUNTIME"} "$1"
 		pid=$LAUNCHED
 		wait_ready "waiting $pid [0-9]+" "$pid"
 		"$RBTRACE" -p "$pid" --file "$f" >"$T/attach.out" 2>"$T/attach.err" ||
