@@ -79,7 +79,8 @@ tests_fuzz_replay_expr_CFLAGS = $(AM_CFLAGS) -fno-instrument-functions \
 tests_fuzz_replay_expr_LDADD = $(FUZZ_EXPR_LIBS)
 
 EXTRA_DIST += tests/fuzz/mkcorpus.sh tests/fuzz/run.sh \
-	tests/fuzz/control.dict tests/fuzz/expr.dict tests/fuzz/corpus
+	tests/fuzz/control.dict tests/fuzz/expr.dict tests/fuzz/recording.dict \
+	tests/fuzz/corpus
 
 # make fuzz: the same targets with libFuzzer.
 FUZZ_CC = $(CLANG)
