@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,6 +29,27 @@ static int			model_sigbus_installed;
 
 void				(*rbmon_model_fatal_hook)(void);
 
+
+/**
+ * rbmon_group - @v with its thousands grouped, "48,113,201", into @buf
+ *
+ * Return: @buf.
+ */
+const char *
+rbmon_group(char *buf, size_t len, uint64_t v)
+{
+	char	tmp[32];
+	size_t	n, i, o = 0;
+
+	n = (size_t)snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
 
 void *
 rbmon_xcalloc(size_t n, size_t size)

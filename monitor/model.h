@@ -215,5 +215,6 @@ void	*rbmon_xcalloc(size_t, size_t);
 void	*rbmon_xreallocarray(void *, size_t, size_t);
 char	*rbmon_xstrdup(const char *);
 const char *rbmon_basename(const char *);
+const char *rbmon_group(char *, size_t, uint64_t);
 
 #endif /* RBMON_MODEL_H */

@@ -503,23 +503,6 @@ rec_realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* 48113201 as "48,113,201". */
-static const char *
-rec_group(char *buf, size_t len, uint64_t v)
-{
-	char	tmp[32];
-	size_t	n, i, o = 0;
-
-	n = (size_t)snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 static int
 rec_pid_cmp(const void *a, const void *b)
 {
@@ -575,7 +558,7 @@ rec_write_failed(const struct recorder *r)
 	}
 	rbmon_esc_line(stderr, "rbmon: %s: %s at %s bytes (%s): the recording "
 	    "stops there, without its END chunk", r->o->out, what,
-	    rec_group(a, sizeof a, r->w.kept), strerror(r->w.err));
+	    rbmon_group(a, sizeof a, r->w.kept), strerror(r->w.err));
 }
 
 /*
@@ -592,9 +575,9 @@ rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
 
 	fprintf(stderr, "rbmon: recorded %s events of %u thread%s in %zu "
 	    "process%s into %s, %s lost%s\n",
-	    rec_group(a, sizeof a, r->w.records), r->w.streams,
+	    rbmon_group(a, sizeof a, r->w.records), r->w.streams,
 	    r->w.streams == 1 ? "" : "s", nprocs, nprocs == 1 ? "" : "es",
-	    out, rec_group(b, sizeof b, cut ? r->w.lost :
+	    out, rbmon_group(b, sizeof b, cut ? r->w.lost :
 	    r->lost + r->dropped + r->reused), cut ? " before it stopped" :
 	    "");
 	free(out);
@@ -602,9 +585,9 @@ rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
 		fprintf(stderr, "rbmon:   %s dropped by the threads while their "
 		    "logs were full, %s overwritten before they were read, "
 		    "%s in rings reused before they were read\n",
-		    rec_group(a, sizeof a, r->dropped),
-		    rec_group(b, sizeof b, r->lost),
-		    rec_group(c, sizeof c, r->reused));
+		    rbmon_group(a, sizeof a, r->dropped),
+		    rbmon_group(b, sizeof b, r->lost),
+		    rbmon_group(c, sizeof c, r->reused));
 	fprintf(stderr, "rbmon:   %.1f MiB (%.1f bytes per event) in %.1f s "
 	    "(%.1f MiB/s); the recorder used %.2f s of CPU (%.1f%%)%s\n",
 	    (double)r->w.kept / 1048576.0,

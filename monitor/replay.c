@@ -204,23 +204,6 @@ rp_lower_bounds(const struct rp_losses *l)
 	return l->threads != 0 || l->incomplete;
 }
 
-/* "1,234", as the recorder's summary writes counts. */
-static const char *
-rp_group(char *buf, size_t len, uint64_t v)
-{
-	char	tmp[32];
-	size_t	n, i, o = 0;
-
-	n = (size_t)snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 /* "5,060 records lost", "at least 5,060 ...", "records lost" (none counted). */
 static const char *
 rp_lost_text(char *buf, size_t len, uint64_t lost, int unknown)
@@ -231,7 +214,7 @@ rp_lost_text(char *buf, size_t len, uint64_t lost, int unknown)
 		snprintf(buf, len, "records lost");
 	else
 		snprintf(buf, len, "%s%s record%s lost", unknown ? "at least " :
-		    "", rp_group(n, sizeof n, lost), lost == 1 ? "" : "s");
+		    "", rbmon_group(n, sizeof n, lost), lost == 1 ? "" : "s");
 	return buf;
 }
 
@@ -299,9 +282,9 @@ rp_lost_table(FILE *out, const struct rp_ctx *x, const char *prefix)
 		if (!c->walked || (c->lost == 0 && !c->lost_unknown))
 			continue;
 		snprintf(a, sizeof a, "%s%s", c->lost_unknown ? ">=" : "",
-		    rp_group(b, sizeof b, c->lost));
+		    rbmon_group(b, sizeof b, c->lost));
 		fprintf(out, "%s%14s  %12s  %8d  ", prefix, a,
-		    rp_group(b, sizeof b, c->records),
+		    rbmon_group(b, sizeof b, c->records),
 		    (int)x->rec.streams[i].info.tid);
 		rbmon_esc_fputs(rp_thread_name(&x->rec.streams[i]), out);
 		fputc('\n', out);
