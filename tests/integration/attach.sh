@@ -19,11 +19,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null || skip "jq is not installed"
-[ "$(uname -m)" = x86_64 ] || skip "rbtrace -p is x86_64 only"
-scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
-[ "$scope" -ge 3 ] && skip "kernel.yama.ptrace_scope is 3: no process may be attached"
-[ "$scope" -ge 1 ] && [ "$(id -u)" -ne 0 ] &&
-	skip "kernel.yama.ptrace_scope is $scope and not root: rbtrace -p cannot attach"
+need_attach
 
 launch app "$APPS/attachee" 3
 pid=$LAUNCHED

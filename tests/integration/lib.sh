@@ -97,6 +97,19 @@ if [ -n "${SANITIZERS:-}" ]; then
 	export TSAN_OPTIONS="${TSAN_OPTIONS:-}:log_path=$T/san/tsan"
 fi
 
+# need_attach - skip unless rbtrace -p can attach here (x86_64, ptrace
+# allowed for this user by Yama).
+need_attach()
+{
+	local scope
+	[ "$(uname -m)" = x86_64 ] || skip "rbtrace -p is x86_64 only"
+	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
+	[ "$scope" -ge 3 ] && skip "kernel.yama.ptrace_scope is 3: no process may be attached"
+	[ "$scope" -ge 1 ] && [ "$(id -u)" -ne 0 ] &&
+		skip "kernel.yama.ptrace_scope is $scope and not root: rbtrace -p cannot attach"
+	return 0
+}
+
 # launch NAME CMD... - run CMD in the background in a process group of its
 # own (so cleanup kills it and its children); stdout and stderr go to
 # $T/NAME.out and $T/NAME.err.  Sets LAUNCHED to its pid.
