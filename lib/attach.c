@@ -445,7 +445,7 @@ void rb_attach_rebind(void)
 	struct rb_bind_ctx c;
 
 	pthread_mutex_lock(&rb_attach_lock);
-	if (rb_attached == RB_ATT_ON)
+	if (rb_attach_state() == RB_ATT_ON)
 		rb_bind_all(&c, RB_BIND_ON);
 	pthread_mutex_unlock(&rb_attach_lock);
 }
@@ -460,18 +460,18 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 {
 	struct rb_bind_ctx c;
 	const char *file;
-	int prev = rb_attached;
+	int prev = rb_attach_state();
 	bool seeds;
 
 	if (!rb_attach_self()) {
 		rb_warn("cannot find librbtrace's own hooks in the process");
 		return RB_ATTACH_FAILED;
 	}
-	if (rb_attached == RB_ATT_ON) {
+	if (rb_attach_state() == RB_ATT_ON) {
 		rb_warnf("already attached: tracing into %s", rb_proc.map.path);
 		return RB_ATTACH_ALREADY;
 	}
-	if (rb_attached == RB_ATT_NONE && rb_attach_preloaded()) {
+	if (rb_attach_state() == RB_ATT_NONE && rb_attach_preloaded()) {
 		if (rbtrace_file() != NULL)
 			rb_warnf("already traced: librbtrace was loaded at start; tracing into %s",
 				 rb_proc.map.path);
@@ -496,7 +496,7 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 	switch (atomic_load_explicit(&rb_proc.init, memory_order_acquire)) {
 	case RB_INIT_NONE:
 		if (!rb_process_init()) {
-			rb_attached = prev;
+			__atomic_store_n(&rb_attached, prev, __ATOMIC_RELEASE);
 			return RB_ATTACH_FAILED;
 		}
 		break;
@@ -507,20 +507,20 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 			rb_warnf("this process traces into %s since it was first attached; "
 				 "attach without --file, or with that file",
 				 rb_proc.map.path);
-			rb_attached = prev;
+			__atomic_store_n(&rb_attached, prev, __ATOMIC_RELEASE);
 			return RB_ATTACH_FAILED;
 		}
 		break;
 	default:
 		rb_warn("tracing could not be set up in this process before");
-		rb_attached = prev;
+		__atomic_store_n(&rb_attached, prev, __ATOMIC_RELEASE);
 		return RB_ATTACH_FAILED;
 	}
 	rb_attach_tids();
 	rb_bind_all(&c, RB_BIND_ON);
 	if (c.failed) {
 		rb_bind_all(&c, RB_BIND_OFF);
-		rb_attached = RB_ATT_OFF;
+		__atomic_store_n(&rb_attached, RB_ATT_OFF, __ATOMIC_RELEASE);
 		rb_warn("cannot rewrite the program's relocation entries (mprotect refused)");
 		return RB_ATTACH_FAILED;
 	}
@@ -647,8 +647,8 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 	bool fenced;
 
 	(void)spec;
-	if (rb_attached != RB_ATT_ON) {
-		if (rb_attached == RB_ATT_NONE && rb_attach_self() &&
+	if (rb_attach_state() != RB_ATT_ON) {
+		if (rb_attach_state() == RB_ATT_NONE && rb_attach_self() &&
 		    rb_attach_preloaded())
 			rb_warn("librbtrace was loaded at start, not attached: it cannot be detached");
 		else

@@ -28,7 +28,7 @@ static pthread_mutex_t rb_fork_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Settings: the environment, or an attach's request (attach.c). */
 static const char *rb_getenv(const char *name)
 {
-	if (rb_attached != RB_ATT_NONE)
+	if (rb_attach_state() != RB_ATT_NONE)
 		return rb_attach_getenv(name);
 	return secure_getenv(name);
 }
@@ -45,7 +45,7 @@ static const char *rb_file_env(void)
 	char abs[sizeof(rb_proc.map.path)];
 
 	if (path != NULL && *path != '\0' && *path != '/' &&
-	    rb_attached == RB_ATT_NONE &&
+	    rb_attach_state() == RB_ATT_NONE &&
 	    rb_path_absolute(path, abs, sizeof(abs)) == 0 &&
 	    setenv("RBTRACE_FILE", abs, 1) == 0)
 		path = rb_getenv("RBTRACE_FILE");
@@ -71,7 +71,7 @@ static void rb_fork_prepare(void)
 	pthread_mutex_lock(&rb_objects_lock);
 	pthread_mutex_lock(&rb_thread_lock);
 	rb_fork_traced = t->state == RB_T_TRACED && rb_fork_frames != NULL;
-	rb_fork_tid = rb_attached == RB_ATT_ON ? rb_gettid() : 0;
+	rb_fork_tid = rb_attach_state() == RB_ATT_ON ? rb_gettid() : 0;
 	if (!rb_fork_traced)
 		return;
 	/* Our own ring, and we are inside fork(): no hook of ours writes it now. */
@@ -187,7 +187,7 @@ static bool rb_process_setup(void)
 	/* A joined file keeps the clock its creator chose. */
 	rb_clock_kind = (int)rb_proc.map.geo.clock;
 	/* exec'd children join this file through the environment; an attached program's is left alone */
-	if (path == dflt && rb_attached == RB_ATT_NONE)
+	if (path == dflt && rb_attach_state() == RB_ATT_NONE)
 		setenv("RBTRACE_FILE", path, 1);
 
 	/* Private memory: fork snapshots and the ring -> pthread table. */

@@ -278,6 +278,12 @@ RB_HIDDEN void rb_ev_mark(struct rb_thread *t, uint32_t kind, uint64_t fn,
 #define RB_ATT_OFF	2	/* detached: the library stays, inactive */
 
 RB_HIDDEN extern int rb_attached;
+/* rb_attached, read from any thread: a detach changes it while hooks run. */
+static inline RB_NOINSTR int rb_attach_state(void)
+{
+	/* Acquire: pairs with the attach's and the detach's release stores (thread.c). */
+	return __atomic_load_n(&rb_attached, __ATOMIC_ACQUIRE);
+}
 RB_HIDDEN const char *rb_attach_getenv(const char *name);
 RB_HIDDEN bool rb_attach_predates(pid_t tid);
 RB_HIDDEN void rb_attach_forked(pid_t parent);

@@ -248,7 +248,7 @@ RB_NOINSTR void *rb_sym_next(void **cache, const char *name)
 	if (p == NULL) {
 		p = dlsym(RTLD_NEXT, name);
 		/* Attached, the program's own objects come before us, not after. */
-		if (p == NULL && rb_attached != RB_ATT_NONE)
+		if (p == NULL && rb_attach_state() != RB_ATT_NONE)
 			p = rb_attach_real(name);
 		if (p != NULL)
 			RB_STORE(cache, p);
@@ -278,7 +278,7 @@ void *dlopen(const char *file, int mode)
 	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) == RB_INIT_DONE) {
 		rb_objects_register(&rb_proc.map, rb_proc.pid, rb_proc.pstart,
 				    rb_proc.image);
-		if (rb_attached == RB_ATT_ON)
+		if (rb_attach_state() == RB_ATT_ON)
 			rb_attach_rebind();
 	}
 	return handle;
@@ -298,7 +298,7 @@ void *dlmopen(Lmid_t lmid, const char *file, int mode)
 	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) == RB_INIT_DONE) {
 		rb_objects_register(&rb_proc.map, rb_proc.pid, rb_proc.pstart,
 				    rb_proc.image);
-		if (rb_attached == RB_ATT_ON)
+		if (rb_attach_state() == RB_ATT_ON)
 			rb_attach_rebind();
 	}
 	return handle;

@@ -236,7 +236,7 @@ bool rb_thread_attach(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 		return false;
 	/* A thread that ran before an attach: its outer frames are unwound. */
 	t->floor = 0;
-	if (rb_attached == RB_ATT_ON && rb_attach_predates(t->tid))
+	if (rb_attach_state() == RB_ATT_ON && rb_attach_predates(t->tid))
 		rb_seed_stack(t, fn, site);
 	/* For the exit destructor; the key's value is never dereferenced. */
 	pthread_setspecific(rb_thread_key, t->ring);

@@ -837,15 +837,22 @@ START_TEST(test_release_under_hooks)
 	for (round = 0; round < REL_ROUNDS; round++) {
 		while (rel_traced(w) != REL_WRITERS)
 			sched_yield();
-		/* Every writer on a ring of its own, named with its tid. */
+		/*
+		 * Every writer on a ring of its own, named with its tid.  Under
+		 * the table's lock, which a writer took after it wrote its tid
+		 * and index, and holds while it opens its gate.
+		 */
+		pthread_mutex_lock(&rb_thread_lock);
 		for (i = 0; i < REL_WRITERS; i++) {
 			struct rb_thread *t = w[i].self;
+			struct rb_ring *g = RB_LOAD(&t->gate);
 
-			ck_assert_ptr_nonnull(RB_LOAD(&t->gate));
-			ck_assert_int_eq(RB_LOAD(&t->gate->tid), t->tid);
+			ck_assert_ptr_nonnull(g);
+			ck_assert_int_eq(RB_LOAD(&g->tid), t->tid);
 			for (j = 0; j < i; j++)
 				ck_assert_uint_ne(t->index, w[j].self->index);
 		}
+		pthread_mutex_unlock(&rb_thread_lock);
 		__atomic_store_n(&rb_attached, RB_ATT_OFF, __ATOMIC_RELEASE);
 		released = rb_thread_release_all(10ull * 1000000000ull, &kept, &fenced);
 		ck_assert(fenced);
