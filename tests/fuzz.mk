@@ -86,7 +86,7 @@ EXTRA_DIST += tests/fuzz/mkcorpus.sh tests/fuzz/run.sh \
 FUZZ_CC = $(CLANG)
 FUZZ_SANFLAGS = -fsanitize=fuzzer,address,undefined,float-cast-overflow \
 	-fno-sanitize-recover=undefined,float-cast-overflow
-FUZZ_COMMON = $(FUZZ_SANFLAGS) -g -O1 -std=gnu11 $(DEFS) -I$(top_srcdir)/tests/fuzz
+FUZZ_COMMON = $(FUZZ_SANFLAGS) -DFUZZ_LIBFUZZER -g -O1 -std=gnu11 $(DEFS) -I$(top_srcdir)/tests/fuzz
 FUZZ_BINS = $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)
 CLEANFILES += $(FUZZ_BINS)
 
