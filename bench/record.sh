@@ -17,7 +17,7 @@
 #    rate at which every run, at that rate and below, lost nothing.  With
 #    the default logs and a rate up to 2 M call pairs a second, where the
 #    first gap came (rbmon replay of the first run).  The recorder sleeps
-#    0.1 to 10 ms between sweeps (monitor/record.c), so what a log holds
+#    0.1 to 10 ms between sweeps (monitor/history/record.c), so what a log holds
 #    over a sweep, and how long the recorder waits for a core, bound what
 #    it keeps.
 # 2. Exporter speed.  rbmon replay, report, hot, export --chrome, --folded,

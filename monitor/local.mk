@@ -1,31 +1,39 @@
 # SPDX-License-Identifier: MIT
-# monitor: rbmon, and libmonitor.la (the model, symbols, dump, discovery and
-# the curses-free view)
-# that rbmon and the unit tests link.
+# monitor: rbmon, in rooms (HACKING has the map).
+#   core/     the reader core: a trace file opened without trusting it, its
+#             threads, stacks and symbols, the kernel's view, control and
+#             breakpoints, the dumps; no curses
+#   history/  the history half: recordings (the recorder, the file, the
+#             walker), the event log as a graph, replay, the exports and
+#             the sampler; no curses
+#   screen/   the interactive monitor: curses (tty, tui*) and the pieces
+#             of it that need none (key table, line editor, line history)
+# libmonitor.la holds everything without curses, for rbmon and the tests.
 noinst_LTLIBRARIES += monitor/libmonitor.la
 monitor_libmonitor_la_SOURCES = \
 	common/strl.h \
-	monitor/model.c monitor/model.h \
-	monitor/symbols.c monitor/symbols.h \
-	monitor/stack.c monitor/stack.h \
-	monitor/dump.c monitor/dump.h \
-	monitor/events.c monitor/events.h \
-	monitor/recfile.c monitor/recfile.h \
-	monitor/record.c monitor/record.h \
-	monitor/walk.c monitor/walk.h \
-	monitor/replay.c monitor/replay.h \
-	monitor/profile.c monitor/profile.h \
-	monitor/perfetto.c monitor/perfetto.h \
-	monitor/escape.c monitor/escape.h \
-	monitor/safeio.c monitor/safeio.h \
-	monitor/taskstat.c monitor/taskstat.h \
-	monitor/discover.c monitor/discover.h \
-	monitor/view.c monitor/view.h monitor/keys.h \
-	monitor/keytab.c monitor/keytab.h \
-	monitor/edit.c monitor/edit.h \
-	monitor/history.c monitor/history.h \
-	monitor/control.c monitor/control.h \
-	monitor/breakpoint.c monitor/breakpoint.h \
+	monitor/core/model.c monitor/core/model.h \
+	monitor/core/symbols.c monitor/core/symbols.h \
+	monitor/core/stack.c monitor/core/stack.h \
+	monitor/core/dump.c monitor/core/dump.h \
+	monitor/core/escape.c monitor/core/escape.h \
+	monitor/core/safeio.c monitor/core/safeio.h \
+	monitor/core/taskstat.c monitor/core/taskstat.h \
+	monitor/core/discover.c monitor/core/discover.h \
+	monitor/core/view.c monitor/core/view.h \
+	monitor/core/control.c monitor/core/control.h \
+	monitor/core/breakpoint.c monitor/core/breakpoint.h \
+	monitor/history/events.c monitor/history/events.h \
+	monitor/history/recfile.c monitor/history/recfile.h \
+	monitor/history/record.c monitor/history/record.h \
+	monitor/history/walk.c monitor/history/walk.h \
+	monitor/history/replay.c monitor/history/replay.h \
+	monitor/history/profile.c monitor/history/profile.h \
+	monitor/history/perfetto.c monitor/history/perfetto.h \
+	monitor/screen/keys.h \
+	monitor/screen/keytab.c monitor/screen/keytab.h \
+	monitor/screen/edit.c monitor/screen/edit.h \
+	monitor/screen/linehist.c monitor/screen/linehist.h \
 	$(RB_COMMON_SOURCES) $(RB_COMMON_TOOL_SOURCES)
 monitor_libmonitor_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) \
 	$(LIBBSD_CFLAGS)
@@ -34,16 +42,20 @@ monitor_libmonitor_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) \
 
 bin_PROGRAMS += rbmon
 rbmon_SOURCES = monitor/rbmon.c \
-	monitor/tty.c monitor/tty.h \
-	monitor/tui.c monitor/tui.h \
-	monitor/tuimain.c monitor/tuimodes.h \
-	monitor/tuihelp.c monitor/tuisearch.c monitor/tuiprompt.c \
-	monitor/tuiblist.c monitor/tuitext.c monitor/tuihist.c monitor/tuitop.c monitor/tuictl.h monitor/tuiwatch.h \
-	monitor/panel.h \
-	monitor/tuictl.c \
-	monitor/tuiwatch.c \
-	monitor/panel.c \
-	monitor/pick.c
+	monitor/screen/tty.c monitor/screen/tty.h \
+	monitor/screen/tui.c monitor/screen/tui.h monitor/screen/tuimodes.h \
+	monitor/screen/tuimain.c \
+	monitor/screen/tuidraw.c monitor/screen/tuidraw.h \
+	monitor/screen/tuihelp.c \
+	monitor/screen/tuisearch.c \
+	monitor/screen/tuiprompt.c \
+	monitor/screen/tuiblist.c \
+	monitor/screen/tuitext.c \
+	monitor/screen/tuihist.c \
+	monitor/screen/tuitop.c \
+	monitor/screen/tuictl.c monitor/screen/tuictl.h \
+	monitor/screen/tuiwatch.c monitor/screen/tuiwatch.h \
+	monitor/screen/pick.c
 rbmon_CFLAGS = $(AM_CFLAGS) $(NCURSESW_CFLAGS) $(LIBDW_CFLAGS) \
 	$(LIBELF_CFLAGS) $(LIBBSD_CFLAGS)
 rbmon_LDADD = monitor/libmonitor.la $(NCURSESW_LIBS) $(LIBDW_LIBS) \

@@ -15,20 +15,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "breakpoint.h"
-#include "control.h"
-#include "discover.h"
-#include "dump.h"
-#include "escape.h"
-#include "model.h"
-#include "safeio.h"
-#include "stack.h"
-#include "symbols.h"
-#include "tui.h"
-#include "events.h"
-#include "record.h"
-#include "profile.h"
-#include "replay.h"
+#include "monitor/core/breakpoint.h"
+#include "monitor/core/control.h"
+#include "monitor/core/discover.h"
+#include "monitor/core/dump.h"
+#include "monitor/core/escape.h"
+#include "monitor/core/model.h"
+#include "monitor/core/safeio.h"
+#include "monitor/core/stack.h"
+#include "monitor/core/symbols.h"
+#include "monitor/screen/tui.h"
+#include "monitor/history/events.h"
+#include "monitor/history/record.h"
+#include "monitor/history/profile.h"
+#include "monitor/history/replay.h"
 
 #define RBMON_DELAY_MAX	36000	/* tenths: an hour */
 

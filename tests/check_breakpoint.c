@@ -11,7 +11,7 @@
 
 #include <check.h>
 
-#include "breakpoint.h"
+#include "monitor/core/breakpoint.h"
 
 Suite	*suite_breakpoint(void);
 

@@ -16,9 +16,9 @@
 
 #include <check.h>
 
-#include "edit.h"
-#include "history.h"
-#include "keys.h"
+#include "monitor/screen/edit.h"
+#include "monitor/screen/linehist.h"
+#include "monitor/screen/keys.h"
 
 Suite	*suite_edit(void);
 

@@ -8,7 +8,7 @@
 
 #include <check.h>
 
-#include "escape.h"
+#include "monitor/core/escape.h"
 
 Suite	*suite_escape(void);
 

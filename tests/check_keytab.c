@@ -7,7 +7,7 @@
 
 #include <check.h>
 
-#include "keytab.h"
+#include "monitor/screen/keytab.h"
 
 static void
 bar_text(struct rbmon_bar_item *it, size_t n, char *buf, size_t size)

@@ -19,11 +19,11 @@
 
 #include "common/bootid.h"
 #include "common/clock.h"
-#include "dump.h"
-#include "model.h"
-#include "stack.h"
-#include "symbols.h"
-#include "taskstat.h"
+#include "monitor/core/dump.h"
+#include "monitor/core/model.h"
+#include "monitor/core/stack.h"
+#include "monitor/core/symbols.h"
+#include "monitor/core/taskstat.h"
 
 Suite	*suite_model(void);
 

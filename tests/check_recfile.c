@@ -10,8 +10,8 @@
 
 #include <check.h>
 
-#include "recfile.h"
-#include "walk.h"
+#include "monitor/history/recfile.h"
+#include "monitor/history/walk.h"
 
 Suite	*suite_recfile(void);
 

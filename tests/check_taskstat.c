@@ -14,7 +14,7 @@
 
 #include "tasks.h"
 
-#include "taskstat.h"
+#include "monitor/core/taskstat.h"
 
 Suite	*suite_taskstat(void);
 

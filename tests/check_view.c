@@ -9,7 +9,7 @@
 
 #include <check.h>
 
-#include "view.h"
+#include "monitor/core/view.h"
 
 Suite	*suite_view(void);
 

@@ -8,7 +8,7 @@
 #            monitor posted in its ring (lib/control.c)
 #   expr     the expression module: compile, then evaluate (lib/expr/)
 #   recording  the readers of a recording: its index and walk, checked,
-#            then replay, report, hot and every export (monitor/replay.c)
+#            then replay, report, hot and every export (monitor/history/replay.c)
 #
 # `make check` builds each with driver.c's main() and the configured
 # compiler and replays the committed corpus, tests/fuzz/corpus/TARGET/
@@ -32,7 +32,7 @@ TESTS += $(FUZZ_REPLAYS)
 FUZZ_HDRS = tests/fuzz/fuzz.h
 
 # The monitor's reader.
-FUZZ_READER_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/monitor
+FUZZ_READER_CPPFLAGS = $(AM_CPPFLAGS)
 FUZZ_READER_CFLAGS = $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) $(LIBBSD_CFLAGS)
 FUZZ_READER_LIBS = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) \
 	$(DEMANGLE_LIBS)

@@ -39,7 +39,7 @@
 #include <elfutils/libdwelf.h>
 #include <libelf.h>
 
-#include "recfile.h"
+#include "monitor/history/recfile.h"
 
 #define MK_FN		0x401000ull	/* the first function by default */
 #define MK_T0		1000000000ull	/* the first record's time, ns */

@@ -11,7 +11,7 @@ tests_check_monitor_SOURCES = tests/check_monitor_main.c tests/check_model.c \
 	tests/check_keytab.c tests/check_taskstat.c tests/tasks.h tests/check_edit.c \
 	tests/check_view.c tests/check_breakpoint.c tests/check_escape.c \
 	tests/check_recfile.c
-tests_check_monitor_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/monitor
+tests_check_monitor_CPPFLAGS = $(AM_CPPFLAGS)
 tests_check_monitor_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(LIBDW_CFLAGS) \
 	$(LIBELF_CFLAGS) $(LIBBSD_CFLAGS) $(PTHREAD_CFLAGS)
 tests_check_monitor_LDADD = monitor/libmonitor.la $(CHECK_LIBS) \
@@ -22,7 +22,7 @@ tests_check_monitor_LDADD = monitor/libmonitor.la $(CHECK_LIBS) \
 # reader of recordings makes of large ones: bounded output, linear time.
 check_PROGRAMS += tests/mkrec
 tests_mkrec_SOURCES = tests/mkrec.c
-tests_mkrec_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/monitor
+tests_mkrec_CPPFLAGS = $(AM_CPPFLAGS)
 tests_mkrec_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) \
 	$(LIBBSD_CFLAGS)
 tests_mkrec_LDADD = monitor/libmonitor.la $(LIBDW_LIBS) $(LIBELF_LIBS) \

@@ -20,12 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dump.h"
-#include "events.h"
-#include "model.h"
-#include "stack.h"
-#include "symbols.h"
-#include "view.h"
+#include "monitor/core/dump.h"
+#include "monitor/history/events.h"
+#include "monitor/core/model.h"
+#include "monitor/core/stack.h"
+#include "monitor/core/symbols.h"
+#include "monitor/core/view.h"
 
 #include "fuzz.h"
 

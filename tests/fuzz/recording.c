@@ -22,8 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay.h"
-#include "walk.h"
+#include "monitor/history/replay.h"
+#include "monitor/history/walk.h"
 
 #include "fuzz.h"
 

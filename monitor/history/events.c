@@ -1,0 +1,951 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon events: the event log of a thread (rbtrace(5), "EVENT LOG") copied
+ * without stopping it, made a function graph (ftrace's function_graph,
+ * uftrace replay), printed as text or JSON, and switched on and off.
+ *
+ * The records come from a file anyone who can write it may have scribbled
+ * on: every kind is checked, names are bounded and escaped, and nothing a
+ * record says is used as an index or a size.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/atomic.h"
+#include "common/clock.h"
+#include "monitor/core/control.h"
+#include "monitor/core/dump.h"
+#include "monitor/core/escape.h"
+#include "monitor/history/events.h"
+#include "monitor/core/view.h"
+
+/* ---- copying ------------------------------------------------------------- */
+
+struct events_copy_arg {
+	struct rbmon_model		*m;
+	const struct rbmon_thread	*t;
+	uint64_t			 from;
+	struct rbmon_evcopy		*c;
+};
+
+static void
+events_copy_guarded(void *arg)
+{
+	struct events_copy_arg	*a = arg;
+	const struct rb_header	*h = &a->m->hdr;
+	struct rb_owner		*o = rb_owner_at(a->m->base, h, a->t->ring);
+	struct rb_ring		*r = rb_ring_at(a->m->base, h, a->t->ring);
+	struct rb_evq		 q;
+	uint64_t		 gen;
+
+	rb_evq_attach(&q, rb_ring_evlog(h, r), h->events, h->ev_policy);
+	/* Acquire: the claim whose log this is; pairs with the owner's release of LIVE. */
+	gen = __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE);
+	(void)RB_LOAD_ACQ(&o->ctl);
+	if (gen != a->t->gen)
+		return;
+	a->c->n = rb_evlog_copy(&q, a->from, a->c->rec, a->c->cap, &a->c->w);
+	/* Orders the copy before the reread: a ring taken meanwhile bumped gen. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	a->c->valid = RB_LOAD(&o->gen) == gen;
+	if (!a->c->valid)
+		a->c->n = 0;
+}
+
+/**
+ * rbmon_events_copy - copy thread @t's records from index @from on, the
+ * newest @max at most, while its owner writes on
+ * @c: zeroed or used before; filled in
+ *
+ * Return: 0, or -1 if the file is shorter than its header says.
+ */
+int
+rbmon_events_copy(struct rbmon_model *m, const struct rbmon_thread *t,
+    uint64_t from, size_t max, struct rbmon_evcopy *c)
+{
+	struct events_copy_arg	 a = { m, t, from, c };
+	size_t			 want = m->hdr.events < max ? m->hdr.events : max;
+
+	c->n = 0;
+	c->valid = 0;
+	memset(&c->w, 0, sizeof c->w);
+	if (m->hdr.events == 0 || t->ring >= m->hdr.rings)
+		return 0;
+	if (c->cap < want) {
+		c->rec = rbmon_xreallocarray(c->rec, want, sizeof *c->rec);
+		c->cap = want;
+	}
+	return rbmon_model_guarded(m, events_copy_guarded, &a);
+}
+
+void
+rbmon_evcopy_free(struct rbmon_evcopy *c)
+{
+	free(c->rec);
+	memset(c, 0, sizeof *c);
+}
+
+/* ---- the graph ----------------------------------------------------------- */
+
+void
+rbmon_evgraph_init(struct rbmon_evgraph *g)
+{
+	memset(g, 0, sizeof *g);
+	g->stop = g->off = SIZE_MAX;
+}
+
+void
+rbmon_evgraph_free(struct rbmon_evgraph *g)
+{
+	size_t	i;
+
+	for (i = 0; i < g->n; i++) {
+		free(g->rows[i].name);
+		free(g->rows[i].file);
+	}
+	free(g->rows);
+	free(g->stack);
+	rbmon_evgraph_init(g);
+}
+
+static struct rbmon_evrow *
+evgraph_row(struct rbmon_evgraph *g, uint8_t kind, const struct rb_event *e,
+    uint64_t index)
+{
+	struct rbmon_evrow	*r;
+
+	if (g->n == g->cap) {
+		g->cap = g->cap == 0 ? 256 : g->cap * 2;
+		g->rows = rbmon_xreallocarray(g->rows, g->cap, sizeof *g->rows);
+	}
+	r = &g->rows[g->n++];
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	r->depth = g->cur;
+	r->index = index;
+	if (e != NULL) {
+		r->ts = e->ts;
+		r->fn = e->fn;
+		r->arg = e->arg;
+	}
+	return r;
+}
+
+/* Records are lost here: the calls open before cannot be closed after. */
+static void
+evgraph_cut(struct rbmon_evgraph *g)
+{
+	while (g->nstack > 0) {
+		struct rbmon_evrow *r = &g->rows[g->stack[--g->nstack]];
+
+		r->flags &= ~RBMON_EVF_OPEN;
+		r->flags |= RBMON_EVF_CUT;
+	}
+}
+
+/**
+ * rbmon_evgraph_lost - @count records from index @at on are not there
+ * (overwritten before a copy, dropped): a [LOST] row where they were
+ */
+void
+rbmon_evgraph_lost(struct rbmon_evgraph *g, uint64_t at, uint64_t count)
+{
+	struct rbmon_evrow	*r;
+
+	if (count == 0)
+		return;
+	evgraph_cut(g);
+	r = evgraph_row(g, RBMON_EVR_LOST, NULL, at);
+	r->arg = count;
+}
+
+/* A named entry's "name\0file\0" from the text records after it. */
+static void
+evgraph_name(struct rbmon_evrow *r, const struct rb_event *rec, size_t n,
+    size_t i)
+{
+	char		 buf[RB_EV_TEXT_MAX * RB_EV_TEXT_BYTES + 2];
+	uint32_t	 k, want = rec[i].aux;
+	size_t		 len = 0, nl;
+
+	if (want > RB_EV_TEXT_MAX)
+		want = RB_EV_TEXT_MAX;
+	for (k = 0; k < want && i + 1 + k < n; k++) {
+		if (rec[i + 1 + k].kind != RB_EV_TEXT)
+			break;
+		memcpy(buf + len, &rec[i + 1 + k], RB_EV_TEXT_BYTES);
+		len += RB_EV_TEXT_BYTES;
+	}
+	buf[len] = buf[len + 1] = '\0';
+	nl = strnlen(buf, len);
+	r->name = rbmon_xstrdup(k == want && nl > 0 ? buf : "?");
+	r->file = rbmon_xstrdup(nl < len ? buf + nl + 1 : "");
+}
+
+/* An exit of @fn (named: @named) at @e: close the nearest open call. */
+static void
+evgraph_exit(struct rbmon_evgraph *g, const struct rb_event *e,
+    uint64_t index, int named)
+{
+	struct rbmon_evrow	*r;
+	size_t			 k, row;
+
+	for (k = g->nstack; k > 0; k--) {
+		r = &g->rows[g->stack[k - 1]];
+		if (named ? (r->flags & RBMON_EVF_NAMED) != 0 :
+		    (r->flags & RBMON_EVF_NAMED) == 0 && r->fn == e->fn)
+			break;
+	}
+	if (k == 0) {
+		/* Its entry is not in the log. */
+		if (g->nstack == 0)
+			g->cur--;
+		r = evgraph_row(g, RBMON_EVR_EXIT, e, index);
+		if (g->nstack == 0)
+			r->flags |= RBMON_EVF_CLOSE;
+		if (named)
+			r->flags |= RBMON_EVF_NAMED;
+		return;
+	}
+	/* Calls above it were left without their exits (exceptions, longjmp). */
+	while (g->nstack > k) {
+		r = &g->rows[g->stack[--g->nstack]];
+		r->flags |= RBMON_EVF_UNWOUND;
+	}
+	row = g->stack[--g->nstack];
+	r = &g->rows[row];
+	r->end = e->ts;
+	g->cur = r->depth;
+	if (row == g->n - 1) {
+		r->flags |= RBMON_EVF_LEAF;
+		return;
+	}
+	r = evgraph_row(g, RBMON_EVR_END, e, index);
+	r->flags = g->rows[row].flags & RBMON_EVF_NAMED;
+	r->ts = g->rows[row].ts;
+	r->end = e->ts;
+	if (g->rows[row].name != NULL)
+		r->name = rbmon_xstrdup(g->rows[row].name);
+}
+
+static void
+evgraph_push(struct rbmon_evgraph *g, size_t row)
+{
+	if (g->nstack == g->capstack) {
+		g->capstack = g->capstack == 0 ? 64 : g->capstack * 2;
+		g->stack = rbmon_xreallocarray(g->stack, g->capstack,
+		    sizeof *g->stack);
+	}
+	g->stack[g->nstack++] = row;
+	g->cur++;
+}
+
+/**
+ * rbmon_evgraph_add - append a copy's records to the graph
+ *
+ * Records are taken in order; a copy that does not start where the last
+ * one ended gets a [LOST] row for what the writer overwrote in between.
+ */
+void
+rbmon_evgraph_add(struct rbmon_evgraph *g, const struct rbmon_evcopy *c)
+{
+	const struct rb_event	*e;
+	struct rbmon_evrow	*r;
+	size_t			 i;
+	uint64_t		 index;
+
+	if (c->n == 0)
+		return;
+	if (g->next != 0 && c->w.first > g->next)
+		rbmon_evgraph_lost(g, g->next, c->w.first - g->next);
+	for (i = 0; i < c->n; i++) {
+		e = &c->rec[i];
+		index = c->w.first + i;
+		switch (e->kind) {
+		case RB_EV_ENTRY:
+			r = evgraph_row(g, RBMON_EVR_CALL, e, index);
+			r->site = e->arg;
+			r->arg = 0;
+			r->flags = RBMON_EVF_OPEN;
+			evgraph_push(g, g->n - 1);
+			break;
+		case RB_EV_NAMED:
+			r = evgraph_row(g, RBMON_EVR_CALL, e, index);
+			r->fn = 0;
+			r->flags = RBMON_EVF_OPEN | RBMON_EVF_NAMED;
+			evgraph_name(r, c->rec, c->n, i);
+			evgraph_push(g, g->n - 1);
+			/* Its text records are part of it. */
+			while (i + 1 < c->n && c->rec[i + 1].kind == RB_EV_TEXT)
+				i++;
+			break;
+		case RB_EV_EXIT:
+		case RB_EV_NAMED_EXIT:
+			evgraph_exit(g, e, index, e->kind == RB_EV_NAMED_EXIT);
+			break;
+		case RB_EV_TEXT:
+			break;		/* its entry was overwritten */
+		case RB_EV_LINE:
+			evgraph_row(g, RBMON_EVR_LINE, e, index);
+			break;
+		case RB_EV_STOP:
+			evgraph_row(g, RBMON_EVR_STOP, e, index);
+			g->stop = g->n - 1;
+			break;
+		case RB_EV_RESUME:
+			if (g->stop != SIZE_MAX) {
+				g->rows[g->stop].end = e->ts;
+				g->stop = SIZE_MAX;
+			} else {
+				evgraph_row(g, RBMON_EVR_RESUME, e, index);
+			}
+			break;
+		case RB_EV_OFF:
+			evgraph_row(g, RBMON_EVR_OFF, e, index);
+			g->off = g->n - 1;
+			break;
+		case RB_EV_ON:
+			if (g->off != SIZE_MAX) {
+				g->rows[g->off].end = e->ts;
+				g->off = SIZE_MAX;
+			} else {
+				evgraph_row(g, RBMON_EVR_ON, e, index);
+			}
+			break;
+		case RB_EV_LOST:
+			evgraph_cut(g);
+			r = evgraph_row(g, RBMON_EVR_LOST, e, index);
+			r->fn = 0;
+			break;
+		default:
+			r = evgraph_row(g, RBMON_EVR_BAD, e, index);
+			r->arg = e->kind;
+			break;
+		}
+	}
+	g->next = c->w.first + c->n;
+	for (i = 0; i < g->nstack; i++)
+		g->rows[g->stack[i]].flags |= RBMON_EVF_OPEN;
+}
+
+/**
+ * rbmon_evgraph_mindepth - the smallest depth of a row (exits whose
+ * entries are gone go below 0): shown as the left margin
+ */
+int32_t
+rbmon_evgraph_mindepth(const struct rbmon_evgraph *g)
+{
+	int32_t	m = 0;
+	size_t	i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->rows[i].depth < m)
+			m = g->rows[i].depth;
+	return m;
+}
+
+/**
+ * rbmon_ev_duration - a row's duration as function_graph shows it:
+ * "12.301 ms", "open", "unwound", "entry lost", or "" when it has none
+ * (or the file no clock: RBTRACE_CLOCK=none)
+ */
+void
+rbmon_ev_duration(char *buf, size_t len, const struct rbmon_clock *c,
+    const struct rbmon_evrow *r)
+{
+	uint64_t	a, b, d;
+
+	buf[0] = '\0';
+	switch (r->kind) {
+	case RBMON_EVR_CALL:
+		if (r->end == 0) {
+			snprintf(buf, len, "%s", r->flags & RBMON_EVF_UNWOUND ?
+			    "unwound" : r->flags & RBMON_EVF_CUT ? "exit lost" :
+			    "open");
+			return;
+		}
+		break;
+	case RBMON_EVR_END:
+		return;		/* on its call's row */
+	case RBMON_EVR_EXIT:
+		snprintf(buf, len, "entry lost");
+		return;
+	case RBMON_EVR_STOP:
+	case RBMON_EVR_OFF:
+		if (r->end == 0)
+			return;
+		break;
+	default:
+		return;
+	}
+	if (c->kind == RB_CLOCK_NONE)
+		return;
+	if (rbmon_clock_ns(c, r->ts, &a) != 0 ||
+	    rbmon_clock_ns(c, r->end, &b) != 0) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	d = b >= a ? b - a : 0;
+	if (d < 1000000)
+		snprintf(buf, len, "%.3f us", (double)d / 1e3);
+	else if (d < 1000000000)
+		snprintf(buf, len, "%.3f ms", (double)d / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", (double)d / 1e9);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static const char *
+events_fn_name(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p, uint64_t fn, char *buf, size_t len)
+{
+	struct rbmon_sym	sym;
+
+	memset(&sym, 0, sizeof sym);
+	rbmon_symbols_lookup(sy, s, p, fn, &sym);
+	if (sym.function != NULL)
+		return sym.function;
+	snprintf(buf, len, "0x%" PRIx64, fn);
+	return buf;
+}
+
+/* The log's own counts, as rbtrace(5) defines them. */
+struct events_counts {
+	uint64_t	written, consumed, overwritten, dropped, buffered;
+};
+
+static void
+events_counts(const struct rb_header *h, const struct rbmon_thread *t,
+    struct events_counts *k)
+{
+	memset(k, 0, sizeof *k);
+	k->dropped = t->ev_dropped;
+	k->written = t->ev_head + t->ev_dropped;
+	switch (h->ev_policy) {
+	case RB_POLICY_DRAIN:
+		k->consumed = t->ev_tail <= t->ev_head ? t->ev_tail : t->ev_head;
+		k->buffered = t->ev_head - k->consumed;
+		break;
+	case RB_POLICY_FILL:
+		k->buffered = t->ev_head;
+		break;
+	default:
+		k->buffered = t->ev_head < h->events ? t->ev_head : h->events;
+		k->overwritten = t->ev_head - k->buffered;
+		break;
+	}
+}
+
+/* Should @t be shown for --thread @tid (0: every thread)? */
+static int
+events_wanted(const struct rbmon_thread *t, long tid)
+{
+	return tid == 0 || t->tid == tid;
+}
+
+static void
+events_graph_of(struct rbmon_model *m, const struct rbmon_thread *t,
+    struct rbmon_evgraph *g, struct rbmon_evcopy *c, int *torn)
+{
+	rbmon_evgraph_init(g);
+	*torn = 0;
+	if (rbmon_events_copy(m, t, 0, SIZE_MAX, c) != 0 || !c->valid) {
+		*torn = 1;
+		return;
+	}
+	rbmon_evgraph_add(g, c);
+	/* fill: what came after the last record; drain: drops not marked yet */
+	if (m->hdr.ev_policy == RB_POLICY_FILL)
+		rbmon_evgraph_lost(g, c->w.head, c->w.dropped);
+	else if (m->hdr.ev_policy == RB_POLICY_DRAIN)
+		rbmon_evgraph_lost(g, c->w.head, t->ev_pending);
+}
+
+/**
+ * rbmon_evrow_text - a row of the graph as the text output shows it:
+ * "   12.301 ms |      handle_request() {" (raw: names are not escaped)
+ * @base: the graph's smallest depth (rbmon_evgraph_mindepth())
+ */
+void
+rbmon_evrow_text(char *buf, size_t len, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base)
+{
+	char		 dur[32], nb[32], tmp[64];
+	const char	*name;
+	size_t		 o;
+	int32_t		 d;
+
+#define PUT(...)	do {						\
+		int n_ = snprintf(buf + o, o < len ? len - o : 0, __VA_ARGS__); \
+		if (n_ > 0)						\
+			o += (size_t)n_;				\
+	} while (0)
+	o = 0;
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	rbmon_ev_duration(dur, sizeof dur, c, r);
+	PUT("%12s |  ", dur);
+	for (d = base; d < r->depth && d - base < 200; d++)
+		PUT("  ");
+	name = r->flags & RBMON_EVF_NAMED ? r->name :
+	    r->fn != 0 ? events_fn_name(sy, s, p, r->fn, nb, sizeof nb) : NULL;
+	switch (r->kind) {
+	case RBMON_EVR_CALL:
+		PUT("%s%s", name != NULL ? name : "?",
+		    r->flags & RBMON_EVF_LEAF ? "();" : "() {");
+		break;
+	case RBMON_EVR_END:
+		PUT("} /* %s */", name != NULL ? name : "?");
+		break;
+	case RBMON_EVR_EXIT:
+		if (r->flags & RBMON_EVF_CLOSE)
+			PUT("} /* %s */", name != NULL ? name : "?");
+		else
+			PUT("%s();", name != NULL ? name : "?");
+		break;
+	case RBMON_EVR_LINE:
+		PUT("/* line %" PRId64 " */", (int64_t)r->arg);
+		break;
+	case RBMON_EVR_STOP:
+		PUT("/* stopped: %s", rbmon_why_json((int32_t)r->arg));
+		if (RB_WHY_REASON(r->arg) == RB_WHY_BREAKPOINT)
+			PUT(" %u", RB_WHY_ID((uint32_t)r->arg));
+		if (r->fn != 0)
+			PUT("%s%s", (r->arg & RB_WHY_EXIT) ? ", returned from " :
+			    " at ", events_fn_name(sy, s, p, r->fn, tmp,
+			    sizeof tmp));
+		PUT("%s", r->end == 0 ? " (not resumed) */" : " */");
+		break;
+	case RBMON_EVR_RESUME:
+		PUT("%s", r->arg == 1 ? "/* resumed itself: no monitor */" :
+		    "/* resumed */");
+		break;
+	case RBMON_EVR_OFF:
+		PUT("%s", r->end == 0 ? "/* recording off */" :
+		    "/* recording off, then on */");
+		break;
+	case RBMON_EVR_ON:
+		PUT("/* recording on */");
+		break;
+	case RBMON_EVR_LOST:
+		PUT("[LOST %" PRIu64 " EVENTS]", r->arg);
+		break;
+	default:
+		PUT("[a record of unknown kind %" PRIu64 "]", r->arg);
+		break;
+	}
+#undef PUT
+}
+
+static void
+events_text_row(FILE *out, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base)
+{
+	char	buf[1024];
+
+	rbmon_evrow_text(buf, sizeof buf, sy, s, p, c, r, base);
+	rbmon_esc_fputs(buf, out);
+	fputc('\n', out);
+}
+
+/**
+ * rbmon_events_text - every thread's event log (or thread @tid's) as a
+ * function graph (rbmon(1), "EVENT LOG")
+ */
+void
+rbmon_events_text(FILE *out, struct rbmon_model *m,
+    const struct rbmon_snapshot *s, struct rbmon_symbols *sy,
+    const struct rbmon_clock *c, long tid)
+{
+	const struct rb_header		*h = &m->hdr;
+	const struct rbmon_process	*p;
+	const struct rbmon_thread	*t;
+	struct rbmon_evcopy		 copy;
+	struct rbmon_evgraph		 g;
+	struct events_counts		 k;
+	size_t				 i, j, r;
+	int32_t				 base;
+	int				 torn;
+
+	memset(&copy, 0, sizeof copy);
+	if (h->events == 0) {
+		fputs("no event log: the program ran with RBTRACE_EVENTS=0\n",
+		    out);
+		return;
+	}
+	fprintf(out, "event log: %s policy, %u records per thread%s\n",
+	    rb_policy_name(h->ev_policy), h->events, h->clock == RB_CLOCK_NONE ?
+	    "; no times (RBTRACE_CLOCK=none): the calls in order only" : "");
+	for (i = 0; i < s->nprocs; i++) {
+		p = &s->procs[i];
+		for (j = 0; j < p->nthreads; j++) {
+			t = &p->threads[j];
+			if (!events_wanted(t, tid))
+				continue;
+			events_counts(h, t, &k);
+			fprintf(out, "\npid %d tid %d \"", p->pid, t->tid);
+			rbmon_esc_fputs(t->name, out);
+			fprintf(out, "\" (%s%s): %" PRIu64 " written, %" PRIu64
+			    " overwritten, %" PRIu64 " dropped, %" PRIu64
+			    " consumed, %" PRIu64 " buffered\n",
+			    rbmon_dump_state(p, t),
+			    t->ev_off ? ", recording off" : "",
+			    k.written, k.overwritten, k.dropped, k.consumed,
+			    k.buffered);
+			events_graph_of(m, t, &g, &copy, &torn);
+			if (torn)
+				fputs("  (its ring was taken by another "
+				    "thread while being read)\n", out);
+			else if (copy.w.first > 0)
+				fprintf(out, "  (%" PRIu64 " older records %s)"
+				    "\n", copy.w.first,
+				    h->ev_policy == RB_POLICY_DRAIN ?
+				    "consumed" : "overwritten");
+			base = rbmon_evgraph_mindepth(&g);
+			for (r = 0; r < g.n; r++)
+				events_text_row(out, sy, s, p, c, &g.rows[r],
+				    base);
+			rbmon_evgraph_free(&g);
+		}
+	}
+	rbmon_evcopy_free(&copy);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void
+events_json_ts(FILE *out, const struct rbmon_clock *c, const char *key,
+    uint64_t ts)
+{
+	uint64_t	ns;
+
+	if (rbmon_clock_ns(c, ts, &ns) == 0)
+		fprintf(out, ", \"%s\": %" PRIu64, key, ns);
+	else
+		fprintf(out, ", \"%s\": null", key);
+}
+
+static void
+events_json_where(FILE *out, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    uint64_t fn, uint64_t site)
+{
+	struct rbmon_sym	sym;
+
+	memset(&sym, 0, sizeof sym);
+	rbmon_symbols_lookup(sy, s, p, fn, &sym);
+	fputs(", \"function\": ", out);
+	if (sym.function != NULL) {
+		rbmon_json_string(out, sym.function);
+	} else {
+		char	buf[32];
+
+		snprintf(buf, sizeof buf, "0x%" PRIx64, fn);
+		rbmon_json_string(out, buf);
+	}
+	fputs(", \"file\": ", out);
+	rbmon_json_string(out, sym.file);
+	if (sym.line > 0)
+		fprintf(out, ", \"line\": %d", sym.line);
+	else
+		fputs(", \"line\": null", out);
+	if (site == 0)
+		return;
+	memset(&sym, 0, sizeof sym);
+	rbmon_symbols_lookup(sy, s, p, site - 1, &sym);
+	fputs(", \"call_file\": ", out);
+	rbmon_json_string(out, sym.file);
+	if (sym.line > 0)
+		fprintf(out, ", \"call_line\": %d", sym.line);
+	else
+		fputs(", \"call_line\": null", out);
+}
+
+/* One record as DESIGN's shape: a row of the graph, in log order. */
+static void
+events_json_row(FILE *out, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base,
+    int first)
+{
+	static const char *const kinds[] = {
+		[RBMON_EVR_CALL] = "entry", [RBMON_EVR_END] = "exit",
+		[RBMON_EVR_EXIT] = "exit", [RBMON_EVR_LINE] = "line",
+		[RBMON_EVR_STOP] = "stop", [RBMON_EVR_RESUME] = "resume",
+		[RBMON_EVR_OFF] = "off", [RBMON_EVR_ON] = "on",
+		[RBMON_EVR_LOST] = "lost", [RBMON_EVR_BAD] = "unknown",
+	};
+	int	named = (r->flags & RBMON_EVF_NAMED) != 0;
+
+	fprintf(out, "%s{\"kind\": \"%s\"", first ? "" : ", ", kinds[r->kind]);
+	switch (r->kind) {
+	case RBMON_EVR_LOST:
+		fprintf(out, ", \"count\": %" PRIu64 "}", r->arg);
+		return;
+	case RBMON_EVR_BAD:
+		fprintf(out, ", \"value\": %" PRIu64 "}", r->arg);
+		return;
+	case RBMON_EVR_CALL:
+		if (named) {
+			fputs(", \"named\": true, \"function\": ", out);
+			rbmon_json_string(out, r->name);
+			fputs(", \"file\": ", out);
+			rbmon_json_string(out, r->file[0] != '\0' ? r->file :
+			    NULL);
+			if ((int64_t)r->arg > 0)
+				fprintf(out, ", \"line\": %" PRId64,
+				    (int64_t)r->arg);
+			else
+				fputs(", \"line\": null", out);
+		} else {
+			events_json_where(out, sy, s, p, r->fn, r->site);
+		}
+		break;
+	case RBMON_EVR_END:
+	case RBMON_EVR_EXIT:
+		if (named) {
+			fputs(", \"named\": true", out);
+			if (r->name != NULL) {
+				fputs(", \"function\": ", out);
+				rbmon_json_string(out, r->name);
+			}
+		}
+		if (r->fn != 0)
+			events_json_where(out, sy, s, p, r->fn, 0);
+		if (r->kind == RBMON_EVR_EXIT)
+			fputs(", \"entry_lost\": true", out);
+		break;
+	case RBMON_EVR_LINE:
+		fprintf(out, ", \"line\": %" PRId64, (int64_t)r->arg);
+		break;
+	case RBMON_EVR_STOP:
+		fprintf(out, ", \"reason\": \"%s\"",
+		    rbmon_why_json((int32_t)r->arg));
+		if (RB_WHY_REASON(r->arg) == RB_WHY_BREAKPOINT)
+			fprintf(out, ", \"breakpoint\": %u",
+			    RB_WHY_ID((uint32_t)r->arg));
+		if (r->fn != 0)
+			events_json_where(out, sy, s, p, r->fn, 0);
+		break;
+	case RBMON_EVR_RESUME:
+		fprintf(out, ", \"orphaned\": %s", r->arg == 1 ? "true" :
+		    "false");
+		break;
+	default:
+		break;
+	}
+	fprintf(out, ", \"depth\": %d", r->depth - base);
+	if (r->kind == RBMON_EVR_END) {
+		events_json_ts(out, c, "ts_ns", r->end);
+	} else {
+		events_json_ts(out, c, "ts_ns", r->ts);
+	}
+	if (r->kind == RBMON_EVR_CALL && (r->flags & RBMON_EVF_OPEN) &&
+	    r->end == 0)
+		fputs(", \"open\": true", out);
+	if (r->kind == RBMON_EVR_CALL && (r->flags & RBMON_EVF_UNWOUND))
+		fputs(", \"unwound\": true", out);
+	if (r->kind == RBMON_EVR_CALL && (r->flags & RBMON_EVF_CUT) &&
+	    r->end == 0)
+		fputs(", \"exit_lost\": true", out);
+	fputc('}', out);
+	/* A leaf's exit, a stop's resume, an off's on: records of their own. */
+	if (r->kind == RBMON_EVR_CALL && (r->flags & RBMON_EVF_LEAF)) {
+		fputs(", {\"kind\": \"exit\"", out);
+		if (named) {
+			fputs(", \"named\": true, \"function\": ", out);
+			rbmon_json_string(out, r->name);
+		} else {
+			events_json_where(out, sy, s, p, r->fn, 0);
+		}
+		fprintf(out, ", \"depth\": %d", r->depth - base);
+		events_json_ts(out, c, "ts_ns", r->end);
+		fputc('}', out);
+	} else if ((r->kind == RBMON_EVR_STOP || r->kind == RBMON_EVR_OFF) &&
+	    r->end != 0) {
+		fprintf(out, ", {\"kind\": \"%s\"", r->kind == RBMON_EVR_STOP ?
+		    "resume" : "on");
+		fprintf(out, ", \"depth\": %d", r->depth - base);
+		events_json_ts(out, c, "ts_ns", r->end);
+		fputc('}', out);
+	}
+}
+
+/**
+ * rbmon_events_json - the event logs as one JSON object (rbmon(1), "JSON
+ * OUTPUT"): per thread, its counts and its records in order
+ */
+void
+rbmon_events_json(FILE *out, struct rbmon_model *m,
+    const struct rbmon_snapshot *s, struct rbmon_symbols *sy,
+    const struct rbmon_clock *c, long tid)
+{
+	const struct rb_header		*h = &m->hdr;
+	const struct rbmon_process	*p;
+	const struct rbmon_thread	*t;
+	struct rbmon_evcopy		 copy;
+	struct rbmon_evgraph		 g;
+	struct events_counts		 k;
+	size_t				 i, j, r;
+	int32_t				 base;
+	int				 torn, firstp = 1, firstt;
+
+	memset(&copy, 0, sizeof copy);
+	fputs("{\"file\": ", out);
+	rbmon_json_string(out, m->path);
+	fprintf(out, ", \"time_ns\": %" PRIu64 ", \"events\": {\"size\": %u, "
+	    "\"policy\": \"%s\", \"clock\": ", rbmon_mono_ns(), h->events,
+	    rb_policy_name(h->ev_policy));
+	rbmon_json_string(out, rb_clock_name(h->clock));
+	fputs("}, \"processes\": [", out);
+	for (i = 0; i < s->nprocs; i++) {
+		p = &s->procs[i];
+		firstt = 1;
+		for (j = 0; j < p->nthreads; j++) {
+			t = &p->threads[j];
+			if (!events_wanted(t, tid))
+				continue;
+			if (firstt) {
+				fprintf(out, "%s{\"pid\": %d, \"ppid\": %d, "
+				    "\"alive\": %s, \"threads\": [",
+				    firstp ? "" : ", ", p->pid, p->ppid,
+				    p->alive ? "true" : "false");
+				firstp = 0;
+			}
+			events_counts(h, t, &k);
+			fprintf(out, "%s{\"tid\": %d, \"name\": ",
+			    firstt ? "" : ", ", t->tid);
+			firstt = 0;
+			rbmon_json_string(out, t->name);
+			fprintf(out, ", \"state\": \"%s\", \"recording\": %s, "
+			    "\"written\": %" PRIu64 ", \"consumed\": %" PRIu64
+			    ", \"overwritten\": %" PRIu64 ", \"dropped\": %"
+			    PRIu64 ", \"buffered\": %" PRIu64 ", ",
+			    rbmon_dump_state(p, t),
+			    h->events != 0 && !t->ev_off ? "true" : "false",
+			    k.written, k.consumed, k.overwritten, k.dropped,
+			    k.buffered);
+			events_graph_of(m, t, &g, &copy, &torn);
+			fprintf(out, "\"first\": %" PRIu64 ", \"records\": [",
+			    copy.w.first);
+			base = rbmon_evgraph_mindepth(&g);
+			for (r = 0; r < g.n; r++)
+				events_json_row(out, sy, s, p, c, &g.rows[r],
+				    base, r == 0);
+			fputs("]}", out);
+			rbmon_evgraph_free(&g);
+		}
+		if (!firstt)
+			fputs("]}", out);
+	}
+	fputs("]}\n", out);
+	rbmon_evcopy_free(&copy);
+}
+
+/* ---- switching ----------------------------------------------------------- */
+
+struct events_switch_arg {
+	struct rbmon_ctl		*c;
+	const struct rbmon_snapshot	*s;
+	int32_t				 pid, tid;
+	int				 on;
+	int				 threads, procs;
+};
+
+static void
+events_switch_guarded(void *arg)
+{
+	struct events_switch_arg	*a = arg;
+	const struct rb_header		*h = &a->c->m->hdr;
+	const struct rbmon_process	*p;
+	const struct rbmon_thread	*t;
+	struct rb_object		*o;
+	struct rb_ring			*r;
+	size_t				 i, j;
+	uint32_t			 k;
+
+	for (i = 0; i < a->s->nprocs; i++) {
+		p = &a->s->procs[i];
+		if (!p->alive || (a->pid != 0 && p->pid != a->pid))
+			continue;
+		for (j = 0; j < p->nthreads; j++) {
+			t = &p->threads[j];
+			if (t->own != RB_OWN_LIVE ||
+			    (a->tid != 0 && t->tid != a->tid))
+				continue;
+			/* The ring still the thread's: same claim. */
+			if (RB_LOAD_ACQ(&rb_owner_at(a->c->base, h,
+			    t->ring)->gen) != t->gen)
+				continue;
+			r = rb_ring_at(a->c->base, h, t->ring);
+			/* Relaxed: the owner acts on it at its next hook. */
+			RB_STORE(&rb_ring_evlog(h, r)->off, a->on ? 0u : 1u);
+			a->threads++;
+		}
+		if (a->tid != 0)
+			continue;
+		/* The process's threads to come: its main object's flag. */
+		for (k = 0; k < h->objects; k++) {
+			o = rb_object_at(a->c->base, h, k);
+			if (RB_LOAD_ACQ(&o->state) != RB_OBJ_VALID ||
+			    RB_LOAD(&o->image) != p->image ||
+			    RB_LOAD(&o->pid) != p->pid ||
+			    !(RB_LOAD(&o->flags) & RB_OBJF_MAIN))
+				continue;
+			if (a->on)
+				__atomic_fetch_and(&o->flags, ~RB_OBJF_EVOFF,
+				    __ATOMIC_RELAXED);
+			else
+				__atomic_fetch_or(&o->flags, RB_OBJF_EVOFF,
+				    __ATOMIC_RELAXED);
+			a->procs++;
+			break;
+		}
+	}
+}
+
+/**
+ * rbmon_events_switch - EVON/EVOF: switch recording on or off for thread
+ * @tid, or every thread of process @pid (0: of every process) and the
+ * threads it creates later
+ * @c: a writable mapping
+ * @cause: set on failure
+ *
+ * Written straight into the file, as breakpoints are: a thread blocked in
+ * a system call is switched too, and acts on it at its next hook.
+ * Return: the number of threads switched, or -1.
+ */
+int
+rbmon_events_switch(struct rbmon_ctl *c, const struct rbmon_snapshot *s,
+    int32_t pid, int32_t tid, int on, char **cause)
+{
+	struct events_switch_arg	a = { c, s, pid, tid, on, 0, 0 };
+
+	if (c->m->hdr.events == 0) {
+		rbmon_xasprintf(cause, "the program runs without an event log "
+		    "(RBTRACE_EVENTS=0)");
+		return -1;
+	}
+	if (rbmon_model_guarded(c->m, events_switch_guarded, &a) != 0) {
+		rbmon_xasprintf(cause, "the file is shorter than its header "
+		    "says");
+		return -1;
+	}
+	if (a.threads == 0 && a.procs == 0) {
+		if (tid != 0)
+			rbmon_xasprintf(cause, "no running thread %d", tid);
+		else if (pid != 0)
+			rbmon_xasprintf(cause, "no running process %d", pid);
+		else
+			rbmon_xasprintf(cause, "no running process");
+		return -1;
+	}
+	return a.threads;
+}

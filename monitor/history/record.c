@@ -1,0 +1,851 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon record: the recorder (rbtrace(5), "RECORDINGS"), a process of its
+ * own that drains every thread's event log into a recording while the
+ * program runs, as the NPTL Trace Tool's daemon did.
+ *
+ * The program never waits for it.  With the drain policy a thread whose
+ * log is full drops its new records and counts them (the recorder falls
+ * behind, nothing is overwritten); with ring the recorder reads what is
+ * still there and counts what was overwritten before it came.  It sweeps
+ * every ring, more often while logs fill up, writes what it copied as
+ * chunks of the recording, and moves the drain log's tail only from the
+ * value it read, with compare-and-swap, so that a ring handed to a new
+ * thread meanwhile is never touched.
+ *
+ * It stops when no process of the trace file runs any more (after a last
+ * sweep), or at SIGINT, SIGTERM or SIGHUP.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/atomic.h"
+#include "common/clock.h"
+#include "common/evlog.h"
+#include "common/outfile.h"
+#include "monitor/core/control.h"
+#include "monitor/core/escape.h"
+#include "monitor/core/model.h"
+#include "monitor/history/recfile.h"
+#include "monitor/history/record.h"
+
+#define REC_SLEEP_MIN_NS	100000ull	/* 0.1 ms: logs filling up */
+#define REC_SLEEP_MAX_NS	10000000ull	/* 10 ms: quiet */
+#define REC_CHECK_NS		100000000ull	/* objects and liveness */
+#define REC_CLOCK_NS		(10ull * 1000000000ull)	/* a clock pair */
+#define REC_CLOCK_SPAN_NS	20000000ull	/* first to last pair, at least */
+
+static volatile sig_atomic_t rec_stop;
+
+static void
+rec_on_signal(int sig)
+{
+	rec_stop = sig;
+}
+
+/* What the recorder knows of one ring. */
+struct rec_ring {
+	uint64_t	gen;		/* of the stream below */
+	uint32_t	stream;		/* 0: none yet */
+	int		ended;		/* THREAD_END written */
+	uint64_t	next;		/* the next record to read */
+	uint64_t	dropped;	/* by its writer, last seen */
+	uint64_t	marked;		/* of them, in lost records read or in
+					   RBREC_LOST_DROPPED chunks written */
+	int32_t		pid, tid;
+	uint64_t	pstart;
+	char		name[RB_THREAD_NAME_MAX];	/* as the kernel says */
+};
+
+struct recorder {
+	const struct rbmon_record_opts *o;
+	struct rbmon_model m;
+	struct rbmon_ctl ctl;
+	int		 writable;
+	void		*base;		/* the writable mapping, or the model's */
+	struct rb_header h;		/* the validated header */
+	struct rbrec_writer w;
+	struct rec_ring	*rings;
+	struct rbrec_object *objs;	/* per object entry, as last written */
+	unsigned char	*objset;	/* 1: objs[i] written */
+	struct rb_object *objcopy;	/* the table, copied */
+	struct rb_event	*buf;		/* one log's records */
+	uint32_t	 streams;
+	uint64_t	 lost, dropped, reused0, reused;
+	int		 consumer;	/* we hold rb_header.ev_consumer */
+	int		 busy;		/* a log was half full or more */
+	int32_t		*stream_pid;	/* per stream, for the summary */
+	size_t		 cap_stream_pid;
+	int		 broken;	/* the trace file went bad */
+};
+
+/* ---- one ring ------------------------------------------------------------ */
+
+struct rec_copy {
+	struct recorder	*r;
+	uint32_t	 i;
+	uint32_t	 st;
+	uint64_t	 gen;
+	struct rbrec_thread id;
+	uint64_t	 exited_ns;
+	uint64_t	 from;
+	size_t		 n;
+	struct rb_ev_window w;
+	int		 valid;
+};
+
+static void
+rec_copy_guarded(void *arg)
+{
+	struct rec_copy		*a = arg;
+	struct recorder		*r = a->r;
+	const struct rb_header	*h = &r->h;
+	struct rb_owner		*o = rb_owner_at(r->base, h, a->i);
+	struct rb_ring		*ring = rb_ring_at(r->base, h, a->i);
+	struct rec_ring		*rr = &r->rings[a->i];
+	struct rb_evq		 q;
+	uint64_t		 upto, from;
+
+	/* Acquire: the owner's identity and log; pairs with its release of LIVE. */
+	a->st = RB_OWN_STATE(RB_LOAD_ACQ(&o->ctl));
+	if (a->st != RB_OWN_LIVE && a->st != RB_OWN_EXITED)
+		return;
+	a->gen = __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE);
+	memset(&a->id, 0, sizeof a->id);
+	a->id.ring = a->i;
+	a->id.pid = RB_LOAD(&ring->pid);
+	a->id.tid = RB_LOAD(&ring->tid);
+	a->id.ppid = RB_LOAD(&ring->ppid);
+	a->id.image = RB_LOAD(&ring->image);
+	a->id.pstart = RB_LOAD(&ring->pstart);
+	a->id.created_ns = RB_LOAD(&ring->created_ns);
+	a->exited_ns = RB_LOAD(&ring->exited_ns);
+	memcpy(a->id.name, ring->name, sizeof a->id.name);
+	a->id.name[sizeof a->id.name - 1] = '\0';
+
+	rb_evq_attach(&q, rb_ring_evlog(h, ring), h->events, h->ev_policy);
+	if (rr->stream != 0 && rr->gen == a->gen)
+		from = rr->next;
+	else if (h->ev_policy == RB_POLICY_DRAIN)
+		from = RB_LOAD_ACQ(&q.log->tail);
+	else
+		from = 0;
+	a->from = from;
+	a->n = rb_evlog_copy(&q, from, r->buf, h->events, &a->w);
+	/* Orders the copy before the reread: a ring taken meanwhile bumped gen. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	a->valid = RB_LOAD(&o->gen) == a->gen;
+	if (!a->valid) {
+		a->n = 0;
+		return;
+	}
+	if (h->ev_policy != RB_POLICY_DRAIN || !r->consumer || a->n == 0)
+		return;
+	upto = a->w.first + a->n;
+	if (a->w.first != from || !rb_evlog_consume(&q, from, upto))
+		return;
+	/*
+	 * The ring went to a new thread between the check above and the move:
+	 * its emptied log's tail was 0, and so was @from.  Put it back.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (RB_LOAD(&o->gen) != a->gen)
+		__atomic_compare_exchange_n(&q.log->tail, &upto, from, 0,
+		    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+static void
+rec_lost(struct recorder *r, uint32_t stream, uint32_t why, uint64_t count,
+    uint64_t at)
+{
+	struct rbrec_lost	l = { stream, why, count, at };
+
+	rbrec_put(&r->w, RBREC_LOST, &l, sizeof l, NULL, 0);
+	/* Dropped records are counted in r->dropped, by their writers' count. */
+	if (why != RBREC_LOST_DROPPED)
+		r->lost += count;
+}
+
+/*
+ * What the thread dropped that no lost record of its stream says: the
+ * drops after its last record (drain marks a gap only at the next record
+ * stored; fill never does).  Written where the stream ends, so that every
+ * record lost is in the stream it was lost from.
+ */
+static void
+rec_dropped_tail(struct recorder *r, struct rec_ring *rr)
+{
+	if (rr->stream == 0 || rr->dropped <= rr->marked)
+		return;
+	rec_lost(r, rr->stream, RBREC_LOST_DROPPED, rr->dropped - rr->marked,
+	    rr->next);
+	rr->marked = rr->dropped;
+}
+
+static void
+rec_end_stream(struct recorder *r, struct rec_ring *rr, uint64_t exited_ns,
+    const char *name, int reused)
+{
+	struct rbrec_thread_end	e;
+
+	if (rr->stream == 0 || rr->ended)
+		return;
+	/* What it dropped, as last seen; then, if any were left, what went
+	   with the ring, of a size no one knows. */
+	rec_dropped_tail(r, rr);
+	if (reused)
+		rec_lost(r, rr->stream, RBREC_LOST_REUSED, 0, rr->next);
+	memset(&e, 0, sizeof e);
+	e.stream = rr->stream;
+	e.next = rr->next;
+	e.exited_ns = exited_ns;
+	/* The name it was given after it started, if it was seen. */
+	if (rr->name[0] != '\0')
+		memcpy(e.name, rr->name, sizeof e.name);
+	else if (name != NULL)
+		memcpy(e.name, name, sizeof e.name);
+	rbrec_put(&r->w, RBREC_THREAD_END, &e, sizeof e, NULL, 0);
+	r->dropped += rr->dropped;
+	rr->ended = 1;
+}
+
+static void
+rec_ring(struct recorder *r, uint32_t i)
+{
+	struct rec_ring	*rr = &r->rings[i];
+	struct rec_copy	 a;
+
+	memset(&a, 0, sizeof a);
+	a.r = r;
+	a.i = i;
+	if (rbmon_model_guarded(&r->m, rec_copy_guarded, &a) != 0) {
+		r->broken = 1;
+		return;
+	}
+	if (a.st != RB_OWN_LIVE && a.st != RB_OWN_EXITED) {
+		/* Being claimed: the old stream, if unfinished, went with it. */
+		if (a.st == RB_OWN_CLAIMING)
+			rec_end_stream(r, rr, 0, NULL, 1);
+		return;
+	}
+	if (!a.valid)
+		return;		/* changing hands: next sweep */
+	if (rr->stream == 0 || rr->gen != a.gen) {
+		rec_end_stream(r, rr, 0, NULL, 1);
+		memset(rr, 0, sizeof *rr);
+		rr->stream = ++r->streams;
+		rr->gen = a.gen;
+		rr->next = a.from;
+		rr->pid = a.id.pid;
+		rr->tid = a.id.tid;
+		rr->pstart = a.id.pstart;
+		a.id.stream = rr->stream;
+		a.id.first = a.from;
+		rbrec_put(&r->w, RBREC_THREAD, &a.id, sizeof a.id, NULL, 0);
+		if (r->streams > r->cap_stream_pid) {
+			r->cap_stream_pid = r->streams * 2;
+			r->stream_pid = rbmon_xreallocarray(r->stream_pid,
+			    r->cap_stream_pid, sizeof *r->stream_pid);
+		}
+		r->stream_pid[r->streams - 1] = a.id.pid;
+	}
+	if (a.w.first > rr->next)
+		rec_lost(r, rr->stream, RBREC_LOST_OVERWRITTEN,
+		    a.w.first - rr->next, rr->next);
+	if (a.n > 0) {
+		size_t	k;
+
+		/* Drops the stream shows itself, with the gap's lost record. */
+		for (k = 0; k < a.n; k++)
+			if (r->buf[k].kind == RB_EV_LOST)
+				rr->marked += r->buf[k].arg;
+		rbrec_put_events(&r->w, rr->stream, a.w.first, r->buf, a.n);
+		rr->next = a.w.first + a.n;
+		if (a.n * 2 >= r->h.events)
+			r->busy = 1;
+	} else if (a.w.first > rr->next) {
+		rr->next = a.w.first;
+	}
+	rr->dropped = a.w.dropped;
+	if (a.st == RB_OWN_EXITED && rr->next >= a.w.head)
+		rec_end_stream(r, rr, a.exited_ns, a.id.name, 0);
+}
+
+/* ---- objects and liveness ------------------------------------------------ */
+
+struct rec_objs_arg {
+	struct recorder	*r;
+};
+
+static void
+rec_objs_guarded(void *arg)
+{
+	struct recorder	*r = ((struct rec_objs_arg *)arg)->r;
+	uint32_t	 i;
+
+	for (i = 0; i < r->h.objects; i++) {
+		struct rb_object	*o = rb_object_at(r->base, &r->h, i);
+		struct rb_object	*c = &r->objcopy[i];
+
+		/* Acquire: pairs with the writer's release of RB_OBJ_VALID. */
+		c->state = __atomic_load_n(&o->state, __ATOMIC_ACQUIRE);
+		if (c->state != RB_OBJ_VALID)
+			continue;
+		memcpy(c, o, sizeof *c);
+		/* Filled in before VALID; a change since shows in state. */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&o->state, __ATOMIC_RELAXED) != RB_OBJ_VALID)
+			c->state = 0;
+	}
+}
+
+static void
+rec_objects(struct recorder *r)
+{
+	struct rec_objs_arg	a = { r };
+	struct rbrec_object	ob;
+	uint32_t		i;
+
+	if (rbmon_model_guarded(&r->m, rec_objs_guarded, &a) != 0) {
+		r->broken = 1;
+		return;
+	}
+	for (i = 0; i < r->h.objects; i++) {
+		const struct rb_object	*c = &r->objcopy[i];
+
+		if (c->state != RB_OBJ_VALID || c->path[0] == '\0')
+			continue;
+		memset(&ob, 0, sizeof ob);
+		ob.image = c->image;
+		ob.base = c->base;
+		ob.lo = c->lo;
+		ob.hi = c->hi;
+		ob.flags = c->flags & RB_OBJF_MAIN;
+		ob.build_id_len = c->build_id_len <= RB_BUILD_ID_MAX ?
+		    c->build_id_len : 0;
+		memcpy(ob.build_id, c->build_id, sizeof ob.build_id);
+		memcpy(ob.path, c->path, sizeof ob.path);
+		ob.path[sizeof ob.path - 1] = '\0';
+		if (r->objset[i] && memcmp(&r->objs[i], &ob, sizeof ob) == 0)
+			continue;
+		r->objs[i] = ob;
+		r->objset[i] = 1;
+		rbrec_put(&r->w, RBREC_OBJECT, &ob, sizeof ob, NULL, 0);
+	}
+}
+
+/* Threads name themselves after they start: the kernel's name, kept. */
+static void
+rec_names(struct recorder *r)
+{
+	char	 path[64], buf[RB_THREAD_NAME_MAX + 2];
+	FILE	*f;
+	size_t	 n;
+	uint32_t i;
+
+	for (i = 0; i < r->h.rings; i++) {
+		struct rec_ring	*rr = &r->rings[i];
+
+		if (rr->stream == 0 || rr->ended || rr->tid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%d/comm",
+		    (int)rr->pid, (int)rr->tid);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		if (n > 0 && buf[n - 1] == '\n')
+			buf[--n] = '\0';
+		/* The same thread still (not a reused tid of another process)? */
+		if (n > 0 && rbmon_model_pid_alive(rr->pid, rr->pstart)) {
+			memset(rr->name, 0, sizeof rr->name);
+			memcpy(rr->name, buf, n < sizeof rr->name ? n :
+			    sizeof rr->name - 1);
+		}
+	}
+}
+
+/* Does any process of the file still run? */
+struct rec_alive_arg {
+	struct recorder	*r;
+	int32_t		*pid;
+	uint64_t	*pstart;
+	size_t		 n;
+};
+
+static void
+rec_alive_guarded(void *arg)
+{
+	struct rec_alive_arg	*a = arg;
+	const struct rb_header	*h = &a->r->h;
+	uint32_t		 i;
+	uint32_t		 st;
+
+	a->n = 0;
+	for (i = 0; i < h->rings; i++) {
+		st = RB_OWN_STATE(RB_LOAD_ACQ(&rb_owner_at(a->r->base, h,
+		    i)->ctl));
+		if (st != RB_OWN_LIVE && st != RB_OWN_CLAIMING)
+			continue;
+		a->pid[a->n] = RB_LOAD(&rb_ring_at(a->r->base, h, i)->pid);
+		a->pstart[a->n] = RB_LOAD(&rb_ring_at(a->r->base, h,
+		    i)->pstart);
+		a->n++;
+	}
+}
+
+static int
+rec_anyone_alive(struct recorder *r)
+{
+	struct rec_alive_arg	 a;
+	size_t			 i, j;
+	int			 alive = 0;
+
+	if (rbmon_model_pid_alive(r->h.creator_pid, r->h.creator_start))
+		return 1;
+	a.r = r;
+	a.pid = rbmon_xcalloc(r->h.rings, sizeof *a.pid);
+	a.pstart = rbmon_xcalloc(r->h.rings, sizeof *a.pstart);
+	if (rbmon_model_guarded(&r->m, rec_alive_guarded, &a) != 0) {
+		r->broken = 1;
+		a.n = 0;
+	}
+	for (i = 0; i < a.n && !alive; i++) {
+		for (j = 0; j < i; j++)
+			if (a.pid[j] == a.pid[i])
+				break;
+		if (j == i && rbmon_model_pid_alive(a.pid[i], a.pstart[i]))
+			alive = 1;
+	}
+	free(a.pid);
+	free(a.pstart);
+	return alive;
+}
+
+/* ---- the consumer's claim ------------------------------------------------- */
+
+struct rec_claim_arg {
+	struct recorder	*r;
+	int		 take;		/* 1: take, 0: give back */
+	uint64_t	 holder;	/* who had it */
+	int		 ok;
+};
+
+static void
+rec_claim_guarded(void *arg)
+{
+	struct rec_claim_arg	*a = arg;
+	struct rb_header	*h = a->r->base;
+	uint64_t		 me = (uint64_t)getpid(), cur;
+
+	if (!a->take) {
+		cur = me;
+		a->ok = __atomic_compare_exchange_n(&h->ev_consumer, &cur, 0,
+		    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+		return;
+	}
+	cur = RB_LOAD_ACQ(&h->ev_consumer);
+	a->holder = cur;
+	if (cur != 0 && cur <= INT32_MAX &&
+	    rbmon_model_pid_alive((pid_t)cur, 0) && cur != me) {
+		a->ok = 0;
+		return;
+	}
+	/* Free, or left by a recorder that is gone. */
+	a->ok = __atomic_compare_exchange_n(&h->ev_consumer, &cur, me, 0,
+	    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	if (!a->ok)
+		a->holder = cur;
+}
+
+/* ---- the clock ------------------------------------------------------------ */
+
+static void
+rec_clock(struct recorder *r)
+{
+	struct rbrec_clock	c;
+
+	/* The counter of the file, which is this machine's. */
+	if (RB_CLOCK_COUNTER == 0 || r->h.clock != RB_CLOCK_COUNTER ||
+	    rbmon_clock_pair(&c.tsc, &c.ns) != 0)
+		return;
+	rbrec_put(&r->w, RBREC_CLOCK, &c, sizeof c, NULL, 0);
+}
+
+static uint64_t
+rec_cpu_ns(void)
+{
+	struct rusage	u;
+
+	if (getrusage(RUSAGE_SELF, &u) != 0)
+		return 0;
+	return (uint64_t)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) *
+	    1000000000u + (uint64_t)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) *
+	    1000u;
+}
+
+static uint64_t
+rec_realtime_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int
+rec_pid_cmp(const void *a, const void *b)
+{
+	int32_t	x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The processes of the first @n streams. */
+static size_t
+rec_processes(const struct recorder *r, uint32_t n)
+{
+	int32_t	*p;
+	size_t	 i, k = 0;
+
+	if (n == 0)
+		return 0;
+	p = rbmon_xcalloc(n, sizeof *p);
+	memcpy(p, r->stream_pid, n * sizeof *p);
+	qsort(p, n, sizeof *p, rec_pid_cmp);
+	for (i = 0; i < n; i++)
+		k += i == 0 || p[i] != p[i - 1];
+	free(p);
+	return k;
+}
+
+/* Why the recording stopped short, in one line. */
+static void
+rec_write_failed(const struct recorder *r)
+{
+	const char	*what;
+	char		 a[32];
+
+	if (r->w.kept == r->w.bytes) {
+		/* All of it written, END too: the fsync or the close failed. */
+		rbmon_esc_line(stderr, "rbmon: %s: %s: it may not be on the "
+		    "disk whole", r->o->out, strerror(r->w.err));
+		return;
+	}
+	switch (r->w.err) {
+	case ENOSPC:
+		what = "the disk filled";
+		break;
+	case EDQUOT:
+		what = "the disk quota ran out";
+		break;
+	case EFBIG:
+		what = "the file size limit was reached";
+		break;
+	default:
+		what = "writing failed";
+		break;
+	}
+	rbmon_esc_line(stderr, "rbmon: %s: %s at %s bytes (%s): the recording "
+	    "stops there, without its END chunk", r->o->out, what,
+	    rbmon_group(a, sizeof a, r->w.kept), strerror(r->w.err));
+}
+
+/*
+ * What the file holds (whole chunks written), and what was lost; with
+ * @cut, the recording stopped short: only what its chunks say was lost.
+ */
+static void
+rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
+    uint32_t reason, int cut)
+{
+	char	a[32], b[32], c[32], *out = rbmon_esc_dup(r->o->out);
+	double	secs = (double)wall_ns / 1e9;
+	size_t	nprocs = rec_processes(r, r->w.streams);
+
+	fprintf(stderr, "rbmon: recorded %s events of %u thread%s in %zu "
+	    "process%s into %s, %s lost%s\n",
+	    rbmon_group(a, sizeof a, r->w.records), r->w.streams,
+	    r->w.streams == 1 ? "" : "s", nprocs, nprocs == 1 ? "" : "es",
+	    out, rbmon_group(b, sizeof b, cut ? r->w.lost :
+	    r->lost + r->dropped + r->reused), cut ? " before it stopped" :
+	    "");
+	free(out);
+	if (!cut && r->lost + r->dropped + r->reused != 0)
+		fprintf(stderr, "rbmon:   %s dropped by the threads while their "
+		    "logs were full, %s overwritten before they were read, "
+		    "%s in rings reused before they were read\n",
+		    rbmon_group(a, sizeof a, r->dropped),
+		    rbmon_group(b, sizeof b, r->lost),
+		    rbmon_group(c, sizeof c, r->reused));
+	fprintf(stderr, "rbmon:   %.1f MiB (%.1f bytes per event) in %.1f s "
+	    "(%.1f MiB/s); the recorder used %.2f s of CPU (%.1f%%)%s\n",
+	    (double)r->w.kept / 1048576.0,
+	    r->w.records != 0 ? (double)r->w.kept / (double)r->w.records :
+	    0.0, secs, secs > 0 ? (double)r->w.kept / 1048576.0 / secs : 0.0,
+	    (double)cpu_ns / 1e9, secs > 0 ? 100.0 * (double)cpu_ns / 1e9 /
+	    secs : 0.0, !cut && reason == RBREC_END_STOPPED ?
+	    "; interrupted" : "");
+	if (r->h.clock == RB_CLOCK_NONE)
+		fputs("rbmon:   no times: the program ran with RBTRACE_CLOCK=none "
+		    "(the calls in order only)\n", stderr);
+}
+
+/* ---- the loop ------------------------------------------------------------- */
+
+static void
+rec_sweep(struct recorder *r)
+{
+	uint32_t	i;
+
+	r->busy = 0;
+	for (i = 0; i < r->h.rings && !r->broken; i++)
+		rec_ring(r, i);
+	rbrec_flush(&r->w);
+}
+
+static int
+rec_setup(struct recorder *r, char **cause)
+{
+	struct rec_claim_arg	ca;
+	struct rbrec_info	info;
+	struct rb_outfile	out;
+	char			*why = NULL;
+
+	if (rbmon_model_open(&r->m, r->o->trace, r->o->wait_ms, cause) != 0)
+		return -1;
+	r->h = r->m.hdr;
+	if (r->h.events == 0) {
+		rbmon_xasprintf(cause, "it has no event log (RBTRACE_EVENTS=0): "
+		    "nothing to record");
+		return -1;
+	}
+	r->writable = rbmon_ctl_open(&r->ctl, &r->m, &why) == 0;
+	r->base = r->writable ? r->ctl.base : r->m.base;
+	if (r->h.ev_policy == RB_POLICY_DRAIN) {
+		if (!r->writable) {
+			rbmon_xasprintf(cause, "its drain logs need a consumer "
+			    "that can write the file, and %s", why);
+			free(why);
+			return -1;
+		}
+		memset(&ca, 0, sizeof ca);
+		ca.r = r;
+		ca.take = 1;
+		if (rbmon_model_guarded(&r->m, rec_claim_guarded, &ca) != 0) {
+			rbmon_xasprintf(cause, "the file is shorter than its "
+			    "header says");
+			free(why);
+			return -1;
+		}
+		if (!ca.ok) {
+			rbmon_xasprintf(cause, "it is being recorded already "
+			    "(by process %" PRIu64 ")", ca.holder);
+			free(why);
+			return -1;
+		}
+		r->consumer = 1;
+	} else if (!r->o->quiet) {
+		fprintf(stderr, "rbmon: %s: the %s policy: records overwritten "
+		    "(ring) or dropped (fill) before they are read are lost; "
+		    "`rbtrace record` uses drain\n", r->o->trace,
+		    rb_policy_name(r->h.ev_policy));
+	}
+	free(why);
+	r->reused0 = RB_LOAD(&((struct rb_header *)r->m.base)->ev_reused_lost);
+
+	r->rings = rbmon_xcalloc(r->h.rings, sizeof *r->rings);
+	r->objs = rbmon_xcalloc(r->h.objects ? r->h.objects : 1,
+	    sizeof *r->objs);
+	r->objset = rbmon_xcalloc(r->h.objects ? r->h.objects : 1, 1);
+	r->objcopy = rbmon_xcalloc(r->h.objects ? r->h.objects : 1,
+	    sizeof *r->objcopy);
+	r->buf = rbmon_xcalloc(r->h.events, sizeof *r->buf);
+
+	if (rb_outfile_open(&out, r->o->out, RB_OUTFILE_NOW |
+	    (r->o->replace ? RB_OUTFILE_REPLACE : 0), 0600) != 0) {
+		rbmon_xasprintf(cause, "cannot write the recording %s: %s%s",
+		    r->o->out, out.why, out.mine ?
+		    "; name it with -o to replace it" : "");
+		return -1;
+	}
+	if (rbrec_open_write(&r->w, out.fd, r->o->out,
+	    rec_realtime_ns()) != 0) {
+		rbmon_xasprintf(cause, "cannot write the recording %s: %s",
+		    r->o->out, strerror(errno));
+		return -1;
+	}
+	memset(&info, 0, sizeof info);
+	memcpy(info.program, r->h.program, sizeof info.program);
+	info.program[sizeof info.program - 1] = '\0';
+	memcpy(info.boot_id, r->h.boot_id, sizeof info.boot_id);
+	info.boot_id[sizeof info.boot_id - 1] = '\0';
+	snprintf(info.trace, sizeof info.trace, "%s", r->o->trace);
+	info.clock = r->h.clock;
+	info.policy = r->h.ev_policy;
+	info.events = r->h.events;
+	info.rings = r->h.rings;
+	info.creator_pid = r->h.creator_pid;
+	info.recorder_pid = (int32_t)getpid();
+	info.clock_tsc0 = r->h.clock_tsc0;
+	info.clock_ns0 = r->h.clock_ns0;
+	info.clock_tsc_hz = RB_LOAD(&((struct rb_header *)r->m.base)->clock_tsc_hz);
+	info.start_ns = rbmon_mono_ns();
+	rbrec_put(&r->w, RBREC_INFO, &info, sizeof info, NULL, 0);
+	rec_clock(r);
+	return 0;
+}
+
+static void
+rec_teardown(struct recorder *r)
+{
+	struct rec_claim_arg	ca;
+
+	if (r->consumer) {
+		memset(&ca, 0, sizeof ca);
+		ca.r = r;
+		(void)rbmon_model_guarded(&r->m, rec_claim_guarded, &ca);
+	}
+	if (r->writable)
+		rbmon_ctl_close(&r->ctl);
+	rbmon_model_close(&r->m);
+	free(r->rings);
+	free(r->objs);
+	free(r->objset);
+	free(r->objcopy);
+	free(r->buf);
+	free(r->stream_pid);
+}
+
+/**
+ * rbmon_record - record the trace file o->trace into o->out until its
+ * processes are gone or a signal says stop
+ *
+ * Return: the exit status: 0, or 1 with a message on stderr.
+ */
+int
+rbmon_record(const struct rbmon_record_opts *o)
+{
+	struct recorder		 r;
+	struct sigaction	 sa, old[3], oldfsz;
+	static const int	 sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct rbrec_end	 end;
+	struct timespec		 ts;
+	uint64_t		 t0, cpu0, now, next_check = 0, next_clock;
+	uint64_t		 sleep_ns = REC_SLEEP_MIN_NS;
+	char			*cause = NULL;
+	int			 i, done = 0, status = 0, cut = 0;
+
+	memset(&r, 0, sizeof r);
+	r.o = o;
+	r.w.fd = -1;
+	rec_stop = 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = rec_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	/* A file size limit: EFBIG from write(2), said, not a death. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &sa, &oldfsz);
+	t0 = rbmon_mono_ns();
+	cpu0 = rec_cpu_ns();
+	if (rec_setup(&r, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon: %s: %s", o->trace, cause);
+		free(cause);
+		if (r.w.fd >= 0)
+			rbrec_close_write(&r.w);
+		rec_teardown(&r);
+		for (i = 0; i < 3; i++)
+			sigaction(sigs[i], &old[i], NULL);
+		sigaction(SIGXFSZ, &oldfsz, NULL);
+		return 1;
+	}
+	next_clock = t0 + REC_CLOCK_NS;
+	while (!done) {
+		now = rbmon_mono_ns();
+		if (now >= next_check) {
+			rec_objects(&r);
+			rec_names(&r);
+			/* Gone before this sweep: this sweep is the last. */
+			done = !rec_anyone_alive(&r);
+			next_check = now + REC_CHECK_NS;
+		}
+		if (now >= next_clock) {
+			rec_clock(&r);
+			next_clock = now + REC_CLOCK_NS;
+		}
+		rec_sweep(&r);
+		if (rec_stop || r.broken || r.w.err != 0)
+			break;
+		if (done)
+			break;
+		/* Faster while logs fill up, slower while they do not. */
+		if (r.busy)
+			sleep_ns = REC_SLEEP_MIN_NS;
+		else if (sleep_ns < REC_SLEEP_MAX_NS)
+			sleep_ns *= 2;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)sleep_ns;
+		nanosleep(&ts, NULL);
+	}
+	/* What the threads wrote since, and the objects of the end. */
+	if (!r.broken && r.w.err == 0) {
+		rec_sweep(&r);
+		rec_objects(&r);
+	}
+	/* A rate for the counter needs a span: a short recording waits for one. */
+	while (RB_CLOCK_COUNTER != 0 && r.h.clock == RB_CLOCK_COUNTER &&
+	    rbmon_mono_ns() < t0 + REC_CLOCK_SPAN_NS) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = 1000000;
+		nanosleep(&ts, NULL);
+	}
+	rec_clock(&r);
+	r.reused = RB_LOAD(&((struct rb_header *)r.m.base)->ev_reused_lost) -
+	    r.reused0;
+	/* Threads still running, or whose end was not seen: their drops. */
+	for (i = 0; i < (int)r.h.rings; i++) {
+		if (r.rings[i].stream == 0 || r.rings[i].ended)
+			continue;
+		rec_dropped_tail(&r, &r.rings[i]);
+		r.dropped += r.rings[i].dropped;
+	}
+	memset(&end, 0, sizeof end);
+	end.reason = r.broken ? RBREC_END_ERROR : done ? RBREC_END_EXITED :
+	    RBREC_END_STOPPED;
+	end.streams = r.streams;
+	end.records = r.w.put_records;
+	end.lost = r.lost + r.reused;
+	end.dropped = r.dropped;
+	end.end_ns = rbmon_mono_ns();
+	end.cpu_ns = rec_cpu_ns() - cpu0;
+	end.bytes = r.w.bytes + sizeof(struct rbrec_chunk) + sizeof end;
+	rbrec_put(&r.w, RBREC_END, &end, sizeof end, NULL, 0);
+	if (rbrec_close_write(&r.w) != 0) {
+		rec_write_failed(&r);
+		cut = r.w.kept != r.w.bytes;
+		status = 1;
+	} else if (r.broken) {
+		fprintf(stderr, "rbmon: %s: the trace file became shorter than "
+		    "its header says; the recording ends here\n", o->trace);
+		status = 1;
+	}
+	if (!o->quiet)
+		rec_summary(&r, end.end_ns - t0, end.cpu_ns, end.reason, cut);
+	rec_teardown(&r);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	sigaction(SIGXFSZ, &oldfsz, NULL);
+	return status;
+}

@@ -1,0 +1,814 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon walk: a recording read as calls (rbtrace(5), "RECORDINGS").
+ *
+ * A thread's records are cut into regions by what breaks the chain of
+ * calls: records lost (a gap) and recording switched off.  At a cut every
+ * frame still open is left ("cut") at the last time before it.  Within a
+ * region an exit may come whose entry came before the region began: a
+ * first pass over the stream finds, for every region, these frames (in
+ * the order their exits come, the innermost first), so that the walk can
+ * enter them when the region begins.  Every output then sees frames that
+ * nest: entered before their callees, left after them, and all left by
+ * the end of the stream (still running ones "open" at its last time).
+ *
+ * Names are resolved once per function through the objects the recording
+ * lists (with their build ids), and functions of the same name, file and
+ * line are one function across processes and images.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor/core/safeio.h"
+#include "monitor/history/walk.h"
+
+#define RP_DEPTH_MAX	(1u << 20)	/* frames a stream may have open */
+
+/* ---- maps --------------------------------------------------------------- */
+
+static uint64_t
+rp_hash2(uint64_t a, uint64_t b)
+{
+	uint64_t	h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull);
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 32);
+}
+
+int
+rp_map_get(const struct rp_map *m, uint64_t a, uint64_t b, uint32_t *v)
+{
+	size_t	i;
+
+	if (m->cap == 0)
+		return 0;
+	for (i = rp_hash2(a, b) & (m->cap - 1); m->v[i] != 0;
+	    i = (i + 1) & (m->cap - 1))
+		if (m->k1[i] == a && m->k2[i] == b) {
+			*v = m->v[i] - 1;
+			return 1;
+		}
+	return 0;
+}
+
+void
+rp_map_put(struct rp_map *m, uint64_t a, uint64_t b, uint32_t v)
+{
+	size_t	i, j, oldcap = m->cap;
+	uint64_t *k1 = m->k1, *k2 = m->k2;
+	uint32_t *vv = m->v;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		m->cap = m->cap == 0 ? 256 : m->cap * 2;
+		m->k1 = rbmon_xcalloc(m->cap, sizeof *m->k1);
+		m->k2 = rbmon_xcalloc(m->cap, sizeof *m->k2);
+		m->v = rbmon_xcalloc(m->cap, sizeof *m->v);
+		m->n = 0;
+		for (j = 0; j < oldcap; j++)
+			if (vv[j] != 0)
+				rp_map_put(m, k1[j], k2[j], vv[j] - 1);
+		free(k1);
+		free(k2);
+		free(vv);
+	}
+	for (i = rp_hash2(a, b) & (m->cap - 1); m->v[i] != 0;
+	    i = (i + 1) & (m->cap - 1))
+		;
+	m->k1[i] = a;
+	m->k2[i] = b;
+	m->v[i] = v + 1;
+	m->n++;
+}
+
+void
+rp_map_free(struct rp_map *m)
+{
+	free(m->k1);
+	free(m->k2);
+	free(m->v);
+	memset(m, 0, sizeof *m);
+}
+
+static uint64_t
+rp_hash_str(const char *s, size_t len)
+{
+	uint64_t	h = 0xcbf29ce484222325ull;
+	size_t		i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * Keys are "name\0file\0line" strings of @len bytes, kept by the map with
+ * their lengths: a key is compared only with keys of its own length.
+ */
+static int
+rp_smap_get(const struct rp_smap *m, const char *key, size_t len,
+    uint32_t *v)
+{
+	size_t	i;
+
+	if (m->cap == 0)
+		return 0;
+	for (i = rp_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
+	    i = (i + 1) & (m->cap - 1))
+		if (m->klen[i] == len && memcmp(m->k[i], key, len) == 0) {
+			*v = m->v[i] - 1;
+			return 1;
+		}
+	return 0;
+}
+
+static void
+rp_smap_put(struct rp_smap *m, char *key, size_t len, uint32_t v)
+{
+	size_t	i, j, oldcap = m->cap;
+	char	**kk = m->k;
+	size_t	*kl = m->klen;
+	uint32_t *vv = m->v;
+
+	if ((m->n + 1) * 2 > m->cap) {
+		m->cap = m->cap == 0 ? 256 : m->cap * 2;
+		m->k = rbmon_xcalloc(m->cap, sizeof *m->k);
+		m->klen = rbmon_xcalloc(m->cap, sizeof *m->klen);
+		m->v = rbmon_xcalloc(m->cap, sizeof *m->v);
+		m->n = 0;
+		for (j = 0; j < oldcap; j++)
+			if (vv[j] != 0)
+				rp_smap_put(m, kk[j], kl[j], vv[j] - 1);
+		free(kk);
+		free(kl);
+		free(vv);
+	}
+	for (i = rp_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
+	    i = (i + 1) & (m->cap - 1))
+		;
+	m->k[i] = key;
+	m->klen[i] = len;
+	m->v[i] = v + 1;
+	m->n++;
+}
+
+static void
+rp_smap_free(struct rp_smap *m)
+{
+	size_t	i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->v[i] != 0)
+			free(m->k[i]);
+	free(m->k);
+	free(m->klen);
+	free(m->v);
+	memset(m, 0, sizeof *m);
+}
+
+/* ---- functions ------------------------------------------------------------ */
+
+static uint32_t
+rp_func_add(struct rp_ctx *x, const char *name, const char *file, int line,
+    int named)
+{
+	char		*key;
+	int		 klen;
+	uint32_t	 v;
+	struct rp_func	*f;
+
+	klen = asprintf(&key, "%s%c%s%c%d%c", name, 0, file, 0, line, 0);
+	if (klen < 0) {
+		fputs("rbmon: out of memory\n", stderr);
+		exit(1);
+	}
+	if (rp_smap_get(&x->byname, key, (size_t)klen, &v)) {
+		free(key);
+		return v;
+	}
+	if (x->nfuncs == x->capfuncs) {
+		x->capfuncs = x->capfuncs == 0 ? 256 : x->capfuncs * 2;
+		x->funcs = rbmon_xreallocarray(x->funcs, x->capfuncs,
+		    sizeof *x->funcs);
+	}
+	f = &x->funcs[x->nfuncs];
+	f->name = rbmon_xstrdup(name);
+	f->file = rbmon_xstrdup(file);
+	f->line = line;
+	f->named = named;
+	rp_smap_put(&x->byname, key, (size_t)klen, (uint32_t)x->nfuncs);
+	return (uint32_t)x->nfuncs++;
+}
+
+/* What address @addr of image @image is: its symbol, empty if unknown. */
+static void
+rp_lookup(struct rp_ctx *x, uint64_t image, uint64_t addr,
+    struct rbmon_sym *sym)
+{
+	const struct rp_obj	*o;
+	size_t			 lo = 0, hi = x->nobjs, mid;
+
+	memset(sym, 0, sizeof *sym);
+	/* The last object of the image beginning at or below addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		o = &x->objs[mid];
+		if (o->image < image || (o->image == image && o->lo <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return;
+	o = &x->objs[lo - 1];
+	if (o->image != image || addr >= o->hi)
+		return;
+	rbmon_symbols_lookup(x->sy, &x->snap, &x->files[o->file],
+	    addr - o->base, sym);
+}
+
+/**
+ * rp_func_of - the function at address @fn in stream @si's process
+ *
+ * Return: its index in ctx->funcs.
+ */
+uint32_t
+rp_func_of(struct rp_ctx *x, size_t si, uint64_t fn)
+{
+	const struct rbmon_process *p = &x->procs[si];
+	struct rbmon_sym	sym;
+	uint32_t		v;
+	char			buf[32];
+
+	if (rp_map_get(&x->byaddr, p->image, fn, &v))
+		return v;
+	rp_lookup(x, p->image, fn, &sym);
+	if (sym.function == NULL)
+		snprintf(buf, sizeof buf, "0x%" PRIx64, fn);
+	v = rp_func_add(x, sym.function != NULL ? sym.function : buf,
+	    sym.file != NULL ? sym.file : "", sym.line, 0);
+	rp_map_put(&x->byaddr, p->image, fn, v);
+	return v;
+}
+
+/* A named frame's function (rbtrace_push()). */
+uint32_t
+rp_func_named(struct rp_ctx *x, const char *name, const char *file, int line)
+{
+	return rp_func_add(x, name, file, line, 1);
+}
+
+/**
+ * rp_site - the file and line of call site @site (a return address) in
+ * stream @si's process; "" and 0 when unknown
+ */
+void
+rp_site(struct rp_ctx *x, size_t si, uint64_t site, const char **file,
+    int *line)
+{
+	const struct rbmon_process *p = &x->procs[si];
+	struct rbmon_sym	sym;
+	uint32_t		v;
+
+	*file = "";
+	*line = 0;
+	if (site == 0)
+		return;
+	if (!rp_map_get(&x->bysite, p->image, site, &v)) {
+		rp_lookup(x, p->image, site - 1, &sym);
+		v = rp_func_add(x, "", sym.file != NULL ? sym.file : "",
+		    sym.line, 0);
+		rp_map_put(&x->bysite, p->image, site, v);
+	}
+	*file = x->funcs[v].file;
+	*line = x->funcs[v].line;
+}
+
+/* A raw time as CLOCK_MONOTONIC ns. Return: 0, or -1 without calibration. */
+int
+rp_ns(const struct rp_ctx *x, uint64_t ts, uint64_t *ns)
+{
+	return rbrec_ts_ns(&x->rec, ts, ns);
+}
+
+/* A raw time as ns since the recording's first record (0 if unknown). */
+uint64_t
+rp_rel_ns(const struct rp_ctx *x, uint64_t ts)
+{
+	uint64_t	a, b;
+
+	if (!x->have_t0 || ts <= x->t0 || rp_ns(x, ts, &a) != 0 ||
+	    rp_ns(x, x->t0, &b) != 0 || a < b)
+		return 0;
+	return a - b;
+}
+
+static int
+rp_obj_cmp(const void *a, const void *b)
+{
+	const struct rp_obj	*x = a, *y = b;
+
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * A file's key: its build id if it has one (the same bits, the same file,
+ * whatever the path), else its path without empty and "." components.
+ */
+static char *
+rp_file_key(const struct rbrec_object *o, size_t *len)
+{
+	const char	*p;
+	char		*k;
+	size_t		 n = 0;
+
+	k = rbmon_xcalloc(1 + RB_BUILD_ID_MAX + RB_PATH_MAX + 1, 1);
+	if (o->build_id_len > 0) {
+		k[n++] = 'b';
+		memcpy(k + n, o->build_id, o->build_id_len);
+		n += o->build_id_len;
+	} else {
+		k[n++] = 'p';
+		for (p = o->path; *p != '\0'; ) {
+			while (*p == '/')
+				p++;
+			if (p[0] == '.' && (p[1] == '/' || p[1] == '\0')) {
+				p++;
+				continue;
+			}
+			if (*p == '\0')
+				break;
+			k[n++] = '/';
+			while (*p != '\0' && *p != '/')
+				k[n++] = *p++;
+		}
+	}
+	*len = n;
+	return k;
+}
+
+/* The recording's objects by image, each pointing at its file's image. */
+static void
+rp_files(struct rp_ctx *x)
+{
+	struct rp_smap	 keys;
+	struct rbmon_object *d;
+	uint32_t	 f;
+	size_t		 i, klen;
+	char		*k;
+
+	memset(&keys, 0, sizeof keys);
+	x->snap.gen = rbmon_snapshot_gen();
+	x->snap.objects = rbmon_xcalloc(x->rec.nobjects + 1,
+	    sizeof *x->snap.objects);
+	x->files = rbmon_xcalloc(x->rec.nobjects + 1, sizeof *x->files);
+	x->objs = rbmon_xcalloc(x->rec.nobjects + 1, sizeof *x->objs);
+	for (i = 0; i < x->rec.nobjects; i++) {
+		const struct rbrec_object	*o = &x->rec.objects[i];
+
+		if (o->path[0] != '/' || o->hi <= o->lo || o->lo < o->base)
+			continue;
+		k = rp_file_key(o, &klen);
+		if (rp_smap_get(&keys, k, klen, &f)) {
+			free(k);
+		} else {
+			f = (uint32_t)x->snap.nobjects++;
+			rp_smap_put(&keys, k, klen, f);
+			d = &x->snap.objects[f];
+			d->image = f + 1ull;
+			d->base = 0;
+			d->lo = o->lo - o->base;
+			d->hi = o->hi - o->base;
+			d->flags = o->flags;
+			d->build_id_len = o->build_id_len;
+			memcpy(d->build_id, o->build_id, sizeof d->build_id);
+			memcpy(d->path, o->path, sizeof d->path);
+			x->files[f].image = d->image;
+			x->files[f].cpu = -1;
+		}
+		x->objs[x->nobjs].image = o->image;
+		x->objs[x->nobjs].lo = o->lo;
+		x->objs[x->nobjs].hi = o->hi;
+		x->objs[x->nobjs].base = o->base;
+		x->objs[x->nobjs++].file = f;
+	}
+	qsort(x->objs, x->nobjs, sizeof *x->objs, rp_obj_cmp);
+	rp_smap_free(&keys);
+}
+
+/**
+ * rp_open - open the recording @path for the walkers
+ * @why: on failure, what is wrong (to free)
+ *
+ * Return: 0, or -1.
+ */
+int
+rp_open(struct rp_ctx *x, const char *path, char **why)
+{
+	struct rbrec_cursor	c;
+	struct rbrec_rec	rec;
+	size_t			i;
+
+	memset(x, 0, sizeof *x);
+	if (rbrec_open(&x->rec, path, why) != 0)
+		return -1;
+	/* The objects it names are opened as its owner could (root's rbmon). */
+	if (rbmon_safeio_become_user(x->rec.uid, x->rec.gid, why) != 0) {
+		rbrec_close(&x->rec);
+		return -1;
+	}
+	/* ... and used only when their build-id is the one recorded. */
+	x->sy = rbmon_symbols_new(stderr);
+	rbmon_symbols_recorded(x->sy);
+	rp_files(x);
+	x->procs = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->procs);
+	x->counts = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->counts);
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rbrec_thread	*t = &x->rec.streams[i].info;
+
+		x->procs[i].pid = t->pid;
+		x->procs[i].ppid = t->ppid;
+		x->procs[i].pstart = t->pstart;
+		x->procs[i].image = t->image;
+		x->procs[i].alive = 0;
+		x->procs[i].cpu = -1;
+		/* The earliest time of all: times are shown from there. */
+		rbrec_cursor_init(&c, &x->rec, &x->rec.streams[i]);
+		while (rbrec_next(&c, &rec))
+			if (!rec.lost && rec.e.kind != RB_EV_TEXT) {
+				if (!x->have_t0 || rec.e.ts < x->t0)
+					x->t0 = rec.e.ts;
+				x->have_t0 = 1;
+				break;
+			}
+	}
+	return 0;
+}
+
+void
+rp_close(struct rp_ctx *x)
+{
+	size_t	i;
+
+	for (i = 0; i < x->nfuncs; i++) {
+		free(x->funcs[i].name);
+		free(x->funcs[i].file);
+	}
+	free(x->funcs);
+	rp_map_free(&x->byaddr);
+	rp_map_free(&x->bysite);
+	rp_smap_free(&x->byname);
+	if (x->sy != NULL)
+		rbmon_symbols_free(x->sy);
+	free(x->snap.objects);
+	free(x->files);
+	free(x->objs);
+	free(x->procs);
+	free(x->counts);
+	rbrec_close(&x->rec);
+	memset(x, 0, sizeof *x);
+}
+
+/* ---- the walker ------------------------------------------------------------ */
+
+/* Does @k end a region (the chain of calls is broken after it)? */
+static int
+rp_cut(const struct rbrec_rec *k)
+{
+	return k->lost || k->e.kind == RB_EV_LOST || k->e.kind == RB_EV_OFF;
+}
+
+#define RP_PLAN_NAMED	UINT32_MAX	/* a named frame's exit, no entry */
+
+/*
+ * The first pass: per region, the functions it leaves without entering;
+ * and what the stream kept and lost (ctx->counts).
+ */
+static void
+rp_plan(struct rp_walk *w)
+{
+	struct rp_count		*cnt = &w->ctx->counts[w->si];
+	struct rbrec_cursor	 c;
+	struct rbrec_rec	 k;
+	struct sim { uint64_t fn; int named; } *st = NULL;
+	size_t			 n = 0, cap = 0, np = 0, capp = 0, i;
+	uint32_t		 skip = 0;
+
+	memset(cnt, 0, sizeof *cnt);
+	cnt->walked = 1;
+	w->nregions = 1;
+	w->capregions = 16;
+	w->plan_at = rbmon_xcalloc(w->capregions + 1, sizeof *w->plan_at);
+	rbrec_cursor_init(&c, &w->ctx->rec, w->s);
+	while (rbrec_next(&c, &k)) {
+		if (k.lost || k.e.kind == RB_EV_LOST) {
+			cnt->lost += k.e.arg;
+			cnt->lost_unknown |= k.e.arg == 0;
+		} else {
+			cnt->records++;
+		}
+		if (skip > 0 && !k.lost && k.e.kind == RB_EV_TEXT) {
+			skip--;
+			continue;
+		}
+		skip = 0;
+		if (rp_cut(&k)) {
+			/* The region ends: the next one's plan starts here. */
+			n = 0;
+			if (w->nregions == w->capregions) {
+				w->capregions *= 2;
+				w->plan_at = rbmon_xreallocarray(w->plan_at,
+				    w->capregions + 1, sizeof *w->plan_at);
+			}
+			w->plan_at[w->nregions++] = np;
+			w->plan_at[w->nregions] = np;
+			continue;
+		}
+		switch (k.e.kind) {
+		case RB_EV_ENTRY:
+		case RB_EV_NAMED:
+			if (k.e.kind == RB_EV_NAMED)
+				skip = k.e.aux;
+			if (n == RP_DEPTH_MAX)
+				break;
+			if (n == cap) {
+				cap = cap == 0 ? 64 : cap * 2;
+				st = rbmon_xreallocarray(st, cap, sizeof *st);
+			}
+			st[n].fn = k.e.fn;
+			st[n++].named = k.e.kind == RB_EV_NAMED;
+			break;
+		case RB_EV_EXIT:
+		case RB_EV_NAMED_EXIT: {
+			int	named = k.e.kind == RB_EV_NAMED_EXIT;
+
+			for (i = n; i > 0; i--)
+				if (st[i - 1].named == named &&
+				    (named || st[i - 1].fn == k.e.fn))
+					break;
+			if (i > 0) {
+				n = i - 1;
+				break;
+			}
+			/* Entered before the region: in its plan. */
+			n = 0;
+			if (np == capp) {
+				capp = capp == 0 ? 16 : capp * 2;
+				w->plan = rbmon_xreallocarray(w->plan, capp,
+				    sizeof *w->plan);
+			}
+			w->plan[np++] = named ? RP_PLAN_NAMED :
+			    rp_func_of(w->ctx, w->si, k.e.fn);
+			w->plan_at[w->nregions] = np;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	free(st);
+}
+
+void
+rp_walk_init(struct rp_walk *w, struct rp_ctx *x, size_t si,
+    const struct rp_handler *h)
+{
+	memset(w, 0, sizeof *w);
+	w->ctx = x;
+	w->si = si;
+	w->s = &x->rec.streams[si];
+	w->h = h;
+	rp_plan(w);
+	rbrec_cursor_init(&w->c, &x->rec, w->s);
+}
+
+void
+rp_walk_free(struct rp_walk *w)
+{
+	free(w->stack);
+	free(w->plan);
+	free(w->plan_at);
+	memset(w, 0, sizeof *w);
+}
+
+/* The next record, without taking it; NULL at the end. */
+const struct rbrec_rec *
+rp_walk_peek(struct rp_walk *w)
+{
+	if (!w->have_peek && !w->done) {
+		if (rbrec_next(&w->c, &w->peek))
+			w->have_peek = 1;
+		else
+			w->done = 1;
+	}
+	return w->have_peek ? &w->peek : NULL;
+}
+
+static int
+rp_take(struct rp_walk *w, struct rbrec_rec *k)
+{
+	if (rp_walk_peek(w) == NULL)
+		return 0;
+	*k = w->peek;
+	w->have_peek = 0;
+	return 1;
+}
+
+static struct rp_frame *
+rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
+    uint64_t site, uint64_t start)
+{
+	struct rp_frame	*f;
+
+	if (w->n == RP_DEPTH_MAX)
+		return NULL;
+	if (w->n == w->cap) {
+		w->cap = w->cap == 0 ? 16 : w->cap * 2;
+		w->stack = rbmon_xreallocarray(w->stack, w->cap,
+		    sizeof *w->stack);
+	}
+	/* Times that went back (another core's clock) still nest. */
+	if (w->n > 0 && start < w->stack[w->n - 1].start)
+		start = w->stack[w->n - 1].start;
+	f = &w->stack[w->n++];
+	memset(f, 0, sizeof *f);
+	f->func = func;
+	f->flags = flags;
+	f->fn = fn;
+	f->site = site;
+	f->start = start;
+	f->cend = start;
+	f->user = w->entered++;
+	if (w->h->enter != NULL)
+		w->h->enter(w, f, w->n - 1);
+	return f;
+}
+
+/* Leave the innermost frame at @end. */
+static void
+rp_pop(struct rp_walk *w, uint64_t end, int how)
+{
+	struct rp_frame	*f = &w->stack[w->n - 1];
+	if (end < f->cend)
+		end = f->cend;
+	if (w->h->leave != NULL)
+		w->h->leave(w, f, w->n - 1, end, how);
+	w->n--;
+	if (w->n > 0)
+		w->stack[w->n - 1].cend = end;
+}
+
+/* A region begins at @ts: enter what it will leave without entering. */
+static void
+rp_region_open(struct rp_walk *w, uint64_t ts)
+{
+	size_t		i, a, b;
+	uint32_t	func;
+
+	if (w->region_open)
+		return;
+	w->region_open = 1;
+	if (w->region >= w->nregions)
+		return;
+	a = w->plan_at[w->region];
+	b = w->plan_at[w->region + 1];
+	for (i = b; i > a; i--) {
+		func = w->plan[i - 1];
+		if (func == RP_PLAN_NAMED)
+			func = rp_func_named(w->ctx, "[named frame]", "", 0);
+		rp_push(w, func, RP_F_ENTRY_LOST |
+		    (w->plan[i - 1] == RP_PLAN_NAMED ? RP_F_NAMED : 0),
+		    w->plan[i - 1] == RP_PLAN_NAMED ? 0 : UINT64_MAX, 0, ts);
+	}
+}
+
+/* The planned frames pushed above keep fn UINT64_MAX: find them by func. */
+static int
+rp_matches(struct rp_walk *w, const struct rp_frame *f,
+    const struct rb_event *e, int named)
+{
+	if (named)
+		return (f->flags & RP_F_NAMED) != 0;
+	if (f->flags & RP_F_NAMED)
+		return 0;
+	if (f->fn != UINT64_MAX)
+		return f->fn == e->fn;
+	return f->func == rp_func_of(w->ctx, w->si, e->fn);
+}
+
+static void
+rp_exit(struct rp_walk *w, const struct rb_event *e, int named)
+{
+	size_t		i;
+	uint32_t	func;
+
+	for (i = w->n; i > 0; i--)
+		if (rp_matches(w, &w->stack[i - 1], e, named))
+			break;
+	if (i == 0) {
+		/* Not planned (a file no recorder wrote): shown the same way. */
+		while (w->n > 0)
+			rp_pop(w, e->ts, RP_L_UNWOUND);
+		func = named ? rp_func_named(w->ctx, "[named frame]", "", 0) :
+		    rp_func_of(w->ctx, w->si, e->fn);
+		if (rp_push(w, func, RP_F_ENTRY_LOST | (named ? RP_F_NAMED : 0),
+		    named ? 0 : e->fn, 0, w->have_last ? w->last : e->ts))
+			rp_pop(w, e->ts, RP_L_EXIT);
+		return;
+	}
+	while (w->n > i)
+		rp_pop(w, e->ts, RP_L_UNWOUND);
+	rp_pop(w, e->ts, RP_L_EXIT);
+}
+
+/* rbtrace_push()'s record and its text: "name\0file\0". */
+static void
+rp_named(struct rp_walk *w, const struct rbrec_rec *k)
+{
+	char		 text[RB_EV_TEXT_MAX * RB_EV_TEXT_BYTES + 2];
+	const struct rbrec_rec *t;
+	size_t		 len = 0, nl;
+	uint32_t	 i;
+	const char	*name, *file;
+
+	for (i = 0; i < k->e.aux && i < RB_EV_TEXT_MAX; i++) {
+		t = rp_walk_peek(w);
+		if (t == NULL || t->lost || t->e.kind != RB_EV_TEXT)
+			break;
+		memcpy(text + len, &t->e.ts, 8);
+		memcpy(text + len + 8, &t->e.fn, 8);
+		memcpy(text + len + 16, &t->e.arg, 8);
+		len += RB_EV_TEXT_BYTES;
+		w->have_peek = 0;
+	}
+	text[len] = text[len + 1] = '\0';
+	name = text;
+	nl = strnlen(text, len);
+	file = nl < len ? text + nl + 1 : "";
+	rp_push(w, rp_func_named(w->ctx, *name ? name : "[named frame]", file,
+	    (int)(int64_t)k->e.arg), RP_F_NAMED, 0, k->e.fn, k->e.ts);
+}
+
+/**
+ * rp_walk_step - take the stream's next record and tell the handler
+ *
+ * Return: 1, or 0 at the end (then rp_walk_finish()).
+ */
+int
+rp_walk_step(struct rp_walk *w)
+{
+	struct rbrec_rec	k;
+
+	if (!rp_take(w, &k))
+		return 0;
+	if (rp_cut(&k)) {
+		uint64_t	at = w->have_last ? w->last : k.e.ts;
+
+		rp_region_open(w, at);
+		while (w->n > 0)
+			rp_pop(w, at, RP_L_CUT);
+		if (w->h->mark != NULL)
+			w->h->mark(w, &k, 0);
+		w->region++;
+		w->region_open = 0;
+		return 1;
+	}
+	if (k.e.kind == RB_EV_TEXT)
+		return 1;	/* text whose name record is gone */
+	rp_region_open(w, k.e.ts);
+	w->last = k.e.ts;
+	w->have_last = 1;
+	switch (k.e.kind) {
+	case RB_EV_ENTRY:
+		rp_push(w, rp_func_of(w->ctx, w->si, k.e.fn), 0, k.e.fn,
+		    k.e.arg, k.e.ts);
+		break;
+	case RB_EV_EXIT:
+		rp_exit(w, &k.e, 0);
+		break;
+	case RB_EV_NAMED:
+		rp_named(w, &k);
+		break;
+	case RB_EV_NAMED_EXIT:
+		rp_exit(w, &k.e, 1);
+		break;
+	default:
+		if (w->h->mark != NULL)
+			w->h->mark(w, &k, w->n);
+		break;
+	}
+	return 1;
+}
+
+/* The end of the stream: what is still open is left, "open", at its last time. */
+void
+rp_walk_finish(struct rp_walk *w)
+{
+	while (w->n > 0)
+		rp_pop(w, w->last, RP_L_OPEN);
+}
