@@ -8,14 +8,16 @@
  * errno is never touched (the CPU's counter is read inline, common/clock.h;
  * the CLOCK_MONOTONIC fallback goes through the vDSO).
  *
- * Publication, per slot, seqlock style:
+ * Publication, per slot, seqlock style; the letters are the pairs of
+ * rbtrace(5), "ORDERING", which rbmon's reader (monitor/core/model.c) cites
+ * too:
  *
- *   writer (owner)                     reader (monitor)
- *   seq = q + 1     (odd: writing)     d = depth              (acquire)
- *   release fence                      s1 = seq               (acquire)
- *   depth, fn, site, ts, line, flags   copy the fields
- *   seq = q + 2     (release)          acquire fence
- *   depth = d + 1   (release)          s2 = seq; s1 == s2 and even: good
+ *   writer (owner)                         reader (monitor)
+ *   seq = q + 1     (odd: writing)         d = depth              (acquire) (C)
+ *   release fence                     (A)  s1 = seq               (acquire) (B)
+ *   depth, fn, site, ts, line, flags       copy the fields
+ *   seq = q + 2     (release)         (B)  acquire fence                    (A)
+ *   depth = d + 1   (release)         (C)  s2 = seq; s1 == s2 and even: good
  *
  * Each slot also records the stack level it holds, so after a stack deeper
  * than the ring has wrapped and unwound, a reader recognises the slots that
@@ -43,7 +45,8 @@
  * and switching recording on or off go out of line (rb_ev_slow()).  One
  * thread-local word (evstate) is tested first: a thread without a log
  * reads nothing shared, one switched off a single word; a full fill or
- * drain log drops a return without reading the clock.
+ * drain log drops a return without reading the clock.  Its pairs are (D)
+ * and (E) of rbtrace(5), "ORDERING"; the readers' side is rb_evlog_copy().
  *
  * No clock (RBTRACE_CLOCK=none): nothing reads a clock.  Slots are stamped
  * 0; a record is stamped with its place in the log (head + 1 when it is
@@ -51,11 +54,11 @@
  * the fast path's one branch to rb_enter_other(), the exit the evstate
  * branch (RB_EVS_SEQ); the counter's path is as it is without them.
  *
- * The bracket (rb_hook_begin(), rb_hook_end()): busy is set for the whole
- * hook, then the gate is read, which is the ring, or NULL.  A signal
- * handler that runs instrumented code while this thread is inside a hook
- * must not write the same ring: its calls find busy set and are simply not
- * traced (entries and exits alike, so the stack stays balanced).  A closed
+ * The bracket (rb_hook_busy(), rb_hook_begin(), rb_hook_end(), internal.h):
+ * busy is set for the whole hook, then the gate is read, which is the ring,
+ * or NULL.  A signal handler that runs instrumented code while this thread
+ * is inside a hook must not write the same ring: its calls find busy set
+ * (rb_hook_busy()) and are simply not traced (entries and exits alike, so the stack stays balanced).  A closed
  * gate is a thread without a ring: its first hook claims one
  * (rb_enter_slow()), and a detach closes it to take the ring away while
  * the thread runs (thread.c).  The ring is read once, from the gate; the
@@ -101,8 +104,8 @@ static RB_NOINSTR uint64_t rb_ev_now(const struct rb_thread *t)
  * (marked in the log).  @ts 0: not read yet, and not read at all for a
  * record a full log would drop.
  */
-static RB_NOINSTR __attribute__((noinline, cold)) void rb_ev_slow(struct rb_thread *t, uint32_t kind,
-				  uint64_t fn, uint64_t arg, uint64_t ts)
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_ev_slow(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg, uint64_t ts)
 {
 	uint32_t off = RB_LOAD(&t->ev.log->off) != 0;
 
@@ -118,21 +121,23 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_ev_slow(struct rb_thre
 }
 
 /* The ring policy's record at head @h of @l: five stores and the head's release. */
-static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_store(struct rb_thread *t,
-					 struct rb_evlog *l, uint64_t h,
-					 uint32_t kind, uint64_t fn,
-					 uint64_t arg, uint64_t ts)
+static inline RB_NOINSTR __attribute__((always_inline)) void
+rb_ev_store(struct rb_thread *t, struct rb_evlog *l, uint64_t h, uint32_t kind, uint64_t fn,
+	    uint64_t arg, uint64_t ts)
 {
 	struct rb_event *e = &t->ev.rec[h & (t->ev.size - 1)];
 
-	/* Orders the previous head store before the record's words; pairs with the readers' acquire fence before their second head load. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/*
+	 * (D) The previous head store before the record's words; pairs with
+	 * the readers' acquire fence before their second head load.
+	 */
+	RB_FENCE_REL();
 	RB_STORE(&e->ts, ts);
 	RB_STORE(&e->fn, fn);
 	RB_STORE(&e->arg, arg);
 	RB_STORE(&e->kind, kind);
 	RB_STORE(&e->aux, 0);
-	/* The record before the count that shows it; pairs with the readers' acquire load of head. */
+	/* (E) The record before the count that shows it; pairs with the readers' acquire load. */
 	RB_STORE_REL(&l->head, h + 1);
 }
 
@@ -142,9 +147,8 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_store(struct 
  * switched off, reads one shared word at most.  The ring policy's record
  * is inline, with the counter's stamp or, without a clock, the sequence.
  */
-static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb_thread *t, uint32_t kind,
-				       uint64_t fn, uint64_t arg, uint64_t ts,
-				       bool lazy)
+static inline RB_NOINSTR __attribute__((always_inline)) void
+rb_ev_put(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg, uint64_t ts, bool lazy)
 {
 	uint32_t st = t->evstate;
 	struct rb_evlog *l;
@@ -153,7 +157,10 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb
 	if (RB_UNLIKELY(st != 0)) {
 		if (st & RB_EVS_NONE)
 			return;
-		/* No clock: the record's place in the log.  Relaxed: head is the owner's own; off as below. */
+		/*
+		 * No clock: the record's place in the log.  Relaxed: head is
+		 * the owner's own; off as below.
+		 */
 		if (st == RB_EVS_SEQ && RB_LOAD(&t->ev.log->off) == 0) {
 			l = t->ev.log;
 			h = RB_LOAD(&l->head);
@@ -180,15 +187,15 @@ static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_put(struct rb
 }
 
 /* A record stamped @ts (the entry's, read for the slot too). */
-static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev(struct rb_thread *t, uint32_t kind,
-				   uint64_t fn, uint64_t arg, uint64_t ts)
+static inline RB_NOINSTR __attribute__((always_inline)) void
+rb_ev(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg, uint64_t ts)
 {
 	rb_ev_put(t, kind, fn, arg, ts, false);
 }
 
 /* A record stamped now: the clock is read only if it is made. */
-static inline RB_NOINSTR __attribute__((always_inline)) void rb_ev_lazy(struct rb_thread *t, uint32_t kind,
-					uint64_t fn, uint64_t arg)
+static inline RB_NOINSTR __attribute__((always_inline)) void
+rb_ev_lazy(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg)
 {
 	rb_ev_put(t, kind, fn, arg, 0, true);
 }
@@ -214,8 +221,7 @@ void rb_ev_thread_start(struct rb_thread *t)
 		uint64_t tail = RB_LOAD(&t->ev.log->tail);
 
 		if (head > tail && head - tail <= h->events)
-			__atomic_fetch_add(&rb_proc.map.hdr->ev_reused_lost,
-					   head - tail, __ATOMIC_RELAXED);
+			RB_FETCH_ADD(&rb_proc.map.hdr->ev_reused_lost, head - tail);
 	}
 	rb_evlog_reset(&t->ev);
 	if (h->ev_policy != RB_POLICY_RING || t->slowclock == RB_TCLOCK_CALL)
@@ -255,8 +261,8 @@ static inline RB_NOINSTR uint32_t rb_slot_below(const struct rb_thread *t,
  * The ring is full: the next frame reuses the first unpinned slot.  Keep
  * the return address that slot holds while its frame lives (it locates
  * the pinned frame that made the call); a reader uses it once the slot
- * holds another level.  Ordered before the slot's rewrite by that slot's
- * release of its odd seq.
+ * holds another level.  (C): stored before the release of the depth that
+ * exposes the level wrapped into that slot (rb_push()).
  */
 static inline RB_NOINSTR uint32_t rb_wrap(struct rb_thread *t,
 					   struct rb_ring *r)
@@ -280,19 +286,20 @@ static inline RB_NOINSTR uint32_t rb_wrap(struct rb_thread *t,
  * clock is read on the cold path (t->slowclock), keeping the fast path free
  * of calls.
  */
-static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *rb_push(struct rb_thread *t,
-						  struct rb_ring *r,
-						  uintptr_t fn, uintptr_t site,
-						  uint64_t sp, uint64_t ts,
-						  uint32_t flags)
+static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *
+rb_push(struct rb_thread *t, struct rb_ring *r, uintptr_t fn, uintptr_t site, uint64_t sp,
+	uint64_t ts, uint32_t flags)
 {
 	uint32_t d = t->depth, c = t->cur, n;
 	struct rb_slot *s = rb_slot(t, c);
 	uint32_t q = RB_LOAD(&s->seq) & ~1u;
 
 	RB_STORE(&s->seq, q + 1);
-	/* Orders the odd seq before the field stores; pairs with the reader's acquire fence before its second seq load. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/*
+	 * (A) The odd seq before the field stores; pairs with the reader's
+	 * acquire fence before its second seq load.
+	 */
+	RB_FENCE_REL();
 	RB_STORE(&s->depth, d);
 	RB_STORE(&s->fn, fn);
 	RB_STORE(&s->site, site);
@@ -301,7 +308,7 @@ static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *rb_push(
 	RB_STORE(&s->line, 0);
 	RB_STORE(&s->flags, flags);
 	if (flags == 0) {
-		/* Fields before the even seq; pairs with the reader's acquire load of seq. */
+		/* (B) Fields before the even seq; pairs with the reader's acquire load of seq. */
 		RB_STORE_REL(&s->seq, q + 2);
 	}
 	/* else rb_push_text() or rb_push_seeded() closes the slot itself. */
@@ -312,9 +319,13 @@ static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *rb_push(
 		n = rb_wrap(t, r);
 	t->cur = n;
 	if (flags == 0) {
-		/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
+		/*
+		 * (C) The slot, and pinned_site (rb_wrap()), before the depth
+		 * that exposes it; pairs with the reader's acquire load of
+		 * depth.
+		 */
 		RB_STORE_REL(&r->depth, (int32_t)(d + 1));
-		/* currSlot is advisory (readers derive it from depth): no ordering. */
+		/* currSlot is advisory (readers derive it from depth): no pair. */
 		RB_STORE(&r->currSlot, (int32_t)n);
 	}
 	return s;
@@ -324,7 +335,10 @@ static inline RB_NOINSTR void rb_set_depth(struct rb_thread *t, uint32_t d)
 {
 	t->depth = d;
 	t->cur = rb_slot_index(d, t->nslots, t->pinned);
-	/* Nothing to publish but the depth itself: a shallower depth hides slots, never exposes new ones. */
+	/*
+	 * Nothing to publish but the depth itself: a shallower depth hides
+	 * slots, never exposes new ones (no pair, rbtrace(5), "ORDERING").
+	 */
 	RB_STORE(&t->ring->depth, (int32_t)d);
 	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
 }
@@ -342,7 +356,10 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
 	uint32_t d = t->depth, c, k, lim;
 	struct rb_slot *s;
 
-	/* Nothing to pop, or only the before-attach frame (a return from a frame entered before the attach). */
+	/*
+	 * Nothing to pop, or only the before-attach frame (a return from a
+	 * frame entered before the attach).
+	 */
 	if (RB_UNLIKELY(d <= t->floor))
 		return;
 	c = rb_slot_below(t, t->cur, d);
@@ -351,6 +368,7 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
 	    RB_LOAD(&s->depth) != d - 1) {
 		t->depth = d - 1;
 		t->cur = c;
+		/* Relaxed: a pop exposes nothing (no pair). */
 		RB_STORE(&r->depth, (int32_t)(d - 1));
 		RB_STORE(&r->currSlot, (int32_t)c);
 		return;
@@ -372,8 +390,8 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
  * Is the frame on top gone, now that @fn is entered with stack pointer
  * @sp from @site?  See the top of this file.
  */
-static inline RB_NOINSTR __attribute__((always_inline)) bool rb_top_gone(struct rb_thread *t, uintptr_t fn,
-					   uintptr_t site, uint64_t sp)
+static inline RB_NOINSTR __attribute__((always_inline)) bool
+rb_top_gone(struct rb_thread *t, uintptr_t fn, uintptr_t site, uint64_t sp)
 {
 	uint32_t d = t->depth;
 	const struct rb_slot *top;
@@ -389,8 +407,8 @@ static inline RB_NOINSTR __attribute__((always_inline)) bool rb_top_gone(struct 
 }
 
 /* Drop the frames on top that are gone (rb_top_gone() said the top one is). */
-static RB_NOINSTR __attribute__((noinline, cold)) void rb_unwind(struct rb_thread *t, uintptr_t site,
-				       uint64_t sp)
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_unwind(struct rb_thread *t, uintptr_t site, uint64_t sp)
 {
 	const struct rb_slot *s = rb_slot(t, 0);
 	uint32_t d = t->depth, lvl;
@@ -422,8 +440,8 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_unwind(struct rb_threa
  * push and after the pop so that a stop shows the function entered, or the
  * caller returned to, on top.
  */
-static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct rb_thread *t, void *fn,
-					  void *site, uint64_t sp)
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_attention_enter(struct rb_thread *t, void *fn, void *site, uint64_t sp)
 {
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
@@ -439,7 +457,8 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_enter(struct
 		rb_control(t, false, (uintptr_t)fn);
 }
 
-static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct rb_thread *t, void *fn)
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_attention_exit(struct rb_thread *t, void *fn)
 {
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
@@ -452,8 +471,8 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_attention_exit(struct 
 }
 
 /* The gate is closed: a thread's first hook claims its ring (thread.c). */
-static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_thread *t, void *fn, void *site,
-				     uint64_t sp)
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_enter_slow(struct rb_thread *t, void *fn, void *site, uint64_t sp)
 {
 	if (rb_thread_claim(t, (uintptr_t)fn, (uintptr_t)site))
 		rb_attention_enter(t, fn, site, sp);
@@ -463,8 +482,8 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_slow(struct rb_t
  * The fast path's entry after frames were unwound without their exit hooks;
  * out of line, so that the fast path keeps no value across a call.
  */
-static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_unwound(struct rb_thread *t, void *fn,
-					void *site, uint64_t sp)
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_enter_unwound(struct rb_thread *t, void *fn, void *site, uint64_t sp)
 {
 	uint64_t ts = rb_counter_read();
 
@@ -479,8 +498,8 @@ static RB_NOINSTR __attribute__((noinline, cold)) void rb_enter_unwound(struct r
  * rb_attention_enter().  Out of line (and the tests repeated here), so
  * that the counter's path is as it is without it.
  */
-static RB_NOINSTR __attribute__((noinline)) void rb_enter_other(struct rb_thread *t, void *fn,
-					void *site, uint64_t sp)
+static RB_NOINSTR __attribute__((noinline)) void
+rb_enter_other(struct rb_thread *t, void *fn, void *site, uint64_t sp)
 {
 	/* Relaxed: as in rb_enter(). */
 	if (t->slowclock != RB_TCLOCK_NONE ||
@@ -496,15 +515,20 @@ static RB_NOINSTR __attribute__((noinline)) void rb_enter_other(struct rb_thread
 }
 
 /* Entering @fn, called from @site, whose stack pointer is @sp. */
-static inline RB_NOINSTR __attribute__((always_inline)) void rb_enter(void *fn, void *site, uint64_t sp)
+static inline RB_NOINSTR __attribute__((always_inline)) void
+rb_enter(void *fn, void *site, uint64_t sp)
 {
 	struct rb_thread *t = &rb_self;
 	struct rb_ring *r;
 
-	if (RB_UNLIKELY(t->busy))
+	if (RB_UNLIKELY(rb_hook_busy(t)))
 		return;
 	r = rb_hook_begin(t);
-	/* Relaxed: a request seen one hook late is still honoured.  One branch for the three tests. */
+	/*
+	 * Relaxed, attention and the filter word: a request or a bit seen
+	 * one hook late is still honoured (no pair).  One branch for the
+	 * three tests.
+	 */
 	if (RB_UNLIKELY(r == NULL))
 		rb_enter_slow(t, fn, site, sp);
 	else if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock |
@@ -541,7 +565,7 @@ void __cyg_profile_func_exit(void *fn, void *site)
 	struct rb_ring *r;
 
 	(void)site;
-	if (RB_UNLIKELY(t->busy))
+	if (RB_UNLIKELY(rb_hook_busy(t)))
 		return;
 	r = rb_hook_begin(t);
 	if (RB_UNLIKELY(r == NULL)) {
@@ -568,7 +592,7 @@ void rb_stack_drop_below(uint64_t sp)
 	const struct rb_slot *s;
 	uint32_t d;
 
-	if (t->busy)
+	if (rb_hook_busy(t))
 		return;
 	if (rb_hook_begin(t) == NULL) {
 		rb_hook_end(t);
@@ -627,7 +651,8 @@ static RB_NOINSTR void rb_push_text(struct rb_thread *t, uintptr_t site,
 	char *dst;
 	uint32_t q;
 
-	s = rb_push(t, t->ring, 0, site, RB_SP_NONE, rb_clock_raw_slow(), flags);
+	s = rb_push(t, t->ring, 0, site, RB_SP_NONE, rb_clock_raw_slow(),
+		    flags);
 	dst = rb_slot_name(s);
 	n = strnlen(name ? name : "", t->slot_sz - 1);
 	memcpy(dst, name ? name : "", n);
@@ -639,9 +664,9 @@ static RB_NOINSTR void rb_push_text(struct rb_thread *t, uintptr_t site,
 	}
 	RB_STORE(&s->line, line);
 	q = RB_LOAD(&s->seq);
-	/* Name and line before the even seq; pairs with the reader's acquire load of seq. */
+	/* (B) Name and line before the even seq; pairs with the reader's acquire load of seq. */
 	RB_STORE_REL(&s->seq, q + 1);
-	/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
+	/* (C) The slot before the depth that exposes it; pairs with the reader's acquire load. */
 	RB_STORE_REL(&t->ring->depth, (int32_t)t->depth);
 	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
 	rb_ev_named(t, dst, n + f + (n < t->slot_sz), line, RB_LOAD(&s->ts));
@@ -670,12 +695,13 @@ void rb_push_marker(struct rb_thread *t, const char *name)
 void rb_push_seeded(struct rb_thread *t, uintptr_t fn, uintptr_t site,
 		    uint64_t sp)
 {
-	struct rb_slot *s = rb_push(t, t->ring, fn, site, sp, 0, RB_SLOT_SEEDED);
+	struct rb_slot *s = rb_push(t, t->ring, fn, site, sp, 0,
+				    RB_SLOT_SEEDED);
 	uint32_t q = RB_LOAD(&s->seq);
 
-	/* The fields before the even seq; pairs with the reader's acquire load of seq. */
+	/* (B) The fields before the even seq; pairs with the reader's acquire load of seq. */
 	RB_STORE_REL(&s->seq, q + 1);
-	/* The slot before the depth that exposes it; pairs with the reader's acquire load of depth. */
+	/* (C) The slot before the depth that exposes it; pairs with the reader's acquire load. */
 	RB_STORE_REL(&t->ring->depth, (int32_t)t->depth);
 	RB_STORE(&t->ring->currSlot, (int32_t)t->cur);
 }
@@ -689,7 +715,7 @@ static RB_NOINSTR struct rb_thread *rb_api_begin(void)
 {
 	struct rb_thread *t = &rb_self;
 
-	if (t->busy)
+	if (rb_hook_busy(t))
 		return NULL;
 	if ((rb_hook_begin(t) != NULL || rb_thread_claim(t, 0, 0)) &&
 	    !(RB_LOAD(&t->ring->attention) & RB_ATTN_UNTRACED))
@@ -735,8 +761,12 @@ void rbtrace_line(int line)
 	if (t == NULL)
 		return;
 	if (t->depth > 0) {
-		s = rb_slot(t, rb_slot_index(t->depth - 1, t->nslots, t->pinned));
-		/* A single aligned int: readers see the old or the new line, never a mix. */
+		s = rb_slot(t, rb_slot_index(t->depth - 1, t->nslots,
+					     t->pinned));
+		/*
+		 * A single aligned int: readers see the old or the new line,
+		 * never a mix.
+		 */
 		RB_STORE(&s->line, line);
 		rb_ev_lazy(t, RB_EV_LINE, RB_LOAD(&s->fn), (uint64_t)(int64_t)line);
 	}

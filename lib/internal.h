@@ -176,18 +176,27 @@ RB_HIDDEN extern __thread struct rb_thread rb_self
 	__attribute__((tls_model("initial-exec")));
 
 /*
- * The bracket around everything a thread does to its own ring: busy set,
- * then the gate read.  The compiler barriers keep the ring's accesses
- * inside, as a signal handler on this thread sees them (its hooks find
- * busy set and do nothing).  Between threads, busy's store and the gate's
+ * The bracket around everything a thread does to its own ring: unless
+ * busy is set already (rb_hook_busy(): a signal handler's hook inside a
+ * hook of this thread, which does nothing), busy set, then the gate read
+ * (rb_hook_begin()), and busy cleared when done (rb_hook_end()).  The
+ * compiler barriers keep the ring's accesses inside, as a signal handler
+ * on this thread sees them.  Between threads, busy's store and the gate's
  * load are ordered by the detach's membarrier(2), not here: the hot path
- * has no fence (thread.c, (G1)).
+ * has no fence (thread.c; (G1)-(G3) of rbtrace(5), "ORDERING").
  */
+static inline RB_NOINSTR __attribute__((always_inline)) bool
+rb_hook_busy(const struct rb_thread *t)
+{
+	/* Plain: busy is this thread's own, changed only by this thread. */
+	return t->busy != 0;
+}
+
 static inline RB_NOINSTR __attribute__((always_inline)) struct rb_ring *
 rb_hook_begin(struct rb_thread *t)
 {
 	RB_STORE(&t->busy, 1);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	RB_SIGNAL_FENCE();
 	/* (G1) Relaxed: read after busy's store; see above. */
 	return RB_LOAD(&t->gate);
 }
@@ -195,7 +204,7 @@ rb_hook_begin(struct rb_thread *t)
 static inline RB_NOINSTR __attribute__((always_inline)) void
 rb_hook_end(struct rb_thread *t)
 {
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	RB_SIGNAL_FENCE();
 	/* (G2) The ring's writes before busy clears; pairs with the detach's acquire load of busy. */
 	RB_STORE_REL(&t->busy, 0);
 }
@@ -252,7 +261,11 @@ static inline RB_NOINSTR uint64_t rb_bp_filtered(uintptr_t fn)
 {
 	uint32_t h = rb_bp_hash(fn);
 
-	/* Relaxed: a monitor sets the bit after the entry it announces; a bit seen a hook late only delays that breakpoint's first hit by a call. */
+	/*
+	 * (J) Relaxed: a monitor sets the bit after the entry it announces;
+	 * a bit seen a hook late only delays that breakpoint's first hit by
+	 * a call.  rb_bp_check() then reads the entry by (I).
+	 */
 	return (RB_LOAD(&rb_proc.bpfilter[h >> 6]) >> (h & 63)) & 1;
 }
 
@@ -282,7 +295,7 @@ RB_HIDDEN extern int rb_attached;
 static inline RB_NOINSTR int rb_attach_state(void)
 {
 	/* Acquire: pairs with the attach's and the detach's release stores (thread.c). */
-	return __atomic_load_n(&rb_attached, __ATOMIC_ACQUIRE);
+	return RB_LOAD_ACQ(&rb_attached);
 }
 RB_HIDDEN const char *rb_attach_getenv(const char *name);
 RB_HIDDEN bool rb_attach_predates(pid_t tid);
