@@ -433,7 +433,19 @@ struct rb_slot {
  * Which slot holds stack level @level.  The first @pinned levels (the
  * outermost frames: main and its first callees) keep slots of their own;
  * deeper levels share the others as a ring, so a stack deeper than the
- * ring keeps its outermost and its innermost frames.
+ * ring keeps its outermost and its innermost frames.  With 8 slots, 2
+ * pinned, and a stack 11 levels deep:
+ *
+ *	slot     0   1 | 2   3   4   5   6   7
+ *	level    0   1 | 8   9  10   5   6   7      depth 11
+ *	         pinned| level l >= 2 in slot 2 + (l - 2) % 6
+ *
+ * Levels 2 to 4 were overwritten by 8 to 10.  A reader shows 10 down to
+ * 5, a gap, then 1 and 0; the gap's site is pinned_site, which the owner
+ * kept from slot 2 (level 2's return address into level 1) before level 8
+ * took that slot.  Once the stack unwinds to level 4, slots 2 to 4 still
+ * hold levels 8 to 10: each slot's depth field says so, and a reader
+ * counts them as overwritten, not as levels 2 to 4.
  */
 static inline uint32_t rb_slot_index(uint32_t level, uint32_t slots,
 				     uint32_t pinned)
