@@ -14,7 +14,9 @@
  * Entries are claimed by compare-and-swap, so several monitors and the
  * program (fork children's copies) write the table side by side; readers
  * copy an entry between two loads of its ctl word.  Every access runs
- * under the model's SIGBUS guard.
+ * under the model's SIGBUS guard.  The ordering points carry the letters
+ * of rbtrace(5), "ORDERING", as the library's side (lib/breakpoint.c)
+ * does: (H) and (I) for an entry, (J) for the filter.
  */
 #include "config.h"
 
@@ -32,6 +34,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include "common/atomic.h"
 #include "monitor/core/breakpoint.h"
 
 #define BP_COPY_TRIES	100	/* rereads of an entry caught changing */
@@ -470,25 +473,25 @@ bp_copy(struct rb_bp *b, struct rb_bp *v)
 	int		i;
 
 	for (i = 0; i < BP_COPY_TRIES; i++) {
-		/* Acquire: the fields written before SET; pairs with the writer's release store of ctl. */
-		c1 = __atomic_load_n(&b->ctl, __ATOMIC_ACQUIRE);
+		/* (I) Acquire: the fields written before SET; pairs with the writer's release of ctl. */
+		c1 = RB_LOAD_ACQ(&b->ctl);
 		if (RB_BP_STATE(c1) != RB_BP_SET)
 			return 0;
-		v->id = __atomic_load_n(&b->id, __ATOMIC_RELAXED);
-		v->pid = __atomic_load_n(&b->pid, __ATOMIC_RELAXED);
-		v->tid = __atomic_load_n(&b->tid, __ATOMIC_RELAXED);
-		v->pstart = __atomic_load_n(&b->pstart, __ATOMIC_RELAXED);
-		v->image = __atomic_load_n(&b->image, __ATOMIC_RELAXED);
-		v->addr = __atomic_load_n(&b->addr, __ATOMIC_RELAXED);
-		v->hits = __atomic_load_n(&b->hits, __ATOMIC_RELAXED);
-		v->from = __atomic_load_n(&b->from, __ATOMIC_RELAXED);
-		v->loc = __atomic_load_n(&b->loc, __ATOMIC_RELAXED);
-		v->nlocs = __atomic_load_n(&b->nlocs, __ATOMIC_RELAXED);
-		v->setter = __atomic_load_n(&b->setter, __ATOMIC_RELAXED);
+		v->id = RB_LOAD(&b->id);
+		v->pid = RB_LOAD(&b->pid);
+		v->tid = RB_LOAD(&b->tid);
+		v->pstart = RB_LOAD(&b->pstart);
+		v->image = RB_LOAD(&b->image);
+		v->addr = RB_LOAD(&b->addr);
+		v->hits = RB_LOAD(&b->hits);
+		v->from = RB_LOAD(&b->from);
+		v->loc = RB_LOAD(&b->loc);
+		v->nlocs = RB_LOAD(&b->nlocs);
+		v->setter = RB_LOAD(&b->setter);
 		memcpy(v->name, b->name, sizeof v->name);
-		/* The copy before the second ctl load; pairs with the writer's release fence after its claim. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&b->ctl, __ATOMIC_RELAXED) == c1) {
+		/* (H) The copy before the second ctl load; pairs with the writer's fence after its claim. */
+		RB_FENCE_ACQ();
+		if (RB_LOAD(&b->ctl) == c1) {
 			v->ctl = c1;
 			v->name[RB_BP_NAME - 1] = '\0';
 			return 1;
@@ -515,8 +518,8 @@ bp_claim(struct rb_bp *b, int reclaim, uint32_t *gen)
 	struct rb_bp	 v;
 	uint32_t	 cur;
 
-	/* Acquire: the state its last writer left; pairs with its release. */
-	cur = __atomic_load_n(&b->ctl, __ATOMIC_ACQUIRE);
+	/* (I) Acquire: the state its last writer left; pairs with its release. */
+	cur = RB_LOAD_ACQ(&b->ctl);
 	switch (RB_BP_STATE(cur)) {
 	case RB_BP_FREE:
 		break;
@@ -528,7 +531,7 @@ bp_claim(struct rb_bp *b, int reclaim, uint32_t *gen)
 		break;
 	case RB_BP_WRITING:
 		if (!reclaim ||
-		    bp_pid_alive(__atomic_load_n(&b->setter, __ATOMIC_RELAXED)))
+		    bp_pid_alive(RB_LOAD(&b->setter)))
 			return 0;
 		break;
 	default:		/* not a state: a stray write */
@@ -537,12 +540,13 @@ bp_claim(struct rb_bp *b, int reclaim, uint32_t *gen)
 		break;
 	}
 	*gen = RB_BP_GEN(cur) + 1;
-	if (!__atomic_compare_exchange_n(&b->ctl, &cur,
-	    RB_BP_MAKE(RB_BP_WRITING, *gen), 0, __ATOMIC_ACQ_REL,
-	    __ATOMIC_RELAXED))
+	if (!RB_CAS(&b->ctl, &cur, RB_BP_MAKE(RB_BP_WRITING, *gen)))
 		return 0;
-	/* The claim before the fields written next; pairs with the readers' acquire fence before their second ctl load. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/*
+	 * (H) The claim before the fields written next; pairs with the
+	 * readers' acquire fence before their second ctl load.
+	 */
+	RB_FENCE_REL();
 	return 1;
 }
 
@@ -568,17 +572,16 @@ bp_filter_sync(struct rbmon_ctl *c)
 			want[h >> 6] |= 1ull << (h & 63);
 		}
 	for (w = 0; w < RB_BP_FILTER_BITS / 64; w++)
-		/* Acq_rel: ordered against the writers' ORs of this word (see above). */
-		if (__atomic_load_n(&f[w], __ATOMIC_RELAXED) & ~want[w])
-			__atomic_fetch_and(&f[w], want[w], __ATOMIC_ACQ_REL);
+		/* (J) Acq_rel: ordered against the writers' ORs of this word (see above). */
+		if (RB_LOAD(&f[w]) & ~want[w])
+			RB_BPF_AND(&f[w], want[w]);
 	for (i = 0; i < RB_BP_ENTRIES; i++)
 		if (bp_copy(bp_entry(c, i), &v)) {
 			h = rb_bp_hash(v.addr);
 			bit = 1ull << (h & 63);
-			/* Acq_rel: after the entry's SET, which bp_copy() saw; the hooks read the word relaxed. */
-			if (!(__atomic_load_n(&f[h >> 6], __ATOMIC_RELAXED) & bit))
-				__atomic_fetch_or(&f[h >> 6], bit,
-				    __ATOMIC_ACQ_REL);
+			/* (J) After the entry's SET, which bp_copy() saw; the hooks read it relaxed. */
+			if (!(RB_LOAD(&f[h >> 6]) & bit))
+				RB_BPF_OR(&f[h >> 6], bit);
 		}
 }
 
@@ -600,39 +603,37 @@ bp_do_set(void *arg)
 				idx[k++] = i;
 	if (k < o->n) {
 		for (i = 0; i < k; i++)
-			/* Release: nothing of ours is left in it. */
-			__atomic_store_n(&bp_entry(c, idx[i])->ctl,
-			    RB_BP_MAKE(RB_BP_FREE, gen[i] + 1),
-			    __ATOMIC_RELEASE);
+			/* (I) Release: nothing of ours is left in it. */
+			RB_STORE_REL(&bp_entry(c, idx[i])->ctl,
+			    RB_BP_MAKE(RB_BP_FREE, gen[i] + 1));
 		o->ret = -1;
 		goto out;
 	}
 	/* Relaxed: a counter; ids only need to differ. */
-	id = __atomic_add_fetch(&h->bp_next_id, 1, __ATOMIC_RELAXED);
+	id = RB_ADD_FETCH(&h->bp_next_id, 1);
 	o->id = (uint32_t)((id - 1) % BP_ID_MAX) + 1;
 	for (i = 0; i < k; i++) {
 		struct rb_bp *b = bp_entry(c, idx[i]);
 
-		/* Relaxed: published by the release store of SET below. */
-		__atomic_store_n(&b->id, o->id, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->pid, o->sc->pid, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->tid, o->tid, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->pstart, o->sc->pstart, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->image, o->sc->image, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->addr, o->addrs[i], __ATOMIC_RELAXED);
-		__atomic_store_n(&b->hits, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->from, o->from, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->loc, i, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->nlocs, k, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->setter, (int32_t)getpid(),
-		    __ATOMIC_RELAXED);
+		/* Relaxed: published by the release store of SET below (I). */
+		RB_STORE(&b->id, o->id);
+		RB_STORE(&b->pid, o->sc->pid);
+		RB_STORE(&b->tid, o->tid);
+		RB_STORE(&b->pstart, o->sc->pstart);
+		RB_STORE(&b->image, o->sc->image);
+		RB_STORE(&b->addr, o->addrs[i]);
+		RB_STORE(&b->hits, 0);
+		RB_STORE(&b->from, o->from);
+		RB_STORE(&b->loc, i);
+		RB_STORE(&b->nlocs, k);
+		RB_STORE(&b->setter, (int32_t)getpid());
 		memset(b->name, 0, sizeof b->name);
 		memcpy(b->name, o->name, strlen(o->name));
 	}
 	for (i = 0; i < k; i++)
-		/* The fields before SET; pairs with the readers' acquire load of ctl. */
-		__atomic_store_n(&bp_entry(c, idx[i])->ctl,
-		    RB_BP_MAKE(RB_BP_SET, gen[i]), __ATOMIC_RELEASE);
+		/* (I) The fields before SET; pairs with the readers' acquire load of ctl. */
+		RB_STORE_REL(&bp_entry(c, idx[i])->ctl,
+		    RB_BP_MAKE(RB_BP_SET, gen[i]));
 	bp_filter_sync(c);
 	o->ret = 0;
 out:
@@ -656,10 +657,9 @@ bp_do_clear(void *arg)
 		    v.pid != o->sc->pid || (o->id != 0 && v.id != o->id))
 			continue;
 		cur = v.ctl;
-		/* Release: our reads of it before it may be reused. */
-		if (!__atomic_compare_exchange_n(&b->ctl, &cur,
-		    RB_BP_MAKE(RB_BP_FREE, RB_BP_GEN(cur) + 1), 0,
-		    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		/* (I) Release: our reads of it before it may be reused. */
+		if (!RB_CAS_REL(&b->ctl, &cur,
+		    RB_BP_MAKE(RB_BP_FREE, RB_BP_GEN(cur) + 1)))
 			continue;
 		for (k = 0; k < nids && ids[k] != v.id; k++)
 			;

@@ -365,8 +365,7 @@ ctl_post(struct ctl_call *x)
 	}
 	ctl_reclaim(c, k, r);
 	/* Acquire: the area is ours only after the CAS; pairs with the release that emptied it. */
-	if (!__atomic_compare_exchange_n(&r->cmdready, &expect,
-	    RB_CMD_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+	if (!RB_CAS_ACQ(&r->cmdready, &expect, RB_CMD_WRITING)) {
 		pid = RB_LOAD(&r->cmdpid);
 		rbmon_xasprintf(x->cause, "thread %d is busy with another "
 		    "command (from rbmon pid %d, %s; taken over if it stays "
@@ -504,7 +503,7 @@ ctl_collect(struct ctl_call *x)
 		more = want - k->len - area < glen ? want - k->len - area : glen;
 		memcpy(k->text + k->len + area, gma, more);
 		/* The copy before the owner check; nobody takes the GMA while our ring holds RESPONSE. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		RB_FENCE_ACQ();
 		if (RB_LOAD(&h->gma_owner) != k->ring + 1)
 			more = 0;
 	}
@@ -521,11 +520,9 @@ ctl_finish(struct rbmon_ctl *c, struct rbmon_cmd *k)
 	uint32_t	 me = k->ring + 1;
 	int32_t		 st = RB_CMD_RESPONSE;
 
-	__atomic_compare_exchange_n(&h->gma_owner, &me, 0, 0,
-	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	RB_CAS_REL(&h->gma_owner, &me, 0);
 	/* Release: our reads of the response are done before the area is reused. */
-	__atomic_compare_exchange_n(&r->cmdready, &st, RB_CMD_EMPTY, 0,
-	    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	RB_CAS_REL(&r->cmdready, &st, RB_CMD_EMPTY);
 }
 
 static int
@@ -674,7 +671,7 @@ ctl_set_flag(struct ctl_call *x)
 		return -1;
 	}
 	/* Seq_cst: before the ORs below; pairs with the owners' clear-then-look. */
-	__atomic_store_n(flag, x->value, __ATOMIC_SEQ_CST);
+	RB_STORE_SEQ(flag, x->value);
 	if (flag != &h->single)
 		return 0;
 	for (i = 0; i < c->m->hdr.rings; i++) {
@@ -719,7 +716,7 @@ ctl_signal(struct ctl_call *x)
 		rbmon_xasprintf(x->cause, "thread %d has exited", x->k->tid);
 		return -1;
 	}
-	__atomic_store_n(&r->signal, 1, __ATOMIC_SEQ_CST);
+	RB_STORE_SEQ(&r->signal, 1);
 	/* After signal: the owner clears the bit before it looks. */
 	RB_ATTN_OR(r, RB_ATTN_SIGNAL);
 	return 0;
@@ -811,8 +808,7 @@ ctl_watch_add(struct ctl_call *x)
 		int32_t		 free_ = RB_WATCH_FREE;
 
 		/* Acquire: the owner's release of the entry (inuse = FREE). */
-		if (!__atomic_compare_exchange_n(&e->inuse, &free_,
-		    RB_WATCH_WRITING, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		if (!RB_CAS_ACQ(&e->inuse, &free_, RB_WATCH_WRITING))
 			continue;
 		memset(e->expr, 0, sizeof e->expr);
 		memcpy(e->expr, w->expr, len);
@@ -940,7 +936,7 @@ ctl_watch_read(struct ctl_call *x)
 		more = (size_t)len - n < glen ? (size_t)len - n : glen;
 		memcpy(v->text + n, gma, more);
 		/* The copy before the owner check: a thief changes the owner first. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		RB_FENCE_ACQ();
 		if (RB_LOAD(&h->gma_owner) != tag)
 			more = 0;
 	}
@@ -989,8 +985,7 @@ ctl_watch_remove(struct ctl_call *x)
 	if (!ctl_same_thread(x->c, w->k))
 		return -1;
 	/* Release: our reads of the entry before the owner frees it; pairs with its acquire load of inuse. */
-	if (!__atomic_compare_exchange_n(&e->inuse, &set, RB_WATCH_REMOVING, 0,
-	    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (!RB_CAS_REL(&e->inuse, &set, RB_WATCH_REMOVING))
 		return set == RB_WATCH_REMOVING ? 0 : -1;
 	RB_ATTN_OR(r, RB_ATTN_WATCH);
 	rb_ring_wake(r);

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* rbmon model: open, validate and snapshot a trace file without trusting it. */
+/*
+ * rbmon model: open, validate and snapshot a trace file without trusting it.
+ * Its loads are the readers' side of the pairs of rbtrace(5), "ORDERING":
+ * a slot's (A) and (B) and the ring's depth (C), whose writer is
+ * lib/hooks.c, a ring's owner (K) and an object (L).
+ */
 #include "config.h"
 
 #include <errno.h>
@@ -15,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/atomic.h"
 #include "common/clock.h"
 #include "common/strl.h"
 
@@ -312,22 +318,22 @@ rbmon_model_read_slot(const struct rb_slot *sl, uint32_t slot_sz,
 
 	for (i = 0; i < RBMON_SLOT_TRIES; i++) {
 		/*
-		 * Acquire: pairs with the owner's release store of the even
-		 * seq that ends a slot update, so the fields read below are
-		 * at least as new as that update.
+		 * (B) Acquire: pairs with the owner's release store of the
+		 * even seq that ends a slot update, so the fields read below
+		 * are at least as new as that update.
 		 */
-		s1 = __atomic_load_n(&sl->seq, __ATOMIC_ACQUIRE);
+		s1 = RB_LOAD_ACQ(&sl->seq);
 		if (s1 & 1) {
 			model_cpu_relax();
 			continue;
 		}
 		/* Relaxed: validated by the seq recheck below. */
-		out->depth = __atomic_load_n(&sl->depth, __ATOMIC_RELAXED);
-		out->fn = __atomic_load_n(&sl->fn, __ATOMIC_RELAXED);
-		out->site = __atomic_load_n(&sl->site, __ATOMIC_RELAXED);
-		out->ts = __atomic_load_n(&sl->ts, __ATOMIC_RELAXED);
-		out->line = __atomic_load_n(&sl->line, __ATOMIC_RELAXED);
-		out->flags = __atomic_load_n(&sl->flags, __ATOMIC_RELAXED);
+		out->depth = RB_LOAD(&sl->depth);
+		out->fn = RB_LOAD(&sl->fn);
+		out->site = RB_LOAD(&sl->site);
+		out->ts = RB_LOAD(&sl->ts);
+		out->line = RB_LOAD(&sl->line);
+		out->flags = RB_LOAD(&sl->flags);
 		/* Only named frames use the name; a torn flags read retries. */
 		if (out->flags & RB_SLOT_NAMED)
 			memcpy(out->name, rb_slot_name((struct rb_slot *)sl),
@@ -335,13 +341,13 @@ rbmon_model_read_slot(const struct rb_slot *sl, uint32_t slot_sz,
 		else
 			out->name[0] = '\0';
 		/*
-		 * Acquire fence: orders the copies above before the seq
+		 * (A) Acquire fence: orders the copies above before the seq
 		 * reread; pairs with the owner's fence between its odd seq
 		 * store and its field stores, so a changed field implies a
 		 * changed seq.
 		 */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		s2 = __atomic_load_n(&sl->seq, __ATOMIC_RELAXED);
+		RB_FENCE_ACQ();
+		s2 = RB_LOAD(&sl->seq);
 		if (s1 == s2) {
 			out->seq = s1;
 			out->name[slot_sz] = '\0';
@@ -384,9 +390,9 @@ model_stack_changed(const struct rb_header *h, struct rb_ring *r,
 	const struct rb_slot	*sl;
 	size_t			 i;
 
-	/* Orders the slot copies before these rereads, as in read_slot. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&r->depth, __ATOMIC_RELAXED) != d)
+	/* (A) Orders the slot copies before these rereads, as in read_slot. */
+	RB_FENCE_ACQ();
+	if (RB_LOAD(&r->depth) != d)
 		return 1;
 	for (i = 0; i < t->nframes; i++) {
 		f = &t->frames[i];
@@ -394,7 +400,7 @@ model_stack_changed(const struct rb_header *h, struct rb_ring *r,
 			continue;
 		sl = rb_slot_at(h, r, rb_slot_index(f->level, h->slots,
 		    h->pinned));
-		if (__atomic_load_n(&sl->seq, __ATOMIC_RELAXED) != f->seq)
+		if (RB_LOAD(&sl->seq) != f->seq)
 			return 1;
 	}
 	return 0;
@@ -425,10 +431,10 @@ rbmon_model_read_stack(const struct rb_header *h, struct rb_ring *r,
 	for (attempt = 0; attempt < RBMON_STACK_TRIES; attempt++) {
 		model_frames_free(t);
 		/*
-		 * Acquire: pairs with the owner's release store of depth
+		 * (C) Acquire: pairs with the owner's release store of depth
 		 * after it published the slot of the new level.
 		 */
-		d = __atomic_load_n(&r->depth, __ATOMIC_ACQUIRE);
+		d = RB_LOAD_ACQ(&r->depth);
 		if (d < 0)
 			d = 0;
 		/*
@@ -445,11 +451,10 @@ rbmon_model_read_stack(const struct rb_header *h, struct rb_ring *r,
 			if (k < lo && k >= (int32_t)h->pinned) {
 				t->gap_at = t->nframes;
 				/*
-				 * Relaxed: the slot reads before it acquired
-				 * the seq that was released after it.
+				 * Relaxed: (C), stored before the depth
+				 * acquired above was released.
 				 */
-				t->gap_site = __atomic_load_n(&r->pinned_site,
-				    __ATOMIC_RELAXED);
+				t->gap_site = RB_LOAD(&r->pinned_site);
 				k = (int32_t)h->pinned;
 				continue;
 			}
@@ -511,11 +516,10 @@ model_objects_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 	for (i = 0; i < h->objects; i++) {
 		o = rb_object_at(m->base, h, i);
 		/*
-		 * Acquire: pairs with the writer's release store of
+		 * (L) Acquire: pairs with the writer's release store of
 		 * RB_OBJ_VALID after it filled in the entry.
 		 */
-		if (__atomic_load_n(&o->state, __ATOMIC_ACQUIRE) !=
-		    RB_OBJ_VALID)
+		if (RB_LOAD_ACQ(&o->state) != RB_OBJ_VALID)
 			continue;
 		if (s->nobjects == cap) {
 			cap = cap == 0 ? 16 : cap * 2;
@@ -552,31 +556,29 @@ model_ring_control(struct rb_ring *r, struct rbmon_thread *t)
 	int			 i;
 
 	/* Relaxed: display-only values (see above). */
-	t->why = __atomic_load_n(&r->why, __ATOMIC_RELAXED);
-	t->stop_ns = __atomic_load_n(&r->stop_ns, __ATOMIC_RELAXED);
-	t->stopfn = __atomic_load_n(&r->stopfn, __ATOMIC_RELAXED);
-	t->stops = __atomic_load_n(&r->stops, __ATOMIC_RELAXED);
-	t->orphaned = __atomic_load_n(&r->orphaned, __ATOMIC_RELAXED);
-	t->trace = __atomic_load_n(&r->trace, __ATOMIC_RELAXED);
-	t->signal = __atomic_load_n(&r->signal, __ATOMIC_RELAXED);
-	t->attention = __atomic_load_n(&r->attention, __ATOMIC_RELAXED);
-	t->cmdready = __atomic_load_n(&r->cmdready, __ATOMIC_RELAXED);
+	t->why = RB_LOAD(&r->why);
+	t->stop_ns = RB_LOAD(&r->stop_ns);
+	t->stopfn = RB_LOAD(&r->stopfn);
+	t->stops = RB_LOAD(&r->stops);
+	t->orphaned = RB_LOAD(&r->orphaned);
+	t->trace = RB_LOAD(&r->trace);
+	t->signal = RB_LOAD(&r->signal);
+	t->attention = RB_LOAD(&r->attention);
+	t->cmdready = RB_LOAD(&r->cmdready);
 	t->watches = NULL;
 	for (i = 0; i < RB_WATCHES; i++) {
 		w = &r->watches[i];
 		/* Relaxed: a display-only value (see above). */
-		if (__atomic_load_n(&w->inuse, __ATOMIC_RELAXED) == RB_WATCH_FREE)
+		if (RB_LOAD(&w->inuse) == RB_WATCH_FREE)
 			continue;
 		if (t->watches == NULL)
 			t->watches = rbmon_xcalloc(RB_WATCHES,
 			    sizeof *t->watches);
 		c = &t->watches[i];
-		c->inuse = __atomic_load_n(&w->inuse, __ATOMIC_RELAXED);
-		c->exprlength = __atomic_load_n(&w->exprlength,
-		    __ATOMIC_RELAXED);
-		c->resready = __atomic_load_n(&w->resready, __ATOMIC_RELAXED);
-		c->reslength = __atomic_load_n(&w->reslength,
-		    __ATOMIC_RELAXED);
+		c->inuse = RB_LOAD(&w->inuse);
+		c->exprlength = RB_LOAD(&w->exprlength);
+		c->resready = RB_LOAD(&w->resready);
+		c->reslength = RB_LOAD(&w->reslength);
 		memcpy(c->expr, w->expr, RB_EXPR_MAX);
 		c->expr[c->exprlength >= 0 && c->exprlength < RB_EXPR_MAX ?
 		    c->exprlength : RB_EXPR_MAX] = '\0';
@@ -599,11 +601,11 @@ model_ring_events(const struct rb_header *h, struct rb_ring *r,
 		return;
 	l = rb_ring_evlog(h, r);
 	/* Relaxed: counts shown as they are; events.c orders its copies. */
-	t->ev_head = __atomic_load_n(&l->head, __ATOMIC_RELAXED);
-	t->ev_tail = __atomic_load_n(&l->tail, __ATOMIC_RELAXED);
-	t->ev_dropped = __atomic_load_n(&l->dropped, __ATOMIC_RELAXED);
-	t->ev_pending = __atomic_load_n(&l->pending_lost, __ATOMIC_RELAXED);
-	t->ev_off = __atomic_load_n(&l->off, __ATOMIC_RELAXED) != 0;
+	t->ev_head = RB_LOAD(&l->head);
+	t->ev_tail = RB_LOAD(&l->tail);
+	t->ev_dropped = RB_LOAD(&l->dropped);
+	t->ev_pending = RB_LOAD(&l->pending_lost);
+	t->ev_off = RB_LOAD(&l->off) != 0;
 }
 
 static void
@@ -624,10 +626,10 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 	for (i = 0; i < h->rings; i++) {
 		ow = rb_owner_at(m->base, h, i);
 		/*
-		 * Acquire: pairs with the owner's release CAS that published
-		 * the claim after it wrote the ring's identity.
+		 * (K) Acquire: pairs with the owner's release store of ctl
+		 * (live, exited) after it wrote the ring's identity.
 		 */
-		ctl = __atomic_load_n(&ow->ctl, __ATOMIC_ACQUIRE);
+		ctl = RB_LOAD_ACQ(&ow->ctl);
 		st = RB_OWN_STATE(ctl);
 		if (st == RB_OWN_CLAIMING || st == RB_OWN_LIVE)
 			s->rings_used++;
@@ -644,42 +646,39 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		r = rb_ring_at(m->base, h, i);
 		t->ring = i;
 		t->own = st;
-		t->pid = __atomic_load_n(&r->pid, __ATOMIC_RELAXED);
-		t->tid = __atomic_load_n(&r->tid, __ATOMIC_RELAXED);
-		t->ppid = __atomic_load_n(&r->ppid, __ATOMIC_RELAXED);
-		t->state = __atomic_load_n(&r->state, __ATOMIC_RELAXED);
-		t->pstart = __atomic_load_n(&r->pstart, __ATOMIC_RELAXED);
-		t->image = __atomic_load_n(&r->image, __ATOMIC_RELAXED);
-		t->created_ns = __atomic_load_n(&r->created_ns,
-		    __ATOMIC_RELAXED);
-		t->exited_ns = __atomic_load_n(&r->exited_ns, __ATOMIC_RELAXED);
+		t->pid = RB_LOAD(&r->pid);
+		t->tid = RB_LOAD(&r->tid);
+		t->ppid = RB_LOAD(&r->ppid);
+		t->state = RB_LOAD(&r->state);
+		t->pstart = RB_LOAD(&r->pstart);
+		t->image = RB_LOAD(&r->image);
+		t->created_ns = RB_LOAD(&r->created_ns);
+		t->exited_ns = RB_LOAD(&r->exited_ns);
 		memcpy(t->name, r->name, RB_THREAD_NAME_MAX);
 		t->name[RB_THREAD_NAME_MAX] = '\0';
 		/*
-		 * Orders the identity reads before the ctl reread: if the
+		 * (K) Orders the identity reads before the ctl reread: if the
 		 * ring changed hands meanwhile, ctl changed too.
 		 */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		ctl2 = __atomic_load_n(&ow->ctl, __ATOMIC_RELAXED);
+		RB_FENCE_ACQ();
+		ctl2 = RB_LOAD(&ow->ctl);
 		if (ctl2 != ctl || t->pid <= 0)
 			continue;
 		if (t->state == RB_STATE_EXITED ||
 		    t->state == RB_STATE_DETACHED)
 			t->own = RB_OWN_EXITED;
 		s->nthreads++;	/* before the frames: freed on SIGBUS */
-		t->gen = __atomic_load_n(&ow->gen, __ATOMIC_RELAXED);
+		t->gen = RB_LOAD(&ow->gen);
 		model_ring_events(h, r, t);
 		model_ring_control(r, t);
 		rbmon_model_read_stack(h, r, t, &scratch);
 	}
 	/* Relaxed: a statistic and flags shown as they are, no ordering. */
 	hl = m->base;
-	s->untraced = __atomic_load_n(&hl->untraced_threads, __ATOMIC_RELAXED);
-	s->single = __atomic_load_n(&hl->single, __ATOMIC_RELAXED);
-	s->stop_on_create = __atomic_load_n(&hl->stop_on_create,
-	    __ATOMIC_RELAXED);
-	s->trace_on_create = __atomic_load_n(&hl->trace_on_create,
-	    __ATOMIC_RELAXED);
+	s->untraced = RB_LOAD(&hl->untraced_threads);
+	s->single = RB_LOAD(&hl->single);
+	s->stop_on_create = RB_LOAD(&hl->stop_on_create);
+	s->trace_on_create = RB_LOAD(&hl->trace_on_create);
 }
 
 static void
@@ -978,7 +977,7 @@ rbmon_snapshot_gen(void)
 	static uint64_t	gen;
 
 	/* Relaxed: only uniqueness matters, nothing is published with it. */
-	return __atomic_add_fetch(&gen, 1, __ATOMIC_RELAXED);
+	return RB_ADD_FETCH(&gen, 1);
 }
 
 /**

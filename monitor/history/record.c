@@ -119,7 +119,7 @@ rec_copy_guarded(void *arg)
 	a->st = RB_OWN_STATE(RB_LOAD_ACQ(&o->ctl));
 	if (a->st != RB_OWN_LIVE && a->st != RB_OWN_EXITED)
 		return;
-	a->gen = __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE);
+	a->gen = RB_LOAD_ACQ(&o->gen);
 	memset(&a->id, 0, sizeof a->id);
 	a->id.ring = a->i;
 	a->id.pid = RB_LOAD(&ring->pid);
@@ -142,7 +142,7 @@ rec_copy_guarded(void *arg)
 	a->from = from;
 	a->n = rb_evlog_copy(&q, from, r->buf, h->events, &a->w);
 	/* Orders the copy before the reread: a ring taken meanwhile bumped gen. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	RB_FENCE_ACQ();
 	a->valid = RB_LOAD(&o->gen) == a->gen;
 	if (!a->valid) {
 		a->n = 0;
@@ -157,10 +157,9 @@ rec_copy_guarded(void *arg)
 	 * The ring went to a new thread between the check above and the move:
 	 * its emptied log's tail was 0, and so was @from.  Put it back.
 	 */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	RB_FENCE_SEQ();
 	if (RB_LOAD(&o->gen) != a->gen)
-		__atomic_compare_exchange_n(&q.log->tail, &upto, from, 0,
-		    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		RB_CAS_RLX(&q.log->tail, &upto, from);
 }
 
 static void
@@ -297,13 +296,13 @@ rec_objs_guarded(void *arg)
 		struct rb_object	*c = &r->objcopy[i];
 
 		/* Acquire: pairs with the writer's release of RB_OBJ_VALID. */
-		c->state = __atomic_load_n(&o->state, __ATOMIC_ACQUIRE);
+		c->state = RB_LOAD_ACQ(&o->state);
 		if (c->state != RB_OBJ_VALID)
 			continue;
 		memcpy(c, o, sizeof *c);
 		/* Filled in before VALID; a change since shows in state. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&o->state, __ATOMIC_RELAXED) != RB_OBJ_VALID)
+		RB_FENCE_ACQ();
+		if (RB_LOAD(&o->state) != RB_OBJ_VALID)
 			c->state = 0;
 	}
 }
@@ -450,8 +449,7 @@ rec_claim_guarded(void *arg)
 
 	if (!a->take) {
 		cur = me;
-		a->ok = __atomic_compare_exchange_n(&h->ev_consumer, &cur, 0,
-		    0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+		a->ok = RB_CAS_REL(&h->ev_consumer, &cur, 0);
 		return;
 	}
 	cur = RB_LOAD_ACQ(&h->ev_consumer);
@@ -462,8 +460,7 @@ rec_claim_guarded(void *arg)
 		return;
 	}
 	/* Free, or left by a recorder that is gone. */
-	a->ok = __atomic_compare_exchange_n(&h->ev_consumer, &cur, me, 0,
-	    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	a->ok = RB_CAS(&h->ev_consumer, &cur, me);
 	if (!a->ok)
 		a->holder = cur;
 }
