@@ -9,14 +9,16 @@
  * (rb_bp_filtered(), a few instructions) and only on a set bit comes here
  * to look for an entry of its own process image.
  *
- * Entries are published seqlock style through their ctl word:
+ * Entries are published seqlock style through their ctl word; the letters
+ * are the pairs of rbtrace(5), "ORDERING", which the monitor's side
+ * (monitor/core/breakpoint.c) cites too:
  *
  *   writer (monitor, or a fork child)      reader (a hook, here)
- *   CAS ctl FREE(g) -> WRITING(g+1)        c1 = ctl                (acquire)
- *   release fence                          SET? copy the fields
- *   fields                                 acquire fence
- *   ctl = SET(g+1)           (release)     c2 = ctl; use it if c1 == c2
- *   filter bit |= ...        (seq_cst)
+ *   CAS ctl FREE(g) -> WRITING(g+1)        c1 = ctl                (acquire) (I)
+ *   release fence                      (H) SET? copy the fields
+ *   fields                                 acquire fence                     (H)
+ *   ctl = SET(g+1)           (release) (I) c2 = ctl; use it if c1 == c2
+ *   filter bit |= ...        (seq_cst) (J)
  *
  * and cleared by a compare-and-swap SET(g) -> FREE(g+1), so a reader never
  * takes a mix of two entries.  Nothing read from the table is trusted
@@ -48,7 +50,7 @@ struct rb_bp_copy {
  */
 static bool rb_bp_read(struct rb_bp *b, struct rb_bp_copy *v)
 {
-	/* Acquire: the fields written before SET; pairs with the writer's release store of ctl. */
+	/* (I) Acquire: the fields written before SET; pairs with the writer's release of ctl. */
 	v->ctl = RB_LOAD_ACQ(&b->ctl);
 	if (RB_BP_STATE(v->ctl) != RB_BP_SET)
 		return false;
@@ -62,8 +64,8 @@ static bool rb_bp_read(struct rb_bp *b, struct rb_bp_copy *v)
 	v->from = RB_LOAD(&b->from);
 	v->loc = RB_LOAD(&b->loc);
 	v->nlocs = RB_LOAD(&b->nlocs);
-	/* The fields before the second ctl load; pairs with the writer's release fence after its claim. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* (H) The fields before the second ctl load; pairs with the fence after a claim. */
+	RB_FENCE_ACQ();
 	return RB_LOAD(&b->ctl) == v->ctl;
 }
 
@@ -117,7 +119,7 @@ uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn)
 		    (v.tid != 0 && v.tid != t->tid))
 			continue;
 		/* Relaxed: a counter; monitors add up what they find. */
-		hits = __atomic_add_fetch(&b->hits, 1, __ATOMIC_RELAXED);
+		hits = RB_ADD_FETCH(&b->hits, 1);
 		if (v.nlocs > 1)
 			hits = rb_bp_hits(v.id);
 		if (stop == 0 && v.id != 0 && hits >= v.from)
@@ -129,10 +131,8 @@ uint32_t rb_bp_check(struct rb_thread *t, uint64_t fn)
 /* Free entry @b, in state @c, unless it changed since.  Return: freed. */
 static bool rb_bp_free(struct rb_bp *b, uint32_t c)
 {
-	/* Release: our reads of the entry before it may be reused. */
-	return __atomic_compare_exchange_n(&b->ctl, &c,
-					   RB_BP_MAKE(RB_BP_FREE, RB_BP_GEN(c) + 1),
-					   false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	/* (I) Release: our reads of the entry before it may be reused. */
+	return RB_CAS_REL(&b->ctl, &c, RB_BP_MAKE(RB_BP_FREE, RB_BP_GEN(c) + 1));
 }
 
 /**
@@ -161,10 +161,10 @@ static struct rb_bp *rb_bp_claim(uint32_t *gen)
 		if (RB_BP_STATE(c) != RB_BP_FREE)
 			continue;
 		*gen = RB_BP_GEN(c) + 1;
-		/* Acquire: the entry is ours only after the CAS; pairs with the release that freed it. */
+		/* (I) Acquire: ours only after the CAS; pairs with the release that freed it. */
 		if (RB_CAS(&b->ctl, &c, RB_BP_MAKE(RB_BP_WRITING, *gen))) {
-			/* The claim before the fields; pairs with the readers' acquire fence. */
-			__atomic_thread_fence(__ATOMIC_RELEASE);
+			/* (H) The claim before the fields; pairs with the readers' fence. */
+			RB_FENCE_REL();
 			return b;
 		}
 	}
@@ -191,8 +191,8 @@ void rb_bp_fork_child(uint64_t parent_image)
 			continue;
 		memcpy(name, b->name, sizeof(name));
 		name[RB_BP_NAME - 1] = '\0';
-		/* The name copied before the check, as the fields. */
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		/* (H) The name copied before the check, as the fields. */
+		RB_FENCE_ACQ();
 		if (RB_LOAD(&b->ctl) != v.ctl)
 			continue;
 		d = rb_bp_claim(&gen);
@@ -212,10 +212,13 @@ void rb_bp_fork_child(uint64_t parent_image)
 		RB_STORE(&d->nlocs, v.nlocs);
 		RB_STORE(&d->setter, (int32_t)rb_proc.pid);
 		memcpy(d->name, name, sizeof(name));
-		/* The fields before SET; pairs with the readers' acquire load of ctl. */
+		/* (I) The fields before SET; pairs with the readers' acquire load of ctl. */
 		RB_STORE_REL(&d->ctl, RB_BP_MAKE(RB_BP_SET, gen));
 		h = rb_bp_hash(v.addr);
-		/* Seq_cst: after SET, so a monitor's filter rebuild that missed the entry keeps this bit (rbtrace(5)). */
+		/*
+		 * (J) Seq_cst: after SET, so a monitor's filter rebuild that
+		 * missed the entry keeps this bit (rbtrace(5), "The filter").
+		 */
 		__atomic_fetch_or((uint64_t *)&rb_proc.bpfilter[h >> 6],
 				  1ull << (h & 63), __ATOMIC_SEQ_CST);
 	}
@@ -260,16 +263,15 @@ static void rb_bp_filter_sync(void)
 			want[h >> 6] |= 1ull << (h & 63);
 		}
 	for (i = 0; i < RB_BP_FILTER_BITS / 64; i++)
-		/* Acq_rel: ordered against the writers' ORs of this word (see above). */
+		/* (J) Acq_rel: ordered against the writers' ORs of this word (see above). */
 		if (RB_LOAD(&f[i]) & ~want[i])
-			__atomic_fetch_and(&f[i], want[i], __ATOMIC_ACQ_REL);
+			RB_BPF_AND(&f[i], want[i]);
 	for (i = 0; i < rb_proc.nbps; i++)
 		if (rb_bp_read(&rb_proc.bps[i], &v)) {
 			h = rb_bp_hash(v.addr);
-			/* Acq_rel: after the entry's SET, which rb_bp_read() saw; the hooks read the word relaxed. */
+			/* (J) After the SET rb_bp_read() saw; the hooks read the word relaxed. */
 			if (!(RB_LOAD(&f[h >> 6]) & (1ull << (h & 63))))
-				__atomic_fetch_or(&f[h >> 6], 1ull << (h & 63),
-						  __ATOMIC_ACQ_REL);
+				RB_BPF_OR(&f[h >> 6], 1ull << (h & 63));
 		}
 }
 

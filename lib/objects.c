@@ -157,7 +157,7 @@ static int rb_objects_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	o->hi = hi;
 	rb_strlcpy(o->path, path, sizeof(o->path));
 	rb_object_build_id(o, info);
-	/* Release: the entry's fields before VALID; pairs with readers' acquire load of state. */
+	/* (L) Release: the entry's fields before VALID; pairs with readers' acquire of state. */
 	RB_STORE_REL(&o->state, RB_OBJ_VALID);
 	return 0;
 }
@@ -193,7 +193,7 @@ bool rb_objects_evoff(struct rb_map *m, uint64_t image)
 	for (i = 0; i < m->geo.objects; i++) {
 		struct rb_object *o = rb_object_at(m->base, &m->geo, i);
 
-		/* Acquire: the entry's fields; pairs with the registration's release of VALID. */
+		/* (L) Acquire: the entry's fields; pairs with the release of VALID. */
 		if (RB_LOAD_ACQ(&o->state) == RB_OBJ_VALID &&
 		    RB_LOAD(&o->image) == image &&
 		    (RB_LOAD(&o->flags) & RB_OBJF_MAIN))
@@ -227,7 +227,7 @@ void rb_objects_copy(struct rb_map *m, uint64_t from, pid_t pid,
 		o->pid = pid;
 		o->pstart = pstart;
 		o->image = to;
-		/* Release: as in rb_objects_cb(). */
+		/* (L) Release: as in rb_objects_cb(). */
 		RB_STORE_REL(&o->state, RB_OBJ_VALID);
 	}
 }

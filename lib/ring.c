@@ -187,7 +187,7 @@ void rb_ring_release_as(struct rb_map *m, uint32_t i, int32_t state)
 	RB_STORE(&o->stamp, now);
 	ctl = RB_LOAD(&o->ctl);
 	/*
-	 * Release: the ring's last stack and exit state before the ring becomes
+	 * (K) Release: the ring's last stack and exit state before it becomes
 	 * claimable; pairs with the acquire of the CAS in rb_ring_take() and
 	 * with readers' acquire load of ctl.
 	 */

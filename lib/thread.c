@@ -7,7 +7,8 @@
  * rb_hook_begin() and rb_hook_end(): busy set, then the gate read; a
  * closed gate (NULL) sends it away without touching the ring.  A detach
  * (rb_thread_release_all()) takes a running thread's ring away without
- * stopping it, as an asymmetric Dekker handshake (rbtrace(5), "ATTACH"):
+ * stopping it, as an asymmetric Dekker handshake (rbtrace(5), "ATTACH";
+ * the pairs (G1)-(G3) of its "ORDERING"):
  *
  *   thread, in a hook                  detach
  *   busy = 1                           gate = NULL                (G3)
@@ -159,8 +160,8 @@ bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	r->currSlot = (int32_t)t->cur;
 	rb_thread_refresh_name(t);
 	/*
-	 * Release: the identity and the slots before the ring is seen LIVE;
-	 * pairs with the readers' acquire load of ctl.
+	 * (K) Release: the identity and the slots before the ring is seen
+	 * LIVE; pairs with the readers' acquire load of ctl.
 	 */
 	RB_STORE_REL(&o->ctl, RB_OWN_MAKE(RB_OWN_LIVE, rb_proc.pid));
 
