@@ -58,12 +58,12 @@
  * busy is set for the whole hook, then the gate is read, which is the ring,
  * or NULL.  A signal handler that runs instrumented code while this thread
  * is inside a hook must not write the same ring: its calls find busy set
- * (rb_hook_busy()) and are simply not traced (entries and exits alike, so the stack stays balanced).  A closed
- * gate is a thread without a ring: its first hook claims one
- * (rb_enter_slow()), and a detach closes it to take the ring away while
- * the thread runs (thread.c).  The ring is read once, from the gate; the
- * cold paths inside the bracket use t->ring, which only the thread itself
- * changes.
+ * (rb_hook_busy()) and are simply not traced (entries and exits alike, so
+ * the stack stays balanced).  A closed gate is a thread without a ring:
+ * its first hook claims one (rb_enter_slow()), and a detach closes it to
+ * take the ring away while the thread runs (thread.c).  The ring is read
+ * once, from the gate; the cold paths inside the bracket use t->ring,
+ * which only the thread itself changes.
  */
 #include "config.h"
 
@@ -651,8 +651,7 @@ static RB_NOINSTR void rb_push_text(struct rb_thread *t, uintptr_t site,
 	char *dst;
 	uint32_t q;
 
-	s = rb_push(t, t->ring, 0, site, RB_SP_NONE, rb_clock_raw_slow(),
-		    flags);
+	s = rb_push(t, t->ring, 0, site, RB_SP_NONE, rb_clock_raw_slow(), flags);
 	dst = rb_slot_name(s);
 	n = strnlen(name ? name : "", t->slot_sz - 1);
 	memcpy(dst, name ? name : "", n);
@@ -695,8 +694,7 @@ void rb_push_marker(struct rb_thread *t, const char *name)
 void rb_push_seeded(struct rb_thread *t, uintptr_t fn, uintptr_t site,
 		    uint64_t sp)
 {
-	struct rb_slot *s = rb_push(t, t->ring, fn, site, sp, 0,
-				    RB_SLOT_SEEDED);
+	struct rb_slot *s = rb_push(t, t->ring, fn, site, sp, 0, RB_SLOT_SEEDED);
 	uint32_t q = RB_LOAD(&s->seq);
 
 	/* (B) The fields before the even seq; pairs with the reader's acquire load of seq. */
@@ -761,12 +759,8 @@ void rbtrace_line(int line)
 	if (t == NULL)
 		return;
 	if (t->depth > 0) {
-		s = rb_slot(t, rb_slot_index(t->depth - 1, t->nslots,
-					     t->pinned));
-		/*
-		 * A single aligned int: readers see the old or the new line,
-		 * never a mix.
-		 */
+		s = rb_slot(t, rb_slot_index(t->depth - 1, t->nslots, t->pinned));
+		/* A single aligned int: readers see the old or the new line, never a mix. */
 		RB_STORE(&s->line, line);
 		rb_ev_lazy(t, RB_EV_LINE, RB_LOAD(&s->fn), (uint64_t)(int64_t)line);
 	}
