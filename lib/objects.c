@@ -147,6 +147,11 @@ static int rb_objects_cb(struct dl_phdr_info *info, size_t size, void *arg)
 		__atomic_fetch_add(&c->m->hdr->objects_lost, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
+	/*
+	 * (L) Release fence: the entry left VALID before its fields change,
+	 * so a reader that saw a new field sees state changed on its reread.
+	 */
+	RB_FENCE_REL();
 	memset((char *)o + sizeof(o->state), 0, sizeof(*o) - sizeof(o->state));
 	o->flags = main_exe ? RB_OBJF_MAIN : 0;
 	o->pid = c->pid;

@@ -69,6 +69,12 @@ static bool rb_ring_take(struct rb_map *m, uint32_t i, uint64_t expect,
 	/* Acquire: see the previous owner's last writes before we reuse the ring. */
 	if (!RB_CAS(&o->ctl, &expect, RB_OWN_MAKE(RB_OWN_CLAIMING, pid)))
 		return false;
+	/*
+	 * (K) Release fence: ctl's change before this owner's writes to the
+	 * ring, so a reader that saw one of them sees ctl changed when it
+	 * reads ctl again (rbtrace(5), "ORDERING").
+	 */
+	RB_FENCE_REL();
 	__atomic_fetch_add(&o->gen, 1, __ATOMIC_RELAXED);
 	RB_STORE(&o->stamp, rb_clock_mono_ns());
 	return true;

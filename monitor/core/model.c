@@ -538,6 +538,13 @@ model_objects_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		memcpy(c->build_id, o->build_id, sizeof c->build_id);
 		memcpy(c->path, o->path, sizeof c->path);
 		c->path[RB_PATH_MAX - 1] = '\0';
+		/*
+		 * (L) Orders the field reads before the state reread: an
+		 * entry reused for another object meanwhile left VALID.
+		 */
+		RB_FENCE_ACQ();
+		if (RB_LOAD(&o->state) != RB_OBJ_VALID)
+			continue;
 		if (c->path[0] == '\0')
 			continue;
 		s->nobjects++;
