@@ -209,6 +209,7 @@ INTEGRATION_TESTS = \
 	tests/integration/pidmaps.sh \
 	tests/integration/tui-tree.sh \
 	tests/integration/watch-symbols.sh \
+	tests/integration/watch-debugfile.sh \
 	tests/integration/break-cxx.sh \
 	tests/integration/break-blocked.sh \
 	tests/integration/break-debuglink.sh \
