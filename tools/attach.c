@@ -4,10 +4,10 @@
  * "ATTACH").
  *
  * First a look from outside, which stops nothing: /proc/PID/maps names
- * every object the process has loaded; one of them must import
- * __cyg_profile_func_enter or _exit (built with -finstrument-functions),
- * and no other librbtrace may be there (the program would be traced
- * already).  Then one thread is stopped briefly (inject.c): librbtrace is
+ * every object the process has loaded; one of them must call the hooks
+ * (rb_elf_calls_hooks(): built with -finstrument-functions, or calling
+ * the API of <rbtrace/rbtrace.h>), and no other librbtrace may be there
+ * (the program would be traced already).  Then one thread is stopped briefly (inject.c): librbtrace is
  * loaded with dlopen() unless it is there from an earlier attach, and
  * __rbtrace_start() called, which starts the request in a thread of the
  * program's and returns the address of its status block; the thread
@@ -19,8 +19,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,56 +30,18 @@
 #include <unistd.h>
 
 #include "tools/attach.h"
+#include "tools/elfsym.h"
 #include "tools/inject.h"
 
 /* What /proc/PID/maps shows. */
 struct at_maps {
 	bool	readable;
-	bool	hooks;		/* an object imports the hooks */
+	bool	hooks;		/* an object calls the hooks (rb_elf_calls_hooks()) */
 	bool	ours;		/* this librbtrace is loaded */
 	bool	loader;		/* a dynamic loader is mapped: not static */
 	bool	runtime;	/* the sanitizer runtime of this build is mapped */
 	char	other[PATH_MAX];	/* another librbtrace, loaded at start */
 };
-
-/* Does the ELF file at @path import the instrumentation hooks? */
-static bool at_calls_hooks(const char *path)
-{
-	Elf_Scn *scn = NULL;
-	bool found = false;
-	Elf *elf;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (elf != NULL && !found && (scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		size_t k, n;
-
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNSYM ||
-		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
-			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		for (k = 0; k < n && !found; k++) {
-			GElf_Sym sym;
-			const char *s;
-
-			if (gelf_getsym(data, (int)k, &sym) == NULL ||
-			    sym.st_shndx != SHN_UNDEF || sym.st_name == 0 ||
-			    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL)
-				continue;
-			found = strcmp(s, "__cyg_profile_func_enter") == 0 ||
-				strcmp(s, "__cyg_profile_func_exit") == 0;
-		}
-	}
-	if (elf != NULL)
-		elf_end(elf);
-	close(fd);
-	return found;
-}
 
 /* Is @path inside process @pid the same file as @lib here? */
 static bool at_same_file(pid_t pid, const char *path, const struct stat *lib)
@@ -141,7 +101,7 @@ static void at_scan_maps(pid_t pid, const char *lib, struct at_maps *m)
 		    at_same_file(pid, path, &sansb))
 			m->runtime = true;
 		snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
-		if (!m->hooks && at_calls_hooks(in))
+		if (!m->hooks && rb_elf_file_calls_hooks(in))
 			m->hooks = true;
 	}
 	/* The process's own maps are never empty: a read refused gives nothing. */
@@ -271,7 +231,6 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 		return 1;
 	}
 	at_comm(pid, comm, sizeof(comm));
-	elf_version(EV_CURRENT);
 	at_scan_maps(pid, lib, &m);
 	if (m.readable && m.other[0] != '\0') {
 		snprintf(a->line, sizeof(a->line),
