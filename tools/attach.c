@@ -31,6 +31,7 @@
 
 #include "tools/attach.h"
 #include "tools/elfsym.h"
+#include "tools/proc.h"
 #include "tools/inject.h"
 
 /* What /proc/PID/maps shows. */
@@ -42,17 +43,6 @@ struct at_maps {
 	bool	runtime;	/* the sanitizer runtime of this build is mapped */
 	char	other[PATH_MAX];	/* another librbtrace, loaded at start */
 };
-
-/* Is @path inside process @pid the same file as @lib here? */
-static bool at_same_file(pid_t pid, const char *path, const struct stat *lib)
-{
-	char in[PATH_MAX + 32];
-	struct stat sb;
-
-	snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
-	return stat(in, &sb) == 0 && sb.st_dev == lib->st_dev &&
-	       sb.st_ino == lib->st_ino;
-}
 
 static void at_scan_maps(pid_t pid, const char *lib, struct at_maps *m)
 {
@@ -91,14 +81,14 @@ static void at_scan_maps(pid_t pid, const char *lib, struct at_maps *m)
 		if (strncmp(base, "ld-", 3) == 0 || strncmp(base, "ld.so", 5) == 0)
 			m->loader = true;
 		if (strncmp(base, "librbtrace.so", 13) == 0) {
-			if (at_same_file(pid, path, &libsb))
+			if (rb_proc_same_file(pid, path, &libsb))
 				m->ours = true;
 			else
 				snprintf(m->other, sizeof(m->other), "%s", path);
 			continue;
 		}
 		if (!m->runtime && sansb.st_ino != 0 &&
-		    at_same_file(pid, path, &sansb))
+		    rb_proc_same_file(pid, path, &sansb))
 			m->runtime = true;
 		snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
 		if (!m->hooks && rb_elf_file_calls_hooks(in))
@@ -127,18 +117,6 @@ static void at_comm(pid_t pid, char *out, size_t size)
 	for (i = 0; out[i] != '\0'; i++)
 		if ((unsigned char)out[i] < 0x20 || (unsigned char)out[i] >= 0x7f)
 			out[i] = '?';
-}
-
-/* Does @pid see another file system than we do (a container)? */
-static bool at_other_mounts(pid_t pid)
-{
-	char a[64], b[64], x[64] = "", y[64] = "";
-
-	snprintf(a, sizeof(a), "/proc/%d/ns/mnt", (int)pid);
-	snprintf(b, sizeof(b), "/proc/self/ns/mnt");
-	if (readlink(a, x, sizeof(x) - 1) < 0 || readlink(b, y, sizeof(y) - 1) < 0)
-		return false;
-	return strcmp(x, y) != 0;
 }
 
 /*
@@ -273,8 +251,8 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 	}
 #endif
 	/* The process must see the library at the same path, in its root. */
-	if (!m.ours && !detach && at_other_mounts(pid) &&
-	    (stat(lib, &sb) != 0 || !at_same_file(pid, lib, &sb))) {
+	if (!m.ours && !detach && rb_proc_other_mounts(pid) &&
+	    (stat(lib, &sb) != 0 || !rb_proc_same_file(pid, lib, &sb))) {
 		snprintf(a->line, sizeof(a->line),
 			 "%d (%s) runs in another mount namespace (a container?) "
 			 "where %s is not this librbtrace: copy it to that path inside",
@@ -334,7 +312,7 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 	nl = strchr(msg, '\n');
 	if (nl != NULL)
 		*nl++ = '\0';
-	if (at_other_mounts(pid))
+	if (rb_proc_other_mounts(pid))
 		snprintf(a->file, sizeof(a->file), "/proc/%d/root%s", (int)pid, msg);
 	else
 		snprintf(a->file, sizeof(a->file), "%s", msg);

@@ -271,3 +271,26 @@ bool rb_map_of(char *maps, const struct stat *sb, const char *abs, struct rb_map
 	}
 	return byname;
 }
+
+/* Is @path inside process @pid the same file as @lib here? */
+bool rb_proc_same_file(pid_t pid, const char *path, const struct stat *lib)
+{
+	char in[PATH_MAX + 32];
+	struct stat sb;
+
+	snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
+	return stat(in, &sb) == 0 && sb.st_dev == lib->st_dev &&
+	       sb.st_ino == lib->st_ino;
+}
+
+/* Does @pid see another file system than we do (a container)? */
+bool rb_proc_other_mounts(pid_t pid)
+{
+	char a[64], b[64], x[64] = "", y[64] = "";
+
+	snprintf(a, sizeof(a), "/proc/%d/ns/mnt", (int)pid);
+	snprintf(b, sizeof(b), "/proc/self/ns/mnt");
+	if (readlink(a, x, sizeof(x) - 1) < 0 || readlink(b, y, sizeof(y) - 1) < 0)
+		return false;
+	return strcmp(x, y) != 0;
+}

@@ -32,6 +32,8 @@ bool	rb_map_next(char *buf, size_t *pos, struct rb_map *m);
 int	rb_map_open(pid_t pid, const struct rb_map *m);
 bool	rb_map_of(char *maps, const struct stat *sb, const char *abs,
 	    struct rb_map *out);
+bool	rb_proc_same_file(pid_t pid, const char *path, const struct stat *lib);
+bool	rb_proc_other_mounts(pid_t pid);
 int	rb_proc_lib_resolve(pid_t pid, const char *lib, char *abs,
 	    struct stat *sb, char *err, size_t errlen);
 
