@@ -36,8 +36,7 @@ static const char *const rb_elf_hooks[] = {
  *
  * Return: its handle (elf_end() it), or NULL.
  */
-Elf *
-rb_elf_begin(int fd, int machine)
+Elf *rb_elf_begin(int fd, int machine)
 {
 	GElf_Ehdr eh;
 	Elf *elf;
@@ -62,8 +61,7 @@ rb_elf_begin(int fd, int machine)
  *
  * Return: the descriptor, or -1.  Close both with rb_elf_close().
  */
-int
-rb_elf_open(const char *path, int machine, Elf **elfp)
+int rb_elf_open(const char *path, int machine, Elf **elfp)
 {
 	int fd;
 
@@ -78,8 +76,7 @@ rb_elf_open(const char *path, int machine, Elf **elfp)
 	return fd;
 }
 
-void
-rb_elf_close(int fd, Elf *elf)
+void rb_elf_close(int fd, Elf *elf)
 {
 	if (elf != NULL)
 		elf_end(elf);
@@ -88,8 +85,7 @@ rb_elf_close(int fd, Elf *elf)
 }
 
 /* rb_elf_is_hook - is @name, imported, a call of the hooks? */
-bool
-rb_elf_is_hook(const char *name)
+bool rb_elf_is_hook(const char *name)
 {
 	size_t i;
 
@@ -100,12 +96,11 @@ rb_elf_is_hook(const char *name)
 }
 
 /*
- * rb_elf_imports - call @fn with the name of each symbol @elf imports
- * (undefined in its .dynsym).  Return: how many, or -1 when it has no
- * dynamic symbol table.
+ * rb_elf_walk - call @fn with each named symbol of @elf's tables of type
+ * @type (SHT_DYNSYM, SHT_SYMTAB), its entry and its name.  Return: how
+ * many, or -1 when @elf has no such table.
  */
-int
-rb_elf_imports(Elf *elf, rb_elf_import_fn fn, void *arg)
+int rb_elf_walk(Elf *elf, unsigned type, rb_elf_sym_fn fn, void *arg)
 {
 	Elf_Scn *scn = NULL;
 	int count = 0, tables = 0;
@@ -115,7 +110,7 @@ rb_elf_imports(Elf *elf, rb_elf_import_fn fn, void *arg)
 		Elf_Data *data;
 		size_t k, n;
 
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNSYM ||
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != type ||
 		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
 			continue;
 		tables++;
@@ -124,37 +119,58 @@ rb_elf_imports(Elf *elf, rb_elf_import_fn fn, void *arg)
 			GElf_Sym sym;
 			const char *s;
 
-			if (gelf_getsym(data, (int)k, &sym) == NULL ||
-			    sym.st_shndx != SHN_UNDEF || sym.st_name == 0 ||
+			if (gelf_getsym(data, (int)k, &sym) == NULL || sym.st_name == 0 ||
 			    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL)
 				continue;
-			fn(s, arg);
+			fn(&sym, s, arg);
 			count++;
 		}
 	}
 	return tables > 0 ? count : -1;
 }
 
-static void
-rb_elf_hook_seen(const char *name, void *arg)
+struct elf_imports {
+	rb_elf_import_fn	 fn;
+	void			*arg;
+};
+
+static void elf_import_seen(const GElf_Sym *sym, const char *name, void *arg)
+{
+	const struct elf_imports *im = arg;
+
+	if (sym->st_shndx == SHN_UNDEF)
+		im->fn(name, im->arg);
+}
+
+/*
+ * rb_elf_imports - call @fn with the name of each symbol @elf imports
+ * (undefined in its .dynsym).  Return: 0, or -1 when it has no dynamic
+ * symbol table.
+ */
+int rb_elf_imports(Elf *elf, rb_elf_import_fn fn, void *arg)
+{
+	struct elf_imports im = { fn, arg };
+
+	return rb_elf_walk(elf, SHT_DYNSYM, elf_import_seen, &im) < 0 ? -1 : 0;
+}
+
+static void elf_hook_seen(const char *name, void *arg)
 {
 	if (rb_elf_is_hook(name))
 		*(bool *)arg = true;
 }
 
 /* rb_elf_calls_hooks - does @elf import one of the hooks (the rule above)? */
-bool
-rb_elf_calls_hooks(Elf *elf)
+bool rb_elf_calls_hooks(Elf *elf)
 {
 	bool found = false;
 
-	rb_elf_imports(elf, rb_elf_hook_seen, &found);
+	rb_elf_imports(elf, elf_hook_seen, &found);
 	return found;
 }
 
 /* rb_elf_file_calls_hooks - rb_elf_calls_hooks() of the object at @path. */
-bool
-rb_elf_file_calls_hooks(const char *path)
+bool rb_elf_file_calls_hooks(const char *path)
 {
 	Elf *elf = NULL;
 	bool found;
@@ -175,9 +191,8 @@ rb_elf_file_calls_hooks(const char *path)
  * wins over a hidden one.  Return: 0, or -1 without a dynamic symbol
  * table.
  */
-int
-rb_elf_defined(Elf *elf, const char *const *names, uint64_t *value,
-    int *type, int n)
+int rb_elf_defined(Elf *elf, const char *const *names, uint64_t *value,
+		   int *type, int n)
 {
 	Elf_Data *sdata = NULL, *vdata = NULL;
 	bool hidden[RB_ELF_NAMES_MAX] = { false };
@@ -234,8 +249,7 @@ rb_elf_defined(Elf *elf, const char *const *names, uint64_t *value,
  * file offset 0 (the object's load bias is where that is mapped, less
  * it).  Return: 0, or -1 if none does.
  */
-int
-rb_elf_first_vaddr(Elf *elf, uint64_t *vaddr)
+int rb_elf_first_vaddr(Elf *elf, uint64_t *vaddr)
 {
 	uint64_t vmin = UINT64_MAX;
 	GElf_Phdr ph;
