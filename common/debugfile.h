@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* debugfile: an object's separate debug file, found and checked once for all. */
+/* debugfile: an object's separate debug file, found and checked once. */
 #ifndef RB_COMMON_DEBUGFILE_H
 #define RB_COMMON_DEBUGFILE_H
 

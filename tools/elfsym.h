@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* elfsym.h - an ELF object's symbols: its imports, its definitions, its calls of the hooks. */
+/* elfsym.h - an ELF object's symbols: imports, definitions, hook calls. */
 #ifndef RBTRACE_ELFSYM_H
 #define RBTRACE_ELFSYM_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* proc.h - a process seen through /proc: its files, status, threads and maps. */
+/* proc.h - a process seen through /proc: files, status, threads, maps. */
 #ifndef RBTRACE_PROC_H
 #define RBTRACE_PROC_H
 
