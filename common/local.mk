@@ -16,3 +16,8 @@ RB_COMMON_SOURCES = \
 # What rbmon and the launcher share, and the library has no use for.
 RB_COMMON_TOOL_SOURCES = \
 	common/outfile.c common/outfile.h
+
+# An object's separate debug file (libdw): rbmon's stacks and the
+# library's watches (lib/expr/compile.c) find and check it alike.
+RB_COMMON_DEBUG_SOURCES = \
+	common/debugfile.c common/debugfile.h

@@ -11,11 +11,14 @@
  * own while the program runs: it takes its settings from the request instead of the
  * environment, sets the process up as a preloaded library would, and
  * rewrites every loaded object's GOT entries (JUMP_SLOT and GLOB_DAT) of
- * the hooks, and of the calls the library interposes on, to its own
- * definitions; RELRO pages are made writable for the write and read-only
+ * the hooks, of the API of <rbtrace/rbtrace.h> (which a program may call
+ * through weak references only), and of the calls the library interposes
+ * on, to its own definitions; RELRO pages are made writable for the write and read-only
  * again.  Objects loaded later through dlopen() get the same (objects.c).
- * A detach (__rbtrace_start() too) puts every entry back and gives the threads' rings
- * back; the library stays loaded, unused, for a later attach.
+ * A detach (__rbtrace_start() too) puts every entry back but those of the
+ * API of <rbtrace/rbtrace.h>, which do nothing while detached, and gives
+ * the threads' rings back; the library stays loaded, unused, for a later
+ * attach.
  *
  * Threads that ran before the attach have frames the hooks never saw: each
  * unwinds its stack once, at its first hook (seed.c); where that falls
@@ -56,14 +59,29 @@
 
 int rb_attached;
 
-/* Bound while attached: the hooks first (rb_attach_on() counts them). */
+/*
+ * Bound while attached: the hooks first (rb_attach_on() counts them), the
+ * calls of -finstrument-functions and of the API that push and move
+ * frames, as rbtrace -p and the launcher count them (tools/elfsym.c); the
+ * rest of the API, so that a program's API calls all come here.
+ */
 static const char *const rb_bind_names[] = {
 	"__cyg_profile_func_enter", "__cyg_profile_func_exit",
+	"rbtrace_push", "rbtrace_line",
+	"rbtrace_pop", "rbtrace_file",
 	"__cxa_begin_catch", "longjmp", "_longjmp", "siglongjmp",
 	"__longjmp_chk", "dlopen", "dlmopen", "pthread_setname_np",
 };
 #define RB_NBIND	(sizeof(rb_bind_names) / sizeof(rb_bind_names[0]))
-#define RB_NHOOKS	2
+#define RB_NHOOKS	4
+/*
+ * The API's entries, [RB_API_FIRST, RB_API_END), stay bound at a detach:
+ * the library stays loaded and its API does nothing while detached,
+ * whereas an entry put back to what it held (0 for a weak reference) may
+ * be called by a thread that tested it an instant before.
+ */
+#define RB_API_FIRST	2
+#define RB_API_END	6
 
 /* One GOT entry rewritten: where, what it held, in which object. */
 struct rb_bind {
@@ -285,7 +303,8 @@ static void rb_bind_one(struct rb_bind_ctx *c, size_t which, uintptr_t *slot,
 			return;
 		}
 		rb_binds[rb_nbinds++] = (struct rb_bind){ slot, cur, base, dyn };
-	} else if (c->mode == RB_BIND_OFF && cur == mine) {
+	} else if (c->mode == RB_BIND_OFF && cur == mine &&
+		   (which < RB_API_FIRST || which >= RB_API_END)) {
 		void *real;
 
 		i = rb_bind_find(slot, base, dyn);
@@ -414,6 +433,16 @@ static int rb_bind_object(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* The hooks' entries a pass saw. */
+static size_t rb_bind_hooks(const struct rb_bind_ctx *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < RB_NHOOKS; i++)
+		n += c->count[i];
+	return n;
+}
+
 static void rb_bind_all(struct rb_bind_ctx *c, int mode)
 {
 	memset(c, 0, sizeof(*c));
@@ -480,8 +509,9 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 		return RB_ATTACH_ALREADY;
 	}
 	rb_bind_all(&c, RB_BIND_COUNT);
-	if (c.count[0] + c.count[1] == 0) {
-		rb_warn("no loaded object calls __cyg_profile_func_enter or _exit: "
+	if (rb_bind_hooks(&c) == 0) {
+		rb_warn("no loaded object calls __cyg_profile_func_enter or _exit, "
+			"or rbtrace_push or rbtrace_line: "
 			"the program is not built with -finstrument-functions");
 		return RB_ATTACH_UNINSTR;
 	}
@@ -525,7 +555,7 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 		return RB_ATTACH_FAILED;
 	}
 	snprintf(msg, msglen, "%s\n%zu objects call the hooks (%zu entries)%s",
-		 rb_proc.map.path, c.objects, c.count[0] + c.count[1],
+		 rb_proc.map.path, c.objects, rb_bind_hooks(&c),
 		 seeds ? "" : "; no unwinder (libgcc_s.so.1): the frames threads "
 			      "had entered before show as one");
 	return RB_ATTACH_OK;

@@ -31,7 +31,8 @@ lib_librbtrace_test_la_LIBADD = $(PTHREAD_LIBS) -ldl
 # sides: compile.c runs in the watch worker (allocates, locks), eval.c in
 # the watched thread at its hooks, which must not: `make check` runs
 # tests/hookside.sh on eval.c's object (tests/local.mk).
-RB_EXPR_SOURCES = lib/expr/compile.c lib/expr/eval.c lib/expr/expr.h lib/watch.h
+RB_EXPR_SOURCES = lib/expr/compile.c lib/expr/eval.c lib/expr/expr.h lib/watch.h \
+	$(RB_COMMON_DEBUG_SOURCES)
 pkglib_LTLIBRARIES += lib/rbtrace-watch.la
 lib_rbtrace_watch_la_SOURCES = $(RB_EXPR_SOURCES)
 lib_rbtrace_watch_la_CFLAGS = -std=gnu11 $(WARN_CFLAGS) -fvisibility=hidden \

@@ -34,7 +34,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/screen/keytab.c monitor/screen/keytab.h \
 	monitor/screen/edit.c monitor/screen/edit.h \
 	monitor/screen/linehist.c monitor/screen/linehist.h \
-	$(RB_COMMON_SOURCES) $(RB_COMMON_TOOL_SOURCES)
+	$(RB_COMMON_SOURCES) $(RB_COMMON_TOOL_SOURCES) $(RB_COMMON_DEBUG_SOURCES)
 monitor_libmonitor_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) \
 	$(LIBBSD_CFLAGS)
 monitor_libmonitor_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) \

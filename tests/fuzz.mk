@@ -111,7 +111,8 @@ tests/fuzz/fuzz-control: $(FUZZ_CONTROL_SRCS:%=$(srcdir)/%) $(srcdir)/lib/contro
 	$(AM_CPPFLAGS) $(FUZZ_CONTROL_CFLAGS) -o $@ \
 	$(FUZZ_CONTROL_SRCS:%=$(srcdir)/%) $(FUZZ_CONTROL_LIBS)
 
-FUZZ_EXPR_SRCS = tests/fuzz/expr.c lib/expr/compile.c lib/expr/eval.c
+FUZZ_EXPR_SRCS = tests/fuzz/expr.c lib/expr/compile.c lib/expr/eval.c \
+	common/debugfile.c
 tests/fuzz/fuzz-expr: $(FUZZ_EXPR_SRCS:%=$(srcdir)/%) $(FUZZ_HDRS) config.h \
 		$(srcdir)/lib/expr/expr.h
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_COMMON) \

@@ -5,7 +5,8 @@
 # test is tests/integration/inject.sh.
 check_PROGRAMS += tests/apps/inject-run tests/apps/victim
 tests_apps_inject_run_SOURCES = tests/apps/inject-run.c tools/inject.c tools/inject.h \
-	common/escape.c common/escape.h
+	tools/elfsym.c tools/elfsym.h tools/perm.c tools/perm.h \
+	tools/proc.c tools/proc.h common/escape.c common/escape.h
 tests_apps_inject_run_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_apps_inject_run_LDADD = $(LIBELF_LIBS)
 # Neither instrumented nor sanitized: the registers and FP state it checks

@@ -142,6 +142,11 @@ tests_apps_wpoke_SOURCES = tests/apps/wpoke.c
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 # Built without -finstrument-functions: rbtrace warns (untraced*.sh); only
 # plain-dl imports dlopen().  No sanitizer: its runtime would import that.
+# Calls the API through weak references only (attach-api.sh).
+check_PROGRAMS += tests/apps/weakapi
+tests_apps_weakapi_SOURCES = tests/apps/weakapi.c tests/apps/app.h
+tests_apps_weakapi_CFLAGS = $(WARN_CFLAGS) -g -O0 -fno-instrument-functions
+tests_apps_weakapi_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 check_PROGRAMS += tests/apps/plain tests/apps/plain-dl
 tests_apps_plain_SOURCES = tests/apps/plain.c tests/apps/app.h
 tests_apps_plain_CFLAGS = $(WARN_CFLAGS) -g -O0 -fno-instrument-functions
@@ -209,6 +214,8 @@ INTEGRATION_TESTS = \
 	tests/integration/pidmaps.sh \
 	tests/integration/tui-tree.sh \
 	tests/integration/watch-symbols.sh \
+	tests/integration/watch-debugfile.sh \
+	tests/integration/attach-api.sh \
 	tests/integration/break-cxx.sh \
 	tests/integration/break-blocked.sh \
 	tests/integration/break-debuglink.sh \

@@ -4,10 +4,10 @@
  * "ATTACH").
  *
  * First a look from outside, which stops nothing: /proc/PID/maps names
- * every object the process has loaded; one of them must import
- * __cyg_profile_func_enter or _exit (built with -finstrument-functions),
- * and no other librbtrace may be there (the program would be traced
- * already).  Then one thread is stopped briefly (inject.c): librbtrace is
+ * every object the process has loaded; one of them must call the hooks
+ * (rb_elf_calls_hooks(): built with -finstrument-functions, or calling
+ * the API of <rbtrace/rbtrace.h>), and no other librbtrace may be there
+ * (the program would be traced already).  Then one thread is stopped briefly (inject.c): librbtrace is
  * loaded with dlopen() unless it is there from an earlier attach, and
  * __rbtrace_start() called, which starts the request in a thread of the
  * program's and returns the address of its status block; the thread
@@ -19,8 +19,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,67 +30,19 @@
 #include <unistd.h>
 
 #include "tools/attach.h"
+#include "tools/elfsym.h"
+#include "tools/proc.h"
 #include "tools/inject.h"
 
 /* What /proc/PID/maps shows. */
 struct at_maps {
 	bool	readable;
-	bool	hooks;		/* an object imports the hooks */
+	bool	hooks;		/* an object calls the hooks (rb_elf_calls_hooks()) */
 	bool	ours;		/* this librbtrace is loaded */
 	bool	loader;		/* a dynamic loader is mapped: not static */
 	bool	runtime;	/* the sanitizer runtime of this build is mapped */
 	char	other[PATH_MAX];	/* another librbtrace, loaded at start */
 };
-
-/* Does the ELF file at @path import the instrumentation hooks? */
-static bool at_calls_hooks(const char *path)
-{
-	Elf_Scn *scn = NULL;
-	bool found = false;
-	Elf *elf;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (elf != NULL && !found && (scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		size_t k, n;
-
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNSYM ||
-		    sh.sh_entsize == 0 || (data = elf_getdata(scn, NULL)) == NULL)
-			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		for (k = 0; k < n && !found; k++) {
-			GElf_Sym sym;
-			const char *s;
-
-			if (gelf_getsym(data, (int)k, &sym) == NULL ||
-			    sym.st_shndx != SHN_UNDEF || sym.st_name == 0 ||
-			    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL)
-				continue;
-			found = strcmp(s, "__cyg_profile_func_enter") == 0 ||
-				strcmp(s, "__cyg_profile_func_exit") == 0;
-		}
-	}
-	if (elf != NULL)
-		elf_end(elf);
-	close(fd);
-	return found;
-}
-
-/* Is @path inside process @pid the same file as @lib here? */
-static bool at_same_file(pid_t pid, const char *path, const struct stat *lib)
-{
-	char in[PATH_MAX + 32];
-	struct stat sb;
-
-	snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
-	return stat(in, &sb) == 0 && sb.st_dev == lib->st_dev &&
-	       sb.st_ino == lib->st_ino;
-}
 
 static void at_scan_maps(pid_t pid, const char *lib, struct at_maps *m)
 {
@@ -131,17 +81,17 @@ static void at_scan_maps(pid_t pid, const char *lib, struct at_maps *m)
 		if (strncmp(base, "ld-", 3) == 0 || strncmp(base, "ld.so", 5) == 0)
 			m->loader = true;
 		if (strncmp(base, "librbtrace.so", 13) == 0) {
-			if (at_same_file(pid, path, &libsb))
+			if (rb_proc_same_file(pid, path, &libsb))
 				m->ours = true;
 			else
 				snprintf(m->other, sizeof(m->other), "%s", path);
 			continue;
 		}
 		if (!m->runtime && sansb.st_ino != 0 &&
-		    at_same_file(pid, path, &sansb))
+		    rb_proc_same_file(pid, path, &sansb))
 			m->runtime = true;
 		snprintf(in, sizeof(in), "/proc/%d/root%s", (int)pid, path);
-		if (!m->hooks && at_calls_hooks(in))
+		if (!m->hooks && rb_elf_file_calls_hooks(in))
 			m->hooks = true;
 	}
 	/* The process's own maps are never empty: a read refused gives nothing. */
@@ -167,18 +117,6 @@ static void at_comm(pid_t pid, char *out, size_t size)
 	for (i = 0; out[i] != '\0'; i++)
 		if ((unsigned char)out[i] < 0x20 || (unsigned char)out[i] >= 0x7f)
 			out[i] = '?';
-}
-
-/* Does @pid see another file system than we do (a container)? */
-static bool at_other_mounts(pid_t pid)
-{
-	char a[64], b[64], x[64] = "", y[64] = "";
-
-	snprintf(a, sizeof(a), "/proc/%d/ns/mnt", (int)pid);
-	snprintf(b, sizeof(b), "/proc/self/ns/mnt");
-	if (readlink(a, x, sizeof(x) - 1) < 0 || readlink(b, y, sizeof(y) - 1) < 0)
-		return false;
-	return strcmp(x, y) != 0;
 }
 
 /*
@@ -271,7 +209,6 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 		return 1;
 	}
 	at_comm(pid, comm, sizeof(comm));
-	elf_version(EV_CURRENT);
 	at_scan_maps(pid, lib, &m);
 	if (m.readable && m.other[0] != '\0') {
 		snprintf(a->line, sizeof(a->line),
@@ -314,8 +251,8 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 	}
 #endif
 	/* The process must see the library at the same path, in its root. */
-	if (!m.ours && !detach && at_other_mounts(pid) &&
-	    (stat(lib, &sb) != 0 || !at_same_file(pid, lib, &sb))) {
+	if (!m.ours && !detach && rb_proc_other_mounts(pid) &&
+	    (stat(lib, &sb) != 0 || !rb_proc_same_file(pid, lib, &sb))) {
 		snprintf(a->line, sizeof(a->line),
 			 "%d (%s) runs in another mount namespace (a container?) "
 			 "where %s is not this librbtrace: copy it to that path inside",
@@ -375,7 +312,7 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 	nl = strchr(msg, '\n');
 	if (nl != NULL)
 		*nl++ = '\0';
-	if (at_other_mounts(pid))
+	if (rb_proc_other_mounts(pid))
 		snprintf(a->file, sizeof(a->file), "/proc/%d/root%s", (int)pid, msg);
 	else
 		snprintf(a->file, sizeof(a->file), "%s", msg);

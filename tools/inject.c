@@ -13,6 +13,10 @@
  * restarts as the kernel would restart it after a stop (signal(7)), and
  * detaches.  The process's files are read through /proc/PID/root, its
  * memory through /proc/PID/mem.
+ *
+ * Only the register and ptrace work here is x86-64's; what /proc says of
+ * the process is read in proc.c, whether it may be attached to is judged
+ * in perm.c, and its objects' symbols are looked up in elfsym.c.
  */
 #include "config.h"
 
@@ -20,43 +24,45 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/escape.h"
+#include "tools/elfsym.h"
 #include "tools/inject.h"
+#include "tools/perm.h"
+#include "tools/proc.h"
 
-static void inj_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void inj_err(char *err, size_t errlen, const char *fmt, ...)
+int rb_inject_mapped(pid_t pid, const char *lib)
 {
-	va_list ap;
+	char abs[PATH_MAX], path[64], err[256], *maps;
+	struct rb_map m;
+	struct stat sb;
+	bool found;
 
-	if (errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
+	if (rb_proc_lib_resolve(pid, lib, abs, &sb, err, sizeof(err)) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps = rb_proc_slurp_all(path);
+	if (maps == NULL)
+		return -1;
+	found = rb_map_of(maps, &sb, abs, &m);
+	free(maps);
+	return found;
 }
 
 #if defined(__x86_64__)
 
 #include <elf.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -106,17 +112,6 @@ struct rb_inject {
 	uint8_t			 fp[INJ_FP_MAX];
 };
 
-/* A line of /proc/PID/maps. */
-struct inj_map {
-	uint64_t	 start;
-	uint64_t	 end;
-	uint64_t	 off;
-	unsigned	 maj;
-	unsigned	 min;
-	uint64_t	 ino;
-	const char	*path;		/* "" for an anonymous mapping */
-};
-
 /* System calls a thread waits in holding no lock of the C library. */
 static const long inj_safe_calls[] = {
 	SYS_nanosleep, SYS_clock_nanosleep, SYS_poll, SYS_ppoll, SYS_select,
@@ -155,271 +150,18 @@ static bool inj_in(long nr, const long *calls, size_t n)
 	return false;
 }
 
-/* Read a whole (small) file into @buf, NUL-terminated.  Return: its length, or -1. */
-static ssize_t inj_slurp(const char *path, char *buf, size_t size)
-{
-	size_t n = 0;
-	ssize_t r = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while (n + 1 < size && (r = read(fd, buf + n, size - n - 1)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			n = 0;
-			break;
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return r < 0 ? -1 : (ssize_t)n;
-}
-
-/* A whole /proc file of any length, malloc'ed.  Return: it, or NULL (errno). */
-static char *inj_slurp_all(const char *path)
-{
-	size_t n = 0, size = 16384;
-	char *buf = malloc(size), *p;
-	ssize_t r;
-	int fd, e;
-
-	if (buf == NULL)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto fail;
-	for (;;) {
-		if (size - n < 4096) {
-			p = realloc(buf, size * 2);
-			if (p == NULL)
-				goto fail;
-			buf = p;
-			size *= 2;
-		}
-		r = read(fd, buf + n, size - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto fail;
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return buf;
-fail:
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	errno = e;
-	return NULL;
-}
-
-/* The value after "@key:" in /proc/PID/status (or a task's), or "". */
-static void inj_status_field(const char *status, const char *key, char *out, size_t size)
-{
-	size_t klen = strlen(key), len;
-	const char *s;
-
-	*out = '\0';
-	for (s = status; *s != '\0'; s += len + (s[len] == '\n')) {
-		len = strcspn(s, "\n");
-		if (strncmp(s, key, klen) != 0 || s[klen] != ':')
-			continue;
-		s += klen + 1;
-		s += strspn(s, " \t");
-		snprintf(out, size, "%.*s", (int)strcspn(s, "\n"), s);
-		return;
-	}
-}
-
-/* The state letter of a thread (its stat line after the comm), or 0. */
-static char inj_task_state(pid_t pid, pid_t tid)
-{
-	char path[64], buf[1024], *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
-	if (inj_slurp(path, buf, sizeof(buf)) <= 0 || (p = strrchr(buf, ')')) == NULL)
-		return 0;
-	return p[1] == ' ' ? p[2] : 0;
-}
-
-static void inj_comm(pid_t pid, char *out, size_t size)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	if (inj_slurp(path, out, size) <= 0)
-		snprintf(out, size, "?");
-	out[strcspn(out, "\n")] = '\0';
-}
-
-static void inj_user(uid_t uid, char *out, size_t size)
-{
-	struct passwd *pw = getpwuid(uid);
-
-	if (pw != NULL)
-		snprintf(out, size, "user %s (uid %u)", pw->pw_name, (unsigned)uid);
-	else
-		snprintf(out, size, "uid %u", (unsigned)uid);
-}
-
-/* Do we hold CAP_SYS_PTRACE? */
-static bool inj_cap_ptrace(void)
-{
-	char buf[4096], val[64];
-
-	if (inj_slurp("/proc/self/status", buf, sizeof(buf)) < 0)
-		return geteuid() == 0;
-	inj_status_field(buf, "CapEff", val, sizeof(val));
-	return (strtoull(val, NULL, 16) >> 19) & 1;	/* CAP_SYS_PTRACE */
-}
-
-/* Why may we not trace @pid?  One line into @err. */
-static void inj_perm(pid_t pid, char *err, size_t errlen)
-{
-	char path[64], status[4096], val[128], who[96], me[96];
-	unsigned ruid = 0, euid = 0, suid = 0;
-	bool cap = inj_cap_ptrace();
-	struct stat sb;
-	int scope = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (inj_slurp(path, status, sizeof(status)) > 0) {
-		inj_status_field(status, "Uid", val, sizeof(val));
-		if (sscanf(val, "%u %u %u", &ruid, &euid, &suid) == 3 && !cap &&
-		    (ruid != getuid() || euid != getuid() || suid != getuid())) {
-			inj_user(euid != getuid() ? euid : ruid != getuid() ? ruid : suid,
-				 who, sizeof(who));
-			inj_user(getuid(), me, sizeof(me));
-			inj_err(err, errlen, "%d runs as %s and you are %s: only that "
-				"user or root may attach to it", pid, who, me);
-			return;
-		}
-		inj_status_field(status, "Gid", val, sizeof(val));
-		if (sscanf(val, "%u %u %u", &ruid, &euid, &suid) == 3 && !cap &&
-		    (ruid != getgid() || euid != getgid() || suid != getgid())) {
-			inj_err(err, errlen, "%d runs with group id %u and you with %u: "
-				"only root may attach to it", pid,
-				euid != getgid() ? euid : ruid != getgid() ? ruid : suid,
-				(unsigned)getgid());
-			return;
-		}
-	}
-	snprintf(path, sizeof(path), "/proc/%d", pid);
-	if (!cap && stat(path, &sb) == 0 && sb.st_uid == 0 && getuid() != 0) {
-		inj_err(err, errlen, "%d is not dumpable (set-user-ID or "
-			"set-group-ID, file capabilities, or prctl(PR_SET_DUMPABLE, 0)): "
-			"only root may attach to it", pid);
-		return;
-	}
-	if (inj_slurp("/proc/sys/kernel/yama/ptrace_scope", val, sizeof(val)) > 0)
-		scope = atoi(val);
-	if (scope == 1 && !cap) {
-		inj_err(err, errlen, "kernel.yama.ptrace_scope=1: only a parent may "
-			"trace; run as root or `sysctl kernel.yama.ptrace_scope=0`");
-	} else if (scope == 2 && !cap) {
-		inj_err(err, errlen, "kernel.yama.ptrace_scope=2: only root (with "
-			"CAP_SYS_PTRACE) may trace; run as root");
-	} else if (scope == 3) {
-		inj_err(err, errlen, "kernel.yama.ptrace_scope=3: no process may "
-			"be traced until the next boot");
-	} else if (geteuid() == 0 && !cap) {
-		inj_err(err, errlen, "attaching to %d is not permitted: this root "
-			"lacks CAP_SYS_PTRACE (a container without it?)", pid);
-	} else {
-		inj_err(err, errlen, "attaching to %d is not permitted (ptrace: %s); "
-			"a security module (SELinux, AppArmor) or a seccomp filter "
-			"may forbid it", pid, strerror(EPERM));
-	}
-}
-
-/* The next line of maps text @buf from *@pos, parsed; its path NUL-terminated in place. */
-static bool inj_map_next(char *buf, size_t *pos, struct inj_map *m)
-{
-	char *line, *nl, *p;
-	unsigned long long start, end, off, ino;
-	int n;
-
-	while (buf[*pos] != '\0') {
-		line = buf + *pos;
-		nl = strchr(line, '\n');
-		if (nl != NULL) {
-			*nl = '\0';
-			*pos = (size_t)(nl + 1 - buf);
-		} else {
-			*pos += strlen(line);
-		}
-		n = 0;
-		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu %n", &start, &end, &off,
-			   &m->maj, &m->min, &ino, &n) < 6 || n == 0)
-			continue;
-		p = line + n;
-		m->start = start;
-		m->end = end;
-		m->off = off;
-		m->ino = ino;
-		m->path = p;
-		return true;
-	}
-	return false;
-}
-
-/*
- * The object's file of mapping @m, opened: through the process's root at
- * its path if that is still the file mapped (the same inode: overlayfs
- * before Linux 6.8 shows the lower file's device in maps), else
- * /proc/PID/map_files/.  Return: the descriptor, or -1.
- */
-static int inj_map_open(pid_t pid, const struct inj_map *m)
-{
-	char path[PATH_MAX + 64];
-	struct stat sb;
-	int fd, i;
-
-	for (i = 0; i < 2; i++) {
-		if (i == 0 && m->path[0] == '/')
-			snprintf(path, sizeof(path), "/proc/%d/root%s", pid, m->path);
-		else if (i == 1)
-			snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
-				 (unsigned long long)m->start, (unsigned long long)m->end);
-		else
-			continue;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-		    (uint64_t)sb.st_ino == m->ino &&
-		    (i == 0 || (major(sb.st_dev) == m->maj && minor(sb.st_dev) == m->min)))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
-
 /*
  * Look up @n dynamic symbols of the object whose file offset 0 is mapped
  * by @m in @pid: their addresses there into @addr (0: not defined), their
  * types (STT_*) into @type.  A symbol's default version wins over a hidden
  * one.  Return: 0, or -1 with @err set.
  */
-static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names,
+static int inj_syms(pid_t pid, const struct rb_map *m, const char *const *names,
 		    uint64_t *addr, int *type, int n, char *err, size_t errlen)
 {
-	Elf_Data *sdata = NULL, *vdata = NULL;
 	char epath[PATH_MAX];
-	GElf_Shdr sh, ssh = { 0 };
-	Elf_Scn *scn = NULL;
-	uint64_t bias = 0, vmin = UINT64_MAX;
-	bool hidden[16] = { false };
-	size_t i, nsyms, nph;
-	GElf_Ehdr eh;
-	GElf_Phdr ph;
+	uint64_t bias, vmin;
+	size_t nph;
 	Elf *elf;
 	int fd, k;
 
@@ -428,75 +170,34 @@ static int inj_syms(pid_t pid, const struct inj_map *m, const char *const *names
 		type[k] = STT_NOTYPE;
 	}
 	rb_escape(m->path, epath, sizeof(epath));
-	fd = inj_map_open(pid, m);
+	fd = rb_map_open(pid, m);
 	if (fd < 0) {
-		inj_err(err, errlen, "cannot read %s as %d maps it (replaced on "
+		rb_err_set(err, errlen, "cannot read %s as %d maps it (replaced on "
 			"disk since it was loaded?)", epath, pid);
 		return -1;
 	}
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf == NULL || elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &eh) == NULL ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
-	    elf_getphdrnum(elf, &nph) != 0) {
-		inj_err(err, errlen, "%s is not a 64-bit x86-64 ELF object", epath);
+	elf = rb_elf_begin(fd, EM_X86_64);
+	if (elf == NULL || elf_getphdrnum(elf, &nph) != 0) {
+		rb_err_set(err, errlen, "%s is not a 64-bit x86-64 ELF object", epath);
 		goto fail;
 	}
 	/* The segment that maps file offset 0 gives the load bias. */
-	for (i = 0; i < nph; i++)
-		if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
-		    (ph.p_offset & ~(uint64_t)0xfff) == 0 && ph.p_vaddr < vmin)
-			vmin = ph.p_vaddr;
-	if (vmin == UINT64_MAX) {
-		inj_err(err, errlen, "%s has no segment at file offset 0", epath);
+	if (rb_elf_first_vaddr(elf, &vmin) < 0) {
+		rb_err_set(err, errlen, "%s has no segment at file offset 0", epath);
 		goto fail;
 	}
 	bias = m->start - (vmin & ~(uint64_t)0xfff);
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) == NULL)
-			continue;
-		if (sh.sh_type == SHT_DYNSYM && sh.sh_entsize != 0) {
-			sdata = elf_getdata(scn, NULL);
-			ssh = sh;
-		} else if (sh.sh_type == SHT_GNU_versym) {
-			vdata = elf_getdata(scn, NULL);
-		}
-	}
-	if (sdata == NULL) {
-		inj_err(err, errlen, "%s has no dynamic symbol table", epath);
+	if (rb_elf_defined(elf, names, addr, type, n) < 0) {
+		rb_err_set(err, errlen, "%s has no dynamic symbol table", epath);
 		goto fail;
 	}
-	nsyms = ssh.sh_size / ssh.sh_entsize;
-	for (i = 1; i < nsyms; i++) {
-		GElf_Versym vs = 0;
-		GElf_Sym sym;
-		const char *s;
-		bool hid;
-
-		if (gelf_getsym(sdata, (int)i, &sym) == NULL || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_value == 0 || sym.st_name == 0 ||
-		    (GELF_ST_BIND(sym.st_info) != STB_GLOBAL &&
-		     GELF_ST_BIND(sym.st_info) != STB_WEAK) ||
-		    (s = elf_strptr(elf, ssh.sh_link, sym.st_name)) == NULL)
-			continue;
-		if (vdata != NULL)
-			gelf_getversym(vdata, (int)i, &vs);
-		hid = (vs & 0x8000) != 0;
-		for (k = 0; k < n && k < 16; k++) {
-			if (strcmp(s, names[k]) != 0 || (addr[k] != 0 && (hid || !hidden[k])))
-				continue;
-			addr[k] = bias + sym.st_value;
-			type[k] = GELF_ST_TYPE(sym.st_info);
-			hidden[k] = hid;
-		}
-	}
-	elf_end(elf);
-	close(fd);
+	for (k = 0; k < n; k++)
+		if (addr[k] != 0)
+			addr[k] += bias;
+	rb_elf_close(fd, elf);
 	return 0;
 fail:
-	if (elf != NULL)
-		elf_end(elf);
-	close(fd);
+	rb_elf_close(fd, elf);
 	return -1;
 }
 
@@ -532,13 +233,13 @@ static int inj_lib_kind(const char *path)
 static int inj_find_dlopen(struct rb_inject *in, char *maps, char *err, size_t errlen)
 {
 	static const char *const names[3] = { "dlopen", "dlerror", "__libc_dlopen_mode" };
-	struct inj_map m, libc = { 0 }, libdl = { 0 };
+	struct rb_map m, libc = { 0 }, libdl = { 0 };
 	bool loader = false, have_libc = false, have_libdl = false;
 	uint64_t a[3], d[3];
 	int t[3];
 	size_t pos = 0;
 
-	while (inj_map_next(maps, &pos, &m)) {
+	while (rb_map_next(maps, &pos, &m)) {
 		int kind = inj_lib_kind(m.path);
 
 		if (kind == INJ_LOADER || kind == INJ_MUSL)
@@ -555,10 +256,10 @@ static int inj_find_dlopen(struct rb_inject *in, char *maps, char *err, size_t e
 	}
 	if (!have_libc) {
 		if (!loader)
-			inj_err(err, errlen, "%d runs a statically linked program: it "
+			rb_err_set(err, errlen, "%d runs a statically linked program: it "
 				"has no dynamic loader to load a library with", in->pid);
 		else
-			inj_err(err, errlen, "%d has no C library loaded (glibc or "
+			rb_err_set(err, errlen, "%d has no C library loaded (glibc or "
 				"musl) whose dlopen could load a library", in->pid);
 		return -1;
 	}
@@ -584,96 +285,10 @@ static int inj_find_dlopen(struct rb_inject *in, char *maps, char *err, size_t e
 		char epath[PATH_MAX];
 
 		rb_escape(libc.path, epath, sizeof(epath));
-		inj_err(err, errlen, "%s in %d has neither dlopen nor "
+		rb_err_set(err, errlen, "%s in %d has neither dlopen nor "
 			"__libc_dlopen_mode", epath, in->pid);
 	}
 	return -1;
-}
-
-/*
- * The process's view of @lib: its absolute path here, which must name the
- * same file inside the process's root and mount namespace.  Sets @sb to
- * that file's.  Return: 0, or -1 with @err set.
- */
-static int inj_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *sb,
-			   char *err, size_t errlen)
-{
-	char path[PATH_MAX + 64], ns1[64], ns2[64], elib[PATH_MAX];
-	struct stat here;
-	ssize_t n1, n2;
-
-	rb_escape(lib, elib, sizeof(elib));
-	if (realpath(lib, abs) == NULL) {
-		inj_err(err, errlen, "%s: %s", elib, strerror(errno));
-		return -1;
-	}
-	if (stat(abs, &here) != 0 || !S_ISREG(here.st_mode)) {
-		inj_err(err, errlen, "%s: not a regular file", elib);
-		return -1;
-	}
-	rb_escape(abs, elib, sizeof(elib));
-	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, abs);
-	if (stat(path, sb) == 0) {
-		if (sb->st_dev == here.st_dev && sb->st_ino == here.st_ino)
-			return 0;
-	} else if (errno == EACCES) {
-		inj_perm(pid, err, errlen);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
-	n1 = readlink("/proc/self/ns/mnt", ns1, sizeof(ns1) - 1);
-	n2 = readlink(path, ns2, sizeof(ns2) - 1);
-	if (n2 < 0 && (errno == ENOENT || errno == ESRCH))
-		inj_err(err, errlen, "%d exited while being attached", pid);
-	else if (n1 != n2 || (n1 > 0 && memcmp(ns1, ns2, (size_t)n1) != 0))
-		inj_err(err, errlen, "%d runs in another mount namespace; %s is not "
-			"at that path inside it", pid, elib);
-	else
-		inj_err(err, errlen, "%d runs in another root directory (chroot); "
-			"%s is not at that path inside it", pid, elib);
-	return -1;
-}
-
-/* The mapping of file offset 0 of the file @sb in @pid's maps text. */
-static bool inj_map_of(char *maps, const struct stat *sb, const char *abs, struct inj_map *out)
-{
-	struct inj_map m;
-	size_t pos = 0;
-	bool byname = false;
-
-	while (inj_map_next(maps, &pos, &m)) {
-		if (m.off != 0)
-			continue;
-		if (m.ino == (uint64_t)sb->st_ino && m.maj == major(sb->st_dev) &&
-		    m.min == minor(sb->st_dev)) {
-			*out = m;
-			return true;
-		}
-		/* overlayfs before Linux 6.8 shows the lower file's device here */
-		if (!byname && m.ino == (uint64_t)sb->st_ino && strcmp(m.path, abs) == 0) {
-			*out = m;
-			byname = true;
-		}
-	}
-	return byname;
-}
-
-int rb_inject_mapped(pid_t pid, const char *lib)
-{
-	char abs[PATH_MAX], path[64], err[256], *maps;
-	struct inj_map m;
-	struct stat sb;
-	bool found;
-
-	if (inj_lib_resolve(pid, lib, abs, &sb, err, sizeof(err)) < 0)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	maps = inj_slurp_all(path);
-	if (maps == NULL)
-		return -1;
-	found = inj_map_of(maps, &sb, abs, &m);
-	free(maps);
-	return found;
 }
 
 /* Wait up to @ms for a state change of @tid.  Return: 1, 0 on timeout, -1 (errno). */
@@ -710,7 +325,7 @@ static bool inj_process_gone(pid_t pid)
 	char st;
 
 	do {
-		st = inj_task_state(pid, pid);
+		st = rb_proc_task_state(pid, pid);
 		if (st == 0 || st == 'Z' || st == 'X')
 			return true;
 		nanosleep(&ts, NULL);
@@ -724,9 +339,9 @@ static int inj_gone(struct rb_inject *in, int status, char *err, size_t errlen)
 	in->state = INJ_GONE;
 	in->t_end = inj_now();
 	if (WIFSIGNALED(status) || inj_process_gone(in->pid))
-		inj_err(err, errlen, "%d exited while being attached", in->pid);
+		rb_err_set(err, errlen, "%d exited while being attached", in->pid);
 	else
-		inj_err(err, errlen, "thread %d of %d exited while being attached", in->tid, in->pid);
+		rb_err_set(err, errlen, "thread %d of %d exited while being attached", in->tid, in->pid);
 	return -1;
 }
 
@@ -741,10 +356,10 @@ static int inj_ptrace_fail(struct rb_inject *in, const char *what, char *err, si
 	if (e == ESRCH && inj_process_gone(in->pid)) {
 		in->state = INJ_GONE;
 		in->t_end = inj_now();
-		inj_err(err, errlen, "%d exited while being attached", in->pid);
+		rb_err_set(err, errlen, "%d exited while being attached", in->pid);
 		return -1;
 	}
-	inj_err(err, errlen, "%s (thread %d of %d): %s", what, in->tid, in->pid, strerror(e));
+	rb_err_set(err, errlen, "%s (thread %d of %d): %s", what, in->tid, in->pid, strerror(e));
 	return -1;
 }
 
@@ -779,15 +394,15 @@ static void inj_mem_string(struct rb_inject *in, uint64_t addr, char *out, size_
 static void inj_where(pid_t pid, uint64_t addr, char *out, size_t size)
 {
 	char path[64], *maps;
-	struct inj_map m;
+	struct rb_map m;
 	size_t pos = 0;
 
 	snprintf(out, size, "0x%llx", (unsigned long long)addr);
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	maps = inj_slurp_all(path);
+	maps = rb_proc_slurp_all(path);
 	if (maps == NULL)
 		return;
-	while (inj_map_next(maps, &pos, &m)) {
+	while (rb_map_next(maps, &pos, &m)) {
 		const char *base = strrchr(m.path, '/');
 		char esc[128];
 
@@ -806,7 +421,7 @@ static int inj_usable(const struct rb_inject *in, char *err, size_t errlen)
 {
 	if (in->state == INJ_STOPPED && !in->crashed)
 		return 0;
-	inj_err(err, errlen, "no call into %d is possible any more: %s", in->pid,
+	rb_err_set(err, errlen, "no call into %d is possible any more: %s", in->pid,
 		in->crashed ? "an earlier one crashed" :
 		in->state == INJ_GONE ? "it exited" : "an earlier one did not return");
 	return -1;
@@ -828,7 +443,7 @@ static uint64_t inj_stack_put(struct rb_inject *in, uint64_t *sp, const void *da
 {
 	*sp = (*sp - room) & ~(uint64_t)15;
 	if (inj_mem_write(in, *sp, data, len) < 0) {
-		inj_err(err, errlen, "cannot write %zu bytes to the stack of thread "
+		rb_err_set(err, errlen, "cannot write %zu bytes to the stack of thread "
 			"%d of %d at 0x%llx: %s", len, in->tid, in->pid,
 			(unsigned long long)*sp, strerror(errno));
 		return 0;
@@ -868,7 +483,7 @@ static int inj_run(struct rb_inject *in, const char *what, uint64_t fn, uint64_t
 
 	sp = (sp & ~(uint64_t)15) - 8;
 	if (inj_mem_write(in, sp, &zero, sizeof(zero)) < 0) {
-		inj_err(err, errlen, "cannot write to the stack of thread %d of %d: %s",
+		rb_err_set(err, errlen, "cannot write to the stack of thread %d of %d: %s",
 			in->tid, in->pid, strerror(errno));
 		return -1;
 	}
@@ -948,7 +563,7 @@ static int inj_run(struct rb_inject *in, const char *what, uint64_t fn, uint64_t
 			}
 			in->crashed = true;
 			inj_where(in->pid, r.rip, where, sizeof(where));
-			inj_err(err, errlen, "%s crashed in %d: %s at address 0x%llx "
+			rb_err_set(err, errlen, "%s crashed in %d: %s at address 0x%llx "
 				"(instruction at %s); the thread's registers are put back, "
 				"but %d may be left in a bad state", what, in->pid,
 				strsignal(sig), (unsigned long long)(uintptr_t)si.si_addr,
@@ -957,7 +572,7 @@ static int inj_run(struct rb_inject *in, const char *what, uint64_t fn, uint64_t
 		}
 		if (sig == SIGABRT && si.si_code == SI_TKILL && si.si_pid == in->pid) {
 			in->crashed = true;
-			inj_err(err, errlen, "%s aborted in %d; the thread's registers are "
+			rb_err_set(err, errlen, "%s aborted in %d; the thread's registers are "
 				"put back, but %d may be left in a bad state", what,
 				in->pid, in->pid);
 			return -1;
@@ -984,12 +599,12 @@ static int inj_run(struct rb_inject *in, const char *what, uint64_t fn, uint64_t
 					   WSTOPSIG(status) != (SIGTRAP | 0x80) ?
 					   WSTOPSIG(status) : 0));
 		in->t_end = inj_now();
-		inj_err(err, errlen, "%s has not returned after %u ms (thread %d of %d "
+		rb_err_set(err, errlen, "%s has not returned after %u ms (thread %d of %d "
 			"is at %s): it is left running it, detached; should it return, "
 			"%d dies of a SIGSEGV at address 0", what, in->timeout_ms,
 			in->tid, in->pid, where, in->pid);
 	} else {
-		inj_err(err, errlen, "%s has not returned after %u ms: thread %d of %d "
+		rb_err_set(err, errlen, "%s has not returned after %u ms: thread %d of %d "
 			"is left running it, and stays attached until this program "
 			"exits; should it return, %d dies of a SIGSEGV at address 0",
 			what, in->timeout_ms, in->tid, in->pid, in->pid);
@@ -1004,7 +619,7 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
 	struct stat sb;
 
 	if (inj_usable(in, err, errlen) < 0 ||
-	    inj_lib_resolve(in->pid, path, abs, &sb, err, errlen) < 0)
+	    rb_proc_lib_resolve(in->pid, path, abs, &sb, err, errlen) < 0)
 		return -1;
 	rb_escape(abs, esc, sizeof(esc));
 	snprintf(what, sizeof(what), "dlopen(%s)", esc);
@@ -1015,7 +630,7 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
 	if (rax != 0)
 		return 0;
 	if (in->dlerror == 0) {
-		inj_err(err, errlen, "%s failed in %d (its C library says no more)",
+		rb_err_set(err, errlen, "%s failed in %d (its C library says no more)",
 			what, in->pid);
 		return -1;
 	}
@@ -1027,7 +642,7 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
 	else
 		inj_mem_string(in, rax, text, sizeof(text));
 	rb_escape(text, etext, sizeof(etext));
-	inj_err(err, errlen, "%s failed in %d: %s", what, in->pid, etext);
+	rb_err_set(err, errlen, "%s failed in %d: %s", what, in->pid, etext);
 	return -1;
 }
 
@@ -1039,7 +654,7 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 	const char *const names[1] = { func };
 	uint64_t sp = inj_stack_top(in), addr, rax, a0, a1;
 	size_t arglen = strlen(arg) + 1;
-	struct inj_map m;
+	struct rb_map m;
 	struct stat sb;
 	char nul = '\0';
 	int type;
@@ -1049,24 +664,24 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 	if (inj_usable(in, err, errlen) < 0)
 		return -1;
 	if (msglen == 0 || msglen > RB_INJECT_MSG_MAX || arglen > RB_INJECT_ARG_MAX) {
-		inj_err(err, errlen, "the argument (%zu bytes) or the message (%zu "
+		rb_err_set(err, errlen, "the argument (%zu bytes) or the message (%zu "
 			"bytes) is empty or longer than %d bytes", arglen, msglen,
 			RB_INJECT_MSG_MAX);
 		return -1;
 	}
 	rb_escape(func, efunc, sizeof(efunc));
-	if (inj_lib_resolve(in->pid, lib, abs, &sb, err, errlen) < 0)
+	if (rb_proc_lib_resolve(in->pid, lib, abs, &sb, err, errlen) < 0)
 		return -1;
 	rb_escape(abs, elib, sizeof(elib));
 	snprintf(path, sizeof(path), "/proc/%d/maps", in->pid);
-	maps = inj_slurp_all(path);
+	maps = rb_proc_slurp_all(path);
 	if (maps == NULL) {
-		inj_err(err, errlen, "%s: %s", path, strerror(errno));
+		rb_err_set(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (!inj_map_of(maps, &sb, abs, &m)) {
+	if (!rb_map_of(maps, &sb, abs, &m)) {
 		free(maps);
-		inj_err(err, errlen, "%s is not loaded in %d", elib, in->pid);
+		rb_err_set(err, errlen, "%s is not loaded in %d", elib, in->pid);
 		return -1;
 	}
 	if (inj_syms(in->pid, &m, names, &addr, &type, 1, err, errlen) < 0) {
@@ -1075,11 +690,11 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 	}
 	free(maps);
 	if (addr == 0 || (type != STT_FUNC && type != STT_GNU_IFUNC)) {
-		inj_err(err, errlen, "%s defines no function %s", elib, efunc);
+		rb_err_set(err, errlen, "%s defines no function %s", elib, efunc);
 		return -1;
 	}
 	if (type == STT_GNU_IFUNC) {
-		inj_err(err, errlen, "%s in %s is an indirect function (IFUNC): "
+		rb_err_set(err, errlen, "%s in %s is an indirect function (IFUNC): "
 			"cannot be called this way", efunc, elib);
 		return -1;
 	}
@@ -1110,11 +725,11 @@ static int inj_stop(struct rb_inject *in, pid_t tid, char *err, size_t errlen)
 	in->state = INJ_STOPPED;
 	if (ptrace(PTRACE_SEIZE, tid, NULL, (void *)PTRACE_O_TRACESYSGOOD) < 0) {
 		if (errno == EPERM)
-			inj_perm(in->pid, err, errlen);
+			rb_perm_why(in->pid, err, errlen);
 		else if (errno == ESRCH && inj_process_gone(in->pid))
-			inj_err(err, errlen, "%d exited while being attached", in->pid);
+			rb_err_set(err, errlen, "%d exited while being attached", in->pid);
 		else
-			inj_err(err, errlen, "cannot attach to thread %d of %d: %s",
+			rb_err_set(err, errlen, "cannot attach to thread %d of %d: %s",
 				tid, in->pid, strerror(errno));
 		return -1;
 	}
@@ -1125,10 +740,10 @@ static int inj_stop(struct rb_inject *in, pid_t tid, char *err, size_t errlen)
 		if (w < 0)
 			goto fail;
 		if (w == 0) {
-			inj_err(err, errlen, "thread %d of %d did not stop within %u ms "
+			rb_err_set(err, errlen, "thread %d of %d did not stop within %u ms "
 				"(state %c: in the kernel, uninterruptible?); it stays "
 				"attached until this program exits", tid, in->pid,
-				in->timeout_ms, inj_task_state(in->pid, tid));
+				in->timeout_ms, rb_proc_task_state(in->pid, tid));
 			in->state = INJ_LOST;
 			return -1;
 		}
@@ -1152,7 +767,7 @@ static int inj_stop(struct rb_inject *in, pid_t tid, char *err, size_t errlen)
 	iov.iov_base = &ssp;
 	iov.iov_len = sizeof(ssp);
 	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_SHSTK, &iov) == 0) {
-		inj_err(err, errlen, "%d runs with shadow stacks (CET): a call into "
+		rb_err_set(err, errlen, "%d runs with shadow stacks (CET): a call into "
 			"it cannot return; not supported", in->pid);
 		goto detach;
 	}
@@ -1167,12 +782,12 @@ static int inj_stop(struct rb_inject *in, pid_t tid, char *err, size_t errlen)
 	}
 	in->fplen = iov.iov_len;
 	if (in->fplen < 512) {
-		inj_err(err, errlen, "thread %d of %d: short FP state (%zu bytes)",
+		rb_err_set(err, errlen, "thread %d of %d: short FP state (%zu bytes)",
 			tid, in->pid, in->fplen);
 		goto detach;
 	}
 	if (in->regs.cs != INJ_CS64) {
-		inj_err(err, errlen, "%d is a 32-bit process: only 64-bit ones can "
+		rb_err_set(err, errlen, "%d is a 32-bit process: only 64-bit ones can "
 			"be attached to", in->pid);
 		goto detach;
 	}
@@ -1216,7 +831,7 @@ static pid_t inj_pick(pid_t pid, const pid_t *skip, int nskip, int *rank,
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	d = opendir(path);
 	if (d == NULL) {
-		inj_err(err, errlen, "%s: %s", path, strerror(errno));
+		rb_err_set(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -1230,14 +845,14 @@ static pid_t inj_pick(pid_t pid, const pid_t *skip, int nskip, int *rank,
 			;
 		if (i < nskip)
 			continue;
-		st = inj_task_state(pid, tid);
+		st = rb_proc_task_state(pid, tid);
 		if (st == 0 || st == 'Z' || st == 'X' || st == 'T' || st == 't')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
-		if (inj_slurp(path, buf, sizeof(buf)) < 0) {
+		if (rb_proc_slurp(path, buf, sizeof(buf)) < 0) {
 			if (errno == EACCES || errno == EPERM) {
 				closedir(d);
-				inj_perm(pid, err, errlen);
+				rb_perm_why(pid, err, errlen);
 				return -1;
 			}
 			continue;
@@ -1265,110 +880,6 @@ static pid_t inj_pick(pid_t pid, const pid_t *skip, int nskip, int *rank,
 	return best;
 }
 
-/* Refuse what cannot be attached to, from /proc/PID/status and its tasks'. */
-static int inj_check(pid_t pid, pid_t tid, char *err, size_t errlen)
-{
-	char path[96], status[4096], val[128], comm[64], ecomm[300];
-	struct dirent *de;
-	DIR *d;
-	long tracer;
-	int threads;
-
-	if (pid <= 0 || pid == getpid()) {
-		inj_err(err, errlen, "%d: not a process that can be attached to", pid);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (inj_slurp(path, status, sizeof(status)) <= 0) {
-		if (errno == ENOENT || errno == ESRCH)
-			inj_err(err, errlen, "no process %d", pid);
-		else
-			inj_err(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	inj_status_field(status, "Tgid", val, sizeof(val));
-	if (atoi(val) != pid) {
-		inj_err(err, errlen, "%d is a thread of process %s: attach to that", pid, val);
-		return -1;
-	}
-	inj_status_field(status, "Threads", val, sizeof(val));
-	threads = atoi(val);
-	inj_status_field(status, "State", val, sizeof(val));
-	if ((val[0] == 'Z' || val[0] == 'X') && threads <= 1) {
-		inj_err(err, errlen, "%d is a zombie: it has exited, and its parent has "
-			"not reaped it yet", pid);
-		return -1;
-	}
-	if (val[0] == 'Z' || val[0] == 'X') {
-		/* its memory and root are seen through the main thread */
-		inj_err(err, errlen, "the main thread of %d has exited (its other "
-			"threads run on): cannot attach to such a process", pid);
-		return -1;
-	}
-	if (val[0] == 'T') {
-		inj_err(err, errlen, "%d is stopped (job control): continue it first "
-			"(kill -CONT %d)", pid, pid);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	while (d != NULL && (de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/status", pid, de->d_name);
-		if (inj_slurp(path, status, sizeof(status)) <= 0)
-			continue;
-		inj_status_field(status, "TracerPid", val, sizeof(val));
-		tracer = atol(val);
-		if (tracer != 0) {
-			closedir(d);
-			inj_comm((pid_t)tracer, comm, sizeof(comm));
-			rb_escape(comm, ecomm, sizeof(ecomm));
-			inj_err(err, errlen, "%d is already traced by process %ld (%s): "
-				"detach that debugger first", pid, tracer, ecomm);
-			return -1;
-		}
-	}
-	if (d != NULL)
-		closedir(d);
-	if (tid != 0) {
-		char st = inj_task_state(pid, tid);
-
-		if (st == 0 || st == 'Z' || st == 'X') {
-			inj_err(err, errlen, "%d has no thread %d", pid, tid);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Refuse a 32-bit program before looking at its libraries. */
-static int inj_check_exe(pid_t pid, char *err, size_t errlen)
-{
-	unsigned char ident[EI_NIDENT];
-	char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == EACCES || errno == EPERM) {
-			inj_perm(pid, err, errlen);
-			return -1;
-		}
-		return 0;	/* the registers' code segment will tell */
-	}
-	if (read(fd, ident, sizeof(ident)) == (ssize_t)sizeof(ident) &&
-	    memcmp(ident, ELFMAG, SELFMAG) == 0 && ident[EI_CLASS] == ELFCLASS32) {
-		close(fd);
-		inj_err(err, errlen, "%d is a 32-bit process: only 64-bit ones can be "
-			"attached to", pid);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
 struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 {
 	struct rb_inject *in;
@@ -1377,35 +888,35 @@ struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 	sigset_t block;
 	int rank = 5, ntried = 0;
 
-	if (inj_check(pid, tid, err, errlen) < 0)
+	if (rb_perm_check(pid, tid, err, errlen) < 0)
 		return NULL;
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	maps = inj_slurp_all(path);
+	maps = rb_proc_slurp_all(path);
 	if (maps == NULL) {
 		if (errno == EACCES || errno == EPERM)
-			inj_perm(pid, err, errlen);
+			rb_perm_why(pid, err, errlen);
 		else if (errno == ENOENT || errno == ESRCH)
-			inj_err(err, errlen, "%d exited while being attached", pid);
+			rb_err_set(err, errlen, "%d exited while being attached", pid);
 		else
-			inj_err(err, errlen, "%s: %s", path, strerror(errno));
+			rb_err_set(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	if (maps[0] == '\0') {
 		free(maps);
-		inj_err(err, errlen, "%d is a kernel thread or exiting: nothing to "
+		rb_err_set(err, errlen, "%d is a kernel thread or exiting: nothing to "
 			"load a library into", pid);
 		return NULL;
 	}
 	in = calloc(1, sizeof(*in));
 	if (in == NULL) {
 		free(maps);
-		inj_err(err, errlen, "out of memory");
+		rb_err_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	in->pid = pid;
 	in->memfd = -1;
 	in->timeout_ms = RB_INJECT_TIMEOUT_MS;
-	if (inj_check_exe(pid, err, errlen) < 0 ||
+	if (rb_perm_check_exe(pid, err, errlen) < 0 ||
 	    inj_find_dlopen(in, maps, err, errlen) < 0) {
 		free(maps);
 		free(in);
@@ -1417,9 +928,9 @@ struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 	in->memfd = open(path, O_RDWR | O_CLOEXEC);
 	if (in->memfd < 0) {
 		if (errno == EACCES || errno == EPERM)
-			inj_perm(pid, err, errlen);
+			rb_perm_why(pid, err, errlen);
 		else
-			inj_err(err, errlen, "%s: %s", path, strerror(errno));
+			rb_err_set(err, errlen, "%s: %s", path, strerror(errno));
 		free(in);
 		return NULL;
 	}
@@ -1441,7 +952,7 @@ struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 				rank = 5;
 			}
 			if (t == 0)
-				inj_err(err, errlen, "%d has no thread that can be stopped", pid);
+				rb_err_set(err, errlen, "%d has no thread that can be stopped", pid);
 			if (t <= 0)
 				goto fail;
 		}
@@ -1524,7 +1035,7 @@ struct rb_inject {
 
 struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 {
-	inj_err(err, errlen, "attaching to a running process is only supported on x86-64");
+	rb_err_set(err, errlen, "attaching to a running process is only supported on x86-64");
 	return NULL;
 }
 
@@ -1539,7 +1050,7 @@ void rb_inject_set_timeout(struct rb_inject *in, unsigned ms)
 
 int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t errlen)
 {
-	inj_err(err, errlen, "not supported on this architecture");
+	rb_err_set(err, errlen, "not supported on this architecture");
 	return -1;
 }
 
@@ -1547,12 +1058,7 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 		   const char *arg, int *ret, char *msg, size_t msglen,
 		   char *err, size_t errlen)
 {
-	inj_err(err, errlen, "not supported on this architecture");
-	return -1;
-}
-
-int rb_inject_mapped(pid_t pid, const char *lib)
-{
+	rb_err_set(err, errlen, "not supported on this architecture");
 	return -1;
 }
 

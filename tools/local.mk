@@ -3,6 +3,8 @@
 bin_PROGRAMS += rbtrace
 rbtrace_SOURCES = tools/rbtrace.c tools/progcheck.c tools/progcheck.h \
 	tools/attach.c tools/attach.h tools/inject.c tools/inject.h \
+	tools/elfsym.c tools/elfsym.h tools/perm.c tools/perm.h \
+	tools/proc.c tools/proc.h \
 	common/tracepath.c common/tracepath.h \
 	common/evlog.c common/evlog.h \
 	common/escape.c common/escape.h \

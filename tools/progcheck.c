@@ -22,6 +22,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "tools/elfsym.h"
 #include "tools/progcheck.h"
 
 /* This machine's objects, and their entries in /etc/ld.so.cache. */
@@ -40,7 +41,7 @@
 #endif
 
 /* What an object imports (an undefined dynamic symbol). */
-#define PC_HOOKS	0x1u	/* the hooks of -finstrument-functions, rbtrace's API */
+#define PC_HOOKS	0x1u	/* the hooks (rb_elf_is_hook()) */
 #define PC_LOADS	0x2u	/* dlopen() */
 #define PC_RUNS		0x4u	/* exec*(), posix_spawn(), system(), popen() */
 
@@ -48,10 +49,6 @@ static const struct {
 	const char	*name;
 	unsigned	 what;
 } pc_imports[] = {
-	{ "__cyg_profile_func_enter", PC_HOOKS },
-	{ "__cyg_profile_func_exit", PC_HOOKS },
-	{ "rbtrace_push", PC_HOOKS },
-	{ "rbtrace_line", PC_HOOKS },
 	{ "dlopen", PC_LOADS },
 	{ "dlmopen", PC_LOADS },
 	{ "execve", PC_RUNS },
@@ -103,37 +100,14 @@ static char *pc_strdup(struct pc_state *st, const char *s)
 	return d;
 }
 
-/* Open @path as an ELF object of this machine.  Return: the descriptor, or -1. */
-static int pc_elf_open(const char *path, Elf **elfp)
-{
-	GElf_Ehdr eh;
-	Elf *elf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf == NULL || elf_kind(elf) != ELF_K_ELF ||
-	    gelf_getehdr(elf, &eh) == NULL || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    (PC_MACHINE != EM_NONE && eh.e_machine != PC_MACHINE)) {
-		if (elf != NULL)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
-	*elfp = elf;
-	return fd;
-}
-
 static bool pc_elf_usable(const char *path)
 {
 	Elf *elf;
-	int fd = pc_elf_open(path, &elf);
+	int fd = rb_elf_open(path, PC_MACHINE, &elf);
 
 	if (fd < 0)
 		return false;
-	elf_end(elf);
-	close(fd);
+	rb_elf_close(fd, elf);
 	return true;
 }
 
@@ -337,6 +311,19 @@ static void pc_origin(const char *path, bool exe, char *out, size_t size)
 		*slash = '\0';
 }
 
+/* What an import of @name says the object does, into the state @arg. */
+static void pc_import_seen(const char *name, void *arg)
+{
+	struct pc_state *st = arg;
+	size_t m;
+
+	if (rb_elf_is_hook(name))
+		st->what |= PC_HOOKS;
+	for (m = 0; m < sizeof(pc_imports) / sizeof(pc_imports[0]); m++)
+		if (strcmp(name, pc_imports[m].name) == 0)
+			st->what |= pc_imports[m].what;
+}
+
 /* Read object @i's dynamic section and imports. */
 static void pc_obj_scan(struct pc_state *st, int i)
 {
@@ -348,7 +335,7 @@ static void pc_obj_scan(struct pc_state *st, int i)
 	Elf *elf;
 	int fd;
 
-	if (o->path == NULL || (fd = pc_elf_open(o->path, &elf)) < 0) {
+	if (o->path == NULL || (fd = rb_elf_open(o->path, PC_MACHINE, &elf)) < 0) {
 		st->blind = true;
 		return;
 	}
@@ -359,34 +346,20 @@ static void pc_obj_scan(struct pc_state *st, int i)
 		size_t k, n;
 
 		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_entsize == 0 ||
-		    (sh.sh_type != SHT_DYNAMIC && sh.sh_type != SHT_DYNSYM) ||
+		    sh.sh_type != SHT_DYNAMIC ||
 		    (data = elf_getdata(scn, NULL)) == NULL)
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
-		if (sh.sh_type == SHT_DYNAMIC) {
-			dynamic = true;
-			o->needed = calloc(n + 1, sizeof(*o->needed));
-			if (o->needed == NULL) {
-				st->blind = true;
-				continue;
-			}
+		dynamic = true;
+		o->needed = calloc(n + 1, sizeof(*o->needed));
+		if (o->needed == NULL) {
+			st->blind = true;
+			continue;
 		}
 		for (k = 0; k < n; k++) {
 			const char *s;
 			GElf_Dyn dyn;
-			GElf_Sym sym;
-			size_t m;
 
-			if (sh.sh_type == SHT_DYNSYM) {
-				if (gelf_getsym(data, (int)k, &sym) == NULL ||
-				    sym.st_shndx != SHN_UNDEF || sym.st_name == 0 ||
-				    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL)
-					continue;
-				for (m = 0; m < sizeof(pc_imports) / sizeof(pc_imports[0]); m++)
-					if (strcmp(s, pc_imports[m].name) == 0)
-						st->what |= pc_imports[m].what;
-				continue;
-			}
 			if (gelf_getdyn(data, (int)k, &dyn) == NULL)
 				continue;
 			if (dyn.d_tag == DT_NULL)
@@ -412,10 +385,10 @@ static void pc_obj_scan(struct pc_state *st, int i)
 			}
 		}
 	}
+	rb_elf_imports(elf, pc_import_seen, st);
 	if (!dynamic)
 		st->blind = true;	/* no section headers: nothing to go by */
-	elf_end(elf);
-	close(fd);
+	rb_elf_close(fd, elf);
 }
 
 static void pc_state_free(struct pc_state *st)

@@ -58,6 +58,8 @@
 #include <sys/prctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
+
+#include "common/debugfile.h"
 #include "expr.h"
 
 #define BASE(n, k, s, sz) { .kind = (k), .sign = (s), .size = (sz), .name = (n) }
@@ -195,43 +197,20 @@ struct xtcache {
 #define X_HASH	4096
 static char *x_debuginfo_path;
 
-/* Is there a file @link where elfutils looks for @file's debug link? */
-static bool x_debuglink_here(const char *file, const char *link)
-{
-	const char *slash = strrchr(file, '/');
-	int dir = slash != NULL ? (int)(slash - file) : 0;
-	char path[4096];
-
-	if (slash == NULL || strchr(link, '/') != NULL)
-		return false;
-	if ((size_t)snprintf(path, sizeof(path), "%.*s/%s", dir, file, link) < sizeof(path) &&
-	    strcmp(path, file) != 0 && access(path, R_OK) == 0)
-		return true;
-	if ((size_t)snprintf(path, sizeof(path), "%.*s/.debug/%s", dir, file, link) < sizeof(path) &&
-	    access(path, R_OK) == 0)
-		return true;
-	return (size_t)snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", dir, file,
-				link) < sizeof(path) && access(path, R_OK) == 0;
-}
-
 /*
- * Separate debug information from this machine only: by build-id, then
- * by debug link where elfutils looks for it.  Never from debuginfod
- * servers (dwfl_standard_find_debuginfo()'s last resort): loading their
- * client brings libcurl, a TLS library and their exit handlers into the
- * traced program, which the program's exit() then runs under a compile.
+ * Separate debug information from this machine only, found and checked
+ * as rbmon finds it for the stacks (common/debugfile.c): never from
+ * debuginfod servers (dwfl_standard_find_debuginfo()'s last resort):
+ * loading their client brings libcurl, a TLS library and their exit
+ * handlers into the traced program, which the program's exit() then runs
+ * under a compile.
  */
 static int x_find_debuginfo(Dwfl_Module *mod, void **user, const char *modname,
 			    Dwarf_Addr base, const char *file, const char *link,
 			    GElf_Word crc, char **found)
 {
-	int fd = dwfl_build_id_find_debuginfo(mod, user, modname, base, file,
-					      link, crc, found);
-
-	if (fd >= 0 || file == NULL || link == NULL || !x_debuglink_here(file, link))
-		return fd;
-	return dwfl_standard_find_debuginfo(mod, user, modname, base, file, link,
-					    crc, found);
+	return rb_debugfile_find(mod, user, modname, base, file, link, crc,
+				 found, rb_debugfile_open);
 }
 
 static const Dwfl_Callbacks x_cb = {

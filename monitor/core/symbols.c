@@ -14,6 +14,7 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
+#include "common/debugfile.h"
 #include "monitor/core/escape.h"
 #include "monitor/core/safeio.h"
 #include "monitor/core/symbols.h"
@@ -161,172 +162,23 @@ symbols_find_elf_proc(Dwfl_Module *mod, void **ud, const char *name,
 	return fd;
 }
 
-static uint32_t
-symbols_crc32(int fd, int *ok)
-{
-	static uint32_t	 tab[256];
-	unsigned char	 buf[65536];
-	uint32_t	 c, crc = 0xffffffffu;
-	off_t		 off = 0;
-	ssize_t		 n, i;
-	int		 k;
-
-	if (tab[1] == 0) {
-		for (i = 0; i < 256; i++) {
-			c = (uint32_t)i;
-			for (k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-			tab[i] = c;
-		}
-	}
-	while ((n = pread(fd, buf, sizeof buf, off)) > 0) {
-		for (i = 0; i < n; i++)
-			crc = tab[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
-		off += n;
-	}
-	*ok = n == 0;
-	return crc ^ 0xffffffffu;
-}
-
-/* Is @fd the debug file of @mod: the same build-id, else the link's CRC? */
+/* A candidate debug file, opened as every file a trace file leads to. */
 static int
-symbols_debug_valid(Dwfl_Module *mod, int fd, int check, GElf_Word crc)
+symbols_debug_open(const char *path)
 {
-	const unsigned char	*want;
-	const void		*got;
-	GElf_Addr		 vaddr;
-	ssize_t			 len;
-	Elf			*elf;
-	int			 n, ok;
-
-	n = dwfl_module_build_id(mod, &want, &vaddr);
-	if (n > 0) {
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		len = elf != NULL ? dwelf_elf_gnu_build_id(elf, &got) : -1;
-		ok = len == n && memcmp(want, got, (size_t)n) == 0;
-		if (elf != NULL)
-			elf_end(elf);
-		return ok;
-	}
-	if (!check)
-		return 1;
-	return symbols_crc32(fd, &ok) == crc && ok;
-}
-
-/* Try @dir/@sub/@name (@sub may be NULL); on success set *@found. */
-static int
-symbols_debug_try(Dwfl_Module *mod, const struct stat *main_st,
-    const char *dir, const char *sub, const char *name, int check,
-    GElf_Word crc, char **found)
-{
-	struct stat	 st;
 	const char	*why;
-	char		*path;
-	int		 fd;
 
-	if (sub != NULL)
-		rbmon_xasprintf(&path, "%s/%s/%s", dir, sub, name);
-	else
-		rbmon_xasprintf(&path, "%s/%s", dir, name);
-	fd = rbmon_safeio_open(path, &why);
-	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == main_st->st_dev &&
-	    st.st_ino == main_st->st_ino) {
-		close(fd);	/* the object itself by another name */
-		fd = -1;
-	}
-	if (fd >= 0 && !symbols_debug_valid(mod, fd, check, crc)) {
-		close(fd);
-		fd = -1;
-	}
-	if (fd >= 0)
-		*found = path;
-	else
-		free(path);
-	return fd;
+	return rbmon_safeio_open(path, &why);
 }
 
-/*
- * The .gnu_debuglink search of libdwfl's standard callback: the object's
- * directory, its .debug subdirectory, and the directory's twin under
- * /usr/lib/debug.
- */
-static int
-symbols_debug_by_link(Dwfl_Module *mod, const char *file, const char *link,
-    GElf_Word crc, char **found)
-{
-	struct stat	 main_st;
-	char		*dir, *name = NULL;
-	int		 fd, check = crc != 0;
-
-	if (file == NULL || file[0] != '/')
-		return -1;
-	if (stat(file, &main_st) != 0)
-		memset(&main_st, 0, sizeof main_st);
-	dir = rbmon_xstrdup(file);
-	*strrchr(dir, '/') = '\0';
-	if (link == NULL) {
-		rbmon_xasprintf(&name, "%s.debug", rbmon_basename(file));
-		link = name;
-		check = 0;
-	}
-	fd = symbols_debug_try(mod, &main_st, dir, NULL, link, check, crc,
-	    found);
-	if (fd < 0)
-		fd = symbols_debug_try(mod, &main_st, dir, ".debug", link,
-		    check, crc, found);
-	if (fd < 0)
-		fd = symbols_debug_try(mod, &main_st, "/usr/lib/debug",
-		    dir[0] != '\0' ? dir + 1 : NULL, link, check, crc, found);
-	free(dir);
-	free(name);
-	return fd;
-}
-
-/*
- * A module's separate debug file.  By build-id, libdwfl's own lookup opens
- * only /usr/lib/debug/.build-id/NN/N...N.debug, hexadecimal names in
- * root's tree (and checks the build-id); by .gnu_debuglink, names the
- * object chose, the search is ours.  A dwz alternate file is looked up by
- * build-id only: its name comes from the debug information.
- */
+/* A module's separate debug file: the search the watches make too. */
 static int
 symbols_find_debuginfo(Dwfl_Module *mod, void **ud, const char *modname,
     Dwarf_Addr base, const char *file_name, const char *debuglink,
     GElf_Word crc, char **debuginfo_file_name)
 {
-	GElf_Addr	 bias;
-	GElf_Word	 mycrc = 0;
-	const char	*mylink = NULL;
-	char		*canon, *found = NULL;
-	Elf		*elf;
-	int		 fd;
-
-	elf = dwfl_module_getelf(mod, &bias);
-	if (elf != NULL)
-		mylink = dwelf_elf_gnu_debuglink(elf, &mycrc);
-	fd = dwfl_build_id_find_debuginfo(mod, ud, modname, base, file_name,
-	    debuglink, crc, debuginfo_file_name);
-	if (fd >= 0)
-		return fd;
-	if (debuglink != NULL && (mylink == NULL ||
-	    strcmp(mylink, debuglink) != 0 || crc != mycrc)) {
-		errno = 0;	/* a dwz file: not found */
-		return -1;
-	}
-	fd = symbols_debug_by_link(mod, file_name, debuglink, crc, &found);
-	if (fd < 0 && file_name != NULL &&
-	    (canon = realpath(file_name, NULL)) != NULL) {
-		if (strcmp(canon, file_name) != 0)
-			fd = symbols_debug_by_link(mod, canon, debuglink, crc,
-			    &found);
-		free(canon);
-	}
-	if (fd < 0) {
-		errno = 0;
-		return -1;
-	}
-	*debuginfo_file_name = found;
-	return fd;
+	return rb_debugfile_find(mod, ud, modname, base, file_name, debuglink,
+	    crc, debuginfo_file_name, symbols_debug_open);
 }
 
 /**
