@@ -12,6 +12,9 @@
  *   inj_slow   creates the file ARG names (once it runs), sleeps 2 s, writes
  *              "slept eintr=N" (N: how often a signal handler interrupted
  *              the sleep), returns 7
+ *   inj_slowsig  as inj_slow, then sleeps on until a signal handler
+ *              interrupted it (60 s at most): the test's signal may come
+ *              after 2 s on a loaded machine
  *   inj_crash  writes to address 16
  */
 #define _GNU_SOURCE
@@ -33,6 +36,7 @@ __attribute__((constructor)) static void inj_init(void)
 
 int inj_probe(const char *arg, char *msg, size_t n);
 int inj_slow(const char *arg, char *msg, size_t n);
+int inj_slowsig(const char *arg, char *msg, size_t n);
 int inj_crash(const char *arg, char *msg, size_t n);
 
 int inj_probe(const char *arg, char *msg, size_t n)
@@ -63,6 +67,26 @@ int inj_slow(const char *arg, char *msg, size_t n)
 		close(fd);
 	while (nanosleep(&ts, &ts) != 0)
 		eintr += errno == EINTR;
+	snprintf(msg, n, "slept eintr=%d", eintr);
+	return 7;
+}
+
+int inj_slowsig(const char *arg, char *msg, size_t n)
+{
+	struct timespec ts = { 2, 0 };
+	int fd, i, eintr = 0;
+
+	fd = open(arg, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	while (nanosleep(&ts, &ts) != 0)
+		eintr += errno == EINTR;
+	for (i = 0; eintr == 0 && i < 600; i++) {
+		ts.tv_sec = 0;
+		ts.tv_nsec = 100000000;
+		if (nanosleep(&ts, NULL) != 0 && errno == EINTR)
+			eintr++;
+	}
 	snprintf(msg, n, "slept eintr=%d", eintr);
 	return 7;
 }

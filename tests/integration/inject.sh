@@ -166,15 +166,15 @@ pauses "dlopen+call" -d
 pauses "call" 
 victim_ok victim "$VPID"
 
-# Other threads run during a call: 2 s in inj_slow, ticking meanwhile.  A
+# Other threads run during a call: 2 s in inj_slowsig, ticking meanwhile.  A
 # second injector meanwhile finds the victim traced.  A signal for the
 # thread during the call is the program's: its handler runs (interrupting
 # the call's sleep), the call goes on, and the sleeper sees nothing.
 before=$(tick victim tick)
 expect "SIGUSR1 taken before" 0 "$(tick victim usr1)"
-launch slow "$INJECT" -t "$SLEEPER" "$VPID" "$LIB" inj_slow "$T/slow.started"
+launch slow "$INJECT" -t "$SLEEPER" "$VPID" "$LIB" inj_slowsig "$T/slow.started"
 SLOW=$LAUNCHED
-wait_for "inj_slow to run" test -e "$T/slow.started"
+wait_for "inj_slowsig to run" test -e "$T/slow.started"
 inject traced "$VPID" "$LIB" inj_probe x
 expect "second injector: status" 1 "$RC"
 expect "second injector: stderr" \
