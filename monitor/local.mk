@@ -16,7 +16,10 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/core/symbols.c monitor/core/symbols.h \
 	monitor/core/stack.c monitor/core/stack.h \
 	monitor/core/dump.c monitor/core/dump.h \
-	monitor/core/escape.c monitor/core/escape.h \
+	monitor/core/escape.h \
+	monitor/util/util.c monitor/util/util.h \
+	monitor/util/escape.c monitor/util/escape.h \
+	monitor/util/opts.c monitor/util/opts.h \
 	monitor/core/safeio.c monitor/core/safeio.h \
 	monitor/core/taskstat.c monitor/core/taskstat.h \
 	monitor/core/discover.c monitor/core/discover.h \
@@ -27,9 +30,17 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
 	monitor/history/walk.c monitor/history/walk.h \
-	monitor/history/replay.c monitor/history/replay.h \
+	monitor/history/readback.c monitor/history/readback.h \
+	monitor/history/export.h \
+	monitor/history/chrome.c monitor/history/folded.c \
+	monitor/history/speedscope.c \
 	monitor/history/profile.c monitor/history/profile.h \
 	monitor/history/perfetto.c monitor/history/perfetto.h \
+	monitor/cmd/cmd.h \
+	monitor/cmd/replay.c monitor/cmd/report.c monitor/cmd/hot.c \
+	monitor/cmd/export.c monitor/cmd/profile.c \
+	monitor/cmd/dump.c monitor/cmd/events.c monitor/cmd/send.c \
+	monitor/cmd/record.c monitor/cmd/list.c monitor/cmd/prune.c \
 	monitor/screen/keys.h \
 	monitor/screen/keytab.c monitor/screen/keytab.h \
 	monitor/screen/edit.c monitor/screen/edit.h \
@@ -42,6 +53,7 @@ monitor_libmonitor_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) \
 
 bin_PROGRAMS += rbmon
 rbmon_SOURCES = monitor/rbmon.c \
+	monitor/cmd/live.c \
 	monitor/screen/tty.c monitor/screen/tty.h \
 	monitor/screen/tui.c monitor/screen/tui.h monitor/screen/tuimodes.h \
 	monitor/screen/tuimain.c \
