@@ -180,8 +180,8 @@ rbmon_cmd_tid_wanted(const struct rbmon_tids *t, int32_t tid)
  * "1.5ms", "90s", "30m", "12h", "7d"); "0" alone is no time at all
  * @ns: set to the duration in nanoseconds, the fraction below 1 ns dropped
  *
- * A number without a unit is refused: rbmon's options once read one as
- * nanoseconds here and as seconds there.
+ * A number without a unit is refused: is 5 five seconds, or five
+ * nanoseconds?  The caller says so with rbmon_duration_bare().
  *
  * Return: RBMON_DUR_OK, or RBMON_DUR_BARE for a non-zero number without
  * a unit, RBMON_DUR_RANGE past 2^64 - 1 ns, RBMON_DUR_BAD for anything else.
@@ -195,16 +195,18 @@ rbmon_duration_parse(const char *s, uint64_t *ns)
 		{ "h", 3600000000000ull }, { "d", 86400000000000ull },
 	};
 	const char	*p = s, *frac = NULL;
-	uint64_t	 whole = 0, mul = 0, part = 0, scale = 1;
+	uint64_t	 whole = 0, mul = 0, part = 0, scale = 1, d;
 	size_t		 i, nfrac = 0;
-	int		 zero = 1;
+	int		 zero = 1, over = 0;
 
 	if (*p < '0' || *p > '9')
 		return RBMON_DUR_BAD;
 	for (; *p >= '0' && *p <= '9'; p++) {
-		if (whole > (UINT64_MAX - 9) / 10)
-			return RBMON_DUR_RANGE;
-		whole = whole * 10 + (uint64_t)(*p - '0');
+		d = (uint64_t)(*p - '0');
+		if (whole > UINT64_MAX / 10 || whole * 10 > UINT64_MAX - d)
+			over = 1;
+		else
+			whole = whole * 10 + d;
 		zero &= *p == '0';
 	}
 	if (*p == '.') {
@@ -227,7 +229,7 @@ rbmon_duration_parse(const char *s, uint64_t *ns)
 			mul = units[i].ns;
 	if (mul == 0)
 		return RBMON_DUR_BAD;
-	if (whole > UINT64_MAX / mul)
+	if (over || whole > UINT64_MAX / mul)
 		return RBMON_DUR_RANGE;
 	whole *= mul;
 	/* The fraction, to the ns: 18 digits are more than a day has ns. */
