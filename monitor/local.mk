@@ -17,6 +17,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/core/stack.c monitor/core/stack.h \
 	monitor/core/dump.c monitor/core/dump.h \
 	monitor/core/escape.h \
+	monitor/util/alloc.c monitor/util/alloc.h \
 	monitor/util/util.c monitor/util/util.h \
 	monitor/util/escape.c monitor/util/escape.h \
 	monitor/util/opts.c monitor/util/opts.h \

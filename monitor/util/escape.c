@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "monitor/util/escape.h"
-#include "monitor/util/util.h"
+#include "monitor/util/alloc.h"
 
 /**
  * rbmon_utf8_decode - the UTF-8 sequence at @s

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rbmon util: allocation that exits on failure, and what every command
- * reads from its command line the same way: usage errors, numbers, thread
- * lists and durations (rbmon(1), "DURATIONS").
+ * rbmon util: what every command reads from its command line the same
+ * way: usage errors, numbers, thread lists and durations (rbmon(1),
+ * "DURATIONS"); and a path's last name.
  */
 #include "config.h"
 
@@ -15,60 +15,6 @@
 
 #include "monitor/util/escape.h"
 #include "monitor/util/util.h"
-
-void *
-rbmon_xcalloc(size_t n, size_t size)
-{
-	void	*p;
-
-	p = calloc(n == 0 ? 1 : n, size == 0 ? 1 : size);
-	if (p == NULL) {
-		fputs("rbmon: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-void *
-rbmon_xreallocarray(void *p, size_t n, size_t size)
-{
-	if (size != 0 && n > SIZE_MAX / size) {
-		fputs("rbmon: out of memory\n", stderr);
-		exit(1);
-	}
-	p = realloc(p, n * size == 0 ? 1 : n * size);
-	if (p == NULL) {
-		fputs("rbmon: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-char *
-rbmon_xstrdup(const char *s)
-{
-	char	*p;
-
-	p = strdup(s);
-	if (p == NULL) {
-		fputs("rbmon: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-void
-rbmon_xasprintf(char **ret, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(ret, fmt, ap) < 0) {
-		fputs("rbmon: out of memory\n", stderr);
-		exit(1);
-	}
-	va_end(ap);
-}
 
 const char *
 rbmon_basename(const char *path)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rbmon util: what every part of rbmon shares: allocation that exits on
- * failure, usage errors, numbers, thread lists and durations read from
- * the command line.
+ * failure (alloc.h), usage errors, numbers, thread lists and durations
+ * read from the command line.
  */
 #ifndef RBMON_UTIL_H
 #define RBMON_UTIL_H
@@ -11,17 +11,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "monitor/util/alloc.h"
+
 /* The thread ids a command's -t keeps (none: every thread). */
 struct rbmon_tids {
 	long	*v;
 	size_t	 n;
 };
 
-void	rbmon_xasprintf(char **, const char *, ...)
-	    __attribute__((format(printf, 2, 3)));
-void	*rbmon_xcalloc(size_t, size_t);
-void	*rbmon_xreallocarray(void *, size_t, size_t);
-char	*rbmon_xstrdup(const char *);
 const char *rbmon_basename(const char *);
 
 void	rbmon_bad_usage(const char *, ...)
