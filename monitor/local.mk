@@ -1,14 +1,22 @@
 # SPDX-License-Identifier: MIT
-# monitor: rbmon, in rooms (HACKING has the map).
+# monitor: rbmon, in rooms (HACKING has the map), each including only
+# those above it in this list (tests/deps.sh checks it):
+#   util/     what every room shares: allocation, the escaper, usage
+#             errors, numbers, thread lists, durations, the options of the
+#             trace-file commands; includes only common/
 #   core/     the reader core: a trace file opened without trusting it, its
 #             threads, stacks and symbols, the kernel's view, control and
 #             breakpoints, the dumps; no curses
 #   history/  the history half: recordings (the recorder, the file, the
-#             walker), the event log as a graph, replay, the exports and
-#             the sampler; no curses
+#             walker), the event log as a graph, what reading a recording
+#             back needs, each export writer in its file, the sampler; no
+#             curses
 #   screen/   the interactive monitor: curses (tty, tui*) and the pieces
 #             of it that need none (key table, line editor, line history)
-# libmonitor.la holds everything without curses, for rbmon and the tests.
+#   cmd/      the commands, one file each (rbmon_cmd_X in cmd.h), run by
+#             rbmon.c's table; a command includes no other command
+# libmonitor.la holds everything without curses, for rbmon and the tests;
+# the live view's command (cmd/live.c) is rbmon's own.
 noinst_LTLIBRARIES += monitor/libmonitor.la
 monitor_libmonitor_la_SOURCES = \
 	common/strl.h \
