@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/discover.h"
@@ -24,22 +23,22 @@
 #include "monitor/util/opts.h"
 #include "monitor/util/util.h"
 
-static volatile sig_atomic_t	rbmon_stop;
+static volatile sig_atomic_t	dump_stop;
 
 static void
-rbmon_signal(int sig)
+dump_signal(int sig)
 {
-	rbmon_stop = 1;
+	dump_stop = 1;
 }
 
 static void
-rbmon_sleep(long tenths)
+dump_sleep(long tenths)
 {
 	struct timespec	ts;
 	long		i;
 
 	/* Sleep in short steps so a signal ends the wait at once. */
-	for (i = 0; i < tenths && !rbmon_stop; i++) {
+	for (i = 0; i < tenths && !dump_stop; i++) {
 		ts.tv_sec = 0;
 		ts.tv_nsec = 100000000;
 		nanosleep(&ts, NULL);
@@ -47,7 +46,7 @@ rbmon_sleep(long tenths)
 }
 
 static int
-rbmon_run(const char *path, int json, int follow, long delay)
+dump_run(const char *path, int json, int follow, long delay)
 {
 	struct rbmon_model	 m;
 	struct rbmon_snapshot	 s;
@@ -65,7 +64,7 @@ rbmon_run(const char *path, int json, int follow, long delay)
 	}
 	if (follow) {
 		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = rbmon_signal;
+		sa.sa_handler = dump_signal;
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
@@ -90,12 +89,12 @@ rbmon_run(const char *path, int json, int follow, long delay)
 		else
 			rbmon_dump_text(stdout, &m, &s, sy, &c);
 		fflush(stdout);
-		more = follow && !rbmon_stop && rbmon_any_alive(&m, &s);
+		more = follow && !dump_stop && rbmon_any_alive(&m, &s);
 		rbmon_model_free(&s);
 		if (!more)
 			break;
-		rbmon_sleep(delay);
-		if (rbmon_stop)
+		dump_sleep(delay);
+		if (dump_stop)
 			break;
 	}
 	rbmon_symbols_free(sy);
@@ -150,7 +149,7 @@ rbmon_cmd_dump(int argc, char **argv)
 	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 1;
 	else
-		status = rbmon_run(file, o.json, o.follow, o.delay);
+		status = dump_run(file, o.json, o.follow, o.delay);
 	free(found);
 	rbmon_opts_free(&o);
 	return status;

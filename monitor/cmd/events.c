@@ -3,12 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/discover.h"
@@ -22,7 +19,7 @@
 
 /* --events: every thread's event log, once. */
 static int
-rbmon_events_run(const char *path, int json, long tid)
+events_run(const char *path, int json, long tid)
 {
 	struct rbmon_model	 m;
 	struct rbmon_snapshot	 s;
@@ -104,7 +101,7 @@ rbmon_cmd_events(int argc, char **argv)
 	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 1;
 	else
-		status = rbmon_events_run(file, o.json, o.tid);
+		status = events_run(file, o.json, o.tid);
 	free(found);
 	rbmon_opts_free(&o);
 	return status;

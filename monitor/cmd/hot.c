@@ -5,12 +5,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/dump.h"
@@ -19,7 +16,6 @@
 #include "monitor/history/walk.h"
 #include "monitor/util/escape.h"
 #include "monitor/util/util.h"
-
 
 /*
  * The functions called most often, what their hooks cost, and the compiler

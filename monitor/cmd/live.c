@@ -5,13 +5,8 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/discover.h"
@@ -23,7 +18,7 @@
 #include "monitor/util/util.h"
 
 static int
-rbmon_interactive(const char *path, const struct rbmon_tui_opts *o)
+live_run(const char *path, const struct rbmon_tui_opts *o)
 {
 	struct rbmon_model	 m;
 	char			*cause = NULL;
@@ -41,7 +36,7 @@ rbmon_interactive(const char *path, const struct rbmon_tui_opts *o)
 
 /* No file given on a terminal: pick one, open it, and come back on error. */
 static int
-rbmon_pick(const struct rbmon_tui_opts *o)
+live_pick(const struct rbmon_tui_opts *o)
 {
 	struct rbmon_model	 m;
 	char			*path = NULL, *cause = NULL, *error = NULL;
@@ -113,11 +108,11 @@ rbmon_cmd_live(int argc, char **argv)
 	t.ascii = o.ascii;
 	t.hide_exited = o.hide_exited;
 	if (o.file == NULL && o.pid == 0)
-		status = rbmon_pick(&t);
+		status = live_pick(&t);
 	else if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 1;
 	else {
-		status = rbmon_interactive(file, &t);
+		status = live_run(file, &t);
 		free(found);
 	}
 	rbmon_opts_free(&o);

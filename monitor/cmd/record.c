@@ -5,13 +5,9 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/discover.h"
@@ -22,7 +18,7 @@
 
 /* --record: the recording's default name is the trace file's, here. */
 static int
-rbmon_record_run(const char *file, const char *output)
+record_run(const char *file, const char *output)
 {
 	struct rbmon_record_opts	 o;
 	char				*dflt = NULL;
@@ -83,7 +79,7 @@ rbmon_cmd_record(int argc, char **argv)
 	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 1;
 	else
-		status = rbmon_record_run(file, o.output);
+		status = record_run(file, o.output);
 	free(found);
 	rbmon_opts_free(&o);
 	return status;

@@ -8,12 +8,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/dump.h"
@@ -23,7 +21,7 @@
 #include "monitor/util/escape.h"
 #include "monitor/util/util.h"
 
-
+/* The merge: every stream's walker, records in time order across them. */
 struct rp_merge {
 	struct rp_walk	*w;		/* one per stream wanted */
 	size_t		*heap;		/* indices into w, by next time */
@@ -91,8 +89,6 @@ rp_merge_run(struct rp_merge *m)
 	}
 	free(m->heap);
 }
-
-
 
 struct rp_replay {
 	struct rp_ctx	*x;

@@ -5,15 +5,11 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/dump.h"
@@ -22,7 +18,6 @@
 #include "monitor/history/walk.h"
 #include "monitor/util/escape.h"
 #include "monitor/util/util.h"
-
 
 struct rp_stat {
 	uint64_t	calls, total, self;

@@ -6,12 +6,10 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/breakpoint.h"
@@ -27,7 +25,7 @@
 
 /* --set NAME=VALUE: a global flag, or with @k a thread's. */
 static int
-rbmon_set_one(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *spec,
+send_set(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *spec,
     double timeout)
 {
 	const char	*eq = strchr(spec, '=');
@@ -68,7 +66,7 @@ rbmon_set_one(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *spec,
 }
 
 static void
-rbmon_sleep_ms(long ms)
+send_sleep_ms(long ms)
 {
 	struct timespec	ts = { ms / 1000, (ms % 1000) * 1000000L };
 
@@ -77,7 +75,7 @@ rbmon_sleep_ms(long ms)
 
 /* --watch: each expression evaluated once by thread @k, then removed. */
 static int
-rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
+send_watch(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
     int n, double timeout)
 {
 	struct rbmon_wval	 v[RB_WATCHES];
@@ -123,7 +121,7 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
 				answered++;
 		}
 		if (pending > 0)
-			rbmon_sleep_ms(2);
+			send_sleep_ms(2);
 	}
 	for (i = 0; i < n; i++) {
 		if (got[i] != 1)
@@ -167,7 +165,7 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
 				break;
 		if (i == n)
 			break;
-		rbmon_sleep_ms(2);
+		send_sleep_ms(2);
 	}
 	for (i = 0; i < n; i++)
 		rbmon_wval_free(&v[i]);
@@ -180,7 +178,7 @@ rbmon_watch_once(struct rbmon_ctl *c, struct rbmon_cmd *k, char **exprs,
  * thread's would be.
  */
 static int
-rbmon_bp_send(struct rbmon_ctl *c, const struct rbmon_cmd *k,
+send_bp(struct rbmon_ctl *c, const struct rbmon_cmd *k,
     const char *cmd, const char *args)
 {
 	struct rbmon_bp_scope	 sc;
@@ -208,10 +206,9 @@ rbmon_bp_send(struct rbmon_ctl *c, const struct rbmon_cmd *k,
 	return r == 1 ? 0 : r == 0 ? 1 : 2;
 }
 
-/* --thread/--send/--set/--watch: one round of control, for scripts. */
 /* EVON/EVOF: switch event logs in the file itself. */
 static int
-rbmon_events_send(struct rbmon_ctl *c, struct rbmon_model *m, long pid,
+send_events(struct rbmon_ctl *c, struct rbmon_model *m, long pid,
     long tid, const char *cmd, const char *args)
 {
 	struct rbmon_snapshot	 s;
@@ -242,8 +239,9 @@ rbmon_events_send(struct rbmon_ctl *c, struct rbmon_model *m, long pid,
 	return 0;
 }
 
+/* --thread/--send/--set/--watch: one round of control, for scripts. */
 static int
-rbmon_control(const char *path, long pid, long tid, const char *send,
+send_run(const char *path, long pid, long tid, const char *send,
     char **sets, int nsets, char **watches, int nwatches, double timeout)
 {
 	struct rbmon_model	 m;
@@ -282,21 +280,21 @@ rbmon_control(const char *path, long pid, long tid, const char *send,
 		goto out;
 	}
 	for (i = 0; i < nsets; i++)
-		if (rbmon_set_one(&c, tid != 0 ? &k : NULL, sets[i],
+		if (send_set(&c, tid != 0 ? &k : NULL, sets[i],
 		    timeout) != 0)
 			status = 2;
 	if (nwatches > 0 && status == 0) {
-		status = rbmon_watch_once(&c, &k, watches, nwatches, timeout);
+		status = send_watch(&c, &k, watches, nwatches, timeout);
 		goto out;
 	}
 	if (send == NULL || status != 0)
 		goto out;
 	if (strcmp(cmd, "EVON") == 0 || strcmp(cmd, "EVOF") == 0) {
-		status = rbmon_events_send(&c, &m, pid, tid, cmd, args);
+		status = send_events(&c, &m, pid, tid, cmd, args);
 		goto out;
 	}
 	if (rbmon_bp_is_command(cmd)) {
-		status = rbmon_bp_send(&c, &k, cmd, args);
+		status = send_bp(&c, &k, cmd, args);
 		goto out;
 	}
 	if (rbmon_ctl_post_wait(&c, &k, cmd, args, (uint64_t)(timeout * 1e9),
@@ -390,7 +388,7 @@ rbmon_cmd_send(int argc, char **argv)
 	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 2;
 	else
-		status = rbmon_control(file, o.pid, o.tid, o.send, o.sets,
+		status = send_run(file, o.pid, o.tid, o.send, o.sets,
 		    o.nsets, o.watches, o.nwatches, o.timeout);
 	free(found);
 	rbmon_opts_free(&o);

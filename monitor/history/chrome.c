@@ -5,15 +5,9 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "monitor/core/dump.h"
 #include "monitor/core/model.h"
@@ -72,7 +66,6 @@ rp_chrome_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 		fprintf(e->out, ", \"%s\": true", note[how]);
 	fputs("}}", e->out);
 }
-
 
 static void
 rp_chrome_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)

@@ -5,15 +5,9 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "monitor/core/dump.h"
 #include "monitor/core/model.h"

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +31,6 @@
 #include "monitor/util/util.h"
 #include "monitor/core/stack.h"
 #include "monitor/core/taskstat.h"
-
 
 /* ---- the sample table ------------------------------------------------------ */
 

@@ -67,8 +67,6 @@ rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path,
 	return 0;
 }
 
-
-
 void
 rp_time(char *buf, size_t len, uint64_t ns)
 {
@@ -296,7 +294,6 @@ rp_stop_text(char *buf, size_t len, uint64_t why)
 	else
 		snprintf(buf, len, "stopped: %s", rbmon_why_json((int32_t)why));
 }
-
 
 /**
  * rp_mark_name - what a mark (a line, a stop, lost records) is called in

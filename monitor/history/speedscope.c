@@ -2,15 +2,8 @@
 /* rbmon export --speedscope: one evented profile per thread, frames shared. */
 #include "config.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "monitor/core/dump.h"
 #include "monitor/core/model.h"
