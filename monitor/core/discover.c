@@ -18,7 +18,7 @@
 
 #include "common/tracepath.h"
 #include "monitor/core/discover.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/core/model.h"
 
 static int

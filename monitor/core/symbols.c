@@ -14,7 +14,7 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/core/safeio.h"
 #include "monitor/core/symbols.h"
 

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "common/procstat.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/history/profile.h"
 #include "monitor/util/util.h"
 #include "monitor/core/stack.h"
