@@ -53,6 +53,7 @@ rbmon_usage(FILE *f)
 	size_t	i;
 
 	fputs("Usage: rbmon [OPTIONS] [FILE]\n"
+	    "       rbmon COMMAND [OPTIONS] [ARGS]\n"
 	    "Show the live call stacks an rbtrace'd program keeps in FILE.\n"
 	    "On a terminal rbmon opens a full-screen live view (F1 or ? there "
 	    "lists\nthe keys); without FILE it lists your trace files to pick "

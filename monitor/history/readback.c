@@ -22,6 +22,7 @@
 
 /* ---- opening --------------------------------------------------------------- */
 
+/* Recorded without a clock: its stamps are a sequence, no time. */
 int
 rp_no_times(const struct rp_ctx *x)
 {
@@ -67,6 +68,7 @@ rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path,
 	return 0;
 }
 
+/* A duration as the text outputs show it: "500 ns", "1.234 us", "2.000  s". */
 void
 rp_time(char *buf, size_t len, uint64_t ns)
 {
