@@ -1,14 +1,22 @@
 # SPDX-License-Identifier: MIT
-# monitor: rbmon, in rooms (HACKING has the map).
+# monitor: rbmon, in rooms (HACKING has the map), each including only
+# those above it in this list (tests/deps.sh checks it):
+#   util/     what every room shares: allocation, the escaper, usage
+#             errors, numbers, thread lists, durations, the options of the
+#             trace-file commands; includes only common/
 #   core/     the reader core: a trace file opened without trusting it, its
 #             threads, stacks and symbols, the kernel's view, control and
 #             breakpoints, the dumps; no curses
 #   history/  the history half: recordings (the recorder, the file, the
-#             walker), the event log as a graph, replay, the exports and
-#             the sampler; no curses
+#             walker), the event log as a graph, what reading a recording
+#             back needs, each export writer in its file, the sampler; no
+#             curses
 #   screen/   the interactive monitor: curses (tty, tui*) and the pieces
 #             of it that need none (key table, line editor, line history)
-# libmonitor.la holds everything without curses, for rbmon and the tests.
+#   cmd/      the commands, one file each (rbmon_cmd_X in cmd.h), run by
+#             rbmon.c's table; a command includes no other command
+# libmonitor.la holds everything without curses, for rbmon and the tests;
+# the live view's command (cmd/live.c) is rbmon's own.
 noinst_LTLIBRARIES += monitor/libmonitor.la
 monitor_libmonitor_la_SOURCES = \
 	common/strl.h \
@@ -16,7 +24,11 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/core/symbols.c monitor/core/symbols.h \
 	monitor/core/stack.c monitor/core/stack.h \
 	monitor/core/dump.c monitor/core/dump.h \
-	monitor/core/escape.c monitor/core/escape.h \
+	monitor/core/escape.h \
+	monitor/util/alloc.c monitor/util/alloc.h \
+	monitor/util/util.c monitor/util/util.h \
+	monitor/util/escape.c monitor/util/escape.h \
+	monitor/util/opts.c monitor/util/opts.h \
 	monitor/core/safeio.c monitor/core/safeio.h \
 	monitor/core/taskstat.c monitor/core/taskstat.h \
 	monitor/core/discover.c monitor/core/discover.h \
@@ -27,9 +39,17 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
 	monitor/history/walk.c monitor/history/walk.h \
-	monitor/history/replay.c monitor/history/replay.h \
+	monitor/history/readback.c monitor/history/readback.h \
+	monitor/history/export.h \
+	monitor/history/chrome.c monitor/history/folded.c \
+	monitor/history/speedscope.c \
 	monitor/history/profile.c monitor/history/profile.h \
 	monitor/history/perfetto.c monitor/history/perfetto.h \
+	monitor/cmd/cmd.h \
+	monitor/cmd/replay.c monitor/cmd/report.c monitor/cmd/hot.c \
+	monitor/cmd/export.c monitor/cmd/profile.c \
+	monitor/cmd/dump.c monitor/cmd/events.c monitor/cmd/send.c \
+	monitor/cmd/record.c monitor/cmd/list.c monitor/cmd/prune.c \
 	monitor/screen/keys.h \
 	monitor/screen/keytab.c monitor/screen/keytab.h \
 	monitor/screen/edit.c monitor/screen/edit.h \
@@ -42,6 +62,7 @@ monitor_libmonitor_la_LIBADD = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBBSD_LIBS) \
 
 bin_PROGRAMS += rbmon
 rbmon_SOURCES = monitor/rbmon.c \
+	monitor/cmd/live.c \
 	monitor/screen/tty.c monitor/screen/tty.h \
 	monitor/screen/tui.c monitor/screen/tui.h monitor/screen/tuimodes.h \
 	monitor/screen/tuimain.c \

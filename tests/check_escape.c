@@ -8,7 +8,7 @@
 
 #include <check.h>
 
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 
 Suite	*suite_escape(void);
 

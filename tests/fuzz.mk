@@ -8,7 +8,7 @@
 #            monitor posted in its ring (lib/control.c)
 #   expr     the expression module: compile, then evaluate (lib/expr/)
 #   recording  the readers of a recording: its index and walk, checked,
-#            then replay, report, hot and every export (monitor/history/replay.c)
+#            then replay, report, hot and every export (monitor/cmd/)
 #
 # `make check` builds each with driver.c's main() and the configured
 # compiler and replays the committed corpus, tests/fuzz/corpus/TARGET/

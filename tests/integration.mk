@@ -199,6 +199,7 @@ INTEGRATION_TESTS = \
 	tests/integration/corrupt.sh \
 	tests/integration/launcher.sh \
 	tests/integration/list.sh \
+	tests/integration/aliases.sh \
 	tests/integration/demo.sh \
 	tests/integration/tui-control.sh \
 	tests/integration/tui-watch.sh \

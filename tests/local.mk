@@ -43,6 +43,11 @@ tests_libwtls_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere \
 TESTS += tests/hookside.sh
 EXTRA_DIST += tests/hookside.sh
 
+# What may include what: rbmon's rooms, its commands apart, the include
+# cycles only where they are meant to be.
+TESTS += tests/deps.sh
+EXTRA_DIST += tests/deps.sh
+
 # common/, the code the library, the monitor and the launcher share.
 if HAVE_CHECK
 check_PROGRAMS += tests/check_shared

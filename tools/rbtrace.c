@@ -99,7 +99,7 @@ static void rbtrace_record_usage(FILE *f)
 "Usage: rbtrace record [-o RECORDING] [OPTIONS] [--] PROGRAM [ARGS...]\n"
 "Run PROGRAM traced and record every call and return of every thread (fork\n"
 "and exec children included) into RECORDING until it ends: a recorder process\n"
-"(rbmon --record) drains the threads' event logs while the program runs.  The\n"
+"(rbmon record) drains the threads' event logs while the program runs.  The\n"
 "program never waits for it: a thread whose log is full drops its new records\n"
 "and counts them, and the summary at the end says how many.\n"
 "\n"
@@ -474,7 +474,7 @@ static void rbtrace_recorder_ended(const char *prog, const char *out,
 
 /*
  * rbtrace record: the program runs with its event logs in drain and waits
- * at its first hook (RBTRACE_RECORD_WAIT) until rbmon --record, started
+ * at its first hook (RBTRACE_RECORD_WAIT) until rbmon record, started
  * here, has attached; the recorder ends when every process of the trace
  * file has.  Whichever of the two ends first is reaped first, so that a
  * recorder that dies is said at once.  The exit status is the program's,
@@ -518,10 +518,10 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		if (o->recording != NULL)
-			execl(rbmon, "rbmon", "--record", "-o", o->recording,
+			execl(rbmon, "rbmon", "record", "-o", o->recording,
 			      path, (char *)NULL);
 		else
-			execl(rbmon, "rbmon", "--record", path, (char *)NULL);
+			execl(rbmon, "rbmon", "record", path, (char *)NULL);
 		rbtrace_say("rbtrace: cannot run %s: %s", rbmon,
 			strerror(errno));
 		_exit(127);

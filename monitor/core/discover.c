@@ -18,7 +18,7 @@
 
 #include "common/tracepath.h"
 #include "monitor/core/discover.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/core/model.h"
 
 static int
@@ -667,4 +667,42 @@ rbmon_discover_pid(pid_t pid, FILE *notes, char **cause)
 	free(refused);
 	rbmon_discover_free(&l);
 	return path;
+}
+
+/**
+ * rbmon_any_alive - is any process of a trace file alive: one of @s's, or
+ * the file's creator
+ */
+int
+rbmon_any_alive(const struct rbmon_model *m, const struct rbmon_snapshot *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nprocs; i++)
+		if (s->procs[i].alive)
+			return 1;
+	return rbmon_model_pid_alive(m->hdr.creator_pid, m->hdr.creator_start);
+}
+
+/**
+ * rbmon_discover_file - the trace file a command works on: @file, or the
+ * one @pid writes to
+ * @found: set to what was found for @pid, for the caller to free, or NULL
+ *
+ * Return: the path, or NULL after saying why on stderr.
+ */
+const char *
+rbmon_discover_file(const char *file, long pid, char **found)
+{
+	char	*cause = NULL;
+
+	*found = NULL;
+	if (pid == 0)
+		return file;
+	*found = rbmon_discover_pid((pid_t)pid, stderr, &cause);
+	if (*found == NULL) {
+		rbmon_esc_line(stderr, "rbmon: %s", cause);
+		free(cause);
+	}
+	return *found;
 }

@@ -9,6 +9,9 @@
 
 #include "rbtrace/format.h"
 
+struct rbmon_model;
+struct rbmon_snapshot;
+
 struct rbmon_found {
 	char		*path;		/* realpath */
 	char		*reason;	/* NULL if valid */
@@ -34,5 +37,8 @@ int	rbmon_discover_list(FILE *, FILE *);
 int	rbmon_discover_prune(FILE *, FILE *, const char *const *, size_t,
 	    uint64_t, int);
 char	*rbmon_discover_pid(pid_t, FILE *, char **);
+const char *rbmon_discover_file(const char *, long, char **);
+int	rbmon_any_alive(const struct rbmon_model *,
+	    const struct rbmon_snapshot *);
 
 #endif /* RBMON_DISCOVER_H */

@@ -8,7 +8,7 @@
 
 #include "common/clock.h"
 #include "monitor/core/dump.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/core/taskstat.h"
 #include "monitor/core/view.h"
 

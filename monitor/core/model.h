@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "monitor/util/util.h"
 #include "rbtrace/format.h"
 
 #define RBMON_SLOT_TRIES	100	/* seq retries before a frame is torn */
@@ -209,12 +210,6 @@ void	rbmon_seen_update(struct rbmon_seen *, struct rbmon_snapshot *,
 	    uint64_t);
 void	rbmon_seen_free(struct rbmon_seen *);
 
-void	rbmon_xasprintf(char **, const char *, ...)
-	    __attribute__((format(printf, 2, 3)));
-void	*rbmon_xcalloc(size_t, size_t);
-void	*rbmon_xreallocarray(void *, size_t, size_t);
-char	*rbmon_xstrdup(const char *);
-const char *rbmon_basename(const char *);
 const char *rbmon_group(char *, size_t, uint64_t);
 
 #endif /* RBMON_MODEL_H */

@@ -278,3 +278,20 @@ rbmon_safeio_shared_write(int fd)
 
 	return fstat(fd, &st) == 0 && (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
 }
+
+/**
+ * rbmon_safeio_open_trace - open the trace file to work on; run by root on
+ * another user's file, rbmon then keeps to that user's file access rights
+ */
+int
+rbmon_safeio_open_trace(struct rbmon_model *m, const char *path,
+    char **cause)
+{
+	if (rbmon_model_open(m, path, RBMON_READY_WAIT_MS, cause) != 0)
+		return -1;
+	if (rbmon_safeio_become_owner(m->fd, cause) != 0) {
+		rbmon_model_close(m);
+		return -1;
+	}
+	return 0;
+}

@@ -15,7 +15,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "common/debugfile.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/core/safeio.h"
 #include "monitor/core/symbols.h"
 

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "monitor/core/model.h"
+#include "monitor/util/alloc.h"
 #include "monitor/core/taskstat.h"
 
 /*

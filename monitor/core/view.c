@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/core/view.h"
 
 static const long view_delays[] = {

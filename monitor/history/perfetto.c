@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "monitor/history/perfetto.h"
-#include "monitor/history/replay.h"
+#include "monitor/history/readback.h"
 
 /* Wire types. */
 #define PF_VARINT	0

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "monitor/core/model.h"
-#include "monitor/history/replay.h"
+#include "monitor/util/util.h"
 #include "monitor/core/symbols.h"
 
 /* rbmon_prof.keep */
@@ -52,6 +52,7 @@ size_t	rbmon_prof_take(struct rbmon_prof *, const struct rbmon_model *,
 	    struct rbmon_symbols *, struct rbmon_snapshot *);
 void	rbmon_prof_folded_name(FILE *, const char *);
 
-int	rbmon_profile_cmd(int, char **);
+void	rbmon_prof_write(FILE *, struct rbmon_prof *);
+int	rbmon_prof_threads(const struct rbmon_prof *);
 
 #endif /* RBMON_PROFILE_H */

@@ -33,7 +33,7 @@
 #include "common/evlog.h"
 #include "common/outfile.h"
 #include "monitor/core/control.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/core/model.h"
 #include "monitor/history/recfile.h"
 #include "monitor/history/record.h"

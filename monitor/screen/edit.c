@@ -14,7 +14,7 @@
 #include <wchar.h>
 
 #include "monitor/screen/edit.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/screen/linehist.h"
 #include "monitor/screen/keys.h"
 #include "monitor/screen/keytab.h"

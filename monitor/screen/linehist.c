@@ -21,7 +21,7 @@
 
 #include "common/outfile.h"
 #include "monitor/screen/edit.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/screen/linehist.h"
 #include "monitor/core/model.h"
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "monitor/core/discover.h"
 #include "monitor/core/dump.h"
 #include "monitor/screen/tuidraw.h"
 #include "monitor/core/stack.h"
@@ -152,7 +153,6 @@ tui_rescan(struct rbmon_tui *t)
 {
 	struct rbmon_snapshot	 s;
 	char			*cause = NULL;
-	size_t			 i;
 	int			 gone;
 
 	if (rbmon_model_snapshot(t->m, &s, &cause) != 0) {
@@ -180,10 +180,7 @@ tui_rescan(struct rbmon_tui *t)
 	rbmon_stack_resolve_all(t->sy, &t->s);
 	rbmon_view_rebuild(&t->v, &t->s);
 
-	gone = t->s.nprocs > 0 && !rbmon_model_pid_alive(
-	    t->m->hdr.creator_pid, t->m->hdr.creator_start);
-	for (i = 0; gone && i < t->s.nprocs; i++)
-		gone = !t->s.procs[i].alive;
+	gone = t->s.nprocs > 0 && !rbmon_any_alive(t->m, &t->s);
 	if (gone && !t->all_gone)
 		rbmon_tui_message(t, RBMON_MSG_INFO, "the program is gone; "
 		    "its last stacks stay on screen");

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "monitor/history/replay.h"
+#include "monitor/cmd/cmd.h"
 #include "monitor/history/walk.h"
 
 #include "fuzz.h"
@@ -190,6 +190,18 @@ static const char *const rec_cmds[][10] = {
 };
 #define REC_NCMDS	(sizeof rec_cmds / sizeof rec_cmds[0])
 
+static int
+rec_run(int argc, char **argv)
+{
+	if (strcmp(argv[0], "replay") == 0)
+		return rbmon_cmd_replay(argc, argv);
+	if (strcmp(argv[0], "report") == 0)
+		return rbmon_cmd_report(argc, argv);
+	if (strcmp(argv[0], "hot") == 0)
+		return rbmon_cmd_hot(argc, argv);
+	return rbmon_cmd_export(argc, argv);
+}
+
 /* Run commands [from, to) on the recording at path. */
 static void
 rec_commands(const char *path, size_t from, size_t upto)
@@ -208,7 +220,7 @@ rec_commands(const char *path, size_t from, size_t upto)
 		argv[argc] = NULL;
 		stdout = to;
 		stderr = to;
-		(void)rbmon_subcommand(argc, argv);
+		(void)rec_run(argc, argv);
 		fflush(to);
 		stdout = out;
 		stderr = err;

@@ -98,8 +98,11 @@ expect "--depth 1: main, worker and the child's main only" "3" \
 	"$("$RBMON" replay -D 1 "$T/run.rbr" | graph | grep -c '() {')"
 out=$("$RBMON" replay --min 1000s "$T/run.rbr") || fail "replay --min 1000s exited $?"
 expect "--min 1000s: no call that long" "# DURATION      TID     FUNCTION" "$out"
-"$RBMON" replay --min 1h "$T/run.rbr" >/dev/null 2>"$T/min.err"
-expect "--min 1h: not a time rbmon reads" "2 rbmon replay: invalid time '1h' (expected a number with ns, us, ms or s)" \
+"$RBMON" replay --min 1y "$T/run.rbr" >/dev/null 2>"$T/min.err"
+expect "--min 1y: not a time rbmon reads" "2 rbmon replay: invalid time '1y' (expected a number and a unit: ns, us, ms, s, m, h, d)" \
+	"$? $(head -1 "$T/min.err")"
+"$RBMON" replay --min 5 "$T/run.rbr" >/dev/null 2>"$T/min.err"
+expect "--min 5: a number needs its unit" "2 rbmon replay: --min 5: a duration needs a unit (ns, us, ms, s, m, h, d), as in 5us" \
 	"$? $(head -1 "$T/min.err")"
 
 # ---- report ---------------------------------------------------------------------

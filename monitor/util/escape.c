@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monitor/core/escape.h"
-#include "monitor/core/model.h"
+#include "monitor/util/escape.h"
+#include "monitor/util/alloc.h"
 
 /**
  * rbmon_utf8_decode - the UTF-8 sequence at @s

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* rbmon export: a recording in a format other tools read. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "monitor/cmd/cmd.h"
+#include "common/outfile.h"
+#include "monitor/core/dump.h"
+#include "monitor/core/safeio.h"
+#include "monitor/history/export.h"
+#include "monitor/history/perfetto.h"
+#include "monitor/core/model.h"
+#include "monitor/history/readback.h"
+#include "monitor/history/walk.h"
+#include "monitor/util/escape.h"
+#include "monitor/util/util.h"
+
+static void
+rp_export_usage(FILE *f)
+{
+	fputs("Usage: rbmon export FORMAT [OPTIONS] RECORDING\n"
+	    "Write a recording in a format other tools read, to standard "
+	    "output.\n"
+	    "\n"
+	    "  --chrome            Chrome Trace Event JSON: Perfetto UI, "
+	    "chrome://tracing,\n"
+	    "                      speedscope (complete events, in us, per "
+	    "thread); fine up\n"
+	    "                      to about a hundred MB\n"
+	    "  --perfetto          Perfetto's protobuf trace (TrackEvent "
+	    "slices, names\n"
+	    "                      interned): Perfetto UI, trace_processor; "
+	    "for larger\n"
+	    "                      traces (binary: give -o FILE or redirect)\n"
+	    "  --folded            folded stacks: flamegraph.pl, inferno, "
+	    "speedscope\n"
+	    "                      (\"program (pid);thread (tid);outer;...;inner "
+	    "NS\", NS the\n"
+	    "                      nanoseconds spent in inner itself)\n"
+	    "  -D, --depth N       --folded: frames a stack keeps (default "
+	    "128); deeper\n"
+	    "                      ones go under one \"[folded: ...]\" frame\n"
+	    "  --speedscope        speedscope's JSON: one evented profile per "
+	    "thread\n"
+	    "  -t, --tid TID[,TID...]  only these threads\n"
+	    "  -o, --output FILE   write to FILE instead\n"
+	    "  -h, --help          show this help\n", f);
+}
+
+int
+rbmon_cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "chrome", no_argument, NULL, 'c' },
+		{ "folded", no_argument, NULL, 'f' },
+		{ "speedscope", no_argument, NULL, 's' },
+		{ "perfetto", no_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rp_export	 e;
+	struct rbmon_tids		 tids = { NULL, 0 };
+	struct rp_ctx		 x;
+	struct rb_outfile	 of;
+	const char		*output = NULL;
+	char			*cause = NULL, *end;
+	long			 depth = 0;
+	int			 ch, format = 0, status = 0;
+
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":t:D:o:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+		case 'f':
+		case 's':
+		case 'p':
+			if (format != 0 && format != ch)
+				rbmon_cmd_usage("export", "give one format");
+			format = ch;
+			break;
+		case 't':
+			rbmon_cmd_parse_tids("export", optarg, &tids);
+			break;
+		case 'D':
+			errno = 0;
+			depth = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    depth < 1 || depth > 100000)
+				rbmon_cmd_usage("export", "invalid depth '%s' "
+				    "(expected 1..100000)", optarg);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			rp_export_usage(stdout);
+			return 0;
+		case ':':
+			rbmon_cmd_usage("export", "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			rbmon_cmd_usage("export", "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (format == 0)
+		rbmon_cmd_usage("export", "no format given (--chrome, --perfetto, "
+		    "--folded or --speedscope)");
+	if (optind + 1 != argc)
+		rbmon_cmd_usage("export", optind == argc ? "no recording given" :
+		    "too many arguments");
+	if (depth != 0 && format != 'f')
+		rbmon_cmd_usage("export", "--depth is for --folded");
+	if (format == 'p' && output == NULL && isatty(STDOUT_FILENO))
+		rbmon_cmd_usage("export", "--perfetto writes binary data, not for a "
+		    "terminal: give -o FILE or redirect standard output");
+	memset(&e, 0, sizeof e);
+	e.x = &x;
+	e.out = stdout;
+	e.depth = depth != 0 ? (size_t)depth : RP_FOLDED_DEPTH;
+	/* Created as the user, before rp_open() reads as the file's owner. */
+	if (output != NULL &&
+	    (e.out = rbmon_safeio_output(&of, output, &cause)) == NULL) {
+		rbmon_esc_line(stderr, "rbmon export: cannot write %s: %s",
+		    output, cause);
+		free(cause);
+		free(tids.v);
+		return 1;
+	}
+	if (rp_open_or_say(&x, "export", argv[optind], "an export") != 0) {
+		if (output != NULL)
+			rbmon_safeio_output_done(&of, e.out, 0, NULL);
+		free(tids.v);
+		return 1;
+	}
+	if (format == 'c')
+		rp_chrome(&e, &tids);
+	else if (format == 'p')
+		rbmon_perfetto_write(&x, e.out, tids.v, tids.n);
+	else if (format == 'f')
+		rp_folded(&e, &tids);
+	else
+		rp_speedscope(&e, &tids);
+	if (output == NULL && (fflush(e.out) != 0 || ferror(e.out))) {
+		rbmon_esc_line(stderr, "rbmon export: standard output: %s",
+		    strerror(errno));
+		status = 1;
+	}
+	if (e.folded)
+		rbmon_esc_line(stderr, "rbmon export: %s: stacks deeper than "
+		    "%zu frames: their deeper frames are folded under \"[folded: "
+		    "frames deeper than %zu]\" (-D to keep more)", argv[optind],
+		    e.depth, e.depth);
+	if (output != NULL &&
+	    rbmon_safeio_output_done(&of, e.out, 1, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon export: cannot write %s: %s",
+		    output, cause);
+		free(cause);
+		status = 1;
+	}
+	rp_lost_say(&x, "export");
+	free(e.nodes);
+	rp_map_free(&e.kids);
+	free(tids.v);
+	return rp_done(&x, status == 0);
+}
+

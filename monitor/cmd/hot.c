@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: MIT */
+/* rbmon hot: the functions called most, and how to stop instrumenting them. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor/cmd/cmd.h"
+#include "monitor/core/dump.h"
+#include "monitor/core/model.h"
+#include "monitor/history/readback.h"
+#include "monitor/history/walk.h"
+#include "monitor/util/escape.h"
+#include "monitor/util/util.h"
+
+/*
+ * The functions called most often, what their hooks cost, and the compiler
+ * flags that would stop instrumenting them.  GCC matches
+ * -finstrument-functions-exclude-function-list entries as substrings of
+ * the user-visible name (C++: qualified, without parameters will do), and
+ * file-list entries as substrings of the file's path; a comma inside an
+ * entry is written "\,".
+ */
+
+/* Worth excluding: its own time per call under this many hook costs. */
+#define RP_HOT_SHORT	20
+/* Own times per call by power of two of ns, for a median that a thread
+   preempted in a call does not move. */
+#define RP_HOT_BUCKETS	48
+
+struct rp_hot {
+	struct rp_ctx	*x;
+	uint64_t	*calls;		/* per function */
+	uint64_t	*self;
+	uint32_t	(*hist)[RP_HOT_BUCKETS];
+	size_t		 n;
+	uint64_t	 span;		/* the threads' recorded time, summed */
+	uint64_t	 first, last;	/* the stream being walked, raw */
+	int		 have_first;
+};
+
+static void
+rp_hot_grow(struct rp_hot *h, uint32_t func)
+{
+	size_t	n = h->x->nfuncs > (size_t)func + 1 ? h->x->nfuncs : func + 1;
+
+	if (n <= h->n)
+		return;
+	n = n > 2 * h->n ? n : 2 * h->n;
+	h->calls = rbmon_xreallocarray(h->calls, n, sizeof *h->calls);
+	h->self = rbmon_xreallocarray(h->self, n, sizeof *h->self);
+	h->hist = rbmon_xreallocarray(h->hist, n, sizeof *h->hist);
+	memset(h->calls + h->n, 0, (n - h->n) * sizeof *h->calls);
+	memset(h->self + h->n, 0, (n - h->n) * sizeof *h->self);
+	memset(h->hist + h->n, 0, (n - h->n) * sizeof *h->hist);
+	h->n = n;
+}
+
+static void
+rp_hot_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	struct rp_hot	*h = w->h->arg;
+
+	(void)depth;
+	rp_hot_grow(h, f->func);
+	if (!h->have_first || f->start < h->first) {
+		h->first = f->start;
+		h->have_first = 1;
+	}
+	if (!(f->flags & RP_F_ENTRY_LOST))
+		h->calls[f->func]++;
+}
+
+static void
+rp_hot_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	struct rp_hot	*h = w->h->arg;
+	uint64_t	 d = rp_rel_ns(h->x, end) - rp_rel_ns(h->x, f->start);
+	uint64_t	 own = d > f->aux ? d - f->aux : 0;
+	unsigned	 b = own == 0 ? 0 : 64 - (unsigned)__builtin_clzll(own);
+
+	(void)how;
+	rp_hot_grow(h, f->func);
+	h->self[f->func] += own;
+	if (!(f->flags & RP_F_ENTRY_LOST) && how != RP_L_CUT &&
+	    how != RP_L_OPEN) {
+		b = b < RP_HOT_BUCKETS ? b : RP_HOT_BUCKETS - 1;
+		if (h->hist[f->func][b] < UINT32_MAX)
+			h->hist[f->func][b]++;
+	}
+	if (depth > 0)
+		w->stack[depth - 1].aux += d;
+	if (end > h->last)
+		h->last = end;
+}
+
+/* The median of a function's own times per call, to a power of two
+   (the bucket's middle). */
+static uint64_t
+rp_hot_median(const struct rp_hot *h, uint32_t func)
+{
+	uint64_t	all = 0, seen = 0;
+	unsigned	b;
+
+	for (b = 0; b < RP_HOT_BUCKETS; b++)
+		all += h->hist[func][b];
+	for (b = 0; b < RP_HOT_BUCKETS; b++) {
+		seen += h->hist[func][b];
+		if (all != 0 && 2 * seen >= all)
+			return b == 0 ? 0 : (3ull << (b - 1)) / 2;
+	}
+	return 0;
+}
+
+static int
+rp_hot_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rp_hot	*h = arg;
+	uint32_t		 i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+
+	if (h->calls[i] != h->calls[j])
+		return h->calls[i] > h->calls[j] ? -1 : 1;
+	return strcmp(h->x->funcs[i].name, h->x->funcs[j].name);
+}
+
+/*
+ * The part of a name GCC's list can match: a C++ name without its
+ * parameters ("ns::f(int) const" -> "ns::f"), commas escaped.  Empty when
+ * the function cannot be excluded by name.
+ */
+static char *
+rp_hot_key(const struct rp_func *f)
+{
+	const char	*s = f->name;
+	size_t		 i, n, depth = 0;
+	char		*out, *o;
+
+	if (f->named || strncmp(s, "0x", 2) == 0)
+		return rbmon_xstrdup("");
+	/* The parameter list: the first '(' outside template brackets. */
+	for (n = 0; s[n] != '\0'; n++) {
+		if (s[n] == '<')
+			depth++;
+		else if (s[n] == '>' && depth > 0)
+			depth--;
+		else if (s[n] == '(' && depth == 0 && n > 0)
+			break;
+	}
+	out = o = rbmon_xcalloc(2 * n + 1, 1);
+	for (i = 0; i < n; i++) {
+		if (s[i] == ',')
+			*o++ = '\\';
+		*o++ = s[i];
+	}
+	return out;
+}
+
+/* Would @key, as GCC matches it, exclude @name too? */
+static int
+rp_hot_matches(const char *key, const char *name)
+{
+	char	*plain = rbmon_xstrdup(key), *p, *q;
+	int	 hit;
+
+	for (p = q = plain; *p != '\0'; p++)
+		if (!(p[0] == '\\' && p[1] == ','))
+			*q++ = *p;
+	*q = '\0';
+	hit = plain[0] != '\0' && strstr(name, plain) != NULL;
+	free(plain);
+	return hit;
+}
+
+/*
+ * The files every called function of which is marked: excluding them
+ * (-finstrument-functions-exclude-file-list) loses nothing this run
+ * called beyond the marked functions.  @listed: per function, marked.
+ * Return: how many, in @files.
+ */
+static size_t
+rp_hot_files(const struct rp_hot *h, const uint32_t *order,
+    const unsigned char *pick, size_t n, const unsigned char *listed,
+    const char **files)
+{
+	const struct rp_ctx	*x = h->x;
+	size_t			 i, j, k, nf = 0;
+	int			 whole;
+
+	/* At most 100 marked (1% of the calls each): files scanned as often. */
+	for (i = 0; i < n; i++) {
+		const char	*file = x->funcs[order[i]].file;
+
+		if (!pick[i] || file[0] == '\0')
+			continue;
+		for (k = 0; k < nf && strcmp(files[k], file) != 0; k++)
+			;
+		if (k < nf)
+			continue;
+		whole = 1;
+		for (j = 0; j < h->n && whole; j++)
+			if (h->calls[j] != 0 && !listed[j] &&
+			    strcmp(x->funcs[j].file, file) == 0)
+				whole = 0;
+		if (whole)
+			files[nf++] = file;
+	}
+	return nf;
+}
+
+static void
+rp_hot_usage(FILE *f)
+{
+	fputs("Usage: rbmon hot [OPTIONS] RECORDING\n"
+	    "The functions called most often, their share of the calls (and "
+	    "so of the\nhooks' cost), and the compiler flags that would stop "
+	    "instrumenting them.\n"
+	    "\n"
+	    "  -n, --top N         list N functions (default 20) and suggest "
+	    "excluding\n"
+	    "                      those of them with 1% of the calls or "
+	    "more whose own\n"
+	    "                      time per call (the median) is under 20 "
+	    "times the\n"
+	    "                      hook cost\n"
+	    "      --cost NS       what a call costs in the hooks (default 15; "
+	    "`make bench'\n"
+	    "                      measures it: bench/overhead.sh)\n"
+	    "      --flags         print only the GCC flags, on one line\n"
+	    "  -t, --tid TID[,TID...]  only these threads\n"
+	    "      --json          the table, the estimate and the flags as JSON\n"
+	    "  -h, --help          show this help\n", f);
+}
+
+int
+rbmon_cmd_hot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "top", required_argument, NULL, 'n' },
+		{ "cost", required_argument, NULL, 'C' },
+		{ "flags", no_argument, NULL, 'F' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rp_handler	 hd = { rp_hot_enter, rp_hot_leave, NULL, NULL };
+	struct rp_hot		 h;
+	struct rp_losses	 lost;
+	struct rbmon_tids		 tids = { NULL, 0 };
+	struct rp_ctx		 x;
+	struct rp_walk		 w;
+	uint32_t		*order;
+	char			**keys, *end;
+	const char		**files;
+	unsigned char		*pick, *listed;
+	uint64_t		 all = 0, picked = 0;
+	double			 cost = 15, hook, left;
+	size_t			 i, j, n, nfiles, npick = 0, top = 20;
+	int			 ch, json = 0, flags_only = 0, first;
+	char			 a[32], b[32];
+
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":n:t:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			errno = 0;
+			top = (size_t)strtoul(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    optarg[0] == '-' || top == 0 || top > 100000)
+				rbmon_cmd_usage("hot", "invalid count '%s' (1 to "
+				    "100000)", optarg);
+			break;
+		case 'C':
+			errno = 0;
+			cost = strtod(optarg, &end);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    !(cost >= 0 && cost <= 1e6))
+				rbmon_cmd_usage("hot", "invalid cost '%s' (ns per "
+				    "call, 0 to 1000000)", optarg);
+			break;
+		case 'F':
+			flags_only = 1;
+			break;
+		case 't':
+			rbmon_cmd_parse_tids("hot", optarg, &tids);
+			break;
+		case 'J':
+			json = 1;
+			break;
+		case 'h':
+			rp_hot_usage(stdout);
+			return 0;
+		case ':':
+			rbmon_cmd_usage("hot", "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			rbmon_cmd_usage("hot", "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (optind + 1 != argc)
+		rbmon_cmd_usage("hot", optind == argc ? "no recording given" :
+		    "too many arguments");
+	if (json && flags_only)
+		rbmon_cmd_usage("hot", "give --json or --flags, not both");
+	if (rp_open_or_say(&x, "hot", argv[optind], "hot") != 0)
+		return 1;
+	memset(&h, 0, sizeof h);
+	h.x = &x;
+	hd.arg = &h;
+	for (i = 0; i < x.rec.nstreams; i++) {
+		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
+			continue;
+		h.have_first = 0;
+		h.last = 0;
+		rp_walk_init(&w, &x, i, &hd);
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+		if (h.have_first && h.last > h.first)
+			h.span += rp_rel_ns(&x, h.last) -
+			    rp_rel_ns(&x, h.first);
+	}
+	order = rbmon_xcalloc(h.n + 1, sizeof *order);
+	for (i = 0, n = 0; i < h.n; i++)
+		if (h.calls[i] != 0) {
+			order[n++] = (uint32_t)i;
+			all += h.calls[i];
+		}
+	qsort_r(order, n, sizeof *order, rp_hot_cmp, &h);
+	if (n > top)
+		n = top;
+	rp_losses(&x, &lost);
+
+	/*
+	 * The suggestion: listed, 1% of the calls or more, short (the
+	 * median of its own time per call under RP_HOT_SHORT hook costs, so
+	 * that the hooks are a good part of it), and nameable.
+	 */
+	keys = rbmon_xcalloc(n + 1, sizeof *keys);
+	pick = rbmon_xcalloc(n + 1, 1);
+	for (i = 0; i < n; i++) {
+		const struct rp_func	*f = &x.funcs[order[i]];
+
+		keys[i] = rp_hot_key(f);
+		if (keys[i][0] != '\0' && strcmp(keys[i], "main") != 0 &&
+		    h.calls[order[i]] * 100 >= all && all != 0 &&
+		    (double)rp_hot_median(&h, order[i]) <=
+		    RP_HOT_SHORT * cost) {
+			pick[i] = 1;
+			npick++;
+			picked += h.calls[order[i]];
+		}
+	}
+	listed = rbmon_xcalloc(h.n + 1, 1);
+	for (i = 0; i < n; i++)
+		listed[order[i]] = pick[i];
+	files = rbmon_xcalloc(n + 1, sizeof *files);
+	nfiles = rp_hot_files(&h, order, pick, n, listed, files);
+	hook = (double)all * cost;
+	left = (double)(all - picked) * cost;
+
+	if (flags_only) {
+		if (npick != 0) {
+			fputs("-finstrument-functions-exclude-function-list=",
+			    stdout);
+			for (i = 0, first = 1; i < n; i++)
+				if (pick[i]) {
+					if (!first)
+						putchar(',');
+					rbmon_esc_fputs(keys[i], stdout);
+					first = 0;
+				}
+			putchar('\n');
+		}
+	} else if (json) {
+		printf("{\"calls\": %" PRIu64
+		    ", \"thread_ns\": %" PRIu64 ", \"cost_ns\": %g"
+		    ", \"hook_ns\": %.0f, \"hook_ns_after\": %.0f"
+		    ", \"functions\": [", all, h.span, cost, hook, left);
+		for (i = 0; i < n; i++) {
+			const struct rp_func	*f = &x.funcs[order[i]];
+
+			fputs(i == 0 ? "\n  {\"function\": " : ",\n  "
+			    "{\"function\": ", stdout);
+			rbmon_json_string(stdout, f->name);
+			fputs(", \"file\": ", stdout);
+			rbmon_json_string(stdout, f->file);
+			printf(", \"line\": %d, \"calls\": %" PRIu64
+			    ", \"self_ns\": %" PRIu64 ", \"self_median_ns\": %"
+			    PRIu64 ", \"exclude\": %s}",
+			    f->line, h.calls[order[i]], h.self[order[i]],
+			    rp_hot_median(&h, order[i]),
+			    pick[i] ? "true" : "false");
+		}
+		fputs("\n], \"gcc_exclude_function_list\": [", stdout);
+		for (i = 0, first = 1; i < n; i++)
+			if (pick[i]) {
+				fputs(first ? "" : ", ", stdout);
+				rbmon_json_string(stdout, keys[i]);
+				first = 0;
+			}
+		fputs("], \"gcc_exclude_file_list\": [", stdout);
+		for (i = 0; i < nfiles; i++) {
+			fputs(i == 0 ? "" : ", ", stdout);
+			rbmon_json_string(stdout, files[i]);
+		}
+		fputs("]", stdout);
+		rp_lost_json(stdout, &x);
+		fputs("}\n", stdout);
+	} else {
+		rp_time(a, sizeof a, (uint64_t)hook);
+		rp_time(b, sizeof b, h.span);
+		printf("%" PRIu64 " calls", all);
+		if (lost.lost != 0)
+			printf(" (and %s%" PRIu64 " records lost: counts are "
+			    "lower bounds)", lost.unknown ? "at least " : "",
+			    lost.lost);
+		else if (lost.unknown)
+			printf(" (and records lost: counts are lower bounds)");
+		else if (lost.incomplete)
+			printf(" (the recording is incomplete: counts are lower "
+			    "bounds)");
+		printf("; at %g ns a call the hooks took about %s of the "
+		    "threads' %s", cost, a, b);
+		if (h.span != 0)
+			printf(" (%.1f%%)", 100.0 * hook / (double)h.span);
+		printf(".\n\n%10s  %6s  %6s  %11s  %s\n", "Calls", "Share",
+		    "Cumul", "Self/call", "Function");
+		for (i = 0, picked = 0; i < n; i++) {
+			uint64_t		 c = h.calls[order[i]];
+			const struct rp_func	*f = &x.funcs[order[i]];
+
+			picked += c;
+			rp_time(a + 1, sizeof a - 1, rp_hot_median(&h,
+			    order[i]));
+			a[0] = '~';
+			printf("%10" PRIu64 "  %5.1f%%  %5.1f%%  %11s  %c ",
+			    c, 100.0 * (double)c / (double)all,
+			    100.0 * (double)picked / (double)all, a,
+			    pick[i] ? '*' : ' ');
+			rbmon_esc_fputs(f->name, stdout);
+			if (f->file[0] != '\0') {
+				fputs("  ", stdout);
+				rbmon_esc_fputs(f->file, stdout);
+				printf(":%d", f->line);
+			}
+			putchar('\n');
+		}
+		if (npick == 0) {
+			puts("\nNo short function takes 1% of the calls or "
+			    "more: nothing worth excluding.");
+		} else {
+			picked = 0;
+			for (i = 0; i < n; i++)
+				if (pick[i])
+					picked += h.calls[order[i]];
+			rp_time(a, sizeof a, (uint64_t)left);
+			printf("\nNot instrumenting the %zu marked * would "
+			    "remove %.1f%% of the calls (hooks: about %s).\n"
+			    "GCC:\n  -finstrument-functions-exclude-function-"
+			    "list=", npick,
+			    100.0 * (double)picked / (double)all, a);
+			for (i = 0, first = 1; i < n; i++)
+				if (pick[i]) {
+					if (!first)
+						putchar(',');
+					rbmon_esc_fputs(keys[i], stdout);
+					first = 0;
+				}
+			putchar('\n');
+			/* GCC matches substrings: say what else goes. */
+			for (i = 0; i < n; i++) {
+				if (!pick[i])
+					continue;
+				for (j = 0; j < h.n; j++) {
+					if (h.calls[j] == 0 || listed[j] ||
+					    !rp_hot_matches(keys[i],
+					    x.funcs[j].name))
+						continue;
+					fputs("  (note: '", stdout);
+					rbmon_esc_fputs(keys[i], stdout);
+					fputs("' also excludes ", stdout);
+					rbmon_esc_fputs(x.funcs[j].name,
+					    stdout);
+					puts(": GCC matches substrings)");
+				}
+			}
+			if (nfiles != 0) {
+				fputs("or, leaving out whole files (every "
+				    "function in them, called here or not):\n"
+				    "  -finstrument-functions-exclude-file-"
+				    "list=", stdout);
+				for (i = 0; i < nfiles; i++) {
+					if (i != 0)
+						putchar(',');
+					rbmon_esc_fputs(files[i], stdout);
+				}
+				putchar('\n');
+			}
+			puts("Clang has no exclusion list: build with "
+			    "-finstrument-functions-after-inlining,\nwhich "
+			    "instruments only the calls left after inlining "
+			    "(most small, hot\nfunctions are inlined at -O2).");
+		}
+		rp_lost_table(stdout, &x, "");
+	}
+	for (i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(files);
+	free(listed);
+	free(pick);
+	free(order);
+	free(h.calls);
+	free(h.self);
+	free(h.hist);
+	free(tids.v);
+	return rp_done(&x, fflush(stdout) == 0 && !ferror(stdout));
+}
+

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon report: a recording's functions in a table: calls, total and self
+ * time (uftrace report).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor/cmd/cmd.h"
+#include "monitor/core/dump.h"
+#include "monitor/core/model.h"
+#include "monitor/history/readback.h"
+#include "monitor/history/walk.h"
+#include "monitor/util/escape.h"
+#include "monitor/util/util.h"
+
+struct rp_stat {
+	uint64_t	calls, total, self;
+};
+
+struct rp_report {
+	struct rp_ctx	*x;
+	struct rp_stat	*st;		/* per function */
+	size_t		 nst;
+	uint32_t	*active;	/* per function: instances open in the
+					   stream being walked */
+	size_t		 nactive;
+	int		 sort;		/* 't'otal, 's'elf, 'c'alls, 'n'ame */
+};
+
+static void
+rp_report_grow(struct rp_report *r, uint32_t func)
+{
+	size_t	n = r->x->nfuncs > (size_t)func + 1 ? r->x->nfuncs : func + 1;
+
+	/* Twice as many: a function at a time would copy them all each time. */
+	if (n > r->nst)
+		n = n > 2 * r->nst ? n : 2 * r->nst;
+	if (n > r->nst) {
+		r->st = rbmon_xreallocarray(r->st, n, sizeof *r->st);
+		memset(r->st + r->nst, 0, (n - r->nst) * sizeof *r->st);
+		r->nst = n;
+	}
+	if (n > r->nactive) {
+		r->active = rbmon_xreallocarray(r->active, n,
+		    sizeof *r->active);
+		memset(r->active + r->nactive, 0,
+		    (n - r->nactive) * sizeof *r->active);
+		r->nactive = n;
+	}
+}
+
+static void
+rp_report_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	struct rp_report	*r = w->h->arg;
+
+	(void)depth;
+	rp_report_grow(r, f->func);
+	r->active[f->func]++;
+	if (!(f->flags & RP_F_ENTRY_LOST))
+		r->st[f->func].calls++;
+}
+
+static void
+rp_report_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	struct rp_report	*r = w->h->arg;
+	uint64_t		 d = rp_rel_ns(r->x, end) - rp_rel_ns(r->x, f->start);
+
+	(void)how;
+	rp_report_grow(r, f->func);
+	/* A recursive function's time counts once: at its outermost call. */
+	if (--r->active[f->func] == 0)
+		r->st[f->func].total += d;
+	r->st[f->func].self += d > f->aux ? d - f->aux : 0;
+	if (depth > 0)
+		w->stack[depth - 1].aux += d;
+}
+
+static int
+rp_report_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rp_report	*r = arg;
+	const struct rp_stat	*x = &r->st[*(const uint32_t *)a];
+	const struct rp_stat	*y = &r->st[*(const uint32_t *)b];
+	uint64_t		 p, q;
+
+	switch (r->sort) {
+	case 's': p = x->self; q = y->self; break;
+	case 'c': p = x->calls; q = y->calls; break;
+	case 'n':
+		return strcmp(r->x->funcs[*(const uint32_t *)a].name,
+		    r->x->funcs[*(const uint32_t *)b].name);
+	default: p = x->total; q = y->total; break;
+	}
+	if (p != q)
+		return p > q ? -1 : 1;
+	return strcmp(r->x->funcs[*(const uint32_t *)a].name,
+	    r->x->funcs[*(const uint32_t *)b].name);
+}
+
+static void
+rp_report_usage(FILE *f)
+{
+	fputs("Usage: rbmon report [OPTIONS] RECORDING\n"
+	    "Per function: calls, total time (a recursive function's "
+	    "outermost calls)\nand self time (without its callees), of every "
+	    "thread together.\n"
+	    "\n"
+	    "  -t, --tid TID[,TID...]  only these threads\n"
+	    "  -s, --sort KEY          total (default), self, calls or name\n"
+	    "      --json              one object per function\n"
+	    "  -h, --help              show this help\n", f);
+}
+
+int
+rbmon_cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tid", required_argument, NULL, 't' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rp_handler	 h = { rp_report_enter, rp_report_leave,
+				    NULL, NULL };
+	struct rp_report	 r;
+	struct rbmon_tids		 tids = { NULL, 0 };
+	struct rp_ctx		 x;
+	struct rp_walk		 w;
+	uint32_t		*order;
+	size_t			 i, n;
+	int			 ch, json = 0, sort = 't', notimes;
+	char			 a[32], b[32];
+
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":t:s:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 't':
+			rbmon_cmd_parse_tids("report", optarg, &tids);
+			break;
+		case 's':
+			if (strcmp(optarg, "total") == 0 ||
+			    strcmp(optarg, "self") == 0 ||
+			    strcmp(optarg, "calls") == 0 ||
+			    strcmp(optarg, "name") == 0)
+				sort = optarg[0];
+			else
+				rbmon_cmd_usage("report", "invalid sort key '%s' "
+				    "(total, self, calls or name)", optarg);
+			break;
+		case 'J':
+			json = 1;
+			break;
+		case 'h':
+			rp_report_usage(stdout);
+			return 0;
+		case ':':
+			rbmon_cmd_usage("report", "option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			rbmon_cmd_usage("report", "unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (optind + 1 != argc)
+		rbmon_cmd_usage("report", optind == argc ? "no recording given" :
+		    "too many arguments");
+	if (rp_open_or_say(&x, "report", argv[optind], NULL) != 0)
+		return 1;
+	notimes = rp_no_times(&x);
+	memset(&r, 0, sizeof r);
+	r.x = &x;
+	/* No times: by calls, unless by name. */
+	r.sort = notimes && sort != 'n' ? 'c' : sort;
+	h.arg = &r;
+	for (i = 0; i < x.rec.nstreams; i++) {
+		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
+			continue;
+		rp_walk_init(&w, &x, i, &h);
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+	}
+	order = rbmon_xcalloc(r.nst + 1, sizeof *order);
+	for (i = 0, n = 0; i < r.nst; i++)
+		if (r.st[i].calls != 0 || r.st[i].total != 0 ||
+		    r.st[i].self != 0)
+			order[n++] = (uint32_t)i;
+	qsort_r(order, n, sizeof *order, rp_report_cmp, &r);
+	if (json) {
+		fputs("{\"functions\": [", stdout);
+		for (i = 0; i < n; i++) {
+			const struct rp_func	*f = &x.funcs[order[i]];
+			const struct rp_stat	*s = &r.st[order[i]];
+
+			fputs(i == 0 ? "\n  {\"function\": " : ",\n  "
+			    "{\"function\": ", stdout);
+			rbmon_json_string(stdout, f->name);
+			fputs(", \"file\": ", stdout);
+			rbmon_json_string(stdout, f->file);
+			printf(", \"line\": %d, \"calls\": %" PRIu64,
+			    f->line, s->calls);
+			if (notimes)
+				fputs(", \"total_ns\": null, \"self_ns\": null}",
+				    stdout);
+			else
+				printf(", \"total_ns\": %" PRIu64 ", \"self_ns\": %"
+				    PRIu64 "}", s->total, s->self);
+		}
+		fputs("\n]", stdout);
+		rp_lost_json(stdout, &x);
+		fputs("}\n", stdout);
+	} else {
+		printf("%12s  %12s  %10s  %s\n", "Total time", "Self time",
+		    "Calls", "Function");
+		printf("%12s  %12s  %10s  %s\n", "==========", "=========",
+		    "=====", "========");
+		for (i = 0; i < n; i++) {
+			const struct rp_stat	*s = &r.st[order[i]];
+
+			if (notimes) {
+				snprintf(a, sizeof a, "-");
+				snprintf(b, sizeof b, "-");
+			} else {
+				rp_time(a, sizeof a, s->total);
+				rp_time(b, sizeof b, s->self);
+			}
+			printf("%12s  %12s  %10" PRIu64 "  ", a, b, s->calls);
+			rbmon_esc_fputs(x.funcs[order[i]].name, stdout);
+			putchar('\n');
+		}
+		rp_lost_table(stdout, &x, "");
+	}
+	free(order);
+	free(r.st);
+	free(r.active);
+	free(tids.v);
+	return rp_done(&x, fflush(stdout) == 0 && !ferror(stdout));
+}
+

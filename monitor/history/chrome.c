@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon export --chrome: a recording as Chrome's Trace Event JSON
+ * (Perfetto UI, chrome://tracing, speedscope): complete events in µs.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "monitor/core/dump.h"
+#include "monitor/core/model.h"
+#include "monitor/history/export.h"
+#include "monitor/history/readback.h"
+#include "monitor/history/walk.h"
+#include "monitor/util/escape.h"
+
+/* A time in µs for Chrome JSON, to the ns, from the recording's start. */
+static void
+rp_us(FILE *out, const struct rp_ctx *x, uint64_t ts)
+{
+	uint64_t	ns = rp_rel_ns(x, ts);
+
+	fprintf(out, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+}
+
+static void
+rp_chrome_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	static const char *const note[] = {
+		[RP_L_EXIT] = NULL, [RP_L_UNWOUND] = "unwound",
+		[RP_L_CUT] = "cut", [RP_L_OPEN] = "open",
+	};
+	struct rp_export	*e = w->h->arg;
+	const struct rp_func	*fn = &e->x->funcs[f->func];
+	const char		*cf;
+	int			 cl;
+	uint64_t		 d;
+
+	(void)depth;
+	fputs(e->first ? "\n" : ",\n", e->out);
+	e->first = 0;
+	fputs("{\"name\": ", e->out);
+	rbmon_json_string(e->out, fn->name);
+	fprintf(e->out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": ",
+	    fn->named ? "named" : "function");
+	rp_us(e->out, e->x, f->start);
+	d = rp_rel_ns(e->x, end) - rp_rel_ns(e->x, f->start);
+	fprintf(e->out, ", \"dur\": %" PRIu64 ".%03" PRIu64 ", \"pid\": %d, "
+	    "\"tid\": %d, \"args\": {", d / 1000, d % 1000,
+	    (int)w->s->info.pid, (int)w->s->info.tid);
+	fputs("\"file\": ", e->out);
+	rbmon_json_string(e->out, fn->file);
+	fprintf(e->out, ", \"line\": %d", fn->line);
+	if (f->site != 0 && !fn->named) {
+		rp_site(e->x, w->si, f->site, &cf, &cl);
+		fputs(", \"call_file\": ", e->out);
+		rbmon_json_string(e->out, cf);
+		fprintf(e->out, ", \"call_line\": %d", cl);
+	}
+	if (f->flags & RP_F_ENTRY_LOST)
+		fputs(", \"entry_lost\": true", e->out);
+	if (note[how] != NULL)
+		fprintf(e->out, ", \"%s\": true", note[how]);
+	fputs("}}", e->out);
+}
+
+static void
+rp_chrome_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+{
+	struct rp_export	*e = w->h->arg;
+	char			 name[64];
+
+	(void)depth;
+	if (rp_mark_name(name, sizeof name, k) != 0)
+		return;
+	fputs(e->first ? "\n" : ",\n", e->out);
+	e->first = 0;
+	fputs("{\"name\": ", e->out);
+	rbmon_json_string(e->out, name);
+	fputs(", \"cat\": \"rbtrace\", \"ph\": \"i\", \"s\": \"t\", \"ts\": ",
+	    e->out);
+	rp_us(e->out, e->x, k->lost ? w->last : k->e.ts);
+	fprintf(e->out, ", \"pid\": %d, \"tid\": %d}", (int)w->s->info.pid,
+	    (int)w->s->info.tid);
+}
+
+static void
+rp_chrome_meta(struct rp_export *e, const char *what, int pid, int tid,
+    const char *name)
+{
+	fputs(e->first ? "\n" : ",\n", e->out);
+	e->first = 0;
+	fprintf(e->out, "{\"name\": \"%s\", \"ph\": \"M\", \"pid\": %d, "
+	    "\"tid\": %d, \"args\": {\"name\": ", what, pid, tid);
+	rbmon_json_string(e->out, name);
+	fputs("}}", e->out);
+}
+
+void
+rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
+{
+	struct rp_handler	 h = { NULL, rp_chrome_leave, rp_chrome_mark,
+				    e };
+	struct rp_ctx		*x = e->x;
+	struct rp_walk		 w;
+	struct rp_map		 pids;	/* (pid, 0): named already */
+	char			 name[RB_PROGRAM_MAX + 32];
+	char			 label[RB_THREAD_NAME_MAX + 64];
+	uint32_t		 v;
+	size_t			 i;
+
+	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", e->out);
+	e->first = 1;
+	memset(&pids, 0, sizeof pids);
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rbrec_stream	*s = &x->rec.streams[i];
+
+		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
+			continue;
+		if (!rp_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
+			rp_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
+			snprintf(name, sizeof name, "%s (%d)",
+			    x->rec.info.program, (int)s->info.pid);
+			rp_chrome_meta(e, "process_name", s->info.pid, 0, name);
+		}
+		/* Its first pass counts what it lost, for its name. */
+		rp_walk_init(&w, x, i, &h);
+		rp_thread_label(label, sizeof label, x, i, rp_thread_name(s),
+		    NULL);
+		rp_chrome_meta(e, "thread_name", s->info.pid, s->info.tid,
+		    label);
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+	}
+	rp_map_free(&pids);
+	/* Last: what the walk counted. */
+	fputs("\n], \"otherData\": {\"program\": ", e->out);
+	rbmon_json_string(e->out, x->rec.info.program);
+	fputs(", \"recorded_by\": \"rbtrace\"", e->out);
+	rp_lost_json(e->out, x);
+	fputs("}}\n", e->out);
+}
+

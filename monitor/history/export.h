@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon exports: a recording in the formats people view traces in, each
+ * writer in its file: Chrome's Trace Event JSON (chrome.c), folded stacks
+ * (folded.c), speedscope's evented profiles (speedscope.c) and Perfetto's
+ * protobuf (perfetto.c).  They walk the streams with walk.c, keep one
+ * thread's stack in memory and write as they go.
+ */
+#ifndef RBMON_EXPORT_H
+#define RBMON_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "monitor/history/walk.h"
+#include "monitor/util/util.h"
+
+/* Frames a folded stack keeps by default (export -D), about perf's 127. */
+#define RP_FOLDED_DEPTH	128
+
+struct rp_export {
+	struct rp_ctx	*x;
+	FILE		*out;
+	int		 first;		/* no event written yet */
+	/* folded: a tree of paths, self time per node */
+	struct rp_map	 kids;		/* (parent node, func) -> node */
+	struct rp_node { uint32_t parent, func; uint64_t self; } *nodes;
+	size_t		 nnodes, capnodes;
+	uint32_t	 root;		/* the stream's root node */
+	size_t		 depth;		/* frames a path keeps (-D) */
+	uint32_t	 fold;		/* the function deeper frames go under */
+	int		 folded;	/* some did */
+	/* speedscope: frames used, profile bounds */
+	uint64_t	 lo, hi;
+	int		 have_lo;
+};
+
+
+void	rp_chrome(struct rp_export *, const struct rbmon_tids *);
+void	rp_folded(struct rp_export *, const struct rbmon_tids *);
+void	rp_speedscope(struct rp_export *, const struct rbmon_tids *);
+
+#endif /* RBMON_EXPORT_H */

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon export --folded: a recording as folded stacks (flamegraph.pl,
+ * inferno, speedscope), each weighed by its self time in ns.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "monitor/core/dump.h"
+#include "monitor/core/model.h"
+#include "monitor/history/export.h"
+#include "monitor/history/readback.h"
+#include "monitor/history/walk.h"
+#include "monitor/util/escape.h"
+#include "monitor/history/profile.h"
+
+/* Folded stacks: "program (pid);thread (tid);outer;...;inner NS". */
+static uint32_t
+rp_node(struct rp_export *e, uint32_t parent, uint32_t func)
+{
+	uint32_t	v;
+
+	if (rp_map_get(&e->kids, parent, func, &v))
+		return v;
+	if (e->nnodes == e->capnodes) {
+		e->capnodes = e->capnodes == 0 ? 1024 : e->capnodes * 2;
+		e->nodes = rbmon_xreallocarray(e->nodes, e->capnodes,
+		    sizeof *e->nodes);
+	}
+	e->nodes[e->nnodes].parent = parent;
+	e->nodes[e->nnodes].func = func;
+	e->nodes[e->nnodes].self = 0;
+	rp_map_put(&e->kids, parent, func, (uint32_t)e->nnodes);
+	return (uint32_t)e->nnodes++;
+}
+
+/*
+ * A frame's node.  Below e->depth frames, paths are folded: every deeper
+ * frame is a child of one "[folded: ...]" node under the last frame kept,
+ * so that a line names at most e->depth + 4 (the program, the thread, the
+ * frames kept, the fold and one under it): however deep a stack, the
+ * lines are as many as its records' frames and each of bounded length.
+ */
+static void
+rp_folded_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	struct rp_export	*e = w->h->arg;
+	uint32_t		 parent;
+
+	if (depth < e->depth) {
+		parent = depth == 0 ? e->root :
+		    (uint32_t)w->stack[depth - 1].user;
+	} else {
+		parent = rp_node(e, (uint32_t)w->stack[e->depth - 1].user,
+		    e->fold);
+		e->folded = 1;
+	}
+	f->user = rp_node(e, parent, f->func);
+}
+
+static void
+rp_folded_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	struct rp_export	*e = w->h->arg;
+	uint64_t		 d = rp_rel_ns(e->x, end) - rp_rel_ns(e->x, f->start);
+
+	(void)how;
+	/* In ns as the Chrome export has them: the weights add up exactly. */
+	e->nodes[f->user].self += d > f->aux ? d - f->aux : 0;
+	if (depth > 0)
+		w->stack[depth - 1].aux += d;
+}
+
+/* A node's path, outermost first; @path holds e->depth + 4 nodes. */
+static void
+rp_folded_path(struct rp_export *e, uint32_t node, uint32_t *path)
+{
+	size_t	n = 0;
+
+	for (; node != UINT32_MAX; node = e->nodes[node].parent)
+		path[n++] = node;
+	while (n > 0) {
+		rbmon_prof_folded_name(e->out,
+		    e->x->funcs[e->nodes[path[--n]].func].name);
+		if (n > 0)
+			fputc(';', e->out);
+	}
+}
+
+void
+rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
+{
+	struct rp_handler	 h = { rp_folded_enter, rp_folded_leave, NULL,
+				    e };
+	struct rp_ctx		*x = e->x;
+	struct rp_walk		 w;
+	char			 name[RB_PROGRAM_MAX + RB_THREAD_NAME_MAX + 128];
+	char			 label[32];
+	uint32_t		 pnode, f, *path;
+	size_t			 i;
+
+	snprintf(name, sizeof name, "[folded: frames deeper than %zu]",
+	    e->depth);
+	e->fold = rp_func_named(x, name, "", -3);
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rbrec_stream	*s = &x->rec.streams[i];
+
+		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
+			continue;
+		snprintf(name, sizeof name, "%s (%d)", x->rec.info.program,
+		    (int)s->info.pid);
+		f = rp_func_named(x, name, "", -1);
+		pnode = rp_node(e, UINT32_MAX, f);
+		rp_walk_init(&w, x, i, &h);
+		snprintf(label, sizeof label, "%d", (int)s->info.tid);
+		rp_thread_label(name, sizeof name, x, i, rp_thread_name(s),
+		    label);
+		f = rp_func_named(x, name, "", -2);
+		e->root = rp_node(e, pnode, f);
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+	}
+	/* Program, thread, e->depth frames, the fold and one more. */
+	path = rbmon_xcalloc(e->depth + 4, sizeof *path);
+	for (i = 0; i < e->nnodes; i++) {
+		if (e->nodes[i].self == 0)
+			continue;
+		rp_folded_path(e, (uint32_t)i, path);
+		fprintf(e->out, " %" PRIu64 "\n", e->nodes[i].self);
+	}
+	free(path);
+}
+

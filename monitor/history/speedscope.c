@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* rbmon export --speedscope: one evented profile per thread, frames shared. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "monitor/core/dump.h"
+#include "monitor/core/model.h"
+#include "monitor/history/export.h"
+#include "monitor/history/readback.h"
+#include "monitor/history/walk.h"
+#include "monitor/util/escape.h"
+
+/* speedscope: one evented profile per thread, frames shared. */
+static void
+rp_ss_event(struct rp_walk *w, const char *type, uint32_t func, uint64_t ts)
+{
+	struct rp_export	*e = w->h->arg;
+	uint64_t		 ns = rp_rel_ns(e->x, ts);
+
+	if (!e->have_lo || ns < e->lo)
+		e->lo = ns;
+	if (ns > e->hi)
+		e->hi = ns;
+	e->have_lo = 1;
+	fprintf(e->out, "%s{\"type\": \"%s\", \"frame\": %u, \"at\": %" PRIu64
+	    "}", e->first ? "\n" : ",\n", type, func, ns);
+	e->first = 0;
+}
+
+static void
+rp_ss_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	(void)depth;
+	rp_ss_event(w, "O", f->func, f->start);
+}
+
+static void
+rp_ss_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	(void)depth;
+	(void)how;
+	rp_ss_event(w, "C", f->func, end);
+}
+
+void
+rp_speedscope(struct rp_export *e, const struct rbmon_tids *tids)
+{
+	struct rp_handler	 h = { rp_ss_enter, rp_ss_leave, NULL, e };
+	struct rp_ctx		*x = e->x;
+	struct rp_walk		 w;
+	char			 name[RB_THREAD_NAME_MAX + 64];
+	char			 label[RB_THREAD_NAME_MAX + 128];
+	size_t			 i, n = 0;
+
+	fputs("{\"$schema\": \"https://www.speedscope.app/file-format-"
+	    "schema.json\",\n\"exporter\": \"rbtrace\", \"name\": ", e->out);
+	rbmon_json_string(e->out, x->rec.info.program);
+	fputs(",\n\"activeProfileIndex\": 0,\n\"profiles\": [", e->out);
+	for (i = 0; i < x->rec.nstreams; i++) {
+		const struct rbrec_stream	*s = &x->rec.streams[i];
+
+		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
+			continue;
+		rp_walk_init(&w, x, i, &h);
+		snprintf(name, sizeof name, "pid %d, tid %d", (int)s->info.pid,
+		    (int)s->info.tid);
+		rp_thread_label(label, sizeof label, x, i, rp_thread_name(s),
+		    name);
+		fputs(n++ == 0 ? "\n{" : ",\n{", e->out);
+		fputs("\"type\": \"evented\", \"name\": ", e->out);
+		rbmon_json_string(e->out, label);
+		fputs(", \"unit\": \"nanoseconds\", \"events\": [", e->out);
+		e->first = 1;
+		e->have_lo = 0;
+		e->lo = e->hi = 0;
+		while (rp_walk_step(&w))
+			;
+		rp_walk_finish(&w);
+		rp_walk_free(&w);
+		fprintf(e->out, "\n], \"startValue\": %" PRIu64 ", \"endValue\": %"
+		    PRIu64 "}", e->lo, e->hi);
+	}
+	fputs("\n],\n\"shared\": {\"frames\": [", e->out);
+	for (i = 0; i < x->nfuncs; i++) {
+		fputs(i == 0 ? "\n{\"name\": " : ",\n{\"name\": ", e->out);
+		rbmon_json_string(e->out, x->funcs[i].name[0] != '\0' ?
+		    x->funcs[i].name : "?");
+		if (x->funcs[i].file[0] != '\0') {
+			fputs(", \"file\": ", e->out);
+			rbmon_json_string(e->out, x->funcs[i].file);
+		}
+		if (x->funcs[i].line > 0)
+			fprintf(e->out, ", \"line\": %d", x->funcs[i].line);
+		fputc('}', e->out);
+	}
+	fputs("\n]}}\n", e->out);
+}
+

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon opts: one reading of the options of rbmon's trace-file commands.
+ * Each mode once was a flag of rbmon (--dump, --events, --record, --list,
+ * --prune, --send, --watch, --set) and still is one: a command spelled
+ * sets its flag and reads the same options, so both forms take the same
+ * options and refuse the same mixtures with the same words.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "monitor/util/opts.h"
+#include "monitor/util/util.h"
+#include "rbtrace/format.h"
+
+static const struct option opts_long[] = {
+	{ "dump",	no_argument,		NULL, 'D' },
+	{ "json",	no_argument,		NULL, 'J' },
+	{ "events",	no_argument,		NULL, 'e' },
+	{ "record",	no_argument,		NULL, 'R' },
+	{ "output",	required_argument,	NULL, 'o' },
+	{ "list",	no_argument,		NULL, 'L' },
+	{ "prune",	no_argument,		NULL, 'P' },
+	{ "older-than",	required_argument,	NULL, 'O' },
+	{ "dry-run",	no_argument,		NULL, 'N' },
+	{ "pid",	required_argument,	NULL, 'p' },
+	{ "follow",	no_argument,		NULL, 'f' },
+	{ "delay",	required_argument,	NULL, 'd' },
+	{ "no-color",	no_argument,		NULL, 'C' },
+	{ "no-colour",	no_argument,		NULL, 'C' },
+	{ "ascii",	no_argument,		NULL, 'A' },
+	{ "hide-exited", no_argument,		NULL, 'E' },
+	{ "thread",	required_argument,	NULL, 't' },
+	{ "send",	required_argument,	NULL, 's' },
+	{ "set",	required_argument,	NULL, 'S' },
+	{ "timeout",	required_argument,	NULL, 'T' },
+	{ "watch",	required_argument,	NULL, 'w' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 }
+};
+
+/* --send EVON|EVOF (rbmon_ctl_parse()'s word): needs no --thread. */
+static int
+opts_evsend(const char *line)
+{
+	size_t	n;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	n = strcspn(line, " \t");
+	return n == 4 && (strncasecmp(line, "EVON", 4) == 0 ||
+	    strncasecmp(line, "EVOF", 4) == 0);
+}
+
+static void
+opts_older(struct rbmon_opts *o, const char *arg)
+{
+	switch (rbmon_duration_parse(arg, &o->older)) {
+	case RBMON_DUR_OK:
+		if (o->older <= 100 * 365 * 86400000000000ull)
+			break;
+		/* FALLTHROUGH */
+	default:
+		rbmon_bad_usage("invalid age '%s' for --older-than (for "
+		    "example 90s, 30m, 12h, 7d)", arg);
+	case RBMON_DUR_BARE:
+		rbmon_duration_bare(NULL, "--older-than", arg, "h");
+	}
+	o->have_older = 1;
+}
+
+/* The mode @cmd is; "live" and "send" have no flag of their own. */
+static void
+opts_preset(struct rbmon_opts *o, const char *cmd)
+{
+	if (cmd == NULL)
+		return;
+	if (strcmp(cmd, "dump") == 0)
+		o->dump = 1;
+	else if (strcmp(cmd, "events") == 0)
+		o->events = 1;
+	else if (strcmp(cmd, "record") == 0)
+		o->record = 1;
+	else if (strcmp(cmd, "list") == 0)
+		o->list = 1;
+	else if (strcmp(cmd, "prune") == 0)
+		o->prune = 1;
+}
+
+/* What goes with what: the checks rbmon made of its flags, in order. */
+static void
+opts_check(struct rbmon_opts *o)
+{
+	int	evsend;
+
+	if ((o->have_older || o->dry) && !o->prune)
+		rbmon_bad_usage("--older-than and --dry-run go with --prune");
+	if (o->list || o->prune) {
+		if (o->dump || o->follow || o->pid != 0 ||
+		    (o->list && o->prune) || o->record || o->events ||
+		    o->send != NULL || o->nsets > 0 || o->nwatches > 0 ||
+		    (o->list && o->nargs > 0))
+			rbmon_bad_usage("%s", o->list ? "--list takes no file "
+			    "and no other mode" : "--prune takes directories "
+			    "and no other mode");
+		return;
+	}
+	if (o->nargs > 0)
+		o->file = o->args[0];
+	if (o->nargs > 1)
+		rbmon_bad_usage("too many arguments: '%s'", o->args[1]);
+	if (o->file != NULL && o->pid != 0)
+		rbmon_bad_usage("give either FILE or --pid, not both");
+	if (o->output != NULL && !o->record)
+		rbmon_bad_usage("--output goes with --record");
+	if (o->record) {
+		if (o->events || o->dump || o->follow || o->send != NULL ||
+		    o->nsets > 0 || o->nwatches > 0 || o->tid != 0)
+			rbmon_bad_usage("--record goes with --output and --pid "
+			    "only");
+		if (o->file == NULL && o->pid == 0)
+			rbmon_bad_usage("no trace file given (FILE or --pid "
+			    "PID)");
+	}
+	if (o->events) {
+		if (o->send != NULL || o->nsets > 0 || o->nwatches > 0 ||
+		    o->follow || o->list)
+			rbmon_bad_usage("--events goes with --json and "
+			    "--thread only");
+		if (o->file == NULL && o->pid == 0)
+			rbmon_bad_usage("no trace file given (FILE or --pid "
+			    "PID)");
+	}
+	evsend = o->send != NULL && opts_evsend(o->send);
+	if (o->send != NULL && o->tid == 0 && !evsend)
+		rbmon_bad_usage("--send needs --thread TID");
+	if (o->nwatches > 0 && o->tid == 0)
+		rbmon_bad_usage("--watch needs --thread TID");
+	if (o->nwatches > 0 && o->send != NULL)
+		rbmon_bad_usage("give either --send or --watch, not both");
+	if (!o->events && (o->send != NULL || o->nsets > 0 || o->tid != 0 ||
+	    o->nwatches > 0) && (o->dump || o->follow || o->list))
+		rbmon_bad_usage("--thread, --send, --set and --watch do not go "
+		    "with --dump, --json, --follow or --list");
+	if (o->tid != 0 && o->send == NULL && o->nsets == 0 &&
+	    o->nwatches == 0 && !o->events)
+		rbmon_bad_usage("--thread needs --send, --watch, --set or "
+		    "--events");
+	if ((o->send != NULL || o->nsets > 0 || o->nwatches > 0) &&
+	    o->file == NULL && o->pid == 0)
+		rbmon_bad_usage("no trace file given (FILE or --pid PID)");
+	o->interactive = !o->dump && !o->follow && isatty(STDIN_FILENO) &&
+	    isatty(STDOUT_FILENO);
+	if (o->file == NULL && o->pid == 0 && !o->interactive)
+		rbmon_bad_usage("no trace file given (FILE or --pid PID; see "
+		    "rbmon --list)");
+	if (!o->dump && !o->follow && !o->interactive)
+		o->dump = 1;
+}
+
+/**
+ * rbmon_opts_parse - read rbmon's options, and check what goes together
+ * @cmd: the command spelled ("record"), which sets its flag; NULL when
+ * rbmon was given flags only
+ *
+ * A usage error exits with status 2; --help and --version set o->help
+ * and o->version and stop there, for the caller to answer.
+ */
+void
+rbmon_opts_parse(struct rbmon_opts *o, const char *cmd, int argc,
+    char **argv)
+{
+	const char	*mode;
+	char		*end;
+	int		 ch;
+
+	memset(o, 0, sizeof *o);
+	o->cmd = cmd;
+	o->delay = 10;
+	o->color = 1;
+	o->timeout = 5;
+	opts_preset(o, cmd);
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":p:fd:t:w:o:hV", opts_long,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'D':
+			o->dump = 1;
+			break;
+		case 'J':
+			o->json = o->dump = 1;
+			break;
+		case 'e':
+			o->events = 1;
+			break;
+		case 'L':
+			o->list = 1;
+			break;
+		case 'P':
+			o->prune = 1;
+			break;
+		case 'N':
+			o->dry = 1;
+			break;
+		case 'O':
+			opts_older(o, optarg);
+			break;
+		case 'R':
+			o->record = 1;
+			break;
+		case 'o':
+			if (*optarg == '\0')
+				rbmon_bad_usage("--output needs a file name");
+			o->output = optarg;
+			break;
+		case 'p':
+			o->pid = rbmon_number(NULL, "pid", optarg, 1, INT_MAX);
+			break;
+		case 'f':
+			o->follow = 1;
+			break;
+		case 'd':
+			o->delay = rbmon_number(NULL, "delay", optarg, 1,
+			    RBMON_DELAY_MAX);
+			break;
+		case 'C':
+			o->color = 0;
+			break;
+		case 'A':
+			o->ascii = 1;
+			break;
+		case 'E':
+			o->hide_exited = 1;
+			break;
+		case 't':
+			o->tid = rbmon_number(NULL, "thread id", optarg, 1,
+			    INT_MAX);
+			break;
+		case 's':
+			o->send = optarg;
+			break;
+		case 'S':
+			o->sets = rbmon_xreallocarray(o->sets,
+			    (size_t)o->nsets + 1, sizeof *o->sets);
+			o->sets[o->nsets++] = optarg;
+			break;
+		case 'w':
+			if (o->nwatches == RB_WATCHES)
+				rbmon_bad_usage("at most %d --watch",
+				    RB_WATCHES);
+			o->watches = rbmon_xreallocarray(o->watches,
+			    (size_t)o->nwatches + 1, sizeof *o->watches);
+			o->watches[o->nwatches++] = optarg;
+			break;
+		case 'T':
+			errno = 0;
+			o->timeout = strtod(optarg, &end);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    !(o->timeout >= 0.1 && o->timeout <= 3600))
+				rbmon_bad_usage("invalid timeout '%s' (expected "
+				    "0.1..3600 seconds)", optarg);
+			break;
+		case 'h':
+			o->help = 1;
+			return;
+		case 'V':
+			o->version = 1;
+			return;
+		case ':':
+			rbmon_bad_usage("option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0)
+				rbmon_bad_usage("unknown option '-%c'", optopt);
+			rbmon_bad_usage("unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	opts_check(o);
+	if (cmd == NULL)
+		return;
+	mode = rbmon_opts_command(o);
+	if (strcmp(cmd, "send") == 0 && strcmp(mode, "send") != 0)
+		rbmon_bad_usage("send needs --send, --watch or --set");
+	if (strcmp(cmd, "live") == 0 && strcmp(mode, "dump") == 0)
+		rbmon_bad_usage("live needs a terminal (rbmon dump prints the "
+		    "stacks)");
+	if (strcmp(cmd, mode) != 0)
+		rbmon_bad_usage("%s: these options make it rbmon %s", cmd,
+		    mode);
+}
+
+/* The command the options name: the one spelled, or the mode's flag. */
+const char *
+rbmon_opts_command(const struct rbmon_opts *o)
+{
+	if (o->list)
+		return "list";
+	if (o->prune)
+		return "prune";
+	if (o->record)
+		return "record";
+	if (o->events)
+		return "events";
+	if (o->send != NULL || o->nsets > 0 || o->nwatches > 0)
+		return "send";
+	if (o->interactive)
+		return "live";
+	return "dump";
+}
+
+void
+rbmon_opts_free(struct rbmon_opts *o)
+{
+	free(o->sets);
+	free(o->watches);
+	o->sets = o->watches = NULL;
+}
