@@ -2,7 +2,7 @@
 /*
  * escape.h - paths and names in the launcher's messages: every byte
  * outside printable ASCII escaped (rbmon's own rule, which keeps UTF-8, is
- * monitor/core/escape.c).
+ * monitor/util/escape.c).
  */
 #ifndef RB_COMMON_ESCAPE_H
 #define RB_COMMON_ESCAPE_H

@@ -49,7 +49,7 @@ int rb_inject_mapped(pid_t pid, const char *lib)
 	struct stat sb;
 	bool found;
 
-	if (rb_proc_lib_resolve(pid, lib, abs, &sb, err, sizeof(err)) < 0)
+	if (rb_perm_lib_resolve(pid, lib, abs, &sb, err, sizeof(err)) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	maps = rb_proc_slurp_all(path);
@@ -619,7 +619,7 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
 	struct stat sb;
 
 	if (inj_usable(in, err, errlen) < 0 ||
-	    rb_proc_lib_resolve(in->pid, path, abs, &sb, err, errlen) < 0)
+	    rb_perm_lib_resolve(in->pid, path, abs, &sb, err, errlen) < 0)
 		return -1;
 	rb_escape(abs, esc, sizeof(esc));
 	snprintf(what, sizeof(what), "dlopen(%s)", esc);
@@ -670,7 +670,7 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 		return -1;
 	}
 	rb_escape(func, efunc, sizeof(efunc));
-	if (rb_proc_lib_resolve(in->pid, lib, abs, &sb, err, errlen) < 0)
+	if (rb_perm_lib_resolve(in->pid, lib, abs, &sb, err, errlen) < 0)
 		return -1;
 	rb_escape(abs, elib, sizeof(elib));
 	snprintf(path, sizeof(path), "/proc/%d/maps", in->pid);

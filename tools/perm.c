@@ -4,7 +4,9 @@
  * line saying why: gone, a zombie, a thread rather than a process, stopped
  * by job control, traced already, 32-bit, another user's, set-user-ID or
  * otherwise not dumpable, Yama's ptrace_scope, a missing CAP_SYS_PTRACE,
- * a security module.  From /proc only: nothing is stopped.
+ * a security module.  From /proc only: nothing is stopped.  And whether a
+ * library here is the same file inside the process's root and mount
+ * namespace, where it must be loaded from.
  */
 #include "config.h"
 
@@ -12,6 +14,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -208,4 +211,48 @@ int rb_perm_check_exe(pid_t pid, char *err, size_t errlen)
 	}
 	close(fd);
 	return 0;
+}
+
+/*
+ * The process's view of @lib: its absolute path here, which must name the
+ * same file inside the process's root and mount namespace.  Sets @sb to
+ * that file's.  Return: 0, or -1 with @err set.
+ */
+int rb_perm_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *sb,
+			char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64], ns1[64], ns2[64], elib[PATH_MAX];
+	struct stat here;
+	ssize_t n1, n2;
+
+	rb_escape(lib, elib, sizeof(elib));
+	if (realpath(lib, abs) == NULL) {
+		rb_err_set(err, errlen, "%s: %s", elib, strerror(errno));
+		return -1;
+	}
+	if (stat(abs, &here) != 0 || !S_ISREG(here.st_mode)) {
+		rb_err_set(err, errlen, "%s: not a regular file", elib);
+		return -1;
+	}
+	rb_escape(abs, elib, sizeof(elib));
+	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, abs);
+	if (stat(path, sb) == 0) {
+		if (sb->st_dev == here.st_dev && sb->st_ino == here.st_ino)
+			return 0;
+	} else if (errno == EACCES) {
+		rb_perm_why(pid, err, errlen);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+	n1 = readlink("/proc/self/ns/mnt", ns1, sizeof(ns1) - 1);
+	n2 = readlink(path, ns2, sizeof(ns2) - 1);
+	if (n2 < 0 && (errno == ENOENT || errno == ESRCH))
+		rb_err_set(err, errlen, "%d exited while being attached", pid);
+	else if (n1 != n2 || (n1 > 0 && memcmp(ns1, ns2, (size_t)n1) != 0))
+		rb_err_set(err, errlen, "%d runs in another mount namespace; %s is not "
+			"at that path inside it", pid, elib);
+	else
+		rb_err_set(err, errlen, "%d runs in another root directory (chroot); "
+			"%s is not at that path inside it", pid, elib);
+	return -1;
 }

@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "common/escape.h"
-#include "tools/perm.h"
 #include "tools/proc.h"
 
 /* rb_err_set - one line into @err (of @errlen bytes, 0: none wanted). */
@@ -204,49 +203,6 @@ int rb_map_open(pid_t pid, const struct rb_map *m)
 	return -1;
 }
 
-/*
- * The process's view of @lib: its absolute path here, which must name the
- * same file inside the process's root and mount namespace.  Sets @sb to
- * that file's.  Return: 0, or -1 with @err set.
- */
-int rb_proc_lib_resolve(pid_t pid, const char *lib, char *abs, struct stat *sb,
-			   char *err, size_t errlen)
-{
-	char path[PATH_MAX + 64], ns1[64], ns2[64], elib[PATH_MAX];
-	struct stat here;
-	ssize_t n1, n2;
-
-	rb_escape(lib, elib, sizeof(elib));
-	if (realpath(lib, abs) == NULL) {
-		rb_err_set(err, errlen, "%s: %s", elib, strerror(errno));
-		return -1;
-	}
-	if (stat(abs, &here) != 0 || !S_ISREG(here.st_mode)) {
-		rb_err_set(err, errlen, "%s: not a regular file", elib);
-		return -1;
-	}
-	rb_escape(abs, elib, sizeof(elib));
-	snprintf(path, sizeof(path), "/proc/%d/root%s", pid, abs);
-	if (stat(path, sb) == 0) {
-		if (sb->st_dev == here.st_dev && sb->st_ino == here.st_ino)
-			return 0;
-	} else if (errno == EACCES) {
-		rb_perm_why(pid, err, errlen);
-		return -1;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
-	n1 = readlink("/proc/self/ns/mnt", ns1, sizeof(ns1) - 1);
-	n2 = readlink(path, ns2, sizeof(ns2) - 1);
-	if (n2 < 0 && (errno == ENOENT || errno == ESRCH))
-		rb_err_set(err, errlen, "%d exited while being attached", pid);
-	else if (n1 != n2 || (n1 > 0 && memcmp(ns1, ns2, (size_t)n1) != 0))
-		rb_err_set(err, errlen, "%d runs in another mount namespace; %s is not "
-			"at that path inside it", pid, elib);
-	else
-		rb_err_set(err, errlen, "%d runs in another root directory (chroot); "
-			"%s is not at that path inside it", pid, elib);
-	return -1;
-}
 
 /* The mapping of file offset 0 of the file @sb in @pid's maps text. */
 bool rb_map_of(char *maps, const struct stat *sb, const char *abs, struct rb_map *out)

@@ -34,7 +34,5 @@ bool	rb_map_of(char *maps, const struct stat *sb, const char *abs,
 	    struct rb_map *out);
 bool	rb_proc_same_file(pid_t pid, const char *path, const struct stat *lib);
 bool	rb_proc_other_mounts(pid_t pid);
-int	rb_proc_lib_resolve(pid_t pid, const char *lib, char *abs,
-	    struct stat *sb, char *err, size_t errlen);
 
 #endif
