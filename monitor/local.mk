@@ -26,6 +26,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/events.c monitor/history/events.h \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
+	monitor/history/calls.c monitor/history/calls.h \
 	monitor/history/walk.c monitor/history/walk.h \
 	monitor/history/replay.c monitor/history/replay.h \
 	monitor/history/profile.c monitor/history/profile.h \
