@@ -3,8 +3,9 @@
 #   core/     the reader core: a trace file opened without trusting it, its
 #             threads, stacks and symbols, the kernel's view, control and
 #             breakpoints, the dumps; no curses
-#   history/  the history half: recordings (the recorder, the file, the
-#             walker), the event log as a graph, replay, the exports and
+#   history/  the history half: recordings (the recorder, the file), the
+#             calls engine that rebuilds calls from a recording or a live
+#             event log, the event log as a graph, replay, the exports and
 #             the sampler; no curses
 #   screen/   the interactive monitor: curses (tty, tui*) and the pieces
 #             of it that need none (key table, line editor, line history)
