@@ -449,7 +449,6 @@ rp_walk_live(struct rp_walk *w, const struct rp_handler *h)
 {
 	memset(w, 0, sizeof *w);
 	w->h = h;
-	w->nregions = 0;
 }
 
 /*

@@ -170,7 +170,7 @@ evgraph_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 	size_t			 row = (size_t)f->aux;
 
 	if (f->flags & RP_F_ENTRY_LOST) {
-		/* An exit whose entry is not in the log: "} /\* fn *\/". */
+		/* An exit whose entry is not in the log: its closing brace. */
 		r = evgraph_row(g, RBMON_EVR_EXIT, &k->e, k->index,
 		    g->base + (int32_t)depth);
 		r->flags = RBMON_EVF_CLOSE;
