@@ -45,7 +45,7 @@
 
 /* ---- sources ------------------------------------------------------------- */
 
-static int
+static inline int
 rp_source_next(struct rp_walk *w, struct rbrec_rec *k)
 {
 	if (w->ctx != NULL) {
@@ -66,36 +66,45 @@ rp_source_next(struct rp_walk *w, struct rbrec_rec *k)
 	return 1;
 }
 
+/* The source's next record; the first pass counts it. */
+static inline int
+rp_fetch(struct rp_walk *w, struct rbrec_rec *k)
+{
+	struct rp_count	*cnt;
+
+	if (!rp_source_next(w, k))
+		return 0;
+	/* The first pass counts what the stream kept and lost. */
+	if (w->planning) {
+		cnt = &w->ctx->counts[w->si];
+		if (k->lost || k->e.kind == RB_EV_LOST) {
+			cnt->lost += k->e.arg;
+			cnt->lost_unknown |= k->e.arg == 0;
+		} else {
+			cnt->records++;
+		}
+	}
+	return 1;
+}
+
 /* The next record, without taking it; NULL at the end. */
 const struct rbrec_rec *
 rp_walk_peek(struct rp_walk *w)
 {
-	struct rp_count	*cnt;
-
-	if (!w->have_peek && rp_source_next(w, &w->peek)) {
+	if (!w->have_peek && rp_fetch(w, &w->peek))
 		w->have_peek = 1;
-		/* The first pass counts what the stream kept and lost. */
-		if (w->planning && w->ctx != NULL) {
-			cnt = &w->ctx->counts[w->si];
-			if (w->peek.lost || w->peek.e.kind == RB_EV_LOST) {
-				cnt->lost += w->peek.e.arg;
-				cnt->lost_unknown |= w->peek.e.arg == 0;
-			} else {
-				cnt->records++;
-			}
-		}
-	}
 	return w->have_peek ? &w->peek : NULL;
 }
 
-static int
+static inline int
 rp_take(struct rp_walk *w, struct rbrec_rec *k)
 {
-	if (rp_walk_peek(w) == NULL)
-		return 0;
-	*k = w->peek;
-	w->have_peek = 0;
-	return 1;
+	if (w->have_peek) {
+		*k = w->peek;
+		w->have_peek = 0;
+		return 1;
+	}
+	return rp_fetch(w, k);
 }
 
 /* What the outputs call function @fn (a recording's only). */
@@ -125,7 +134,39 @@ rp_cut(const struct rbrec_rec *k)
 	return k->lost || k->e.kind == RB_EV_LOST;
 }
 
-static struct rp_frame *
+/* ---- the first pass's plan (a recording's) ------------------------------- */
+
+/* A frame the current region leaves without entering: @func (RP_PLAN_*). */
+static void
+rp_plan_add(struct rp_walk *w, uint32_t func)
+{
+	size_t	np = w->plan_at[w->nregions];
+
+	if (np == w->capplan) {
+		w->capplan = w->capplan == 0 ? 16 : w->capplan * 2;
+		w->plan = rbmon_xreallocarray(w->plan, w->capplan,
+		    sizeof *w->plan);
+	}
+	w->plan[np++] = func;
+	w->plan_at[w->nregions] = np;
+}
+
+/* A cut: the next region's plan begins. */
+static void
+rp_plan_region(struct rp_walk *w)
+{
+	size_t	np = w->plan_at[w->nregions];
+
+	if (w->nregions == w->capregions) {
+		w->capregions *= 2;
+		w->plan_at = rbmon_xreallocarray(w->plan_at,
+		    w->capregions + 1, sizeof *w->plan_at);
+	}
+	w->plan_at[w->nregions++] = np;
+	w->plan_at[w->nregions] = np;
+}
+
+static inline struct rp_frame *
 rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
     uint64_t site, uint64_t start)
 {
@@ -142,7 +183,6 @@ rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
 	if (w->n > 0 && start < w->stack[w->n - 1].start)
 		start = w->stack[w->n - 1].start;
 	f = &w->stack[w->n++];
-	memset(f, 0, sizeof *f);
 	f->func = func;
 	f->flags = flags;
 	f->fn = fn;
@@ -150,13 +190,14 @@ rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
 	f->start = start;
 	f->cend = start;
 	f->user = w->entered++;
+	f->aux = 0;
 	if (w->h->enter != NULL)
 		w->h->enter(w, f, w->n - 1);
 	return f;
 }
 
 /* Leave the innermost frame at @end. */
-static void
+static inline void
 rp_pop(struct rp_walk *w, uint64_t end, int how)
 {
 	struct rp_frame	*f = &w->stack[w->n - 1];
@@ -195,7 +236,7 @@ rp_region_open(struct rp_walk *w, uint64_t ts)
 }
 
 /* The planned frames pushed above keep fn UINT64_MAX: find them by func. */
-static int
+static inline int
 rp_matches(struct rp_walk *w, const struct rp_frame *f,
     const struct rb_event *e, int named)
 {
@@ -208,7 +249,7 @@ rp_matches(struct rp_walk *w, const struct rp_frame *f,
 	return f->func == rp_resolve(w, e->fn);
 }
 
-static void
+static inline void
 rp_exit(struct rp_walk *w, const struct rb_event *e, int named)
 {
 	size_t		i;
@@ -226,6 +267,11 @@ rp_exit(struct rp_walk *w, const struct rb_event *e, int named)
 			rp_pop(w, e->ts, RP_L_UNWOUND);
 		func = named ? rp_resolve_named(w, "[named frame]", "", 0) :
 		    rp_resolve(w, e->fn);
+		if (w->planning) {
+			rp_plan_add(w, named ? RP_PLAN_NAMED :
+			    rp_func_of(w->ctx, w->si, e->fn));
+			return;
+		}
 		if (rp_push(w, func, RP_F_ENTRY_LOST | (named ? RP_F_NAMED : 0),
 		    named ? 0 : e->fn, 0, w->have_last ? w->last : e->ts))
 			rp_pop(w, e->ts, RP_L_EXIT);
@@ -269,7 +315,7 @@ rp_named(struct rp_walk *w, const struct rbrec_rec *k)
 }
 
 /* Take record @k: frames entered and left, marks told. */
-static void
+static inline void
 rp_record(struct rp_walk *w, const struct rbrec_rec *k)
 {
 	if (rp_cut(k)) {
@@ -280,6 +326,8 @@ rp_record(struct rp_walk *w, const struct rbrec_rec *k)
 			rp_pop(w, at, RP_L_CUT);
 		if (w->h->mark != NULL)
 			w->h->mark(w, k, 0);
+		if (w->planning)
+			rp_plan_region(w);
 		w->region++;
 		w->region_open = 0;
 		return;
@@ -348,50 +396,6 @@ rp_walk_free(struct rp_walk *w)
 
 /* ---- a recording's stream -------------------------------------------------- */
 
-/* The first pass's plan as it grows. */
-struct rp_planner {
-	size_t	n, cap;
-};
-
-/* The first pass: a frame left without its entry is in its region's plan. */
-static void
-rp_plan_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
-    uint64_t end, int how)
-{
-	struct rp_planner	*p = w->h->arg;
-
-	(void)depth;
-	(void)end;
-	if (how != RP_L_EXIT || !(f->flags & RP_F_ENTRY_LOST))
-		return;
-	if (p->n == p->cap) {
-		p->cap = p->cap == 0 ? 16 : p->cap * 2;
-		w->plan = rbmon_xreallocarray(w->plan, p->cap,
-		    sizeof *w->plan);
-	}
-	w->plan[p->n++] = f->flags & RP_F_NAMED ? RP_PLAN_NAMED :
-	    rp_func_of(w->ctx, w->si, f->fn);
-	w->plan_at[w->nregions] = p->n;
-}
-
-/* ... and a cut begins the next region. */
-static void
-rp_plan_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
-{
-	struct rp_planner	*p = w->h->arg;
-
-	(void)depth;
-	if (!rp_cut(k))
-		return;
-	if (w->nregions == w->capregions) {
-		w->capregions *= 2;
-		w->plan_at = rbmon_xreallocarray(w->plan_at,
-		    w->capregions + 1, sizeof *w->plan_at);
-	}
-	w->plan_at[w->nregions++] = p->n;
-	w->plan_at[w->nregions] = p->n;
-}
-
 /*
  * The first pass, the engine's own rules with nothing planned: per
  * region, the frames it leaves without entering; and what the stream kept
@@ -400,9 +404,8 @@ rp_plan_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
 static void
 rp_plan(struct rp_walk *w)
 {
+	static const struct rp_handler none;
 	struct rp_count	*cnt = &w->ctx->counts[w->si];
-	struct rp_planner p = { 0, 0 };
-	struct rp_handler ph = { NULL, rp_plan_leave, rp_plan_mark, &p };
 	const struct rp_handler *h = w->h;
 
 	memset(cnt, 0, sizeof *cnt);
@@ -411,7 +414,7 @@ rp_plan(struct rp_walk *w)
 	w->capregions = 16;
 	w->plan_at = rbmon_xcalloc(w->capregions + 1, sizeof *w->plan_at);
 	w->planning = 1;
-	w->h = &ph;
+	w->h = &none;
 	while (rp_walk_step(w))
 		;
 	w->n = 0;

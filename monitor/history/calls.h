@@ -71,6 +71,7 @@ struct rp_walk {
 	int		 have_last;
 	/* Frames whose entries a region will miss (see calls.c). */
 	uint32_t	*plan;
+	size_t		 capplan;
 	size_t		*plan_at;	/* region k: plan[plan_at[k]..[k+1]) */
 	size_t		 nregions, capregions, region;
 	int		 region_open;	/* its frames pushed already */
