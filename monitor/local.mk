@@ -7,10 +7,11 @@
 #   core/     the reader core: a trace file opened without trusting it, its
 #             threads, stacks and symbols, the kernel's view, control and
 #             breakpoints, the dumps; no curses
-#   history/  the history half: recordings (the recorder, the file, the
-#             walker), the event log as a graph, what reading a recording
-#             back needs, each export writer in its file, the sampler; no
-#             curses
+#   history/  the history half: recordings (the recorder, the file), the
+#             calls engine that rebuilds calls from a recording or a live
+#             event log, the event log as a graph, what reading a
+#             recording back needs, each export writer in its file, the
+#             sampler; no curses
 #   screen/   the interactive monitor: curses (tty, tui*) and the pieces
 #             of it that need none (key table, line editor, line history)
 #   cmd/      the commands, one file each (rbmon_cmd_X in cmd.h), run by
@@ -38,6 +39,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/events.c monitor/history/events.h \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
+	monitor/history/calls.c monitor/history/calls.h \
 	monitor/history/walk.c monitor/history/walk.h \
 	monitor/history/readback.c monitor/history/readback.h \
 	monitor/history/export.h \

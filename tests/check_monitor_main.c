@@ -15,6 +15,7 @@ Suite	*suite_taskstat(void);
 Suite	*suite_edit(void);
 Suite	*suite_recfile(void);
 Suite	*suite_util(void);
+Suite	*suite_calls(void);
 
 int
 main(void)
@@ -31,6 +32,7 @@ main(void)
 	srunner_add_suite(sr, suite_edit());
 	srunner_add_suite(sr, suite_recfile());
 	srunner_add_suite(sr, suite_util());
+	srunner_add_suite(sr, suite_calls());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* check_recfile: reading recordings back (recfile.c) and naming their calls
- * (walk.c). */
+/* check_recfile: recordings written and read back (recfile.c) and naming
+ * their calls (walk.c). */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,282 @@ START_TEST(test_rec_func_names)
 }
 END_TEST
 
+/* ---- written, then read back ----------------------------------------------- */
+
+/* A fresh file for the writer: its path, to unlink() and free(). */
+static char *
+rt_open(struct rbrec_writer *w)
+{
+	char	*path;
+	int	 fd;
+
+	path = strdup("/tmp/check_recfile.XXXXXX");
+	ck_assert_ptr_nonnull(path);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(rbrec_open_write(w, fd, path, 0), 0);
+	return path;
+}
+
+static void
+rt_info(struct rbrec_writer *w)
+{
+	struct rbrec_info	i;
+
+	memset(&i, 0, sizeof i);
+	strcpy(i.program, "check");
+	i.clock = RB_CLOCK_MONO;
+	ck_assert_int_eq(rbrec_put(w, RBREC_INFO, &i, sizeof i, NULL, 0), 0);
+}
+
+static void
+rt_thread(struct rbrec_writer *w, uint32_t stream, int32_t tid,
+    uint64_t first)
+{
+	struct rbrec_thread	t;
+
+	memset(&t, 0, sizeof t);
+	t.stream = stream;
+	t.pid = 100;
+	t.tid = tid;
+	t.image = 1;
+	t.first = first;
+	snprintf(t.name, sizeof t.name, "t%d", tid);
+	ck_assert_int_eq(rbrec_put(w, RBREC_THREAD, &t, sizeof t, NULL, 0),
+	    0);
+}
+
+/*
+ * Records of every shape the encoder has: each kind, a kind above 15, an
+ * address going down, a call site below its function, aux, zero and
+ * 64-bit fields, a time going back, a text record's raw bytes.
+ */
+static void
+rt_records(struct rb_event *e, size_t n, uint64_t seed)
+{
+	size_t	i;
+
+	memset(e, 0, n * sizeof *e);
+	for (i = 0; i < n; i++) {
+		e[i].ts = 1000000 + seed * 1000 + i * 37;
+		e[i].kind = (uint32_t)(1 + (i + seed) % 12);
+		e[i].fn = 0x400000 + ((i * 7919 + seed) % 64) * 16;
+		e[i].arg = i % 3 == 0 ? 0 : e[i].fn - 5 + i;
+		e[i].aux = i % 5 == 0 ? (uint32_t)i : 0;
+	}
+	e[1].kind = 20;
+	e[2].fn = UINT64_MAX;
+	e[2].arg = UINT64_MAX - 1;
+	e[3].ts = 5;			/* back in time */
+	e[4].kind = RB_EV_TEXT;
+	e[4].ts = 0x6867666564636261ull;
+	e[4].fn = 0;
+	e[4].arg = UINT64_MAX;
+	e[5].kind = RB_EV_ENTRY;
+	e[5].arg = e[5].fn - 0x100;	/* a site below its function */
+}
+
+static void
+rt_expect(struct rbrec *r, size_t si, const struct rb_event *e, size_t n,
+    uint64_t first, size_t gap_at, uint64_t gap_count)
+{
+	struct rbrec_cursor	c;
+	struct rbrec_rec	k;
+	size_t			i = 0;
+	int			gap = gap_count > 0;
+
+	rbrec_cursor_init(&c, r, &r->streams[si]);
+	while (rbrec_next(&c, &k)) {
+		if (gap && i == gap_at) {
+			ck_assert_int_eq(k.lost, 1);
+			ck_assert_uint_eq(k.e.kind, RB_EV_LOST);
+			ck_assert_uint_eq(k.e.arg, gap_count);
+			ck_assert_uint_eq(k.index, first + gap_at);
+			gap = 0;
+			first += gap_count;
+			continue;
+		}
+		ck_assert_uint_lt(i, n);
+		ck_assert_int_eq(k.lost, 0);
+		ck_assert_uint_eq(k.index, first + i);
+		ck_assert_uint_eq(k.e.kind, e[i].kind);
+		ck_assert_uint_eq(k.e.ts, e[i].ts);
+		ck_assert_uint_eq(k.e.fn, e[i].fn);
+		ck_assert_uint_eq(k.e.arg, e[i].arg);
+		ck_assert_uint_eq(k.e.aux, e[i].aux);
+		i++;
+	}
+	ck_assert_uint_eq(i, n);
+	ck_assert_int_eq(gap, 0);
+	ck_assert_int_eq(c.bad, 0);
+}
+
+/*
+ * Two streams whose chunks interleave, one with a gap (a LOST chunk)
+ * between two EVENTS chunks, one ended: every record comes back as it
+ * was, in order, with its index; the gap where it was; the counts.
+ */
+START_TEST(test_rec_roundtrip)
+{
+	struct rbrec_writer	 w;
+	struct rbrec_lost	 l;
+	struct rbrec_thread_end	 te;
+	struct rbrec_end	 end;
+	struct rb_event		 a[300], b[40];
+	struct rbrec		 r;
+	char			*path, *why = NULL;
+	uint64_t		 kept = 0, dropped = 0;
+	size_t			 i;
+
+	rt_records(a, 300, 1);
+	rt_records(b, 40, 2);
+	/* Lost records (kind 3) are marks: their counts are records lost. */
+	for (i = 0; i < 340; i++) {
+		const struct rb_event *e = i < 300 ? &a[i] : &b[i - 300];
+
+		if (e->kind == RB_EV_LOST)
+			dropped += e->arg;
+		else
+			kept++;
+	}
+	path = rt_open(&w);
+	rt_info(&w);
+	rt_thread(&w, 1, 101, 10);
+	rt_thread(&w, 2, 102, 0);
+	ck_assert_int_eq(rbrec_put_events(&w, 1, 10, a, 100), 0);
+	ck_assert_int_eq(rbrec_put_events(&w, 2, 0, b, 15), 0);
+	ck_assert_int_eq(rbrec_put_events(&w, 1, 110, a + 100, 200), 0);
+	memset(&l, 0, sizeof l);
+	l.stream = 2;
+	l.why = RBREC_LOST_OVERWRITTEN;
+	l.count = 1000;
+	l.at = 15;
+	ck_assert_int_eq(rbrec_put(&w, RBREC_LOST, &l, sizeof l, NULL, 0), 0);
+	ck_assert_int_eq(rbrec_put_events(&w, 2, 1015, b + 15, 25), 0);
+	memset(&te, 0, sizeof te);
+	te.stream = 1;
+	te.next = 310;
+	te.exited_ns = 77;
+	strcpy(te.name, "gone");
+	ck_assert_int_eq(rbrec_put(&w, RBREC_THREAD_END, &te, sizeof te, NULL,
+	    0), 0);
+	memset(&end, 0, sizeof end);
+	end.reason = RBREC_END_STOPPED;
+	end.streams = 2;
+	end.records = 340;
+	end.lost = 1000;
+	ck_assert_int_eq(rbrec_put(&w, RBREC_END, &end, sizeof end, NULL, 0),
+	    0);
+	ck_assert_int_eq(rbrec_close_write(&w), 0);
+	ck_assert_uint_eq(w.records, kept);
+	ck_assert_uint_eq(w.lost, 1000 + dropped);
+	ck_assert_uint_eq(w.streams, 2);
+
+	ck_assert_msg(rbrec_open(&r, path, &why) == 0, "%s", why);
+	ck_assert_ptr_null(r.warning);
+	ck_assert_str_eq(r.info.program, "check");
+	ck_assert_uint_eq(r.nstreams, 2);
+	ck_assert_int_eq(r.streams[0].info.tid, 101);
+	ck_assert_str_eq(r.streams[0].info.name, "t101");
+	ck_assert_uint_eq(r.streams[0].info.first, 10);
+	ck_assert_int_eq(r.streams[1].info.tid, 102);
+	ck_assert_uint_eq(r.streams[0].records, 300);
+	ck_assert_uint_eq(r.streams[1].records, 40);
+	ck_assert_uint_eq(r.streams[0].lost, 0);
+	ck_assert_uint_eq(r.streams[1].lost, 1000);
+	ck_assert_int_eq(r.streams[0].ended, 1);
+	ck_assert_uint_eq(r.streams[0].end.next, 310);
+	ck_assert_str_eq(r.streams[0].end.name, "gone");
+	ck_assert_int_eq(r.streams[1].ended, 0);
+	ck_assert_int_eq(r.have_end, 1);
+	ck_assert_uint_eq(r.end.reason, RBREC_END_STOPPED);
+	ck_assert_uint_eq(r.end.records, 340);
+	rt_expect(&r, 0, a, 300, 10, 0, 0);
+	rt_expect(&r, 1, b, 40, 0, 15, 1000);
+	rbrec_close(&r);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/*
+ * A recorder killed mid-write: the file ends inside its last chunk.  It
+ * is read to its last whole chunk, says so, and has no END.
+ */
+START_TEST(test_rec_truncated)
+{
+	struct rbrec_writer	 w;
+	struct rb_event		 a[50];
+	struct rbrec		 r;
+	char			*path, *why = NULL;
+	off_t			 whole;
+	int			 fd;
+
+	rt_records(a, 50, 3);
+	path = rt_open(&w);
+	rt_info(&w);
+	rt_thread(&w, 1, 101, 0);
+	ck_assert_int_eq(rbrec_put_events(&w, 1, 0, a, 20), 0);
+	ck_assert_int_eq(rbrec_flush(&w), 0);
+	whole = (off_t)w.kept;
+	ck_assert_int_eq(rbrec_put_events(&w, 1, 20, a + 20, 30), 0);
+	ck_assert_int_eq(rbrec_close_write(&w), 0);
+	ck_assert_uint_gt(w.kept, (uint64_t)whole + 16);
+	fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)w.kept - 9), 0);
+	close(fd);
+
+	ck_assert_msg(rbrec_open(&r, path, &why) == 0, "%s", why);
+	ck_assert_ptr_nonnull(r.warning);
+	ck_assert_ptr_nonnull(strstr(r.warning, "cut short"));
+	ck_assert_int_eq(r.have_end, 0);
+	ck_assert_uint_eq(r.used, (size_t)whole);
+	ck_assert_uint_eq(r.nstreams, 1);
+	ck_assert_uint_eq(r.streams[0].records, 20);
+	rt_expect(&r, 0, a, 20, 0, 0, 0);
+	rbrec_close(&r);
+
+	/* Cut inside the header of a chunk: the same. */
+	fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, whole + 3), 0);
+	close(fd);
+	ck_assert_msg(rbrec_open(&r, path, &why) == 0, "%s", why);
+	ck_assert_ptr_nonnull(r.warning);
+	ck_assert_uint_eq(r.streams[0].records, 20);
+	rt_expect(&r, 0, a, 20, 0, 0, 0);
+	rbrec_close(&r);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* A chunk of a type this reader does not know is skipped. */
+START_TEST(test_rec_unknown_chunk)
+{
+	struct rbrec_writer	 w;
+	struct rb_event		 a[10];
+	struct rbrec		 r;
+	char			*path, *why = NULL, junk[13] = "future chunk";
+
+	rt_records(a, 10, 4);
+	path = rt_open(&w);
+	rt_info(&w);
+	rt_thread(&w, 1, 101, 0);
+	ck_assert_int_eq(rbrec_put_events(&w, 1, 0, a, 5), 0);
+	ck_assert_int_eq(rbrec_put(&w, 99, junk, sizeof junk, NULL, 0), 0);
+	ck_assert_int_eq(rbrec_put_events(&w, 1, 5, a + 5, 5), 0);
+	ck_assert_int_eq(rbrec_close_write(&w), 0);
+	ck_assert_msg(rbrec_open(&r, path, &why) == 0, "%s", why);
+	ck_assert_uint_eq(r.streams[0].records, 10);
+	rt_expect(&r, 0, a, 10, 0, 0, 0);
+	rbrec_close(&r);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 Suite *
 suite_recfile(void)
 {
@@ -152,6 +429,11 @@ suite_recfile(void)
 	tcase_add_test(tc, test_rec_ts);
 	tcase_add_test(tc, test_rec_ts_out_of_range);
 	tcase_add_test(tc, test_rec_func_names);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("roundtrip");
+	tcase_add_test(tc, test_rec_roundtrip);
+	tcase_add_test(tc, test_rec_truncated);
+	tcase_add_test(tc, test_rec_unknown_chunk);
 	suite_add_tcase(s, tc);
 	return s;
 }

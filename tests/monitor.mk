@@ -2,7 +2,8 @@
 # tests/check_monitor: Check unit tests of rbmon's model, symbols, dump,
 # breakpoints, the kernel's view of threads, the view under the
 # interactive screen, its key table, its line editor, its reading of
-# recordings and what its commands read alike (durations, thread lists).
+# recordings, the calls engine that rebuilds calls from records, and what
+# its commands read alike (durations, thread lists).
 if HAVE_CHECK
 check_PROGRAMS += tests/check_monitor
 TESTS += tests/check_monitor
@@ -10,7 +11,7 @@ endif
 tests_check_monitor_SOURCES = tests/check_monitor_main.c tests/check_model.c \
 	tests/check_keytab.c tests/check_taskstat.c tests/tasks.h tests/check_edit.c \
 	tests/check_view.c tests/check_breakpoint.c tests/check_escape.c \
-	tests/check_recfile.c tests/check_util.c
+	tests/check_recfile.c tests/check_util.c tests/check_calls.c
 tests_check_monitor_CPPFLAGS = $(AM_CPPFLAGS)
 tests_check_monitor_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(LIBDW_CFLAGS) \
 	$(LIBELF_CFLAGS) $(LIBBSD_CFLAGS) $(PTHREAD_CFLAGS)

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,11 +91,183 @@ rbmon_evcopy_free(struct rbmon_evcopy *c)
 
 /* ---- the graph ----------------------------------------------------------- */
 
+/*
+ * The rows come from the calls engine (calls.c), fed copy by copy: a call
+ * is a row when it is entered, and is marked or closed by a row when it is
+ * left; every other record is a row of its own.  A row's depth is the
+ * engine's plus g->base, which goes down when an exit closes a frame
+ * whose entry is not in the log (its "}" left of what came before) and up
+ * when a cut leaves frames that were open (what follows stays where it
+ * was: exits of those frames close them there).
+ */
+
+static struct rbmon_evrow *
+evgraph_row(struct rbmon_evgraph *g, uint8_t kind, const struct rb_event *e,
+    uint64_t index, int32_t depth)
+{
+	struct rbmon_evrow	*r;
+
+	if (g->n == g->cap) {
+		g->cap = g->cap == 0 ? 256 : g->cap * 2;
+		g->rows = rbmon_xreallocarray(g->rows, g->cap, sizeof *g->rows);
+	}
+	r = &g->rows[g->n++];
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	r->depth = depth;
+	r->index = index;
+	if (e != NULL) {
+		r->ts = e->ts;
+		r->fn = e->fn;
+		r->arg = e->arg;
+	}
+	return r;
+}
+
+static struct rbmon_evgraph *
+evgraph_of(struct rp_walk *w)
+{
+	return (struct rbmon_evgraph *)(void *)((char *)w -
+	    offsetof(struct rbmon_evgraph, w));
+}
+
+static void
+evgraph_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+{
+	struct rbmon_evgraph	*g = evgraph_of(w);
+	const struct rbrec_rec	*k = w->rec;
+	struct rbmon_evrow	*r;
+
+	if (f->flags & RP_F_ENTRY_LOST) {
+		/* Its exit is here, below every frame: a row when left. */
+		g->base--;
+		return;
+	}
+	r = evgraph_row(g, RBMON_EVR_CALL, &k->e, k->index,
+	    g->base + (int32_t)depth);
+	r->ts = f->start;
+	r->flags = RBMON_EVF_OPEN;
+	if (f->flags & RP_F_NAMED) {
+		r->fn = 0;
+		r->flags |= RBMON_EVF_NAMED;
+		r->name = rbmon_xstrdup(w->named_whole &&
+		    w->named_name[0] != '\0' ? w->named_name : "?");
+		r->file = rbmon_xstrdup(w->named_file);
+	} else {
+		r->site = f->site;
+		r->arg = 0;
+	}
+	f->aux = g->n - 1;
+}
+
+static void
+evgraph_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+    uint64_t end, int how)
+{
+	struct rbmon_evgraph	*g = evgraph_of(w);
+	const struct rbrec_rec	*k = w->rec;
+	struct rbmon_evrow	*r, *call;
+	size_t			 row = (size_t)f->aux;
+
+	if (f->flags & RP_F_ENTRY_LOST) {
+		/* An exit whose entry is not in the log: its closing brace. */
+		r = evgraph_row(g, RBMON_EVR_EXIT, &k->e, k->index,
+		    g->base + (int32_t)depth);
+		r->flags = RBMON_EVF_CLOSE;
+		if (f->flags & RP_F_NAMED)
+			r->flags |= RBMON_EVF_NAMED;
+		return;
+	}
+	call = &g->rows[row];
+	call->flags &= ~RBMON_EVF_OPEN;
+	switch (how) {
+	case RP_L_UNWOUND:
+		call->flags |= RBMON_EVF_UNWOUND;
+		return;
+	case RP_L_CUT:
+		/* Its exit may have been among the records lost. */
+		call->flags |= RBMON_EVF_CUT;
+		g->base++;
+		return;
+	case RP_L_OPEN:
+		call->flags |= RBMON_EVF_OPEN;
+		return;
+	}
+	call->end = end;
+	if (row == g->n - 1) {
+		call->flags |= RBMON_EVF_LEAF;
+		return;
+	}
+	r = evgraph_row(g, RBMON_EVR_END, &k->e, k->index, call->depth);
+	call = &g->rows[row];
+	r->flags = call->flags & RBMON_EVF_NAMED;
+	r->ts = call->ts;
+	r->end = end;
+	if (call->name != NULL)
+		r->name = rbmon_xstrdup(call->name);
+}
+
+static void
+evgraph_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+{
+	struct rbmon_evgraph	*g = evgraph_of(w);
+	int32_t			 d = g->base + (int32_t)depth;
+	struct rbmon_evrow	*r;
+
+	if (k->lost) {
+		r = evgraph_row(g, RBMON_EVR_LOST, NULL, k->index, d);
+		r->arg = k->e.arg;
+		return;
+	}
+	switch (k->e.kind) {
+	case RB_EV_LINE:
+		evgraph_row(g, RBMON_EVR_LINE, &k->e, k->index, d);
+		break;
+	case RB_EV_STOP:
+		evgraph_row(g, RBMON_EVR_STOP, &k->e, k->index, d);
+		g->stop = g->n - 1;
+		break;
+	case RB_EV_RESUME:
+		if (g->stop != SIZE_MAX) {
+			g->rows[g->stop].end = k->e.ts;
+			g->stop = SIZE_MAX;
+		} else {
+			evgraph_row(g, RBMON_EVR_RESUME, &k->e, k->index, d);
+		}
+		break;
+	case RB_EV_OFF:
+		evgraph_row(g, RBMON_EVR_OFF, &k->e, k->index, d);
+		g->off = g->n - 1;
+		break;
+	case RB_EV_ON:
+		if (g->off != SIZE_MAX) {
+			g->rows[g->off].end = k->e.ts;
+			g->off = SIZE_MAX;
+		} else {
+			evgraph_row(g, RBMON_EVR_ON, &k->e, k->index, d);
+		}
+		break;
+	case RB_EV_LOST:
+		r = evgraph_row(g, RBMON_EVR_LOST, &k->e, k->index, d);
+		r->fn = 0;
+		break;
+	default:
+		r = evgraph_row(g, RBMON_EVR_BAD, &k->e, k->index, d);
+		r->arg = k->e.kind;
+		break;
+	}
+}
+
+static const struct rp_handler evgraph_handler = {
+	evgraph_enter, evgraph_leave, evgraph_mark, NULL
+};
+
 void
 rbmon_evgraph_init(struct rbmon_evgraph *g)
 {
 	memset(g, 0, sizeof *g);
 	g->stop = g->off = SIZE_MAX;
+	rp_walk_live(&g->w, &evgraph_handler);
 }
 
 void
@@ -107,43 +280,8 @@ rbmon_evgraph_free(struct rbmon_evgraph *g)
 		free(g->rows[i].file);
 	}
 	free(g->rows);
-	free(g->stack);
+	rp_walk_free(&g->w);
 	rbmon_evgraph_init(g);
-}
-
-static struct rbmon_evrow *
-evgraph_row(struct rbmon_evgraph *g, uint8_t kind, const struct rb_event *e,
-    uint64_t index)
-{
-	struct rbmon_evrow	*r;
-
-	if (g->n == g->cap) {
-		g->cap = g->cap == 0 ? 256 : g->cap * 2;
-		g->rows = rbmon_xreallocarray(g->rows, g->cap, sizeof *g->rows);
-	}
-	r = &g->rows[g->n++];
-	memset(r, 0, sizeof *r);
-	r->kind = kind;
-	r->depth = g->cur;
-	r->index = index;
-	if (e != NULL) {
-		r->ts = e->ts;
-		r->fn = e->fn;
-		r->arg = e->arg;
-	}
-	return r;
-}
-
-/* Records are lost here: the calls open before cannot be closed after. */
-static void
-evgraph_cut(struct rbmon_evgraph *g)
-{
-	while (g->nstack > 0) {
-		struct rbmon_evrow *r = &g->rows[g->stack[--g->nstack]];
-
-		r->flags &= ~RBMON_EVF_OPEN;
-		r->flags |= RBMON_EVF_CUT;
-	}
 }
 
 /**
@@ -153,94 +291,10 @@ evgraph_cut(struct rbmon_evgraph *g)
 void
 rbmon_evgraph_lost(struct rbmon_evgraph *g, uint64_t at, uint64_t count)
 {
-	struct rbmon_evrow	*r;
-
 	if (count == 0)
 		return;
-	evgraph_cut(g);
-	r = evgraph_row(g, RBMON_EVR_LOST, NULL, at);
-	r->arg = count;
-}
-
-/* A named entry's "name\0file\0" from the text records after it. */
-static void
-evgraph_name(struct rbmon_evrow *r, const struct rb_event *rec, size_t n,
-    size_t i)
-{
-	char		 buf[RB_EV_TEXT_MAX * RB_EV_TEXT_BYTES + 2];
-	uint32_t	 k, want = rec[i].aux;
-	size_t		 len = 0, nl;
-
-	if (want > RB_EV_TEXT_MAX)
-		want = RB_EV_TEXT_MAX;
-	for (k = 0; k < want && i + 1 + k < n; k++) {
-		if (rec[i + 1 + k].kind != RB_EV_TEXT)
-			break;
-		memcpy(buf + len, &rec[i + 1 + k], RB_EV_TEXT_BYTES);
-		len += RB_EV_TEXT_BYTES;
-	}
-	buf[len] = buf[len + 1] = '\0';
-	nl = strnlen(buf, len);
-	r->name = rbmon_xstrdup(k == want && nl > 0 ? buf : "?");
-	r->file = rbmon_xstrdup(nl < len ? buf + nl + 1 : "");
-}
-
-/* An exit of @fn (named: @named) at @e: close the nearest open call. */
-static void
-evgraph_exit(struct rbmon_evgraph *g, const struct rb_event *e,
-    uint64_t index, int named)
-{
-	struct rbmon_evrow	*r;
-	size_t			 k, row;
-
-	for (k = g->nstack; k > 0; k--) {
-		r = &g->rows[g->stack[k - 1]];
-		if (named ? (r->flags & RBMON_EVF_NAMED) != 0 :
-		    (r->flags & RBMON_EVF_NAMED) == 0 && r->fn == e->fn)
-			break;
-	}
-	if (k == 0) {
-		/* Its entry is not in the log. */
-		if (g->nstack == 0)
-			g->cur--;
-		r = evgraph_row(g, RBMON_EVR_EXIT, e, index);
-		if (g->nstack == 0)
-			r->flags |= RBMON_EVF_CLOSE;
-		if (named)
-			r->flags |= RBMON_EVF_NAMED;
-		return;
-	}
-	/* Calls above it were left without their exits (exceptions, longjmp). */
-	while (g->nstack > k) {
-		r = &g->rows[g->stack[--g->nstack]];
-		r->flags |= RBMON_EVF_UNWOUND;
-	}
-	row = g->stack[--g->nstack];
-	r = &g->rows[row];
-	r->end = e->ts;
-	g->cur = r->depth;
-	if (row == g->n - 1) {
-		r->flags |= RBMON_EVF_LEAF;
-		return;
-	}
-	r = evgraph_row(g, RBMON_EVR_END, e, index);
-	r->flags = g->rows[row].flags & RBMON_EVF_NAMED;
-	r->ts = g->rows[row].ts;
-	r->end = e->ts;
-	if (g->rows[row].name != NULL)
-		r->name = rbmon_xstrdup(g->rows[row].name);
-}
-
-static void
-evgraph_push(struct rbmon_evgraph *g, size_t row)
-{
-	if (g->nstack == g->capstack) {
-		g->capstack = g->capstack == 0 ? 64 : g->capstack * 2;
-		g->stack = rbmon_xreallocarray(g->stack, g->capstack,
-		    sizeof *g->stack);
-	}
-	g->stack[g->nstack++] = row;
-	g->cur++;
+	rp_walk_gap(&g->w, at, count);
+	g->cur = g->base + (int32_t)g->w.n;
 }
 
 /**
@@ -252,83 +306,16 @@ evgraph_push(struct rbmon_evgraph *g, size_t row)
 void
 rbmon_evgraph_add(struct rbmon_evgraph *g, const struct rbmon_evcopy *c)
 {
-	const struct rb_event	*e;
-	struct rbmon_evrow	*r;
-	size_t			 i;
-	uint64_t		 index;
-
 	if (c->n == 0)
 		return;
 	if (g->next != 0 && c->w.first > g->next)
 		rbmon_evgraph_lost(g, g->next, c->w.first - g->next);
-	for (i = 0; i < c->n; i++) {
-		e = &c->rec[i];
-		index = c->w.first + i;
-		switch (e->kind) {
-		case RB_EV_ENTRY:
-			r = evgraph_row(g, RBMON_EVR_CALL, e, index);
-			r->site = e->arg;
-			r->arg = 0;
-			r->flags = RBMON_EVF_OPEN;
-			evgraph_push(g, g->n - 1);
-			break;
-		case RB_EV_NAMED:
-			r = evgraph_row(g, RBMON_EVR_CALL, e, index);
-			r->fn = 0;
-			r->flags = RBMON_EVF_OPEN | RBMON_EVF_NAMED;
-			evgraph_name(r, c->rec, c->n, i);
-			evgraph_push(g, g->n - 1);
-			/* Its text records are part of it. */
-			while (i + 1 < c->n && c->rec[i + 1].kind == RB_EV_TEXT)
-				i++;
-			break;
-		case RB_EV_EXIT:
-		case RB_EV_NAMED_EXIT:
-			evgraph_exit(g, e, index, e->kind == RB_EV_NAMED_EXIT);
-			break;
-		case RB_EV_TEXT:
-			break;		/* its entry was overwritten */
-		case RB_EV_LINE:
-			evgraph_row(g, RBMON_EVR_LINE, e, index);
-			break;
-		case RB_EV_STOP:
-			evgraph_row(g, RBMON_EVR_STOP, e, index);
-			g->stop = g->n - 1;
-			break;
-		case RB_EV_RESUME:
-			if (g->stop != SIZE_MAX) {
-				g->rows[g->stop].end = e->ts;
-				g->stop = SIZE_MAX;
-			} else {
-				evgraph_row(g, RBMON_EVR_RESUME, e, index);
-			}
-			break;
-		case RB_EV_OFF:
-			evgraph_row(g, RBMON_EVR_OFF, e, index);
-			g->off = g->n - 1;
-			break;
-		case RB_EV_ON:
-			if (g->off != SIZE_MAX) {
-				g->rows[g->off].end = e->ts;
-				g->off = SIZE_MAX;
-			} else {
-				evgraph_row(g, RBMON_EVR_ON, e, index);
-			}
-			break;
-		case RB_EV_LOST:
-			evgraph_cut(g);
-			r = evgraph_row(g, RBMON_EVR_LOST, e, index);
-			r->fn = 0;
-			break;
-		default:
-			r = evgraph_row(g, RBMON_EVR_BAD, e, index);
-			r->arg = e->kind;
-			break;
-		}
-	}
+	rp_walk_feed(&g->w, c->rec, c->n, c->w.first);
+	while (rp_walk_step(&g->w))
+		;
+	rp_walk_feed(&g->w, NULL, 0, 0);
 	g->next = c->w.first + c->n;
-	for (i = 0; i < g->nstack; i++)
-		g->rows[g->stack[i]].flags |= RBMON_EVF_OPEN;
+	g->cur = g->base + (int32_t)g->w.n;
 }
 
 /**
@@ -543,17 +530,156 @@ rbmon_evrow_text(char *buf, size_t len, struct rbmon_symbols *sy,
 #undef PUT
 }
 
+/* What the printers of the event logs are given. */
+struct events_out {
+	FILE				*out;
+	struct rbmon_model		*m;
+	const struct rbmon_snapshot	*s;
+	struct rbmon_symbols		*sy;
+	const struct rbmon_clock	*c;
+	const struct rbmon_process	*p;	/* the process printed */
+	const struct rbmon_thread	*t;	/* the thread printed */
+	struct events_counts		 k;	/* its counts */
+	const struct rbmon_evcopy	*copy;	/* its copy, when read */
+	int				 torn;	/* its copy torn */
+	int				 firstp, firstt, firstr;
+};
+
+/*
+ * An output of the event logs: the one loop over processes, threads and
+ * rows (events_print()) calls these.  head returns 0 when there is
+ * nothing more to print.
+ */
+struct events_printer {
+	int	(*head)(struct events_out *);
+	void	(*proc)(struct events_out *);	/* before its first thread */
+	void	(*thread)(struct events_out *);	/* its counts */
+	void	(*copied)(struct events_out *);	/* its log, copied */
+	void	(*row)(struct events_out *, const struct rbmon_evrow *,
+		    int32_t);
+	void	(*thread_end)(struct events_out *);
+	void	(*proc_end)(struct events_out *);
+	void	(*tail)(struct events_out *);
+};
+
+/* Every thread's event log (or thread @tid's), printed by @pr. */
 static void
-events_text_row(FILE *out, struct rbmon_symbols *sy,
-    const struct rbmon_snapshot *s, const struct rbmon_process *p,
-    const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base)
+events_print(const struct events_printer *pr, FILE *out,
+    struct rbmon_model *m, const struct rbmon_snapshot *s,
+    struct rbmon_symbols *sy, const struct rbmon_clock *c, long tid)
+{
+	struct events_out	 o;
+	struct rbmon_evcopy	 copy;
+	struct rbmon_evgraph	 g;
+	size_t			 i, j, r;
+	int32_t			 base;
+
+	memset(&o, 0, sizeof o);
+	memset(&copy, 0, sizeof copy);
+	o.out = out;
+	o.m = m;
+	o.s = s;
+	o.sy = sy;
+	o.c = c;
+	o.firstp = 1;
+	if (!pr->head(&o))
+		return;
+	for (i = 0; i < s->nprocs; i++) {
+		o.p = &s->procs[i];
+		o.firstt = 1;
+		for (j = 0; j < o.p->nthreads; j++) {
+			o.t = &o.p->threads[j];
+			if (!events_wanted(o.t, tid))
+				continue;
+			if (o.firstt) {
+				pr->proc(&o);
+				o.firstp = 0;
+			}
+			events_counts(&m->hdr, o.t, &o.k);
+			pr->thread(&o);
+			o.firstt = 0;
+			events_graph_of(m, o.t, &g, &copy, &o.torn);
+			o.copy = &copy;
+			pr->copied(&o);
+			base = rbmon_evgraph_mindepth(&g);
+			o.firstr = 1;
+			for (r = 0; r < g.n; r++) {
+				pr->row(&o, &g.rows[r], base);
+				o.firstr = 0;
+			}
+			pr->thread_end(&o);
+			rbmon_evgraph_free(&g);
+		}
+		if (!o.firstt)
+			pr->proc_end(&o);
+	}
+	pr->tail(&o);
+	rbmon_evcopy_free(&copy);
+}
+
+static void
+events_nothing(struct events_out *o)
+{
+	(void)o;
+}
+
+static int
+events_text_head(struct events_out *o)
+{
+	const struct rb_header	*h = &o->m->hdr;
+
+	if (h->events == 0) {
+		fputs("no event log: the program ran with RBTRACE_EVENTS=0\n",
+		    o->out);
+		return 0;
+	}
+	fprintf(o->out, "event log: %s policy, %u records per thread%s\n",
+	    rb_policy_name(h->ev_policy), h->events, h->clock == RB_CLOCK_NONE ?
+	    "; no times (RBTRACE_CLOCK=none): the calls in order only" : "");
+	return 1;
+}
+
+static void
+events_text_thread(struct events_out *o)
+{
+	fprintf(o->out, "\npid %d tid %d \"", o->p->pid, o->t->tid);
+	rbmon_esc_fputs(o->t->name, o->out);
+	fprintf(o->out, "\" (%s%s): %" PRIu64 " written, %" PRIu64
+	    " overwritten, %" PRIu64 " dropped, %" PRIu64
+	    " consumed, %" PRIu64 " buffered\n",
+	    rbmon_dump_state(o->p, o->t), o->t->ev_off ? ", recording off" : "",
+	    o->k.written, o->k.overwritten, o->k.dropped, o->k.consumed,
+	    o->k.buffered);
+}
+
+static void
+events_text_copied(struct events_out *o)
+{
+	if (o->torn)
+		fputs("  (its ring was taken by another thread while being "
+		    "read)\n", o->out);
+	else if (o->copy->w.first > 0)
+		fprintf(o->out, "  (%" PRIu64 " older records %s)\n",
+		    o->copy->w.first, o->m->hdr.ev_policy == RB_POLICY_DRAIN ?
+		    "consumed" : "overwritten");
+}
+
+static void
+events_text_row(struct events_out *o, const struct rbmon_evrow *r,
+    int32_t base)
 {
 	char	buf[1024];
 
-	rbmon_evrow_text(buf, sizeof buf, sy, s, p, c, r, base);
-	rbmon_esc_fputs(buf, out);
-	fputc('\n', out);
+	rbmon_evrow_text(buf, sizeof buf, o->sy, o->s, o->p, o->c, r, base);
+	rbmon_esc_fputs(buf, o->out);
+	fputc('\n', o->out);
 }
+
+static const struct events_printer events_text_printer = {
+	events_text_head, events_nothing, events_text_thread,
+	events_text_copied, events_text_row, events_nothing, events_nothing,
+	events_nothing
+};
 
 /**
  * rbmon_events_text - every thread's event log (or thread @tid's) as a
@@ -564,58 +690,7 @@ rbmon_events_text(FILE *out, struct rbmon_model *m,
     const struct rbmon_snapshot *s, struct rbmon_symbols *sy,
     const struct rbmon_clock *c, long tid)
 {
-	const struct rb_header		*h = &m->hdr;
-	const struct rbmon_process	*p;
-	const struct rbmon_thread	*t;
-	struct rbmon_evcopy		 copy;
-	struct rbmon_evgraph		 g;
-	struct events_counts		 k;
-	size_t				 i, j, r;
-	int32_t				 base;
-	int				 torn;
-
-	memset(&copy, 0, sizeof copy);
-	if (h->events == 0) {
-		fputs("no event log: the program ran with RBTRACE_EVENTS=0\n",
-		    out);
-		return;
-	}
-	fprintf(out, "event log: %s policy, %u records per thread%s\n",
-	    rb_policy_name(h->ev_policy), h->events, h->clock == RB_CLOCK_NONE ?
-	    "; no times (RBTRACE_CLOCK=none): the calls in order only" : "");
-	for (i = 0; i < s->nprocs; i++) {
-		p = &s->procs[i];
-		for (j = 0; j < p->nthreads; j++) {
-			t = &p->threads[j];
-			if (!events_wanted(t, tid))
-				continue;
-			events_counts(h, t, &k);
-			fprintf(out, "\npid %d tid %d \"", p->pid, t->tid);
-			rbmon_esc_fputs(t->name, out);
-			fprintf(out, "\" (%s%s): %" PRIu64 " written, %" PRIu64
-			    " overwritten, %" PRIu64 " dropped, %" PRIu64
-			    " consumed, %" PRIu64 " buffered\n",
-			    rbmon_dump_state(p, t),
-			    t->ev_off ? ", recording off" : "",
-			    k.written, k.overwritten, k.dropped, k.consumed,
-			    k.buffered);
-			events_graph_of(m, t, &g, &copy, &torn);
-			if (torn)
-				fputs("  (its ring was taken by another "
-				    "thread while being read)\n", out);
-			else if (copy.w.first > 0)
-				fprintf(out, "  (%" PRIu64 " older records %s)"
-				    "\n", copy.w.first,
-				    h->ev_policy == RB_POLICY_DRAIN ?
-				    "consumed" : "overwritten");
-			base = rbmon_evgraph_mindepth(&g);
-			for (r = 0; r < g.n; r++)
-				events_text_row(out, sy, s, p, c, &g.rows[r],
-				    base);
-			rbmon_evgraph_free(&g);
-		}
-	}
-	rbmon_evcopy_free(&copy);
+	events_print(&events_text_printer, out, m, s, sy, c, tid);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -668,13 +743,17 @@ events_json_where(FILE *out, struct rbmon_symbols *sy,
 		fputs(", \"call_line\": null", out);
 }
 
-/* One record as DESIGN's shape: a row of the graph, in log order. */
+/* One record as rbmon(1) "JSON OUTPUT" has it: a row of the graph, in log order. */
 static void
-events_json_row(FILE *out, struct rbmon_symbols *sy,
-    const struct rbmon_snapshot *s, const struct rbmon_process *p,
-    const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base,
-    int first)
+events_json_row(struct events_out *o, const struct rbmon_evrow *r,
+    int32_t base)
 {
+	FILE				*out = o->out;
+	struct rbmon_symbols		*sy = o->sy;
+	const struct rbmon_snapshot	*s = o->s;
+	const struct rbmon_process	*p = o->p;
+	const struct rbmon_clock	*c = o->c;
+	int				 first = o->firstr;
 	static const char *const kinds[] = {
 		[RBMON_EVR_CALL] = "entry", [RBMON_EVR_END] = "exit",
 		[RBMON_EVR_EXIT] = "exit", [RBMON_EVR_LINE] = "line",
@@ -778,6 +857,69 @@ events_json_row(FILE *out, struct rbmon_symbols *sy,
 	}
 }
 
+static int
+events_json_head(struct events_out *o)
+{
+	const struct rb_header	*h = &o->m->hdr;
+
+	fputs("{\"file\": ", o->out);
+	rbmon_json_string(o->out, o->m->path);
+	fprintf(o->out, ", \"time_ns\": %" PRIu64 ", \"events\": {\"size\": "
+	    "%u, \"policy\": \"%s\", \"clock\": ", rbmon_mono_ns(), h->events,
+	    rb_policy_name(h->ev_policy));
+	rbmon_json_string(o->out, rb_clock_name(h->clock));
+	fputs("}, \"processes\": [", o->out);
+	return 1;
+}
+
+static void
+events_json_proc(struct events_out *o)
+{
+	fprintf(o->out, "%s{\"pid\": %d, \"ppid\": %d, \"alive\": %s, "
+	    "\"threads\": [", o->firstp ? "" : ", ", o->p->pid, o->p->ppid,
+	    o->p->alive ? "true" : "false");
+}
+
+static void
+events_json_thread(struct events_out *o)
+{
+	fprintf(o->out, "%s{\"tid\": %d, \"name\": ", o->firstt ? "" : ", ",
+	    o->t->tid);
+	rbmon_json_string(o->out, o->t->name);
+	fprintf(o->out, ", \"state\": \"%s\", \"recording\": %s, "
+	    "\"written\": %" PRIu64 ", \"consumed\": %" PRIu64
+	    ", \"overwritten\": %" PRIu64 ", \"dropped\": %" PRIu64
+	    ", \"buffered\": %" PRIu64 ", ", rbmon_dump_state(o->p, o->t),
+	    o->m->hdr.events != 0 && !o->t->ev_off ? "true" : "false",
+	    o->k.written, o->k.consumed, o->k.overwritten, o->k.dropped,
+	    o->k.buffered);
+}
+
+static void
+events_json_copied(struct events_out *o)
+{
+	fprintf(o->out, "\"first\": %" PRIu64 ", \"records\": [",
+	    o->copy->w.first);
+}
+
+static void
+events_json_close(struct events_out *o)
+{
+	fputs("]}", o->out);
+}
+
+static void
+events_json_tail(struct events_out *o)
+{
+	fputs("]}\n", o->out);
+}
+
+static const struct events_printer events_json_printer = {
+	events_json_head, events_json_proc, events_json_thread,
+	events_json_copied, events_json_row, events_json_close,
+	events_json_close, events_json_tail
+};
+
 /**
  * rbmon_events_json - the event logs as one JSON object (rbmon(1), "JSON
  * OUTPUT"): per thread, its counts and its records in order
@@ -787,66 +929,7 @@ rbmon_events_json(FILE *out, struct rbmon_model *m,
     const struct rbmon_snapshot *s, struct rbmon_symbols *sy,
     const struct rbmon_clock *c, long tid)
 {
-	const struct rb_header		*h = &m->hdr;
-	const struct rbmon_process	*p;
-	const struct rbmon_thread	*t;
-	struct rbmon_evcopy		 copy;
-	struct rbmon_evgraph		 g;
-	struct events_counts		 k;
-	size_t				 i, j, r;
-	int32_t				 base;
-	int				 torn, firstp = 1, firstt;
-
-	memset(&copy, 0, sizeof copy);
-	fputs("{\"file\": ", out);
-	rbmon_json_string(out, m->path);
-	fprintf(out, ", \"time_ns\": %" PRIu64 ", \"events\": {\"size\": %u, "
-	    "\"policy\": \"%s\", \"clock\": ", rbmon_mono_ns(), h->events,
-	    rb_policy_name(h->ev_policy));
-	rbmon_json_string(out, rb_clock_name(h->clock));
-	fputs("}, \"processes\": [", out);
-	for (i = 0; i < s->nprocs; i++) {
-		p = &s->procs[i];
-		firstt = 1;
-		for (j = 0; j < p->nthreads; j++) {
-			t = &p->threads[j];
-			if (!events_wanted(t, tid))
-				continue;
-			if (firstt) {
-				fprintf(out, "%s{\"pid\": %d, \"ppid\": %d, "
-				    "\"alive\": %s, \"threads\": [",
-				    firstp ? "" : ", ", p->pid, p->ppid,
-				    p->alive ? "true" : "false");
-				firstp = 0;
-			}
-			events_counts(h, t, &k);
-			fprintf(out, "%s{\"tid\": %d, \"name\": ",
-			    firstt ? "" : ", ", t->tid);
-			firstt = 0;
-			rbmon_json_string(out, t->name);
-			fprintf(out, ", \"state\": \"%s\", \"recording\": %s, "
-			    "\"written\": %" PRIu64 ", \"consumed\": %" PRIu64
-			    ", \"overwritten\": %" PRIu64 ", \"dropped\": %"
-			    PRIu64 ", \"buffered\": %" PRIu64 ", ",
-			    rbmon_dump_state(p, t),
-			    h->events != 0 && !t->ev_off ? "true" : "false",
-			    k.written, k.consumed, k.overwritten, k.dropped,
-			    k.buffered);
-			events_graph_of(m, t, &g, &copy, &torn);
-			fprintf(out, "\"first\": %" PRIu64 ", \"records\": [",
-			    copy.w.first);
-			base = rbmon_evgraph_mindepth(&g);
-			for (r = 0; r < g.n; r++)
-				events_json_row(out, sy, s, p, c, &g.rows[r],
-				    base, r == 0);
-			fputs("]}", out);
-			rbmon_evgraph_free(&g);
-		}
-		if (!firstt)
-			fputs("]}", out);
-	}
-	fputs("]}\n", out);
-	rbmon_evcopy_free(&copy);
+	events_print(&events_json_printer, out, m, s, sy, c, tid);
 }
 
 /* ---- switching ----------------------------------------------------------- */

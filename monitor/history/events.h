@@ -8,6 +8,7 @@
 
 #include "common/evlog.h"
 #include "monitor/core/model.h"
+#include "monitor/history/calls.h"
 #include "monitor/core/symbols.h"
 
 /* One copy of a thread's log. */
@@ -53,14 +54,14 @@ struct rbmon_evrow {
 	char		*file;		/* named frames: "file", may be "" */
 };
 
+/* The rows of a live log, built from the calls engine's frames. */
 struct rbmon_evgraph {
 	struct rbmon_evrow *rows;
 	size_t		 n, cap;
 	int32_t		 cur;		/* depth after the last row, relative */
-	/* open calls, stops and offs: row numbers */
-	size_t		*stack;
-	size_t		 nstack, capstack;
-	size_t		 stop, off;	/* SIZE_MAX: none open */
+	int32_t		 base;		/* the depth of the engine's depth 0 */
+	struct rp_walk	 w;		/* frames: aux is the call's row */
+	size_t		 stop, off;	/* rows open, SIZE_MAX: none */
 	uint64_t	 next;		/* index of the next record expected */
 };
 

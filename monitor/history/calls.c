@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon calls: one engine that rebuilds a thread's calls from its records
+ * (rbtrace(5), "EVENT LOG" and "RECORDINGS"), for every reader: the
+ * history view and --events (a live copy of the log, fed as it is read),
+ * replay, report, hot and the exports (a recording's stream).
+ *
+ * The rules, one set for both sources:
+ *
+ * - A thread's records are cut into regions where records were lost (a
+ *   lost record, a gap between two copies of a live log, a LOST chunk):
+ *   at a cut every frame still open is left ("cut") at the last time
+ *   before it, its exit perhaps among the records lost.  Recording
+ *   switched off and on again is no cut: the thread lost no record (the
+ *   counts of rbtrace(5) have none for it), and the calls open around the
+ *   switch are the same calls after it.
+ * - An exit whose function is not open belongs to a frame entered before
+ *   the region began (or while recording was off): a frame below every
+ *   frame open, so those are left "unwound" (as an exit hook whose
+ *   function is not on top unwinds to the level that holds it, rbtrace(5)
+ *   "FRAMES UNWOUND WITHOUT EXIT HOOKS"), and the exit leaves a frame
+ *   whose entry is lost.  A recording is read twice: a first pass finds,
+ *   for every region, these frames (in the order their exits come, the
+ *   innermost first), so that the walk enters them when the region
+ *   begins.  A live log cannot look ahead: there such a frame is entered
+ *   when its exit comes, below the others.
+ * - An exit whose function is open unwinds the frames above it.
+ * - Frames still open at the end of a recording's stream are left "open"
+ *   at its last time; a live log's stay open.
+ *
+ * Every user then sees frames that nest: entered before their callees,
+ * left after them, with times that never go back.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor/core/model.h"
+#include "monitor/history/calls.h"
+#include "monitor/history/walk.h"
+
+#define RP_DEPTH_MAX	(1u << 20)	/* frames a stream may have open */
+#define RP_PLAN_NAMED	UINT32_MAX	/* a named frame's exit, no entry */
+
+/* ---- sources ------------------------------------------------------------- */
+
+static inline int
+rp_source_next(struct rp_walk *w, struct rbrec_rec *k)
+{
+	if (w->ctx != NULL) {
+		if (w->done)
+			return 0;
+		if (!rbrec_next(&w->c, k)) {
+			w->done = 1;
+			return 0;
+		}
+		return 1;
+	}
+	if (w->iev >= w->nev)
+		return 0;
+	memset(k, 0, sizeof *k);
+	k->e = w->ev[w->iev];
+	k->index = w->evfirst + w->iev;
+	w->iev++;
+	return 1;
+}
+
+/* The source's next record; the first pass counts it. */
+static inline int
+rp_fetch(struct rp_walk *w, struct rbrec_rec *k)
+{
+	struct rp_count	*cnt;
+
+	if (!rp_source_next(w, k))
+		return 0;
+	/* The first pass counts what the stream kept and lost. */
+	if (w->planning) {
+		cnt = &w->ctx->counts[w->si];
+		if (k->lost || k->e.kind == RB_EV_LOST) {
+			cnt->lost += k->e.arg;
+			cnt->lost_unknown |= k->e.arg == 0;
+		} else {
+			cnt->records++;
+		}
+	}
+	return 1;
+}
+
+/* The next record, without taking it; NULL at the end. */
+const struct rbrec_rec *
+rp_walk_peek(struct rp_walk *w)
+{
+	if (!w->have_peek && rp_fetch(w, &w->peek))
+		w->have_peek = 1;
+	return w->have_peek ? &w->peek : NULL;
+}
+
+static inline int
+rp_take(struct rp_walk *w, struct rbrec_rec *k)
+{
+	if (w->have_peek) {
+		*k = w->peek;
+		w->have_peek = 0;
+		return 1;
+	}
+	return rp_fetch(w, k);
+}
+
+/* What the outputs call function @fn (a recording's only). */
+static uint32_t
+rp_resolve(struct rp_walk *w, uint64_t fn)
+{
+	if (w->ctx == NULL || w->planning)
+		return 0;
+	return rp_func_of(w->ctx, w->si, fn);
+}
+
+static uint32_t
+rp_resolve_named(struct rp_walk *w, const char *name, const char *file,
+    int line)
+{
+	if (w->ctx == NULL || w->planning)
+		return 0;
+	return rp_func_named(w->ctx, name, file, line);
+}
+
+/* ---- the engine ---------------------------------------------------------- */
+
+/* Does @k end a region (records were lost there)? */
+static int
+rp_cut(const struct rbrec_rec *k)
+{
+	return k->lost || k->e.kind == RB_EV_LOST;
+}
+
+/* ---- the first pass's plan (a recording's) ------------------------------- */
+
+/* A frame the current region leaves without entering: @func (RP_PLAN_*). */
+static void
+rp_plan_add(struct rp_walk *w, uint32_t func)
+{
+	size_t	np = w->plan_at[w->nregions];
+
+	if (np == w->capplan) {
+		w->capplan = w->capplan == 0 ? 16 : w->capplan * 2;
+		w->plan = rbmon_xreallocarray(w->plan, w->capplan,
+		    sizeof *w->plan);
+	}
+	w->plan[np++] = func;
+	w->plan_at[w->nregions] = np;
+}
+
+/* A cut: the next region's plan begins. */
+static void
+rp_plan_region(struct rp_walk *w)
+{
+	size_t	np = w->plan_at[w->nregions];
+
+	if (w->nregions == w->capregions) {
+		w->capregions *= 2;
+		w->plan_at = rbmon_xreallocarray(w->plan_at,
+		    w->capregions + 1, sizeof *w->plan_at);
+	}
+	w->plan_at[w->nregions++] = np;
+	w->plan_at[w->nregions] = np;
+}
+
+static inline struct rp_frame *
+rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
+    uint64_t site, uint64_t start)
+{
+	struct rp_frame	*f;
+
+	if (w->n == RP_DEPTH_MAX)
+		return NULL;
+	if (w->n == w->cap) {
+		w->cap = w->cap == 0 ? 16 : w->cap * 2;
+		w->stack = rbmon_xreallocarray(w->stack, w->cap,
+		    sizeof *w->stack);
+	}
+	/* Times that went back (another core's clock) still nest. */
+	if (w->n > 0 && start < w->stack[w->n - 1].start)
+		start = w->stack[w->n - 1].start;
+	f = &w->stack[w->n++];
+	f->func = func;
+	f->flags = flags;
+	f->fn = fn;
+	f->site = site;
+	f->start = start;
+	f->cend = start;
+	f->user = w->entered++;
+	f->aux = 0;
+	if (w->h->enter != NULL)
+		w->h->enter(w, f, w->n - 1);
+	return f;
+}
+
+/* Leave the innermost frame at @end. */
+static inline void
+rp_pop(struct rp_walk *w, uint64_t end, int how)
+{
+	struct rp_frame	*f = &w->stack[w->n - 1];
+
+	if (end < f->cend)
+		end = f->cend;
+	if (w->h->leave != NULL)
+		w->h->leave(w, f, w->n - 1, end, how);
+	w->n--;
+	if (w->n > 0)
+		w->stack[w->n - 1].cend = end;
+}
+
+/* A region begins at @ts: enter what it will leave without entering. */
+static void
+rp_region_open(struct rp_walk *w, uint64_t ts)
+{
+	size_t		i, a, b;
+	uint32_t	func;
+
+	if (w->region_open || w->planning)
+		return;
+	w->region_open = 1;
+	if (w->region >= w->nregions)
+		return;
+	a = w->plan_at[w->region];
+	b = w->plan_at[w->region + 1];
+	for (i = b; i > a; i--) {
+		func = w->plan[i - 1];
+		if (func == RP_PLAN_NAMED)
+			func = rp_resolve_named(w, "[named frame]", "", 0);
+		rp_push(w, func, RP_F_ENTRY_LOST |
+		    (w->plan[i - 1] == RP_PLAN_NAMED ? RP_F_NAMED : 0),
+		    w->plan[i - 1] == RP_PLAN_NAMED ? 0 : UINT64_MAX, 0, ts);
+	}
+}
+
+/* The planned frames pushed above keep fn UINT64_MAX: find them by func. */
+static inline int
+rp_matches(struct rp_walk *w, const struct rp_frame *f,
+    const struct rb_event *e, int named)
+{
+	if (named)
+		return (f->flags & RP_F_NAMED) != 0;
+	if (f->flags & RP_F_NAMED)
+		return 0;
+	if (f->fn != UINT64_MAX)
+		return f->fn == e->fn;
+	return f->func == rp_resolve(w, e->fn);
+}
+
+static inline void
+rp_exit(struct rp_walk *w, const struct rb_event *e, int named)
+{
+	size_t		i;
+	uint32_t	func;
+
+	for (i = w->n; i > 0; i--)
+		if (rp_matches(w, &w->stack[i - 1], e, named))
+			break;
+	if (i == 0) {
+		/*
+		 * Entered before the region (a live log, a first pass, a
+		 * file no recorder wrote): below every open frame.
+		 */
+		while (w->n > 0)
+			rp_pop(w, e->ts, RP_L_UNWOUND);
+		func = named ? rp_resolve_named(w, "[named frame]", "", 0) :
+		    rp_resolve(w, e->fn);
+		if (w->planning) {
+			rp_plan_add(w, named ? RP_PLAN_NAMED :
+			    rp_func_of(w->ctx, w->si, e->fn));
+			return;
+		}
+		if (rp_push(w, func, RP_F_ENTRY_LOST | (named ? RP_F_NAMED : 0),
+		    named ? 0 : e->fn, 0, w->have_last ? w->last : e->ts))
+			rp_pop(w, e->ts, RP_L_EXIT);
+		return;
+	}
+	while (w->n > i)
+		rp_pop(w, e->ts, RP_L_UNWOUND);
+	rp_pop(w, e->ts, RP_L_EXIT);
+}
+
+/* rbtrace_push()'s record and its text: "name\0file\0". */
+static void
+rp_named(struct rp_walk *w, const struct rbrec_rec *k)
+{
+	char		 text[RB_EV_TEXT_MAX * RB_EV_TEXT_BYTES + 2];
+	const struct rbrec_rec *t;
+	size_t		 len = 0, nl;
+	uint32_t	 i;
+	const char	*name, *file;
+
+	for (i = 0; i < k->e.aux && i < RB_EV_TEXT_MAX; i++) {
+		t = rp_walk_peek(w);
+		if (t == NULL || t->lost || t->e.kind != RB_EV_TEXT)
+			break;
+		memcpy(text + len, &t->e.ts, 8);
+		memcpy(text + len + 8, &t->e.fn, 8);
+		memcpy(text + len + 16, &t->e.arg, 8);
+		len += RB_EV_TEXT_BYTES;
+		w->have_peek = 0;
+	}
+	text[len] = text[len + 1] = '\0';
+	name = text;
+	nl = strnlen(text, len);
+	file = nl < len ? text + nl + 1 : "";
+	w->named_name = name;
+	w->named_file = file;
+	w->named_whole = i == k->e.aux || i == RB_EV_TEXT_MAX;
+	rp_push(w, rp_resolve_named(w, *name ? name : "[named frame]", file,
+	    (int)(int64_t)k->e.arg), RP_F_NAMED, 0, k->e.fn, k->e.ts);
+	w->named_name = w->named_file = NULL;
+}
+
+/* Take record @k: frames entered and left, marks told. */
+static inline void
+rp_record(struct rp_walk *w, const struct rbrec_rec *k)
+{
+	if (rp_cut(k)) {
+		uint64_t	at = w->have_last ? w->last : k->e.ts;
+
+		rp_region_open(w, at);
+		while (w->n > 0)
+			rp_pop(w, at, RP_L_CUT);
+		if (w->h->mark != NULL)
+			w->h->mark(w, k, 0);
+		if (w->planning)
+			rp_plan_region(w);
+		w->region++;
+		w->region_open = 0;
+		return;
+	}
+	if (k->e.kind == RB_EV_TEXT)
+		return;		/* text whose name record is gone */
+	rp_region_open(w, k->e.ts);
+	w->last = k->e.ts;
+	w->have_last = 1;
+	switch (k->e.kind) {
+	case RB_EV_ENTRY:
+		rp_push(w, rp_resolve(w, k->e.fn), 0, k->e.fn, k->e.arg,
+		    k->e.ts);
+		break;
+	case RB_EV_EXIT:
+		rp_exit(w, &k->e, 0);
+		break;
+	case RB_EV_NAMED:
+		rp_named(w, k);
+		break;
+	case RB_EV_NAMED_EXIT:
+		rp_exit(w, &k->e, 1);
+		break;
+	default:
+		if (w->h->mark != NULL)
+			w->h->mark(w, k, w->n);
+		break;
+	}
+}
+
+/**
+ * rp_walk_step - take the source's next record and tell the handler
+ *
+ * Return: 1, or 0 when the source has no more (a recording: then
+ * rp_walk_finish(); a live log: until the next rp_walk_feed()).
+ */
+int
+rp_walk_step(struct rp_walk *w)
+{
+	struct rbrec_rec	k;
+
+	if (!rp_take(w, &k))
+		return 0;
+	w->rec = &k;
+	rp_record(w, &k);
+	w->rec = NULL;
+	return 1;
+}
+
+/* The end of the stream: what is still open is left, "open", at its last time. */
+void
+rp_walk_finish(struct rp_walk *w)
+{
+	while (w->n > 0)
+		rp_pop(w, w->last, RP_L_OPEN);
+}
+
+void
+rp_walk_free(struct rp_walk *w)
+{
+	free(w->stack);
+	free(w->plan);
+	free(w->plan_at);
+	memset(w, 0, sizeof *w);
+}
+
+/* ---- a recording's stream -------------------------------------------------- */
+
+/*
+ * The first pass, the engine's own rules with nothing planned: per
+ * region, the frames it leaves without entering; and what the stream kept
+ * and lost (ctx->counts).
+ */
+static void
+rp_plan(struct rp_walk *w)
+{
+	static const struct rp_handler none;
+	struct rp_count	*cnt = &w->ctx->counts[w->si];
+	const struct rp_handler *h = w->h;
+
+	memset(cnt, 0, sizeof *cnt);
+	cnt->walked = 1;
+	w->nregions = 1;
+	w->capregions = 16;
+	w->plan_at = rbmon_xcalloc(w->capregions + 1, sizeof *w->plan_at);
+	w->planning = 1;
+	w->h = &none;
+	while (rp_walk_step(w))
+		;
+	w->n = 0;
+	w->h = h;
+	w->planning = 0;
+	w->last = 0;
+	w->have_last = 0;
+	w->entered = 0;
+	w->region = 0;
+	w->region_open = 0;
+	w->done = 0;
+	w->have_peek = 0;
+}
+
+/* Walk stream @si of @x, telling @h. */
+void
+rp_walk_init(struct rp_walk *w, struct rp_ctx *x, size_t si,
+    const struct rp_handler *h)
+{
+	memset(w, 0, sizeof *w);
+	w->ctx = x;
+	w->si = si;
+	w->s = &x->rec.streams[si];
+	w->h = h;
+	rbrec_cursor_init(&w->c, &x->rec, w->s);
+	rp_plan(w);
+	rbrec_cursor_init(&w->c, &x->rec, w->s);
+}
+
+/* ---- a live event log ------------------------------------------------------ */
+
+/* A live log, telling @h; records come with rp_walk_feed(). */
+void
+rp_walk_live(struct rp_walk *w, const struct rp_handler *h)
+{
+	memset(w, 0, sizeof *w);
+	w->h = h;
+}
+
+/*
+ * rp_walk_feed - the next @n records of the log, @first the index of the
+ * first, to be taken by rp_walk_step() (kept, not copied, until then)
+ */
+void
+rp_walk_feed(struct rp_walk *w, const struct rb_event *rec, size_t n,
+    uint64_t first)
+{
+	w->ev = rec;
+	w->nev = n;
+	w->iev = 0;
+	w->evfirst = first;
+}
+
+/* rp_walk_gap - @count records from index @at on are not there: a cut */
+void
+rp_walk_gap(struct rp_walk *w, uint64_t at, uint64_t count)
+{
+	struct rbrec_rec	k;
+
+	memset(&k, 0, sizeof k);
+	k.e.kind = RB_EV_LOST;
+	k.e.arg = count;
+	k.index = at;
+	k.lost = 1;
+	w->rec = &k;
+	rp_record(w, &k);
+	w->rec = NULL;
+}

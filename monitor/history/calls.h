@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rbmon calls: the one engine that rebuilds calls from a thread's records,
+ * whether they come from a recording's stream or from a live copy of its
+ * event log; every reader of records sees frames nest the same way.
+ */
+#ifndef RBMON_CALLS_H
+#define RBMON_CALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/evlog.h"
+#include "monitor/history/recfile.h"
+
+struct rp_ctx;
+
+/* rp_frame.flags */
+#define RP_F_ENTRY_LOST	0x1	/* its entry is not in the records */
+#define RP_F_NAMED	0x2	/* rbtrace_push() */
+
+struct rp_frame {
+	uint32_t	 func;		/* index in ctx->funcs (0: a live copy) */
+	uint8_t		 flags;
+	uint64_t	 fn, site;	/* raw, 0 when unknown */
+	uint64_t	 start;		/* raw time */
+	uint64_t	 cend;		/* when its last callee was left */
+	uint64_t	 user;		/* the frame's number in the stream (0 on),
+					   then the handler's to change */
+	uint64_t	 aux;		/* the handler's, 0 at entry */
+};
+
+/* How a frame was left (rp_leave). */
+#define RP_L_EXIT	0	/* its exit record */
+#define RP_L_UNWOUND	1	/* an outer frame's exit came first */
+#define RP_L_CUT	2	/* records were lost: closed at the last
+				   time before the gap */
+#define RP_L_OPEN	3	/* still running at the end of the stream */
+
+struct rp_walk;
+
+/*
+ * What the engine tells its user: a frame entered (at @depth, 0 the
+ * outermost), a frame left (at time @end, how as RP_L_*), and every other
+ * record (line marks, stops, switches, gaps: after the frames a gap cuts).
+ */
+struct rp_handler {
+	void	(*enter)(struct rp_walk *, struct rp_frame *, size_t);
+	void	(*leave)(struct rp_walk *, struct rp_frame *, size_t,
+		    uint64_t, int);
+	void	(*mark)(struct rp_walk *, const struct rbrec_rec *, size_t);
+	void	*arg;
+};
+
+struct rp_walk {
+	/* The source: a recording's stream ... */
+	struct rp_ctx	*ctx;		/* NULL: a live copy */
+	size_t		 si;		/* stream index */
+	const struct rbrec_stream *s;
+	struct rbrec_cursor c;
+	/* ... or a live copy of an event log, fed in pieces */
+	const struct rb_event *ev;
+	size_t		 nev, iev;
+	uint64_t	 evfirst;	/* ev[0]'s index in the log */
+	struct rbrec_rec peek;
+	int		 have_peek, done;
+	/* The engine. */
+	struct rp_frame	*stack;
+	size_t		 n, cap;
+	uint64_t	 last;		/* the last record's time, raw */
+	int		 have_last;
+	/* Frames whose entries a region will miss (see calls.c). */
+	uint32_t	*plan;
+	size_t		 capplan;
+	size_t		*plan_at;	/* region k: plan[plan_at[k]..[k+1]) */
+	size_t		 nregions, capregions, region;
+	int		 region_open;	/* its frames pushed already */
+	int		 planning;	/* the first pass: nothing resolved */
+	const struct rp_handler *h;
+	uint64_t	 entered;	/* frames entered so far */
+	const struct rbrec_rec *rec;	/* the record being taken */
+	/* While a named frame is entered: its text (rbtrace_push()). */
+	const char	*named_name, *named_file;
+	int		 named_whole;	/* every text record it announced */
+};
+
+/* A recording's stream (walk.h: rp_open()). */
+void	rp_walk_init(struct rp_walk *, struct rp_ctx *, size_t,
+	    const struct rp_handler *);
+/* A live event log: records fed copy by copy, gaps between them. */
+void	rp_walk_live(struct rp_walk *, const struct rp_handler *);
+void	rp_walk_feed(struct rp_walk *, const struct rb_event *, size_t,
+	    uint64_t);
+void	rp_walk_gap(struct rp_walk *, uint64_t, uint64_t);
+
+int	rp_walk_step(struct rp_walk *);
+const struct rbrec_rec *rp_walk_peek(struct rp_walk *);
+void	rp_walk_finish(struct rp_walk *);
+void	rp_walk_free(struct rp_walk *);
+
+#endif /* RBMON_CALLS_H */
