@@ -86,7 +86,7 @@ static int rb_evlog_no_room(const struct rb_evq *q, uint64_t h, uint32_t n)
 		/* The first records only: after a drop, every later one too. */
 		return h + n > q->size || RB_LOAD(&l->dropped) != 0;
 	case RB_POLICY_DRAIN:
-		/* Acquire: the consumer is done with what it consumed; pairs with rb_evlog_consume(). */
+		/* (F) Acquire: the consumer is done with what it consumed; pairs with rb_evlog_consume(). */
 		t = RB_LOAD_ACQ(&l->tail);
 		/* A gap is marked first: room for the mark and the records. */
 		return t > h || h - t + (RB_LOAD(&l->pending_lost) != 0) + n >
@@ -164,15 +164,15 @@ int rb_evlog_putv(const struct rb_evq *q, const struct rb_event *e, uint32_t n)
 	if (!rb_evlog_room(q, &h, n, e[0].ts))
 		return 0;
 	/*
-	 * Release fence: the last head store before these record stores, so
+	 * (D) Release fence: the last head store before these record stores, so
 	 * that a reader that saw the old head cannot see these words in the
 	 * slots it is copying (pairs with rb_evlog_copy()'s acquire fence
 	 * before it reads head again).
 	 */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	RB_FENCE_REL();
 	for (i = 0; i < n; i++)
 		rb_evlog_store(q, h + i, &e[i]);
-	/* Release: the records before the count that shows them; pairs with the readers' acquire load of head. */
+	/* (E) Release: the records before the count that shows them; pairs with the readers' acquire load of head. */
 	RB_STORE_REL(&l->head, h + n);
 	return 1;
 }
@@ -236,10 +236,11 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 		out[k].aux = RB_LOAD(&e->aux);
 	}
 	/*
-	 * Acquire fence: the copy before the second look at head and tail;
-	 * pairs with the writer's release fence before it stores a record.
+	 * (D) Acquire fence: the copy before the second look at head and
+	 * tail; pairs with the writer's release fence before it stores a
+	 * record.
 	 */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	RB_FENCE_ACQ();
 	h2 = RB_LOAD(&l->head);
 	if (h2 < h1)
 		h2 = UINT64_MAX;	/* reset or written by a stranger: keep nothing */
@@ -276,14 +277,13 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 int rb_evlog_consume(const struct rb_evq *q, uint64_t from, uint64_t upto)
 {
 	struct rb_evlog *l = q->log;
-	/* Acquire: head, to never consume what is not stored. */
+	/* (E) Acquire: head, to never consume what is not stored. */
 	uint64_t h = RB_LOAD_ACQ(&l->head);
 
 	if (upto > h)
 		upto = h;
 	if (upto <= from)
 		return 0;
-	/* Release: the copies made before; pairs with the writer's acquire load of tail. */
-	return __atomic_compare_exchange_n(&l->tail, &from, upto, false,
-					   __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	/* (F) Release: the copies made before; pairs with the writer's acquire load of tail. */
+	return RB_CAS_REL(&l->tail, &from, upto);
 }

@@ -25,7 +25,6 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/core/symbols.c monitor/core/symbols.h \
 	monitor/core/stack.c monitor/core/stack.h \
 	monitor/core/dump.c monitor/core/dump.h \
-	monitor/core/escape.h \
 	monitor/util/alloc.c monitor/util/alloc.h \
 	monitor/util/util.c monitor/util/util.h \
 	monitor/util/escape.c monitor/util/escape.h \

@@ -19,7 +19,7 @@
 #include "common/clock.h"
 #include "monitor/core/control.h"
 #include "monitor/core/dump.h"
-#include "monitor/core/escape.h"
+#include "monitor/util/escape.h"
 #include "monitor/history/events.h"
 #include "monitor/core/view.h"
 
@@ -44,13 +44,13 @@ events_copy_guarded(void *arg)
 
 	rb_evq_attach(&q, rb_ring_evlog(h, r), h->events, h->ev_policy);
 	/* Acquire: the claim whose log this is; pairs with the owner's release of LIVE. */
-	gen = __atomic_load_n(&o->gen, __ATOMIC_ACQUIRE);
+	gen = RB_LOAD_ACQ(&o->gen);
 	(void)RB_LOAD_ACQ(&o->ctl);
 	if (gen != a->t->gen)
 		return;
 	a->c->n = rb_evlog_copy(&q, a->from, a->c->rec, a->c->cap, &a->c->w);
-	/* Orders the copy before the reread: a ring taken meanwhile bumped gen. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	/* (K) Orders the copy before the reread: a ring taken meanwhile bumped gen. */
+	RB_FENCE_ACQ();
 	a->c->valid = RB_LOAD(&o->gen) == gen;
 	if (!a->c->valid)
 		a->c->n = 0;
@@ -983,11 +983,9 @@ events_switch_guarded(void *arg)
 			    !(RB_LOAD(&o->flags) & RB_OBJF_MAIN))
 				continue;
 			if (a->on)
-				__atomic_fetch_and(&o->flags, ~RB_OBJF_EVOFF,
-				    __ATOMIC_RELAXED);
+				RB_FETCH_AND(&o->flags, ~RB_OBJF_EVOFF);
 			else
-				__atomic_fetch_or(&o->flags, RB_OBJF_EVOFF,
-				    __ATOMIC_RELAXED);
+				RB_FETCH_OR(&o->flags, RB_OBJF_EVOFF);
 			a->procs++;
 			break;
 		}
