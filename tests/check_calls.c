@@ -119,14 +119,14 @@ trace_add(struct trace *t, const char *fmt, ...)
 
 /* A frame as "A", "B", ...: its function; "N" a named one; "!" entry lost. */
 static void
-trace_frame(struct trace *t, struct rp_walk *w, const struct rp_frame *f)
+trace_frame(struct trace *t, struct rbcalls_walk *w, const struct rbcalls_frame *f)
 {
 	const char	*name;
 	uint64_t	 fn;
 
-	if (f->flags & RP_F_ENTRY_LOST)
+	if (f->flags & RBCALLS_F_ENTRY_LOST)
 		trace_add(t, "!");
-	if (f->flags & RP_F_NAMED) {
+	if (f->flags & RBCALLS_F_NAMED) {
 		trace_add(t, "N");
 		return;
 	}
@@ -141,7 +141,7 @@ trace_frame(struct trace *t, struct rp_walk *w, const struct rp_frame *f)
 }
 
 static void
-trace_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+trace_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
 	struct trace	*t = w->h->arg;
 
@@ -152,7 +152,7 @@ trace_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 }
 
 static void
-trace_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+trace_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
 	struct trace	*t = w->h->arg;
@@ -165,7 +165,7 @@ trace_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 }
 
 static void
-trace_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+trace_mark(struct rbcalls_walk *w, const struct rbrec_rec *k, size_t depth)
 {
 	struct trace	*t = w->h->arg;
 
@@ -241,22 +241,22 @@ seq_record(const struct seq *s)
 static void
 walk_recording(const struct seq *s, struct trace *t)
 {
-	struct rp_handler	 h = { trace_enter, trace_leave, trace_mark, t };
-	struct rp_ctx		 x;
-	struct rp_walk		 w;
+	struct rbcalls_handler	 h = { trace_enter, trace_leave, trace_mark, t };
+	struct rbwalk_ctx		 x;
+	struct rbcalls_walk		 w;
 	char			*path, *why = NULL;
 
 	memset(t, 0, sizeof *t);
 	path = seq_record(s);
-	ck_assert_msg(rp_open(&x, path, &why) == 0, "%s", why);
+	ck_assert_msg(rbwalk_open(&x, path, &why) == 0, "%s", why);
 	ck_assert_uint_eq(x.rec.nstreams, 1);
-	rp_walk_init(&w, &x, 0, &h);
-	while (rp_walk_step(&w))
+	rbcalls_walk_init(&w, &x, 0, &h);
+	while (rbcalls_walk_step(&w))
 		;
-	rp_walk_finish(&w);
+	rbcalls_walk_finish(&w);
 	ck_assert_uint_eq(w.n, 0);
-	rp_walk_free(&w);
-	rp_close(&x);
+	rbcalls_walk_free(&w);
+	rbwalk_close(&x);
 	unlink(path);
 	free(path);
 }
@@ -635,17 +635,17 @@ END_TEST
 static void
 walk_live(struct seq *s, struct trace *t)
 {
-	struct rp_handler	 h = { trace_enter, trace_leave, trace_mark, t };
-	struct rp_walk		 w;
+	struct rbcalls_handler	 h = { trace_enter, trace_leave, trace_mark, t };
+	struct rbcalls_walk		 w;
 
 	memset(t, 0, sizeof *t);
-	rp_walk_live(&w, &h);
-	rp_walk_feed(&w, s->ev, s->n, 0);
-	while (rp_walk_step(&w))
+	rbcalls_walk_live(&w, &h);
+	rbcalls_walk_feed(&w, s->ev, s->n, 0);
+	while (rbcalls_walk_step(&w))
 		;
-	rp_walk_finish(&w);
+	rbcalls_walk_finish(&w);
 	ck_assert_uint_eq(w.n, 0);
-	rp_walk_free(&w);
+	rbcalls_walk_free(&w);
 }
 
 #define CK_LIVE(s, want) do {						\
@@ -725,8 +725,8 @@ END_TEST
 START_TEST(test_live_feed)
 {
 	struct trace		 t;
-	struct rp_handler	 h = { trace_enter, trace_leave, trace_mark, &t };
-	struct rp_walk		 w;
+	struct rbcalls_handler	 h = { trace_enter, trace_leave, trace_mark, &t };
+	struct rbcalls_walk		 w;
 	struct seq		 a, b, c;
 
 	seq_init(&a);
@@ -740,23 +740,23 @@ START_TEST(test_live_feed)
 	c.ts = 3000;
 	seq_exit(&c, FA);
 	memset(&t, 0, sizeof t);
-	rp_walk_live(&w, &h);
-	rp_walk_feed(&w, a.ev, a.n, 0);
-	while (rp_walk_step(&w))
+	rbcalls_walk_live(&w, &h);
+	rbcalls_walk_feed(&w, a.ev, a.n, 0);
+	while (rbcalls_walk_step(&w))
 		;
 	ck_assert_str_eq(t.buf, "+A@0 +B@1");
-	rp_walk_feed(&w, b.ev, b.n, 2);
-	while (rp_walk_step(&w))
+	rbcalls_walk_feed(&w, b.ev, b.n, 2);
+	while (rbcalls_walk_step(&w))
 		;
 	ck_assert_str_eq(t.buf, "+A@0 +B@1 -B@1x +C@1");
-	rp_walk_gap(&w, 4, 6);
-	rp_walk_feed(&w, c.ev, c.n, 10);
-	while (rp_walk_step(&w))
+	rbcalls_walk_gap(&w, 4, 6);
+	rbcalls_walk_feed(&w, c.ev, c.n, 10);
+	while (rbcalls_walk_step(&w))
 		;
 	ck_assert_str_eq(t.buf, "+A@0 +B@1 -B@1x +C@1 -C@1c -A@0c L6@0 "
 	    "+!A@0 -!A@0x");
 	ck_assert_uint_eq(w.n, 0);
-	rp_walk_free(&w);
+	rbcalls_walk_free(&w);
 }
 END_TEST
 

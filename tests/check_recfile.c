@@ -112,33 +112,33 @@ END_TEST
  */
 START_TEST(test_rec_func_names)
 {
-	struct rp_ctx	 x;
+	struct rbwalk_ctx	 x;
 	char		*path, *why = NULL, name[64], file[16];
 	uint32_t	 v[600];
 	size_t		 i;
 
 	path = rec_make(2000000000ull, 2000, 1000, 4000);
-	ck_assert_msg(rp_open(&x, path, &why) == 0, "%s", why);
+	ck_assert_msg(rbwalk_open(&x, path, &why) == 0, "%s", why);
 	for (i = 0; i < 600; i++) {
 		snprintf(name, sizeof name, "%.*s", (int)(1 + i % 40),
 		    "ffffffffffffffffffffffffffffffffffffffffffff");
 		snprintf(file, sizeof file, "%zu.c", i / 40);
-		v[i] = rp_func_named(&x, name, file, (int)(i % 7));
+		v[i] = rbwalk_func_named(&x, name, file, (int)(i % 7));
 	}
 	for (i = 0; i < 600; i++) {
 		snprintf(name, sizeof name, "%.*s", (int)(1 + i % 40),
 		    "ffffffffffffffffffffffffffffffffffffffffffff");
 		snprintf(file, sizeof file, "%zu.c", i / 40);
-		ck_assert_uint_eq(rp_func_named(&x, name, file,
+		ck_assert_uint_eq(rbwalk_func_named(&x, name, file,
 		    (int)(i % 7)), v[i]);
 		ck_assert_str_eq(x.funcs[v[i]].name, name);
 		ck_assert_str_eq(x.funcs[v[i]].file, file);
 		ck_assert_int_eq(x.funcs[v[i]].line, (int)(i % 7));
 	}
 	/* The same name in another file, or at another line, is another. */
-	ck_assert_uint_ne(rp_func_named(&x, "f", "0.c", 1), v[0]);
-	ck_assert_uint_ne(rp_func_named(&x, "f", "1.c", 0), v[0]);
-	rp_close(&x);
+	ck_assert_uint_ne(rbwalk_func_named(&x, "f", "0.c", 1), v[0]);
+	ck_assert_uint_ne(rbwalk_func_named(&x, "f", "1.c", 0), v[0]);
+	rbwalk_close(&x);
 	unlink(path);
 	free(path);
 }

@@ -22,7 +22,7 @@
 #include "monitor/util/util.h"
 
 static void
-rp_export_usage(FILE *f)
+export_usage(FILE *f)
 {
 	fputs("Usage: rbmon export FORMAT [OPTIONS] RECORDING\n"
 	    "Write a recording in a format other tools read, to standard "
@@ -67,9 +67,9 @@ rbmon_cmd_export(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rp_export	 e;
+	struct rbexp_export	 e;
 	struct rbmon_tids		 tids = { NULL, 0 };
-	struct rp_ctx		 x;
+	struct rbwalk_ctx		 x;
 	struct rb_outfile	 of;
 	const char		*output = NULL;
 	char			*cause = NULL, *end;
@@ -103,7 +103,7 @@ rbmon_cmd_export(int argc, char **argv)
 			output = optarg;
 			break;
 		case 'h':
-			rp_export_usage(stdout);
+			export_usage(stdout);
 			return 0;
 		case ':':
 			rbmon_cmd_usage("export", "option '%s' needs a value",
@@ -127,8 +127,8 @@ rbmon_cmd_export(int argc, char **argv)
 	memset(&e, 0, sizeof e);
 	e.x = &x;
 	e.out = stdout;
-	e.depth = depth != 0 ? (size_t)depth : RP_FOLDED_DEPTH;
-	/* Created as the user, before rp_open() reads as the file's owner. */
+	e.depth = depth != 0 ? (size_t)depth : RBEXP_FOLDED_DEPTH;
+	/* Created as the user, before rbwalk_open() reads as the file's owner. */
 	if (output != NULL &&
 	    (e.out = rbmon_safeio_output(&of, output, &cause)) == NULL) {
 		rbmon_esc_line(stderr, "rbmon export: cannot write %s: %s",
@@ -137,20 +137,20 @@ rbmon_cmd_export(int argc, char **argv)
 		free(tids.v);
 		return 1;
 	}
-	if (rp_open_or_say(&x, "export", argv[optind], "an export") != 0) {
+	if (rbread_open_or_say(&x, "export", argv[optind], "an export") != 0) {
 		if (output != NULL)
 			rbmon_safeio_output_done(&of, e.out, 0, NULL);
 		free(tids.v);
 		return 1;
 	}
 	if (format == 'c')
-		rp_chrome(&e, &tids);
+		rbexp_chrome(&e, &tids);
 	else if (format == 'p')
 		rbmon_perfetto_write(&x, e.out, tids.v, tids.n);
 	else if (format == 'f')
-		rp_folded(&e, &tids);
+		rbexp_folded(&e, &tids);
 	else
-		rp_speedscope(&e, &tids);
+		rbexp_speedscope(&e, &tids);
 	if (output == NULL && (fflush(e.out) != 0 || ferror(e.out))) {
 		rbmon_esc_line(stderr, "rbmon export: standard output: %s",
 		    strerror(errno));
@@ -168,10 +168,10 @@ rbmon_cmd_export(int argc, char **argv)
 		free(cause);
 		status = 1;
 	}
-	rp_lost_say(&x, "export");
+	rbread_lost_say(&x, "export");
 	free(e.nodes);
-	rp_map_free(&e.kids);
+	rbwalk_map_free(&e.kids);
 	free(tids.v);
-	return rp_done(&x, status == 0);
+	return rbread_done(&x, status == 0);
 }
 

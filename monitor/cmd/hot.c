@@ -27,16 +27,16 @@
  */
 
 /* Worth excluding: its own time per call under this many hook costs. */
-#define RP_HOT_SHORT	20
+#define HOT_SHORT	20
 /* Own times per call by power of two of ns, for a median that a thread
    preempted in a call does not move. */
-#define RP_HOT_BUCKETS	48
+#define HOT_BUCKETS	48
 
-struct rp_hot {
-	struct rp_ctx	*x;
+struct hot_run {
+	struct rbwalk_ctx	*x;
 	uint64_t	*calls;		/* per function */
 	uint64_t	*self;
-	uint32_t	(*hist)[RP_HOT_BUCKETS];
+	uint32_t	(*hist)[HOT_BUCKETS];
 	size_t		 n;
 	uint64_t	 span;		/* the threads' recorded time, summed */
 	uint64_t	 first, last;	/* the stream being walked, raw */
@@ -44,7 +44,7 @@ struct rp_hot {
 };
 
 static void
-rp_hot_grow(struct rp_hot *h, uint32_t func)
+hot_grow(struct hot_run *h, uint32_t func)
 {
 	size_t	n = h->x->nfuncs > (size_t)func + 1 ? h->x->nfuncs : func + 1;
 
@@ -61,35 +61,35 @@ rp_hot_grow(struct rp_hot *h, uint32_t func)
 }
 
 static void
-rp_hot_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+hot_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
-	struct rp_hot	*h = w->h->arg;
+	struct hot_run	*h = w->h->arg;
 
 	(void)depth;
-	rp_hot_grow(h, f->func);
+	hot_grow(h, f->func);
 	if (!h->have_first || f->start < h->first) {
 		h->first = f->start;
 		h->have_first = 1;
 	}
-	if (!(f->flags & RP_F_ENTRY_LOST))
+	if (!(f->flags & RBCALLS_F_ENTRY_LOST))
 		h->calls[f->func]++;
 }
 
 static void
-rp_hot_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+hot_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
-	struct rp_hot	*h = w->h->arg;
-	uint64_t	 d = rp_rel_ns(h->x, end) - rp_rel_ns(h->x, f->start);
+	struct hot_run	*h = w->h->arg;
+	uint64_t	 d = rbwalk_rel_ns(h->x, end) - rbwalk_rel_ns(h->x, f->start);
 	uint64_t	 own = d > f->aux ? d - f->aux : 0;
 	unsigned	 b = own == 0 ? 0 : 64 - (unsigned)__builtin_clzll(own);
 
 	(void)how;
-	rp_hot_grow(h, f->func);
+	hot_grow(h, f->func);
 	h->self[f->func] += own;
-	if (!(f->flags & RP_F_ENTRY_LOST) && how != RP_L_CUT &&
-	    how != RP_L_OPEN) {
-		b = b < RP_HOT_BUCKETS ? b : RP_HOT_BUCKETS - 1;
+	if (!(f->flags & RBCALLS_F_ENTRY_LOST) && how != RBCALLS_L_CUT &&
+	    how != RBCALLS_L_OPEN) {
+		b = b < HOT_BUCKETS ? b : HOT_BUCKETS - 1;
 		if (h->hist[f->func][b] < UINT32_MAX)
 			h->hist[f->func][b]++;
 	}
@@ -102,14 +102,14 @@ rp_hot_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 /* The median of a function's own times per call, to a power of two
    (the bucket's middle). */
 static uint64_t
-rp_hot_median(const struct rp_hot *h, uint32_t func)
+hot_median(const struct hot_run *h, uint32_t func)
 {
 	uint64_t	all = 0, seen = 0;
 	unsigned	b;
 
-	for (b = 0; b < RP_HOT_BUCKETS; b++)
+	for (b = 0; b < HOT_BUCKETS; b++)
 		all += h->hist[func][b];
-	for (b = 0; b < RP_HOT_BUCKETS; b++) {
+	for (b = 0; b < HOT_BUCKETS; b++) {
 		seen += h->hist[func][b];
 		if (all != 0 && 2 * seen >= all)
 			return b == 0 ? 0 : (3ull << (b - 1)) / 2;
@@ -118,9 +118,9 @@ rp_hot_median(const struct rp_hot *h, uint32_t func)
 }
 
 static int
-rp_hot_cmp(const void *a, const void *b, void *arg)
+hot_cmp(const void *a, const void *b, void *arg)
 {
-	const struct rp_hot	*h = arg;
+	const struct hot_run	*h = arg;
 	uint32_t		 i = *(const uint32_t *)a, j = *(const uint32_t *)b;
 
 	if (h->calls[i] != h->calls[j])
@@ -134,7 +134,7 @@ rp_hot_cmp(const void *a, const void *b, void *arg)
  * the function cannot be excluded by name.
  */
 static char *
-rp_hot_key(const struct rp_func *f)
+hot_key(const struct rbwalk_func *f)
 {
 	const char	*s = f->name;
 	size_t		 i, n, depth = 0;
@@ -162,7 +162,7 @@ rp_hot_key(const struct rp_func *f)
 
 /* Would @key, as GCC matches it, exclude @name too? */
 static int
-rp_hot_matches(const char *key, const char *name)
+hot_matches(const char *key, const char *name)
 {
 	char	*plain = rbmon_xstrdup(key), *p, *q;
 	int	 hit;
@@ -183,11 +183,11 @@ rp_hot_matches(const char *key, const char *name)
  * Return: how many, in @files.
  */
 static size_t
-rp_hot_files(const struct rp_hot *h, const uint32_t *order,
+hot_files(const struct hot_run *h, const uint32_t *order,
     const unsigned char *pick, size_t n, const unsigned char *listed,
     const char **files)
 {
-	const struct rp_ctx	*x = h->x;
+	const struct rbwalk_ctx	*x = h->x;
 	size_t			 i, j, k, nf = 0;
 	int			 whole;
 
@@ -213,7 +213,7 @@ rp_hot_files(const struct rp_hot *h, const uint32_t *order,
 }
 
 static void
-rp_hot_usage(FILE *f)
+hot_usage(FILE *f)
 {
 	fputs("Usage: rbmon hot [OPTIONS] RECORDING\n"
 	    "The functions called most often, their share of the calls (and "
@@ -248,12 +248,12 @@ rbmon_cmd_hot(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rp_handler	 hd = { rp_hot_enter, rp_hot_leave, NULL, NULL };
-	struct rp_hot		 h;
-	struct rp_losses	 lost;
+	struct rbcalls_handler	 hd = { hot_enter, hot_leave, NULL, NULL };
+	struct hot_run		 h;
+	struct rbread_losses	 lost;
 	struct rbmon_tids		 tids = { NULL, 0 };
-	struct rp_ctx		 x;
-	struct rp_walk		 w;
+	struct rbwalk_ctx		 x;
+	struct rbcalls_walk		 w;
 	uint32_t		*order;
 	char			**keys, *end;
 	const char		**files;
@@ -294,7 +294,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			json = 1;
 			break;
 		case 'h':
-			rp_hot_usage(stdout);
+			hot_usage(stdout);
 			return 0;
 		case ':':
 			rbmon_cmd_usage("hot", "option '%s' needs a value",
@@ -309,7 +309,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		    "too many arguments");
 	if (json && flags_only)
 		rbmon_cmd_usage("hot", "give --json or --flags, not both");
-	if (rp_open_or_say(&x, "hot", argv[optind], "hot") != 0)
+	if (rbread_open_or_say(&x, "hot", argv[optind], "hot") != 0)
 		return 1;
 	memset(&h, 0, sizeof h);
 	h.x = &x;
@@ -319,14 +319,14 @@ rbmon_cmd_hot(int argc, char **argv)
 			continue;
 		h.have_first = 0;
 		h.last = 0;
-		rp_walk_init(&w, &x, i, &hd);
-		while (rp_walk_step(&w))
+		rbcalls_walk_init(&w, &x, i, &hd);
+		while (rbcalls_walk_step(&w))
 			;
-		rp_walk_finish(&w);
-		rp_walk_free(&w);
+		rbcalls_walk_finish(&w);
+		rbcalls_walk_free(&w);
 		if (h.have_first && h.last > h.first)
-			h.span += rp_rel_ns(&x, h.last) -
-			    rp_rel_ns(&x, h.first);
+			h.span += rbwalk_rel_ns(&x, h.last) -
+			    rbwalk_rel_ns(&x, h.first);
 	}
 	order = rbmon_xcalloc(h.n + 1, sizeof *order);
 	for (i = 0, n = 0; i < h.n; i++)
@@ -334,26 +334,26 @@ rbmon_cmd_hot(int argc, char **argv)
 			order[n++] = (uint32_t)i;
 			all += h.calls[i];
 		}
-	qsort_r(order, n, sizeof *order, rp_hot_cmp, &h);
+	qsort_r(order, n, sizeof *order, hot_cmp, &h);
 	if (n > top)
 		n = top;
-	rp_losses(&x, &lost);
+	rbread_losses(&x, &lost);
 
 	/*
 	 * The suggestion: listed, 1% of the calls or more, short (the
-	 * median of its own time per call under RP_HOT_SHORT hook costs, so
+	 * median of its own time per call under HOT_SHORT hook costs, so
 	 * that the hooks are a good part of it), and nameable.
 	 */
 	keys = rbmon_xcalloc(n + 1, sizeof *keys);
 	pick = rbmon_xcalloc(n + 1, 1);
 	for (i = 0; i < n; i++) {
-		const struct rp_func	*f = &x.funcs[order[i]];
+		const struct rbwalk_func	*f = &x.funcs[order[i]];
 
-		keys[i] = rp_hot_key(f);
+		keys[i] = hot_key(f);
 		if (keys[i][0] != '\0' && strcmp(keys[i], "main") != 0 &&
 		    h.calls[order[i]] * 100 >= all && all != 0 &&
-		    (double)rp_hot_median(&h, order[i]) <=
-		    RP_HOT_SHORT * cost) {
+		    (double)hot_median(&h, order[i]) <=
+		    HOT_SHORT * cost) {
 			pick[i] = 1;
 			npick++;
 			picked += h.calls[order[i]];
@@ -363,7 +363,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		listed[order[i]] = pick[i];
 	files = rbmon_xcalloc(n + 1, sizeof *files);
-	nfiles = rp_hot_files(&h, order, pick, n, listed, files);
+	nfiles = hot_files(&h, order, pick, n, listed, files);
 	hook = (double)all * cost;
 	left = (double)(all - picked) * cost;
 
@@ -386,7 +386,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		    ", \"hook_ns\": %.0f, \"hook_ns_after\": %.0f"
 		    ", \"functions\": [", all, h.span, cost, hook, left);
 		for (i = 0; i < n; i++) {
-			const struct rp_func	*f = &x.funcs[order[i]];
+			const struct rbwalk_func	*f = &x.funcs[order[i]];
 
 			fputs(i == 0 ? "\n  {\"function\": " : ",\n  "
 			    "{\"function\": ", stdout);
@@ -397,7 +397,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			    ", \"self_ns\": %" PRIu64 ", \"self_median_ns\": %"
 			    PRIu64 ", \"exclude\": %s}",
 			    f->line, h.calls[order[i]], h.self[order[i]],
-			    rp_hot_median(&h, order[i]),
+			    hot_median(&h, order[i]),
 			    pick[i] ? "true" : "false");
 		}
 		fputs("\n], \"gcc_exclude_function_list\": [", stdout);
@@ -413,11 +413,11 @@ rbmon_cmd_hot(int argc, char **argv)
 			rbmon_json_string(stdout, files[i]);
 		}
 		fputs("]", stdout);
-		rp_lost_json(stdout, &x);
+		rbread_lost_json(stdout, &x);
 		fputs("}\n", stdout);
 	} else {
-		rp_time(a, sizeof a, (uint64_t)hook);
-		rp_time(b, sizeof b, h.span);
+		rbread_time(a, sizeof a, (uint64_t)hook);
+		rbread_time(b, sizeof b, h.span);
 		printf("%" PRIu64 " calls", all);
 		if (lost.lost != 0)
 			printf(" (and %s%" PRIu64 " records lost: counts are "
@@ -436,10 +436,10 @@ rbmon_cmd_hot(int argc, char **argv)
 		    "Cumul", "Self/call", "Function");
 		for (i = 0, picked = 0; i < n; i++) {
 			uint64_t		 c = h.calls[order[i]];
-			const struct rp_func	*f = &x.funcs[order[i]];
+			const struct rbwalk_func	*f = &x.funcs[order[i]];
 
 			picked += c;
-			rp_time(a + 1, sizeof a - 1, rp_hot_median(&h,
+			rbread_time(a + 1, sizeof a - 1, hot_median(&h,
 			    order[i]));
 			a[0] = '~';
 			printf("%10" PRIu64 "  %5.1f%%  %5.1f%%  %11s  %c ",
@@ -462,7 +462,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			for (i = 0; i < n; i++)
 				if (pick[i])
 					picked += h.calls[order[i]];
-			rp_time(a, sizeof a, (uint64_t)left);
+			rbread_time(a, sizeof a, (uint64_t)left);
 			printf("\nNot instrumenting the %zu marked * would "
 			    "remove %.1f%% of the calls (hooks: about %s).\n"
 			    "GCC:\n  -finstrument-functions-exclude-function-"
@@ -482,7 +482,7 @@ rbmon_cmd_hot(int argc, char **argv)
 					continue;
 				for (j = 0; j < h.n; j++) {
 					if (h.calls[j] == 0 || listed[j] ||
-					    !rp_hot_matches(keys[i],
+					    !hot_matches(keys[i],
 					    x.funcs[j].name))
 						continue;
 					fputs("  (note: '", stdout);
@@ -510,7 +510,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			    "instruments only the calls left after inlining "
 			    "(most small, hot\nfunctions are inlined at -O2).");
 		}
-		rp_lost_table(stdout, &x, "");
+		rbread_lost_table(stdout, &x, "");
 	}
 	for (i = 0; i < n; i++)
 		free(keys[i]);
@@ -523,6 +523,6 @@ rbmon_cmd_hot(int argc, char **argv)
 	free(h.self);
 	free(h.hist);
 	free(tids.v);
-	return rp_done(&x, fflush(stdout) == 0 && !ferror(stdout));
+	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 

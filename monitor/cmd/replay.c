@@ -22,31 +22,31 @@
 #include "monitor/util/util.h"
 
 /* The merge: every stream's walker, records in time order across them. */
-struct rp_merge {
-	struct rp_walk	*w;		/* one per stream wanted */
+struct replay_merge {
+	struct rbcalls_walk	*w;		/* one per stream wanted */
 	size_t		*heap;		/* indices into w, by next time */
 	size_t		 n, nheap;
 };
 
 static uint64_t
-rp_next_ts(struct rp_walk *w)
+replay_next_ts(struct rbcalls_walk *w)
 {
-	const struct rbrec_rec *k = rp_walk_peek(w);
+	const struct rbrec_rec *k = rbcalls_walk_peek(w);
 
 	return k == NULL ? UINT64_MAX : k->e.ts;
 }
 
 static int
-rp_heap_less(struct rp_merge *m, size_t a, size_t b)
+replay_heap_less(struct replay_merge *m, size_t a, size_t b)
 {
-	uint64_t	x = rp_next_ts(&m->w[m->heap[a]]);
-	uint64_t	y = rp_next_ts(&m->w[m->heap[b]]);
+	uint64_t	x = replay_next_ts(&m->w[m->heap[a]]);
+	uint64_t	y = replay_next_ts(&m->w[m->heap[b]]);
 
 	return x != y ? x < y : m->heap[a] < m->heap[b];
 }
 
 static void
-rp_heap_down(struct rp_merge *m, size_t i)
+replay_heap_down(struct replay_merge *m, size_t i)
 {
 	size_t	l, r, s, t;
 
@@ -54,9 +54,9 @@ rp_heap_down(struct rp_merge *m, size_t i)
 		l = 2 * i + 1;
 		r = l + 1;
 		s = i;
-		if (l < m->nheap && rp_heap_less(m, l, s))
+		if (l < m->nheap && replay_heap_less(m, l, s))
 			s = l;
-		if (r < m->nheap && rp_heap_less(m, r, s))
+		if (r < m->nheap && replay_heap_less(m, r, s))
 			s = r;
 		if (s == i)
 			return;
@@ -69,7 +69,7 @@ rp_heap_down(struct rp_merge *m, size_t i)
 
 /* Walk every stream, records in time order across them. */
 static void
-rp_merge_run(struct rp_merge *m)
+replay_merge_run(struct replay_merge *m)
 {
 	size_t	i;
 
@@ -77,21 +77,21 @@ rp_merge_run(struct rp_merge *m)
 	for (i = 0; i < m->n; i++)
 		m->heap[m->nheap++] = i;
 	for (i = m->nheap / 2 + 1; i > 0; i--)
-		rp_heap_down(m, i - 1);
+		replay_heap_down(m, i - 1);
 	while (m->nheap > 0) {
-		struct rp_walk	*w = &m->w[m->heap[0]];
+		struct rbcalls_walk	*w = &m->w[m->heap[0]];
 
-		if (!rp_walk_step(w)) {
-			rp_walk_finish(w);
+		if (!rbcalls_walk_step(w)) {
+			rbcalls_walk_finish(w);
 			m->heap[0] = m->heap[--m->nheap];
 		}
-		rp_heap_down(m, 0);
+		replay_heap_down(m, 0);
 	}
 	free(m->heap);
 }
 
-struct rp_replay {
-	struct rp_ctx	*x;
+struct replay_run {
+	struct rbwalk_ctx	*x;
 	const char	*func;		/* -F */
 	long		 depth;		/* -D, 0: all */
 	uint64_t	 min_ns;	/* --min */
@@ -101,13 +101,13 @@ struct rp_replay {
 	FILE		*out;
 };
 
-/* rp_frame.user in replay: bit 63 set once the frame's line is printed. */
-#define RP_SHOWN	(1ull << 63)
-#define RP_LEAF		(1ull << 62)
-#define RP_NUM(u)	((u) & ~(RP_SHOWN | RP_LEAF))
+/* rbcalls_frame.user in replay: bit 63 set once the frame's line is printed. */
+#define REPLAY_SHOWN	(1ull << 63)
+#define REPLAY_LEAF		(1ull << 62)
+#define REPLAY_NUM(u)	((u) & ~(REPLAY_SHOWN | REPLAY_LEAF))
 
 static int
-rp_func_match(const char *name, const char *want)
+replay_func_match(const char *name, const char *want)
 {
 	size_t	n = strlen(want);
 
@@ -118,7 +118,7 @@ rp_func_match(const char *name, const char *want)
 
 /* Is a frame at @depth of walker @w inside what is shown? */
 static int
-rp_shown_depth(struct rp_replay *rp, struct rp_walk *w, size_t depth,
+replay_shown_depth(struct replay_run *rp, struct rbcalls_walk *w, size_t depth,
     size_t *rel)
 {
 	size_t	root = rp->root[w->si];
@@ -135,11 +135,11 @@ rp_shown_depth(struct rp_replay *rp, struct rp_walk *w, size_t depth,
 }
 
 static void
-rp_line(struct rp_replay *rp, struct rp_walk *w, const char *dur,
+replay_line(struct replay_run *rp, struct rbcalls_walk *w, const char *dur,
     size_t depth, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static void
-rp_line(struct rp_replay *rp, struct rp_walk *w, const char *dur,
+replay_line(struct replay_run *rp, struct rbcalls_walk *w, const char *dur,
     size_t depth, const char *fmt, ...)
 {
 	va_list	 ap;
@@ -157,9 +157,9 @@ rp_line(struct rp_replay *rp, struct rp_walk *w, const char *dur,
 }
 
 static int
-rp_kept(struct rp_replay *rp, struct rp_walk *w, const struct rp_frame *f)
+replay_kept(struct replay_run *rp, struct rbcalls_walk *w, const struct rbcalls_frame *f)
 {
-	uint64_t	num = RP_NUM(f->user);
+	uint64_t	num = REPLAY_NUM(f->user);
 
 	if (rp->keep == NULL)
 		return 1;
@@ -167,51 +167,51 @@ rp_kept(struct rp_replay *rp, struct rp_walk *w, const struct rp_frame *f)
 }
 
 static void
-rp_replay_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+replay_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
-	struct rp_replay	*rp = w->h->arg;
-	const struct rp_func	*fn = &rp->x->funcs[f->func];
+	struct replay_run	*rp = w->h->arg;
+	const struct rbwalk_func	*fn = &rp->x->funcs[f->func];
 	const struct rbrec_rec	*next;
 	char			 dur[32];
 	size_t			 rel;
-	int			 named = (f->flags & RP_F_NAMED) != 0;
+	int			 named = (f->flags & RBCALLS_F_NAMED) != 0;
 
 	if (rp->func != NULL && rp->root[w->si] == SIZE_MAX &&
-	    rp_func_match(fn->name, rp->func))
+	    replay_func_match(fn->name, rp->func))
 		rp->root[w->si] = depth;
-	if (!rp_shown_depth(rp, w, depth, &rel) || !rp_kept(rp, w, f))
+	if (!replay_shown_depth(rp, w, depth, &rel) || !replay_kept(rp, w, f))
 		return;
-	next = rp_walk_peek(w);
-	if (next != NULL && !next->lost && !(f->flags & RP_F_ENTRY_LOST) &&
+	next = rbcalls_walk_peek(w);
+	if (next != NULL && !next->lost && !(f->flags & RBCALLS_F_ENTRY_LOST) &&
 	    (named ? next->e.kind == RB_EV_NAMED_EXIT :
 	    next->e.kind == RB_EV_EXIT && next->e.fn == f->fn)) {
-		rp_duration(dur, sizeof dur, rp->x, f->start, next->e.ts);
-		rp_line(rp, w, dur, rel, "%s();", fn->name);
-		f->user |= RP_SHOWN | RP_LEAF;
+		rbread_duration(dur, sizeof dur, rp->x, f->start, next->e.ts);
+		replay_line(rp, w, dur, rel, "%s();", fn->name);
+		f->user |= REPLAY_SHOWN | REPLAY_LEAF;
 		return;
 	}
-	rp_line(rp, w, "", rel, "%s() {%s", fn->name,
-	    (f->flags & RP_F_ENTRY_LOST) ? " /* entry lost */" : "");
-	f->user |= RP_SHOWN;
+	replay_line(rp, w, "", rel, "%s() {%s", fn->name,
+	    (f->flags & RBCALLS_F_ENTRY_LOST) ? " /* entry lost */" : "");
+	f->user |= REPLAY_SHOWN;
 }
 
 static void
-rp_replay_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+replay_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
 	static const char *const note[] = {
-		[RP_L_EXIT] = "", [RP_L_UNWOUND] = ", unwound",
-		[RP_L_CUT] = ", records lost after it",
-		[RP_L_OPEN] = ", still running",
+		[RBCALLS_L_EXIT] = "", [RBCALLS_L_UNWOUND] = ", unwound",
+		[RBCALLS_L_CUT] = ", records lost after it",
+		[RBCALLS_L_OPEN] = ", still running",
 	};
-	struct rp_replay	*rp = w->h->arg;
+	struct replay_run	*rp = w->h->arg;
 	char			 dur[32];
 	size_t			 rel;
 
-	if ((f->user & RP_SHOWN) && !(f->user & RP_LEAF) &&
-	    rp_shown_depth(rp, w, depth, &rel)) {
-		rp_duration(dur, sizeof dur, rp->x, f->start, end);
-		rp_line(rp, w, how == RP_L_OPEN ? "open" : dur, rel,
+	if ((f->user & REPLAY_SHOWN) && !(f->user & REPLAY_LEAF) &&
+	    replay_shown_depth(rp, w, depth, &rel)) {
+		rbread_duration(dur, sizeof dur, rp->x, f->start, end);
+		replay_line(rp, w, how == RBCALLS_L_OPEN ? "open" : dur, rel,
 		    "} /* %s%s */", rp->x->funcs[f->func].name, note[how]);
 	}
 	if (rp->func != NULL && rp->root[w->si] == depth)
@@ -219,16 +219,16 @@ rp_replay_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 }
 
 static void
-rp_replay_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+replay_mark(struct rbcalls_walk *w, const struct rbrec_rec *k, size_t depth)
 {
-	struct rp_replay	*rp = w->h->arg;
+	struct replay_run	*rp = w->h->arg;
 	size_t			 rel;
 
-	if (!rp_shown_depth(rp, w, depth, &rel) && !(k->lost ||
+	if (!replay_shown_depth(rp, w, depth, &rel) && !(k->lost ||
 	    k->e.kind == RB_EV_LOST))
 		return;
 	/* Inside a call not shown (--min, -F, -D): not shown either. */
-	if (depth > 0 && !(w->stack[depth - 1].user & RP_SHOWN))
+	if (depth > 0 && !(w->stack[depth - 1].user & REPLAY_SHOWN))
 		return;
 	if (rp->func != NULL && rp->root[w->si] == SIZE_MAX)
 		return;
@@ -238,52 +238,52 @@ rp_replay_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
 	    depth - rp->root[w->si] : depth;
 	if (k->lost || k->e.kind == RB_EV_LOST) {
 		if (k->e.arg != 0)
-			rp_line(rp, w, "", rel, "[LOST %" PRIu64 " EVENTS]",
+			replay_line(rp, w, "", rel, "[LOST %" PRIu64 " EVENTS]",
 			    k->e.arg);
 		else
-			rp_line(rp, w, "", rel, "[LOST EVENTS]");
+			replay_line(rp, w, "", rel, "[LOST EVENTS]");
 		return;
 	}
 	switch (k->e.kind) {
 	case RB_EV_LINE:
-		rp_line(rp, w, "", rel, "/* line %" PRId64 " */",
+		replay_line(rp, w, "", rel, "/* line %" PRId64 " */",
 		    (int64_t)k->e.arg);
 		break;
 	case RB_EV_STOP: {
 		char	why[64];
 
-		rp_stop_text(why, sizeof why, k->e.arg);
-		rp_line(rp, w, "", rel, "/* %s */", why);
+		rbread_stop_text(why, sizeof why, k->e.arg);
+		replay_line(rp, w, "", rel, "/* %s */", why);
 		break;
 	}
 	case RB_EV_RESUME:
-		rp_line(rp, w, "", rel, "/* resumed */");
+		replay_line(rp, w, "", rel, "/* resumed */");
 		break;
 	case RB_EV_OFF:
-		rp_line(rp, w, "", rel, "/* recording off */");
+		replay_line(rp, w, "", rel, "/* recording off */");
 		break;
 	case RB_EV_ON:
-		rp_line(rp, w, "", rel, "/* recording on */");
+		replay_line(rp, w, "", rel, "/* recording on */");
 		break;
 	default:
-		rp_line(rp, w, "", rel, "/* record of kind %u */", k->e.kind);
+		replay_line(rp, w, "", rel, "/* record of kind %u */", k->e.kind);
 		break;
 	}
 }
 
 /* --min: a first walk marks the frames that last long enough. */
-struct rp_keep {
-	struct rp_ctx	*x;
+struct replay_keep {
+	struct rbwalk_ctx	*x;
 	uint64_t	 min_ns;
 	unsigned char	*bits;
 	size_t		 cap;
 };
 
 static void
-rp_keep_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+replay_keep_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
-	struct rp_keep	*k = w->h->arg;
+	struct replay_keep	*k = w->h->arg;
 	uint64_t	 num = f->user;
 
 	(void)depth;
@@ -295,12 +295,12 @@ rp_keep_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 		k->bits = rbmon_xreallocarray(k->bits, k->cap, 1);
 		memset(k->bits + old, 0, k->cap - old);
 	}
-	if (rp_dur_ns(k->x, f->start, end) >= k->min_ns)
+	if (rbread_dur_ns(k->x, f->start, end) >= k->min_ns)
 		k->bits[num / 8] |= (unsigned char)(1u << (num % 8));
 }
 
 static void
-rp_replay_usage(FILE *f)
+replay_usage(FILE *f)
 {
 	fputs("Usage: rbmon replay [OPTIONS] RECORDING\n"
 	    "Print a recording's calls as a function graph, every thread "
@@ -326,12 +326,12 @@ rbmon_cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rp_handler	 h = { rp_replay_enter, rp_replay_leave,
-				    rp_replay_mark, NULL };
-	struct rp_replay	 rp;
+	struct rbcalls_handler	 h = { replay_enter, replay_leave,
+				    replay_mark, NULL };
+	struct replay_run	 rp;
 	struct rbmon_tids		 tids = { NULL, 0 };
-	struct rp_merge		 m;
-	struct rp_ctx		 x;
+	struct replay_merge		 m;
+	struct rbwalk_ctx		 x;
 	char			*end;
 	size_t			 i;
 	int			 ch;
@@ -371,7 +371,7 @@ rbmon_cmd_replay(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			rp_replay_usage(stdout);
+			replay_usage(stdout);
 			return 0;
 		case ':':
 			rbmon_cmd_usage("replay", "option '%s' needs a value",
@@ -384,7 +384,7 @@ rbmon_cmd_replay(int argc, char **argv)
 	if (optind + 1 != argc)
 		rbmon_cmd_usage("replay", optind == argc ? "no recording given" :
 		    "too many arguments");
-	if (rp_open_or_say(&x, "replay", argv[optind], rp.min_ns > 0 ?
+	if (rbread_open_or_say(&x, "replay", argv[optind], rp.min_ns > 0 ?
 	    "--min" : NULL) != 0)
 		return 1;
 	rp.x = &x;
@@ -400,27 +400,27 @@ rbmon_cmd_replay(int argc, char **argv)
 		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
 			continue;
 		if (rp.keep != NULL) {
-			struct rp_keep		 k = { &x, rp.min_ns, NULL, 0 };
-			struct rp_handler	 kh = { NULL, rp_keep_leave,
+			struct replay_keep		 k = { &x, rp.min_ns, NULL, 0 };
+			struct rbcalls_handler	 kh = { NULL, replay_keep_leave,
 						    NULL, &k };
-			struct rp_walk		 kw;
+			struct rbcalls_walk		 kw;
 
-			rp_walk_init(&kw, &x, i, &kh);
-			while (rp_walk_step(&kw))
+			rbcalls_walk_init(&kw, &x, i, &kh);
+			while (rbcalls_walk_step(&kw))
 				;
-			rp_walk_finish(&kw);
-			rp_walk_free(&kw);
+			rbcalls_walk_finish(&kw);
+			rbcalls_walk_free(&kw);
 			rp.keep[i] = k.bits != NULL ? k.bits :
 			    rbmon_xcalloc(1, 1);
 		}
-		rp_walk_init(&m.w[m.n++], &x, i, &h);
+		rbcalls_walk_init(&m.w[m.n++], &x, i, &h);
 		m.w[m.n - 1].si = i;
 	}
 	fputs("# DURATION      TID     FUNCTION\n", stdout);
-	rp_merge_run(&m);
-	rp_lost_table(stdout, &x, "# ");
+	replay_merge_run(&m);
+	rbread_lost_table(stdout, &x, "# ");
 	for (i = 0; i < m.n; i++)
-		rp_walk_free(&m.w[i]);
+		rbcalls_walk_free(&m.w[i]);
 	if (rp.keep != NULL)
 		for (i = 0; i < x.rec.nstreams; i++)
 			free(rp.keep[i]);
@@ -428,6 +428,6 @@ rbmon_cmd_replay(int argc, char **argv)
 	free(rp.root);
 	free(m.w);
 	free(tids.v);
-	return rp_done(&x, fflush(stdout) == 0 && !ferror(stdout));
+	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 

@@ -19,13 +19,13 @@
 #include "monitor/util/escape.h"
 #include "monitor/util/util.h"
 
-struct rp_stat {
+struct report_stat {
 	uint64_t	calls, total, self;
 };
 
-struct rp_report {
-	struct rp_ctx	*x;
-	struct rp_stat	*st;		/* per function */
+struct report_run {
+	struct rbwalk_ctx	*x;
+	struct report_stat	*st;		/* per function */
 	size_t		 nst;
 	uint32_t	*active;	/* per function: instances open in the
 					   stream being walked */
@@ -34,7 +34,7 @@ struct rp_report {
 };
 
 static void
-rp_report_grow(struct rp_report *r, uint32_t func)
+report_grow(struct report_run *r, uint32_t func)
 {
 	size_t	n = r->x->nfuncs > (size_t)func + 1 ? r->x->nfuncs : func + 1;
 
@@ -56,26 +56,26 @@ rp_report_grow(struct rp_report *r, uint32_t func)
 }
 
 static void
-rp_report_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+report_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
-	struct rp_report	*r = w->h->arg;
+	struct report_run	*r = w->h->arg;
 
 	(void)depth;
-	rp_report_grow(r, f->func);
+	report_grow(r, f->func);
 	r->active[f->func]++;
-	if (!(f->flags & RP_F_ENTRY_LOST))
+	if (!(f->flags & RBCALLS_F_ENTRY_LOST))
 		r->st[f->func].calls++;
 }
 
 static void
-rp_report_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+report_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
-	struct rp_report	*r = w->h->arg;
-	uint64_t		 d = rp_rel_ns(r->x, end) - rp_rel_ns(r->x, f->start);
+	struct report_run	*r = w->h->arg;
+	uint64_t		 d = rbwalk_rel_ns(r->x, end) - rbwalk_rel_ns(r->x, f->start);
 
 	(void)how;
-	rp_report_grow(r, f->func);
+	report_grow(r, f->func);
 	/* A recursive function's time counts once: at its outermost call. */
 	if (--r->active[f->func] == 0)
 		r->st[f->func].total += d;
@@ -85,11 +85,11 @@ rp_report_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 }
 
 static int
-rp_report_cmp(const void *a, const void *b, void *arg)
+report_cmp(const void *a, const void *b, void *arg)
 {
-	const struct rp_report	*r = arg;
-	const struct rp_stat	*x = &r->st[*(const uint32_t *)a];
-	const struct rp_stat	*y = &r->st[*(const uint32_t *)b];
+	const struct report_run	*r = arg;
+	const struct report_stat	*x = &r->st[*(const uint32_t *)a];
+	const struct report_stat	*y = &r->st[*(const uint32_t *)b];
 	uint64_t		 p, q;
 
 	switch (r->sort) {
@@ -107,7 +107,7 @@ rp_report_cmp(const void *a, const void *b, void *arg)
 }
 
 static void
-rp_report_usage(FILE *f)
+report_usage(FILE *f)
 {
 	fputs("Usage: rbmon report [OPTIONS] RECORDING\n"
 	    "Per function: calls, total time (a recursive function's "
@@ -130,12 +130,12 @@ rbmon_cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rp_handler	 h = { rp_report_enter, rp_report_leave,
+	struct rbcalls_handler	 h = { report_enter, report_leave,
 				    NULL, NULL };
-	struct rp_report	 r;
+	struct report_run	 r;
 	struct rbmon_tids		 tids = { NULL, 0 };
-	struct rp_ctx		 x;
-	struct rp_walk		 w;
+	struct rbwalk_ctx		 x;
+	struct rbcalls_walk		 w;
 	uint32_t		*order;
 	size_t			 i, n;
 	int			 ch, json = 0, sort = 't', notimes;
@@ -162,7 +162,7 @@ rbmon_cmd_report(int argc, char **argv)
 			json = 1;
 			break;
 		case 'h':
-			rp_report_usage(stdout);
+			report_usage(stdout);
 			return 0;
 		case ':':
 			rbmon_cmd_usage("report", "option '%s' needs a value",
@@ -175,9 +175,9 @@ rbmon_cmd_report(int argc, char **argv)
 	if (optind + 1 != argc)
 		rbmon_cmd_usage("report", optind == argc ? "no recording given" :
 		    "too many arguments");
-	if (rp_open_or_say(&x, "report", argv[optind], NULL) != 0)
+	if (rbread_open_or_say(&x, "report", argv[optind], NULL) != 0)
 		return 1;
-	notimes = rp_no_times(&x);
+	notimes = rbread_no_times(&x);
 	memset(&r, 0, sizeof r);
 	r.x = &x;
 	/* No times: by calls, unless by name. */
@@ -186,23 +186,23 @@ rbmon_cmd_report(int argc, char **argv)
 	for (i = 0; i < x.rec.nstreams; i++) {
 		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
 			continue;
-		rp_walk_init(&w, &x, i, &h);
-		while (rp_walk_step(&w))
+		rbcalls_walk_init(&w, &x, i, &h);
+		while (rbcalls_walk_step(&w))
 			;
-		rp_walk_finish(&w);
-		rp_walk_free(&w);
+		rbcalls_walk_finish(&w);
+		rbcalls_walk_free(&w);
 	}
 	order = rbmon_xcalloc(r.nst + 1, sizeof *order);
 	for (i = 0, n = 0; i < r.nst; i++)
 		if (r.st[i].calls != 0 || r.st[i].total != 0 ||
 		    r.st[i].self != 0)
 			order[n++] = (uint32_t)i;
-	qsort_r(order, n, sizeof *order, rp_report_cmp, &r);
+	qsort_r(order, n, sizeof *order, report_cmp, &r);
 	if (json) {
 		fputs("{\"functions\": [", stdout);
 		for (i = 0; i < n; i++) {
-			const struct rp_func	*f = &x.funcs[order[i]];
-			const struct rp_stat	*s = &r.st[order[i]];
+			const struct rbwalk_func	*f = &x.funcs[order[i]];
+			const struct report_stat	*s = &r.st[order[i]];
 
 			fputs(i == 0 ? "\n  {\"function\": " : ",\n  "
 			    "{\"function\": ", stdout);
@@ -219,7 +219,7 @@ rbmon_cmd_report(int argc, char **argv)
 				    PRIu64 "}", s->total, s->self);
 		}
 		fputs("\n]", stdout);
-		rp_lost_json(stdout, &x);
+		rbread_lost_json(stdout, &x);
 		fputs("}\n", stdout);
 	} else {
 		printf("%12s  %12s  %10s  %s\n", "Total time", "Self time",
@@ -227,25 +227,25 @@ rbmon_cmd_report(int argc, char **argv)
 		printf("%12s  %12s  %10s  %s\n", "==========", "=========",
 		    "=====", "========");
 		for (i = 0; i < n; i++) {
-			const struct rp_stat	*s = &r.st[order[i]];
+			const struct report_stat	*s = &r.st[order[i]];
 
 			if (notimes) {
 				snprintf(a, sizeof a, "-");
 				snprintf(b, sizeof b, "-");
 			} else {
-				rp_time(a, sizeof a, s->total);
-				rp_time(b, sizeof b, s->self);
+				rbread_time(a, sizeof a, s->total);
+				rbread_time(b, sizeof b, s->self);
 			}
 			printf("%12s  %12s  %10" PRIu64 "  ", a, b, s->calls);
 			rbmon_esc_fputs(x.funcs[order[i]].name, stdout);
 			putchar('\n');
 		}
-		rp_lost_table(stdout, &x, "");
+		rbread_lost_table(stdout, &x, "");
 	}
 	free(order);
 	free(r.st);
 	free(r.active);
 	free(tids.v);
-	return rp_done(&x, fflush(stdout) == 0 && !ferror(stdout));
+	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 

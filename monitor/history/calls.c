@@ -40,13 +40,13 @@
 #include "monitor/history/calls.h"
 #include "monitor/history/walk.h"
 
-#define RP_DEPTH_MAX	(1u << 20)	/* frames a stream may have open */
-#define RP_PLAN_NAMED	UINT32_MAX	/* a named frame's exit, no entry */
+#define RBCALLS_DEPTH_MAX	(1u << 20)	/* frames a stream may have open */
+#define RBCALLS_PLAN_NAMED	UINT32_MAX	/* a named frame's exit, no entry */
 
 /* ---- sources ------------------------------------------------------------- */
 
 static inline int
-rp_source_next(struct rp_walk *w, struct rbrec_rec *k)
+rbcalls_source_next(struct rbcalls_walk *w, struct rbrec_rec *k)
 {
 	if (w->ctx != NULL) {
 		if (w->done)
@@ -68,11 +68,11 @@ rp_source_next(struct rp_walk *w, struct rbrec_rec *k)
 
 /* The source's next record; the first pass counts it. */
 static inline int
-rp_fetch(struct rp_walk *w, struct rbrec_rec *k)
+rbcalls_fetch(struct rbcalls_walk *w, struct rbrec_rec *k)
 {
-	struct rp_count	*cnt;
+	struct rbwalk_count	*cnt;
 
-	if (!rp_source_next(w, k))
+	if (!rbcalls_source_next(w, k))
 		return 0;
 	/* The first pass counts what the stream kept and lost. */
 	if (w->planning) {
@@ -89,56 +89,56 @@ rp_fetch(struct rp_walk *w, struct rbrec_rec *k)
 
 /* The next record, without taking it; NULL at the end. */
 const struct rbrec_rec *
-rp_walk_peek(struct rp_walk *w)
+rbcalls_walk_peek(struct rbcalls_walk *w)
 {
-	if (!w->have_peek && rp_fetch(w, &w->peek))
+	if (!w->have_peek && rbcalls_fetch(w, &w->peek))
 		w->have_peek = 1;
 	return w->have_peek ? &w->peek : NULL;
 }
 
 static inline int
-rp_take(struct rp_walk *w, struct rbrec_rec *k)
+rbcalls_take(struct rbcalls_walk *w, struct rbrec_rec *k)
 {
 	if (w->have_peek) {
 		*k = w->peek;
 		w->have_peek = 0;
 		return 1;
 	}
-	return rp_fetch(w, k);
+	return rbcalls_fetch(w, k);
 }
 
 /* What the outputs call function @fn (a recording's only). */
 static uint32_t
-rp_resolve(struct rp_walk *w, uint64_t fn)
+rbcalls_resolve(struct rbcalls_walk *w, uint64_t fn)
 {
 	if (w->ctx == NULL || w->planning)
 		return 0;
-	return rp_func_of(w->ctx, w->si, fn);
+	return rbwalk_func_of(w->ctx, w->si, fn);
 }
 
 static uint32_t
-rp_resolve_named(struct rp_walk *w, const char *name, const char *file,
+rbcalls_resolve_named(struct rbcalls_walk *w, const char *name, const char *file,
     int line)
 {
 	if (w->ctx == NULL || w->planning)
 		return 0;
-	return rp_func_named(w->ctx, name, file, line);
+	return rbwalk_func_named(w->ctx, name, file, line);
 }
 
 /* ---- the engine ---------------------------------------------------------- */
 
 /* Does @k end a region (records were lost there)? */
 static int
-rp_cut(const struct rbrec_rec *k)
+rbcalls_cut(const struct rbrec_rec *k)
 {
 	return k->lost || k->e.kind == RB_EV_LOST;
 }
 
 /* ---- the first pass's plan (a recording's) ------------------------------- */
 
-/* A frame the current region leaves without entering: @func (RP_PLAN_*). */
+/* A frame the current region leaves without entering: @func (RBCALLS_PLAN_*). */
 static void
-rp_plan_add(struct rp_walk *w, uint32_t func)
+rbcalls_plan_add(struct rbcalls_walk *w, uint32_t func)
 {
 	size_t	np = w->plan_at[w->nregions];
 
@@ -153,7 +153,7 @@ rp_plan_add(struct rp_walk *w, uint32_t func)
 
 /* A cut: the next region's plan begins. */
 static void
-rp_plan_region(struct rp_walk *w)
+rbcalls_plan_region(struct rbcalls_walk *w)
 {
 	size_t	np = w->plan_at[w->nregions];
 
@@ -166,13 +166,13 @@ rp_plan_region(struct rp_walk *w)
 	w->plan_at[w->nregions] = np;
 }
 
-static inline struct rp_frame *
-rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
+static inline struct rbcalls_frame *
+rbcalls_push(struct rbcalls_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
     uint64_t site, uint64_t start)
 {
-	struct rp_frame	*f;
+	struct rbcalls_frame	*f;
 
-	if (w->n == RP_DEPTH_MAX)
+	if (w->n == RBCALLS_DEPTH_MAX)
 		return NULL;
 	if (w->n == w->cap) {
 		w->cap = w->cap == 0 ? 16 : w->cap * 2;
@@ -198,9 +198,9 @@ rp_push(struct rp_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
 
 /* Leave the innermost frame at @end. */
 static inline void
-rp_pop(struct rp_walk *w, uint64_t end, int how)
+rbcalls_pop(struct rbcalls_walk *w, uint64_t end, int how)
 {
-	struct rp_frame	*f = &w->stack[w->n - 1];
+	struct rbcalls_frame	*f = &w->stack[w->n - 1];
 
 	if (end < f->cend)
 		end = f->cend;
@@ -213,7 +213,7 @@ rp_pop(struct rp_walk *w, uint64_t end, int how)
 
 /* A region begins at @ts: enter what it will leave without entering. */
 static void
-rp_region_open(struct rp_walk *w, uint64_t ts)
+rbcalls_region_open(struct rbcalls_walk *w, uint64_t ts)
 {
 	size_t		i, a, b;
 	uint32_t	func;
@@ -227,36 +227,36 @@ rp_region_open(struct rp_walk *w, uint64_t ts)
 	b = w->plan_at[w->region + 1];
 	for (i = b; i > a; i--) {
 		func = w->plan[i - 1];
-		if (func == RP_PLAN_NAMED)
-			func = rp_resolve_named(w, "[named frame]", "", 0);
-		rp_push(w, func, RP_F_ENTRY_LOST |
-		    (w->plan[i - 1] == RP_PLAN_NAMED ? RP_F_NAMED : 0),
-		    w->plan[i - 1] == RP_PLAN_NAMED ? 0 : UINT64_MAX, 0, ts);
+		if (func == RBCALLS_PLAN_NAMED)
+			func = rbcalls_resolve_named(w, "[named frame]", "", 0);
+		rbcalls_push(w, func, RBCALLS_F_ENTRY_LOST |
+		    (w->plan[i - 1] == RBCALLS_PLAN_NAMED ? RBCALLS_F_NAMED : 0),
+		    w->plan[i - 1] == RBCALLS_PLAN_NAMED ? 0 : UINT64_MAX, 0, ts);
 	}
 }
 
 /* The planned frames pushed above keep fn UINT64_MAX: find them by func. */
 static inline int
-rp_matches(struct rp_walk *w, const struct rp_frame *f,
+rbcalls_matches(struct rbcalls_walk *w, const struct rbcalls_frame *f,
     const struct rb_event *e, int named)
 {
 	if (named)
-		return (f->flags & RP_F_NAMED) != 0;
-	if (f->flags & RP_F_NAMED)
+		return (f->flags & RBCALLS_F_NAMED) != 0;
+	if (f->flags & RBCALLS_F_NAMED)
 		return 0;
 	if (f->fn != UINT64_MAX)
 		return f->fn == e->fn;
-	return f->func == rp_resolve(w, e->fn);
+	return f->func == rbcalls_resolve(w, e->fn);
 }
 
 static inline void
-rp_exit(struct rp_walk *w, const struct rb_event *e, int named)
+rbcalls_exit(struct rbcalls_walk *w, const struct rb_event *e, int named)
 {
 	size_t		i;
 	uint32_t	func;
 
 	for (i = w->n; i > 0; i--)
-		if (rp_matches(w, &w->stack[i - 1], e, named))
+		if (rbcalls_matches(w, &w->stack[i - 1], e, named))
 			break;
 	if (i == 0) {
 		/*
@@ -264,27 +264,27 @@ rp_exit(struct rp_walk *w, const struct rb_event *e, int named)
 		 * file no recorder wrote): below every open frame.
 		 */
 		while (w->n > 0)
-			rp_pop(w, e->ts, RP_L_UNWOUND);
-		func = named ? rp_resolve_named(w, "[named frame]", "", 0) :
-		    rp_resolve(w, e->fn);
+			rbcalls_pop(w, e->ts, RBCALLS_L_UNWOUND);
+		func = named ? rbcalls_resolve_named(w, "[named frame]", "", 0) :
+		    rbcalls_resolve(w, e->fn);
 		if (w->planning) {
-			rp_plan_add(w, named ? RP_PLAN_NAMED :
-			    rp_func_of(w->ctx, w->si, e->fn));
+			rbcalls_plan_add(w, named ? RBCALLS_PLAN_NAMED :
+			    rbwalk_func_of(w->ctx, w->si, e->fn));
 			return;
 		}
-		if (rp_push(w, func, RP_F_ENTRY_LOST | (named ? RP_F_NAMED : 0),
+		if (rbcalls_push(w, func, RBCALLS_F_ENTRY_LOST | (named ? RBCALLS_F_NAMED : 0),
 		    named ? 0 : e->fn, 0, w->have_last ? w->last : e->ts))
-			rp_pop(w, e->ts, RP_L_EXIT);
+			rbcalls_pop(w, e->ts, RBCALLS_L_EXIT);
 		return;
 	}
 	while (w->n > i)
-		rp_pop(w, e->ts, RP_L_UNWOUND);
-	rp_pop(w, e->ts, RP_L_EXIT);
+		rbcalls_pop(w, e->ts, RBCALLS_L_UNWOUND);
+	rbcalls_pop(w, e->ts, RBCALLS_L_EXIT);
 }
 
 /* rbtrace_push()'s record and its text: "name\0file\0". */
 static void
-rp_named(struct rp_walk *w, const struct rbrec_rec *k)
+rbcalls_named(struct rbcalls_walk *w, const struct rbrec_rec *k)
 {
 	char		 text[RB_EV_TEXT_MAX * RB_EV_TEXT_BYTES + 2];
 	const struct rbrec_rec *t;
@@ -293,7 +293,7 @@ rp_named(struct rp_walk *w, const struct rbrec_rec *k)
 	const char	*name, *file;
 
 	for (i = 0; i < k->e.aux && i < RB_EV_TEXT_MAX; i++) {
-		t = rp_walk_peek(w);
+		t = rbcalls_walk_peek(w);
 		if (t == NULL || t->lost || t->e.kind != RB_EV_TEXT)
 			break;
 		memcpy(text + len, &t->e.ts, 8);
@@ -309,47 +309,47 @@ rp_named(struct rp_walk *w, const struct rbrec_rec *k)
 	w->named_name = name;
 	w->named_file = file;
 	w->named_whole = i == k->e.aux || i == RB_EV_TEXT_MAX;
-	rp_push(w, rp_resolve_named(w, *name ? name : "[named frame]", file,
-	    (int)(int64_t)k->e.arg), RP_F_NAMED, 0, k->e.fn, k->e.ts);
+	rbcalls_push(w, rbcalls_resolve_named(w, *name ? name : "[named frame]", file,
+	    (int)(int64_t)k->e.arg), RBCALLS_F_NAMED, 0, k->e.fn, k->e.ts);
 	w->named_name = w->named_file = NULL;
 }
 
 /* Take record @k: frames entered and left, marks told. */
 static inline void
-rp_record(struct rp_walk *w, const struct rbrec_rec *k)
+rbcalls_record(struct rbcalls_walk *w, const struct rbrec_rec *k)
 {
-	if (rp_cut(k)) {
+	if (rbcalls_cut(k)) {
 		uint64_t	at = w->have_last ? w->last : k->e.ts;
 
-		rp_region_open(w, at);
+		rbcalls_region_open(w, at);
 		while (w->n > 0)
-			rp_pop(w, at, RP_L_CUT);
+			rbcalls_pop(w, at, RBCALLS_L_CUT);
 		if (w->h->mark != NULL)
 			w->h->mark(w, k, 0);
 		if (w->planning)
-			rp_plan_region(w);
+			rbcalls_plan_region(w);
 		w->region++;
 		w->region_open = 0;
 		return;
 	}
 	if (k->e.kind == RB_EV_TEXT)
 		return;		/* text whose name record is gone */
-	rp_region_open(w, k->e.ts);
+	rbcalls_region_open(w, k->e.ts);
 	w->last = k->e.ts;
 	w->have_last = 1;
 	switch (k->e.kind) {
 	case RB_EV_ENTRY:
-		rp_push(w, rp_resolve(w, k->e.fn), 0, k->e.fn, k->e.arg,
+		rbcalls_push(w, rbcalls_resolve(w, k->e.fn), 0, k->e.fn, k->e.arg,
 		    k->e.ts);
 		break;
 	case RB_EV_EXIT:
-		rp_exit(w, &k->e, 0);
+		rbcalls_exit(w, &k->e, 0);
 		break;
 	case RB_EV_NAMED:
-		rp_named(w, k);
+		rbcalls_named(w, k);
 		break;
 	case RB_EV_NAMED_EXIT:
-		rp_exit(w, &k->e, 1);
+		rbcalls_exit(w, &k->e, 1);
 		break;
 	default:
 		if (w->h->mark != NULL)
@@ -359,34 +359,34 @@ rp_record(struct rp_walk *w, const struct rbrec_rec *k)
 }
 
 /**
- * rp_walk_step - take the source's next record and tell the handler
+ * rbcalls_walk_step - take the source's next record and tell the handler
  *
  * Return: 1, or 0 when the source has no more (a recording: then
- * rp_walk_finish(); a live log: until the next rp_walk_feed()).
+ * rbcalls_walk_finish(); a live log: until the next rbcalls_walk_feed()).
  */
 int
-rp_walk_step(struct rp_walk *w)
+rbcalls_walk_step(struct rbcalls_walk *w)
 {
 	struct rbrec_rec	k;
 
-	if (!rp_take(w, &k))
+	if (!rbcalls_take(w, &k))
 		return 0;
 	w->rec = &k;
-	rp_record(w, &k);
+	rbcalls_record(w, &k);
 	w->rec = NULL;
 	return 1;
 }
 
 /* The end of the stream: what is still open is left, "open", at its last time. */
 void
-rp_walk_finish(struct rp_walk *w)
+rbcalls_walk_finish(struct rbcalls_walk *w)
 {
 	while (w->n > 0)
-		rp_pop(w, w->last, RP_L_OPEN);
+		rbcalls_pop(w, w->last, RBCALLS_L_OPEN);
 }
 
 void
-rp_walk_free(struct rp_walk *w)
+rbcalls_walk_free(struct rbcalls_walk *w)
 {
 	free(w->stack);
 	free(w->plan);
@@ -402,11 +402,11 @@ rp_walk_free(struct rp_walk *w)
  * and lost (ctx->counts).
  */
 static void
-rp_plan(struct rp_walk *w)
+rbcalls_plan(struct rbcalls_walk *w)
 {
-	static const struct rp_handler none;
-	struct rp_count	*cnt = &w->ctx->counts[w->si];
-	const struct rp_handler *h = w->h;
+	static const struct rbcalls_handler none;
+	struct rbwalk_count	*cnt = &w->ctx->counts[w->si];
+	const struct rbcalls_handler *h = w->h;
 
 	memset(cnt, 0, sizeof *cnt);
 	cnt->walked = 1;
@@ -415,7 +415,7 @@ rp_plan(struct rp_walk *w)
 	w->plan_at = rbmon_xcalloc(w->capregions + 1, sizeof *w->plan_at);
 	w->planning = 1;
 	w->h = &none;
-	while (rp_walk_step(w))
+	while (rbcalls_walk_step(w))
 		;
 	w->n = 0;
 	w->h = h;
@@ -431,8 +431,8 @@ rp_plan(struct rp_walk *w)
 
 /* Walk stream @si of @x, telling @h. */
 void
-rp_walk_init(struct rp_walk *w, struct rp_ctx *x, size_t si,
-    const struct rp_handler *h)
+rbcalls_walk_init(struct rbcalls_walk *w, struct rbwalk_ctx *x, size_t si,
+    const struct rbcalls_handler *h)
 {
 	memset(w, 0, sizeof *w);
 	w->ctx = x;
@@ -440,26 +440,26 @@ rp_walk_init(struct rp_walk *w, struct rp_ctx *x, size_t si,
 	w->s = &x->rec.streams[si];
 	w->h = h;
 	rbrec_cursor_init(&w->c, &x->rec, w->s);
-	rp_plan(w);
+	rbcalls_plan(w);
 	rbrec_cursor_init(&w->c, &x->rec, w->s);
 }
 
 /* ---- a live event log ------------------------------------------------------ */
 
-/* A live log, telling @h; records come with rp_walk_feed(). */
+/* A live log, telling @h; records come with rbcalls_walk_feed(). */
 void
-rp_walk_live(struct rp_walk *w, const struct rp_handler *h)
+rbcalls_walk_live(struct rbcalls_walk *w, const struct rbcalls_handler *h)
 {
 	memset(w, 0, sizeof *w);
 	w->h = h;
 }
 
 /*
- * rp_walk_feed - the next @n records of the log, @first the index of the
- * first, to be taken by rp_walk_step() (kept, not copied, until then)
+ * rbcalls_walk_feed - the next @n records of the log, @first the index of the
+ * first, to be taken by rbcalls_walk_step() (kept, not copied, until then)
  */
 void
-rp_walk_feed(struct rp_walk *w, const struct rb_event *rec, size_t n,
+rbcalls_walk_feed(struct rbcalls_walk *w, const struct rb_event *rec, size_t n,
     uint64_t first)
 {
 	w->ev = rec;
@@ -468,9 +468,9 @@ rp_walk_feed(struct rp_walk *w, const struct rb_event *rec, size_t n,
 	w->evfirst = first;
 }
 
-/* rp_walk_gap - @count records from index @at on are not there: a cut */
+/* rbcalls_walk_gap - @count records from index @at on are not there: a cut */
 void
-rp_walk_gap(struct rp_walk *w, uint64_t at, uint64_t count)
+rbcalls_walk_gap(struct rbcalls_walk *w, uint64_t at, uint64_t count)
 {
 	struct rbrec_rec	k;
 
@@ -480,6 +480,6 @@ rp_walk_gap(struct rp_walk *w, uint64_t at, uint64_t count)
 	k.index = at;
 	k.lost = 1;
 	w->rec = &k;
-	rp_record(w, &k);
+	rbcalls_record(w, &k);
 	w->rec = NULL;
 }

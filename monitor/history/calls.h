@@ -13,13 +13,13 @@
 #include "common/evlog.h"
 #include "monitor/history/recfile.h"
 
-struct rp_ctx;
+struct rbwalk_ctx;
 
-/* rp_frame.flags */
-#define RP_F_ENTRY_LOST	0x1	/* its entry is not in the records */
-#define RP_F_NAMED	0x2	/* rbtrace_push() */
+/* rbcalls_frame.flags */
+#define RBCALLS_F_ENTRY_LOST	0x1	/* its entry is not in the records */
+#define RBCALLS_F_NAMED	0x2	/* rbtrace_push() */
 
-struct rp_frame {
+struct rbcalls_frame {
 	uint32_t	 func;		/* index in ctx->funcs (0: a live copy) */
 	uint8_t		 flags;
 	uint64_t	 fn, site;	/* raw, 0 when unknown */
@@ -30,31 +30,31 @@ struct rp_frame {
 	uint64_t	 aux;		/* the handler's, 0 at entry */
 };
 
-/* How a frame was left (rp_leave). */
-#define RP_L_EXIT	0	/* its exit record */
-#define RP_L_UNWOUND	1	/* an outer frame's exit came first */
-#define RP_L_CUT	2	/* records were lost: closed at the last
+/* How a frame was left (rbcalls_handler.leave). */
+#define RBCALLS_L_EXIT	0	/* its exit record */
+#define RBCALLS_L_UNWOUND	1	/* an outer frame's exit came first */
+#define RBCALLS_L_CUT	2	/* records were lost: closed at the last
 				   time before the gap */
-#define RP_L_OPEN	3	/* still running at the end of the stream */
+#define RBCALLS_L_OPEN	3	/* still running at the end of the stream */
 
-struct rp_walk;
+struct rbcalls_walk;
 
 /*
  * What the engine tells its user: a frame entered (at @depth, 0 the
- * outermost), a frame left (at time @end, how as RP_L_*), and every other
+ * outermost), a frame left (at time @end, how as RBCALLS_L_*), and every other
  * record (line marks, stops, switches, gaps: after the frames a gap cuts).
  */
-struct rp_handler {
-	void	(*enter)(struct rp_walk *, struct rp_frame *, size_t);
-	void	(*leave)(struct rp_walk *, struct rp_frame *, size_t,
+struct rbcalls_handler {
+	void	(*enter)(struct rbcalls_walk *, struct rbcalls_frame *, size_t);
+	void	(*leave)(struct rbcalls_walk *, struct rbcalls_frame *, size_t,
 		    uint64_t, int);
-	void	(*mark)(struct rp_walk *, const struct rbrec_rec *, size_t);
+	void	(*mark)(struct rbcalls_walk *, const struct rbrec_rec *, size_t);
 	void	*arg;
 };
 
-struct rp_walk {
+struct rbcalls_walk {
 	/* The source: a recording's stream ... */
-	struct rp_ctx	*ctx;		/* NULL: a live copy */
+	struct rbwalk_ctx	*ctx;		/* NULL: a live copy */
 	size_t		 si;		/* stream index */
 	const struct rbrec_stream *s;
 	struct rbrec_cursor c;
@@ -65,7 +65,7 @@ struct rp_walk {
 	struct rbrec_rec peek;
 	int		 have_peek, done;
 	/* The engine. */
-	struct rp_frame	*stack;
+	struct rbcalls_frame	*stack;
 	size_t		 n, cap;
 	uint64_t	 last;		/* the last record's time, raw */
 	int		 have_last;
@@ -76,7 +76,7 @@ struct rp_walk {
 	size_t		 nregions, capregions, region;
 	int		 region_open;	/* its frames pushed already */
 	int		 planning;	/* the first pass: nothing resolved */
-	const struct rp_handler *h;
+	const struct rbcalls_handler *h;
 	uint64_t	 entered;	/* frames entered so far */
 	const struct rbrec_rec *rec;	/* the record being taken */
 	/* While a named frame is entered: its text (rbtrace_push()). */
@@ -84,18 +84,18 @@ struct rp_walk {
 	int		 named_whole;	/* every text record it announced */
 };
 
-/* A recording's stream (walk.h: rp_open()). */
-void	rp_walk_init(struct rp_walk *, struct rp_ctx *, size_t,
-	    const struct rp_handler *);
+/* A recording's stream (walk.h: rbwalk_open()). */
+void	rbcalls_walk_init(struct rbcalls_walk *, struct rbwalk_ctx *, size_t,
+	    const struct rbcalls_handler *);
 /* A live event log: records fed copy by copy, gaps between them. */
-void	rp_walk_live(struct rp_walk *, const struct rp_handler *);
-void	rp_walk_feed(struct rp_walk *, const struct rb_event *, size_t,
+void	rbcalls_walk_live(struct rbcalls_walk *, const struct rbcalls_handler *);
+void	rbcalls_walk_feed(struct rbcalls_walk *, const struct rb_event *, size_t,
 	    uint64_t);
-void	rp_walk_gap(struct rp_walk *, uint64_t, uint64_t);
+void	rbcalls_walk_gap(struct rbcalls_walk *, uint64_t, uint64_t);
 
-int	rp_walk_step(struct rp_walk *);
-const struct rbrec_rec *rp_walk_peek(struct rp_walk *);
-void	rp_walk_finish(struct rp_walk *);
-void	rp_walk_free(struct rp_walk *);
+int	rbcalls_walk_step(struct rbcalls_walk *);
+const struct rbrec_rec *rbcalls_walk_peek(struct rbcalls_walk *);
+void	rbcalls_walk_finish(struct rbcalls_walk *);
+void	rbcalls_walk_free(struct rbcalls_walk *);
 
 #endif /* RBMON_CALLS_H */

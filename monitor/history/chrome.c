@@ -18,23 +18,23 @@
 
 /* A time in µs for Chrome JSON, to the ns, from the recording's start. */
 static void
-rp_us(FILE *out, const struct rp_ctx *x, uint64_t ts)
+chrome_us(FILE *out, const struct rbwalk_ctx *x, uint64_t ts)
 {
-	uint64_t	ns = rp_rel_ns(x, ts);
+	uint64_t	ns = rbwalk_rel_ns(x, ts);
 
 	fprintf(out, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 }
 
 static void
-rp_chrome_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+chrome_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
 	static const char *const note[] = {
-		[RP_L_EXIT] = NULL, [RP_L_UNWOUND] = "unwound",
-		[RP_L_CUT] = "cut", [RP_L_OPEN] = "open",
+		[RBCALLS_L_EXIT] = NULL, [RBCALLS_L_UNWOUND] = "unwound",
+		[RBCALLS_L_CUT] = "cut", [RBCALLS_L_OPEN] = "open",
 	};
-	struct rp_export	*e = w->h->arg;
-	const struct rp_func	*fn = &e->x->funcs[f->func];
+	struct rbexp_export	*e = w->h->arg;
+	const struct rbwalk_func	*fn = &e->x->funcs[f->func];
 	const char		*cf;
 	int			 cl;
 	uint64_t		 d;
@@ -46,8 +46,8 @@ rp_chrome_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 	rbmon_json_string(e->out, fn->name);
 	fprintf(e->out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": ",
 	    fn->named ? "named" : "function");
-	rp_us(e->out, e->x, f->start);
-	d = rp_rel_ns(e->x, end) - rp_rel_ns(e->x, f->start);
+	chrome_us(e->out, e->x, f->start);
+	d = rbwalk_rel_ns(e->x, end) - rbwalk_rel_ns(e->x, f->start);
 	fprintf(e->out, ", \"dur\": %" PRIu64 ".%03" PRIu64 ", \"pid\": %d, "
 	    "\"tid\": %d, \"args\": {", d / 1000, d % 1000,
 	    (int)w->s->info.pid, (int)w->s->info.tid);
@@ -55,12 +55,12 @@ rp_chrome_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 	rbmon_json_string(e->out, fn->file);
 	fprintf(e->out, ", \"line\": %d", fn->line);
 	if (f->site != 0 && !fn->named) {
-		rp_site(e->x, w->si, f->site, &cf, &cl);
+		rbwalk_site(e->x, w->si, f->site, &cf, &cl);
 		fputs(", \"call_file\": ", e->out);
 		rbmon_json_string(e->out, cf);
 		fprintf(e->out, ", \"call_line\": %d", cl);
 	}
-	if (f->flags & RP_F_ENTRY_LOST)
+	if (f->flags & RBCALLS_F_ENTRY_LOST)
 		fputs(", \"entry_lost\": true", e->out);
 	if (note[how] != NULL)
 		fprintf(e->out, ", \"%s\": true", note[how]);
@@ -68,13 +68,13 @@ rp_chrome_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 }
 
 static void
-rp_chrome_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+chrome_mark(struct rbcalls_walk *w, const struct rbrec_rec *k, size_t depth)
 {
-	struct rp_export	*e = w->h->arg;
+	struct rbexp_export	*e = w->h->arg;
 	char			 name[64];
 
 	(void)depth;
-	if (rp_mark_name(name, sizeof name, k) != 0)
+	if (rbread_mark_name(name, sizeof name, k) != 0)
 		return;
 	fputs(e->first ? "\n" : ",\n", e->out);
 	e->first = 0;
@@ -82,13 +82,13 @@ rp_chrome_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
 	rbmon_json_string(e->out, name);
 	fputs(", \"cat\": \"rbtrace\", \"ph\": \"i\", \"s\": \"t\", \"ts\": ",
 	    e->out);
-	rp_us(e->out, e->x, k->lost ? w->last : k->e.ts);
+	chrome_us(e->out, e->x, k->lost ? w->last : k->e.ts);
 	fprintf(e->out, ", \"pid\": %d, \"tid\": %d}", (int)w->s->info.pid,
 	    (int)w->s->info.tid);
 }
 
 static void
-rp_chrome_meta(struct rp_export *e, const char *what, int pid, int tid,
+chrome_meta(struct rbexp_export *e, const char *what, int pid, int tid,
     const char *name)
 {
 	fputs(e->first ? "\n" : ",\n", e->out);
@@ -100,13 +100,13 @@ rp_chrome_meta(struct rp_export *e, const char *what, int pid, int tid,
 }
 
 void
-rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
+rbexp_chrome(struct rbexp_export *e, const struct rbmon_tids *tids)
 {
-	struct rp_handler	 h = { NULL, rp_chrome_leave, rp_chrome_mark,
+	struct rbcalls_handler	 h = { NULL, chrome_leave, chrome_mark,
 				    e };
-	struct rp_ctx		*x = e->x;
-	struct rp_walk		 w;
-	struct rp_map		 pids;	/* (pid, 0): named already */
+	struct rbwalk_ctx		*x = e->x;
+	struct rbcalls_walk		 w;
+	struct rbwalk_map		 pids;	/* (pid, 0): named already */
 	char			 name[RB_PROGRAM_MAX + 32];
 	char			 label[RB_THREAD_NAME_MAX + 64];
 	uint32_t		 v;
@@ -120,29 +120,29 @@ rp_chrome(struct rp_export *e, const struct rbmon_tids *tids)
 
 		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
 			continue;
-		if (!rp_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
-			rp_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
+		if (!rbwalk_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
+			rbwalk_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
 			snprintf(name, sizeof name, "%s (%d)",
 			    x->rec.info.program, (int)s->info.pid);
-			rp_chrome_meta(e, "process_name", s->info.pid, 0, name);
+			chrome_meta(e, "process_name", s->info.pid, 0, name);
 		}
 		/* Its first pass counts what it lost, for its name. */
-		rp_walk_init(&w, x, i, &h);
-		rp_thread_label(label, sizeof label, x, i, rp_thread_name(s),
+		rbcalls_walk_init(&w, x, i, &h);
+		rbread_thread_label(label, sizeof label, x, i, rbread_thread_name(s),
 		    NULL);
-		rp_chrome_meta(e, "thread_name", s->info.pid, s->info.tid,
+		chrome_meta(e, "thread_name", s->info.pid, s->info.tid,
 		    label);
-		while (rp_walk_step(&w))
+		while (rbcalls_walk_step(&w))
 			;
-		rp_walk_finish(&w);
-		rp_walk_free(&w);
+		rbcalls_walk_finish(&w);
+		rbcalls_walk_free(&w);
 	}
-	rp_map_free(&pids);
+	rbwalk_map_free(&pids);
 	/* Last: what the walk counted. */
 	fputs("\n], \"otherData\": {\"program\": ", e->out);
 	rbmon_json_string(e->out, x->rec.info.program);
 	fputs(", \"recorded_by\": \"rbtrace\"", e->out);
-	rp_lost_json(e->out, x);
+	rbread_lost_json(e->out, x);
 	fputs("}}\n", e->out);
 }
 

@@ -125,20 +125,20 @@ evgraph_row(struct rbmon_evgraph *g, uint8_t kind, const struct rb_event *e,
 }
 
 static struct rbmon_evgraph *
-evgraph_of(struct rp_walk *w)
+evgraph_of(struct rbcalls_walk *w)
 {
 	return (struct rbmon_evgraph *)(void *)((char *)w -
 	    offsetof(struct rbmon_evgraph, w));
 }
 
 static void
-evgraph_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+evgraph_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
 	struct rbmon_evgraph	*g = evgraph_of(w);
 	const struct rbrec_rec	*k = w->rec;
 	struct rbmon_evrow	*r;
 
-	if (f->flags & RP_F_ENTRY_LOST) {
+	if (f->flags & RBCALLS_F_ENTRY_LOST) {
 		/* Its exit is here, below every frame: a row when left. */
 		g->base--;
 		return;
@@ -147,7 +147,7 @@ evgraph_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 	    g->base + (int32_t)depth);
 	r->ts = f->start;
 	r->flags = RBMON_EVF_OPEN;
-	if (f->flags & RP_F_NAMED) {
+	if (f->flags & RBCALLS_F_NAMED) {
 		r->fn = 0;
 		r->flags |= RBMON_EVF_NAMED;
 		r->name = rbmon_xstrdup(w->named_whole &&
@@ -161,7 +161,7 @@ evgraph_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 }
 
 static void
-evgraph_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+evgraph_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
 	struct rbmon_evgraph	*g = evgraph_of(w);
@@ -169,27 +169,27 @@ evgraph_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 	struct rbmon_evrow	*r, *call;
 	size_t			 row = (size_t)f->aux;
 
-	if (f->flags & RP_F_ENTRY_LOST) {
+	if (f->flags & RBCALLS_F_ENTRY_LOST) {
 		/* An exit whose entry is not in the log: its closing brace. */
 		r = evgraph_row(g, RBMON_EVR_EXIT, &k->e, k->index,
 		    g->base + (int32_t)depth);
 		r->flags = RBMON_EVF_CLOSE;
-		if (f->flags & RP_F_NAMED)
+		if (f->flags & RBCALLS_F_NAMED)
 			r->flags |= RBMON_EVF_NAMED;
 		return;
 	}
 	call = &g->rows[row];
 	call->flags &= ~RBMON_EVF_OPEN;
 	switch (how) {
-	case RP_L_UNWOUND:
+	case RBCALLS_L_UNWOUND:
 		call->flags |= RBMON_EVF_UNWOUND;
 		return;
-	case RP_L_CUT:
+	case RBCALLS_L_CUT:
 		/* Its exit may have been among the records lost. */
 		call->flags |= RBMON_EVF_CUT;
 		g->base++;
 		return;
-	case RP_L_OPEN:
+	case RBCALLS_L_OPEN:
 		call->flags |= RBMON_EVF_OPEN;
 		return;
 	}
@@ -208,7 +208,7 @@ evgraph_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 }
 
 static void
-evgraph_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+evgraph_mark(struct rbcalls_walk *w, const struct rbrec_rec *k, size_t depth)
 {
 	struct rbmon_evgraph	*g = evgraph_of(w);
 	int32_t			 d = g->base + (int32_t)depth;
@@ -258,7 +258,7 @@ evgraph_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
 	}
 }
 
-static const struct rp_handler evgraph_handler = {
+static const struct rbcalls_handler evgraph_handler = {
 	evgraph_enter, evgraph_leave, evgraph_mark, NULL
 };
 
@@ -267,7 +267,7 @@ rbmon_evgraph_init(struct rbmon_evgraph *g)
 {
 	memset(g, 0, sizeof *g);
 	g->stop = g->off = SIZE_MAX;
-	rp_walk_live(&g->w, &evgraph_handler);
+	rbcalls_walk_live(&g->w, &evgraph_handler);
 }
 
 void
@@ -280,7 +280,7 @@ rbmon_evgraph_free(struct rbmon_evgraph *g)
 		free(g->rows[i].file);
 	}
 	free(g->rows);
-	rp_walk_free(&g->w);
+	rbcalls_walk_free(&g->w);
 	rbmon_evgraph_init(g);
 }
 
@@ -293,7 +293,7 @@ rbmon_evgraph_lost(struct rbmon_evgraph *g, uint64_t at, uint64_t count)
 {
 	if (count == 0)
 		return;
-	rp_walk_gap(&g->w, at, count);
+	rbcalls_walk_gap(&g->w, at, count);
 	g->cur = g->base + (int32_t)g->w.n;
 }
 
@@ -310,10 +310,10 @@ rbmon_evgraph_add(struct rbmon_evgraph *g, const struct rbmon_evcopy *c)
 		return;
 	if (g->next != 0 && c->w.first > g->next)
 		rbmon_evgraph_lost(g, g->next, c->w.first - g->next);
-	rp_walk_feed(&g->w, c->rec, c->n, c->w.first);
-	while (rp_walk_step(&g->w))
+	rbcalls_walk_feed(&g->w, c->rec, c->n, c->w.first);
+	while (rbcalls_walk_step(&g->w))
 		;
-	rp_walk_feed(&g->w, NULL, 0, 0);
+	rbcalls_walk_feed(&g->w, NULL, 0, 0);
 	g->next = c->w.first + c->n;
 	g->cur = g->base + (int32_t)g->w.n;
 }

@@ -17,15 +17,15 @@
 #include "monitor/util/util.h"
 
 /* Frames a folded stack keeps by default (export -D), about perf's 127. */
-#define RP_FOLDED_DEPTH	128
+#define RBEXP_FOLDED_DEPTH	128
 
-struct rp_export {
-	struct rp_ctx	*x;
+struct rbexp_export {
+	struct rbwalk_ctx	*x;
 	FILE		*out;
 	int		 first;		/* no event written yet */
 	/* folded: a tree of paths, self time per node */
-	struct rp_map	 kids;		/* (parent node, func) -> node */
-	struct rp_node { uint32_t parent, func; uint64_t self; } *nodes;
+	struct rbwalk_map	 kids;		/* (parent node, func) -> node */
+	struct rbexp_node { uint32_t parent, func; uint64_t self; } *nodes;
 	size_t		 nnodes, capnodes;
 	uint32_t	 root;		/* the stream's root node */
 	size_t		 depth;		/* frames a path keeps (-D) */
@@ -37,8 +37,8 @@ struct rp_export {
 };
 
 
-void	rp_chrome(struct rp_export *, const struct rbmon_tids *);
-void	rp_folded(struct rp_export *, const struct rbmon_tids *);
-void	rp_speedscope(struct rp_export *, const struct rbmon_tids *);
+void	rbexp_chrome(struct rbexp_export *, const struct rbmon_tids *);
+void	rbexp_folded(struct rbexp_export *, const struct rbmon_tids *);
+void	rbexp_speedscope(struct rbexp_export *, const struct rbmon_tids *);
 
 #endif /* RBMON_EXPORT_H */

@@ -19,11 +19,11 @@
 
 /* Folded stacks: "program (pid);thread (tid);outer;...;inner NS". */
 static uint32_t
-rp_node(struct rp_export *e, uint32_t parent, uint32_t func)
+rbexp_node(struct rbexp_export *e, uint32_t parent, uint32_t func)
 {
 	uint32_t	v;
 
-	if (rp_map_get(&e->kids, parent, func, &v))
+	if (rbwalk_map_get(&e->kids, parent, func, &v))
 		return v;
 	if (e->nnodes == e->capnodes) {
 		e->capnodes = e->capnodes == 0 ? 1024 : e->capnodes * 2;
@@ -33,7 +33,7 @@ rp_node(struct rp_export *e, uint32_t parent, uint32_t func)
 	e->nodes[e->nnodes].parent = parent;
 	e->nodes[e->nnodes].func = func;
 	e->nodes[e->nnodes].self = 0;
-	rp_map_put(&e->kids, parent, func, (uint32_t)e->nnodes);
+	rbwalk_map_put(&e->kids, parent, func, (uint32_t)e->nnodes);
 	return (uint32_t)e->nnodes++;
 }
 
@@ -45,28 +45,28 @@ rp_node(struct rp_export *e, uint32_t parent, uint32_t func)
  * lines are as many as its records' frames and each of bounded length.
  */
 static void
-rp_folded_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+folded_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
-	struct rp_export	*e = w->h->arg;
+	struct rbexp_export	*e = w->h->arg;
 	uint32_t		 parent;
 
 	if (depth < e->depth) {
 		parent = depth == 0 ? e->root :
 		    (uint32_t)w->stack[depth - 1].user;
 	} else {
-		parent = rp_node(e, (uint32_t)w->stack[e->depth - 1].user,
+		parent = rbexp_node(e, (uint32_t)w->stack[e->depth - 1].user,
 		    e->fold);
 		e->folded = 1;
 	}
-	f->user = rp_node(e, parent, f->func);
+	f->user = rbexp_node(e, parent, f->func);
 }
 
 static void
-rp_folded_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+folded_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
-	struct rp_export	*e = w->h->arg;
-	uint64_t		 d = rp_rel_ns(e->x, end) - rp_rel_ns(e->x, f->start);
+	struct rbexp_export	*e = w->h->arg;
+	uint64_t		 d = rbwalk_rel_ns(e->x, end) - rbwalk_rel_ns(e->x, f->start);
 
 	(void)how;
 	/* In ns as the Chrome export has them: the weights add up exactly. */
@@ -77,7 +77,7 @@ rp_folded_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
 
 /* A node's path, outermost first; @path holds e->depth + 4 nodes. */
 static void
-rp_folded_path(struct rp_export *e, uint32_t node, uint32_t *path)
+folded_path(struct rbexp_export *e, uint32_t node, uint32_t *path)
 {
 	size_t	n = 0;
 
@@ -92,12 +92,12 @@ rp_folded_path(struct rp_export *e, uint32_t node, uint32_t *path)
 }
 
 void
-rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
+rbexp_folded(struct rbexp_export *e, const struct rbmon_tids *tids)
 {
-	struct rp_handler	 h = { rp_folded_enter, rp_folded_leave, NULL,
+	struct rbcalls_handler	 h = { folded_enter, folded_leave, NULL,
 				    e };
-	struct rp_ctx		*x = e->x;
-	struct rp_walk		 w;
+	struct rbwalk_ctx		*x = e->x;
+	struct rbcalls_walk		 w;
 	char			 name[RB_PROGRAM_MAX + RB_THREAD_NAME_MAX + 128];
 	char			 label[32];
 	uint32_t		 pnode, f, *path;
@@ -105,7 +105,7 @@ rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 
 	snprintf(name, sizeof name, "[folded: frames deeper than %zu]",
 	    e->depth);
-	e->fold = rp_func_named(x, name, "", -3);
+	e->fold = rbwalk_func_named(x, name, "", -3);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 
@@ -113,25 +113,25 @@ rp_folded(struct rp_export *e, const struct rbmon_tids *tids)
 			continue;
 		snprintf(name, sizeof name, "%s (%d)", x->rec.info.program,
 		    (int)s->info.pid);
-		f = rp_func_named(x, name, "", -1);
-		pnode = rp_node(e, UINT32_MAX, f);
-		rp_walk_init(&w, x, i, &h);
+		f = rbwalk_func_named(x, name, "", -1);
+		pnode = rbexp_node(e, UINT32_MAX, f);
+		rbcalls_walk_init(&w, x, i, &h);
 		snprintf(label, sizeof label, "%d", (int)s->info.tid);
-		rp_thread_label(name, sizeof name, x, i, rp_thread_name(s),
+		rbread_thread_label(name, sizeof name, x, i, rbread_thread_name(s),
 		    label);
-		f = rp_func_named(x, name, "", -2);
-		e->root = rp_node(e, pnode, f);
-		while (rp_walk_step(&w))
+		f = rbwalk_func_named(x, name, "", -2);
+		e->root = rbexp_node(e, pnode, f);
+		while (rbcalls_walk_step(&w))
 			;
-		rp_walk_finish(&w);
-		rp_walk_free(&w);
+		rbcalls_walk_finish(&w);
+		rbcalls_walk_free(&w);
 	}
 	/* Program, thread, e->depth frames, the fold and one more. */
 	path = rbmon_xcalloc(e->depth + 4, sizeof *path);
 	for (i = 0; i < e->nnodes; i++) {
 		if (e->nodes[i].self == 0)
 			continue;
-		rp_folded_path(e, (uint32_t)i, path);
+		folded_path(e, (uint32_t)i, path);
 		fprintf(e->out, " %" PRIu64 "\n", e->nodes[i].self);
 	}
 	free(path);

@@ -114,7 +114,7 @@ struct pf_buf {
 };
 
 struct pf_export {
-	struct rp_ctx	*x;
+	struct rbwalk_ctx	*x;
 	FILE		*out;
 	struct pf_buf	 b;
 	uint32_t	 seq;		/* the thread's sequence */
@@ -256,7 +256,7 @@ pf_packet_close(struct pf_export *e)
 static uint64_t
 pf_time(struct pf_export *e, uint64_t ts)
 {
-	uint64_t	ns = rp_rel_ns(e->x, ts);
+	uint64_t	ns = rbwalk_rel_ns(e->x, ts);
 
 	if (ns < e->last)
 		ns = e->last;
@@ -310,11 +310,11 @@ pf_event_close(struct pf_export *e)
 }
 
 static void
-pf_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+pf_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
 	struct pf_export	*e = w->h->arg;
-	struct rp_ctx		*x = e->x;
-	const struct rp_func	*fn = &x->funcs[f->func];
+	struct rbwalk_ctx		*x = e->x;
+	const struct rbwalk_func	*fn = &x->funcs[f->func];
 	const char		*cf = "";
 	char			 site[RB_PATH_MAX + 16];
 	int			 cl = 0, has_src, has_site = 0, new_name;
@@ -326,9 +326,9 @@ pf_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 	has_src = fn->file[0] != '\0' || fn->line > 0;
 	if (f->site != 0 && !fn->named) {
 		/* It may add a function: fn is looked up again after. */
-		rp_site(x, w->si, f->site, &cf, &cl);
+		rbwalk_site(x, w->si, f->site, &cf, &cl);
 		fn = &x->funcs[f->func];
-		has_site = (cf[0] != '\0' || cl > 0) && rp_map_get(&x->bysite,
+		has_site = (cf[0] != '\0' || cl > 0) && rbwalk_map_get(&x->bysite,
 		    x->procs[w->si].image, f->site, &sv);
 		if (has_site)
 			new_site = !pf_seen(&e->sites, &e->capsites, sv,
@@ -373,18 +373,18 @@ pf_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 		pf_uint(&e->b, PF_DA_STRING_VALUE_IID, sv + 1ull);
 		pf_close(&e->b);
 	}
-	if (f->flags & RP_F_ENTRY_LOST)
+	if (f->flags & RBCALLS_F_ENTRY_LOST)
 		pf_flag(&e->b, PF_ARG_ENTRY_LOST);
 	pf_event_close(e);
 }
 
 static void
-pf_leave(struct rp_walk *w, struct rp_frame *f, size_t depth, uint64_t end,
+pf_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth, uint64_t end,
     int how)
 {
 	static const int flag[] = {
-		[RP_L_EXIT] = 0, [RP_L_UNWOUND] = PF_ARG_UNWOUND,
-		[RP_L_CUT] = PF_ARG_CUT, [RP_L_OPEN] = PF_ARG_OPEN,
+		[RBCALLS_L_EXIT] = 0, [RBCALLS_L_UNWOUND] = PF_ARG_UNWOUND,
+		[RBCALLS_L_CUT] = PF_ARG_CUT, [RBCALLS_L_OPEN] = PF_ARG_OPEN,
 	};
 	struct pf_export	*e = w->h->arg;
 
@@ -400,13 +400,13 @@ pf_leave(struct rp_walk *w, struct rp_frame *f, size_t depth, uint64_t end,
 }
 
 static void
-pf_mark(struct rp_walk *w, const struct rbrec_rec *k, size_t depth)
+pf_mark(struct rbcalls_walk *w, const struct rbrec_rec *k, size_t depth)
 {
 	struct pf_export	*e = w->h->arg;
 	char			 name[64];
 
 	(void)depth;
-	if (rp_mark_name(name, sizeof name, k) != 0)
+	if (rbread_mark_name(name, sizeof name, k) != 0)
 		return;
 	pf_packet_open(e);
 	pf_uint(&e->b, PF_TP_TIMESTAMP, pf_time(e, k->lost ? w->last :
@@ -452,7 +452,7 @@ pf_thread(struct pf_export *e, size_t si)
 	char				 label[RB_THREAD_NAME_MAX + 64];
 
 	/* With what it lost, which its walker's first pass counted. */
-	rp_thread_label(label, sizeof label, e->x, si, pf_thread_name(s),
+	rbread_thread_label(label, sizeof label, e->x, si, pf_thread_name(s),
 	    NULL);
 	pf_packet_open(e);
 	pf_open(&e->b, PF_TP_TRACK_DESCRIPTOR);
@@ -508,13 +508,13 @@ pf_wanted(const long *tids, size_t n, int32_t tid)
  * @out for errors.
  */
 void
-rbmon_perfetto_write(struct rp_ctx *x, FILE *out, const long *tids,
+rbmon_perfetto_write(struct rbwalk_ctx *x, FILE *out, const long *tids,
     size_t ntids)
 {
 	struct pf_export	 e;
-	struct rp_handler	 h = { pf_enter, pf_leave, pf_mark, &e };
-	struct rp_walk		 w;
-	struct rp_map		 pids;	/* (pid, 0): described already */
+	struct rbcalls_handler	 h = { pf_enter, pf_leave, pf_mark, &e };
+	struct rbcalls_walk		 w;
+	struct rbwalk_map		 pids;	/* (pid, 0): described already */
 	uint32_t		 v;
 	size_t			 i;
 
@@ -527,18 +527,18 @@ rbmon_perfetto_write(struct rp_ctx *x, FILE *out, const long *tids,
 
 		if (!pf_wanted(tids, ntids, s->info.tid))
 			continue;
-		if (!rp_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
-			rp_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
+		if (!rbwalk_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
+			rbwalk_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
 			pf_process(&e, s);
 		}
-		rp_walk_init(&w, x, i, &h);
+		rbcalls_walk_init(&w, x, i, &h);
 		pf_thread(&e, i);
-		while (rp_walk_step(&w))
+		while (rbcalls_walk_step(&w))
 			;
-		rp_walk_finish(&w);
-		rp_walk_free(&w);
+		rbcalls_walk_finish(&w);
+		rbcalls_walk_free(&w);
 	}
-	rp_map_free(&pids);
+	rbwalk_map_free(&pids);
 	free(e.b.p);
 	free(e.names);
 	free(e.sites);

@@ -11,6 +11,6 @@
 
 #include "monitor/history/walk.h"
 
-void	rbmon_perfetto_write(struct rp_ctx *, FILE *, const long *, size_t);
+void	rbmon_perfetto_write(struct rbwalk_ctx *, FILE *, const long *, size_t);
 
 #endif /* RBMON_PERFETTO_H */

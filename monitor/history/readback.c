@@ -24,7 +24,7 @@
 
 /* Recorded without a clock: its stamps are a sequence, no time. */
 int
-rp_no_times(const struct rp_ctx *x)
+rbread_no_times(const struct rbwalk_ctx *x)
 {
 	return x->rec.info.clock == RB_CLOCK_NONE;
 }
@@ -34,12 +34,12 @@ rp_no_times(const struct rp_ctx *x)
  * @cmd needs times, NULL: nothing) refuses one without times.
  */
 int
-rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path,
+rbread_open_or_say(struct rbwalk_ctx *x, const char *cmd, const char *path,
     const char *needs)
 {
 	char	*why = NULL;
 
-	if (rp_open(x, path, &why) != 0) {
+	if (rbwalk_open(x, path, &why) != 0) {
 		rbmon_esc_line(stderr, "rbmon %s: %s: %s", cmd, path, why);
 		free(why);
 		return -1;
@@ -52,13 +52,13 @@ rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path,
 		    "(its recorder was killed, or could not write): read to "
 		    "its last whole chunk; what the threads lost after it is "
 		    "unknown", cmd, path);
-	if (rp_no_times(x) && needs != NULL) {
+	if (rbread_no_times(x) && needs != NULL) {
 		rbmon_esc_line(stderr, "rbmon %s: %s: %s needs times: the "
 		    "program ran with RBTRACE_CLOCK=none", cmd, path, needs);
-		rp_close(x);
+		rbwalk_close(x);
 		return -1;
 	}
-	if (rp_no_times(x))
+	if (rbread_no_times(x))
 		rbmon_esc_line(stderr, "rbmon %s: %s: no times: the program ran "
 		    "with RBTRACE_CLOCK=none (the calls in order only)", cmd,
 		    path);
@@ -70,7 +70,7 @@ rp_open_or_say(struct rp_ctx *x, const char *cmd, const char *path,
 
 /* A duration as the text outputs show it: "500 ns", "1.234 us", "2.000  s". */
 void
-rp_time(char *buf, size_t len, uint64_t ns)
+rbread_time(char *buf, size_t len, uint64_t ns)
 {
 	if (ns < 1000)
 		snprintf(buf, len, "%" PRIu64 " ns", ns);
@@ -85,14 +85,14 @@ rp_time(char *buf, size_t len, uint64_t ns)
 /* ---- losses --------------------------------------------------------------- */
 
 void
-rp_losses(const struct rp_ctx *x, struct rp_losses *l)
+rbread_losses(const struct rbwalk_ctx *x, struct rbread_losses *l)
 {
 	size_t	i;
 
 	memset(l, 0, sizeof *l);
 	l->incomplete = !x->rec.have_end;
 	for (i = 0; i < x->rec.nstreams; i++) {
-		const struct rp_count	*c = &x->counts[i];
+		const struct rbwalk_count	*c = &x->counts[i];
 
 		if (!c->walked || (c->lost == 0 && !c->lost_unknown))
 			continue;
@@ -104,14 +104,14 @@ rp_losses(const struct rp_ctx *x, struct rp_losses *l)
 
 /* Are the counts shown lower bounds? */
 static int
-rp_lower_bounds(const struct rp_losses *l)
+rbread_lower_bounds(const struct rbread_losses *l)
 {
 	return l->threads != 0 || l->incomplete;
 }
 
 /* "5,060 records lost", "at least 5,060 ...", "records lost" (none counted). */
 static const char *
-rp_lost_text(char *buf, size_t len, uint64_t lost, int unknown)
+rbread_lost_text(char *buf, size_t len, uint64_t lost, int unknown)
 {
 	char	n[32];
 
@@ -124,21 +124,21 @@ rp_lost_text(char *buf, size_t len, uint64_t lost, int unknown)
 }
 
 /**
- * rp_thread_label - a thread's name as the exports show it, with what it
+ * rbread_thread_label - a thread's name as the exports show it, with what it
  * lost: "@name (@more, 5,060 records lost)", "@name (@more)",
  * "@name (5,060 records lost)" or @name
  * @more: NULL, or what the name says besides
  */
 void
-rp_thread_label(char *buf, size_t len, const struct rp_ctx *x, size_t si,
+rbread_thread_label(char *buf, size_t len, const struct rbwalk_ctx *x, size_t si,
     const char *name, const char *more)
 {
-	const struct rp_count	*c = &x->counts[si];
+	const struct rbwalk_count	*c = &x->counts[si];
 	char			 t[64];
 	int			 lost = c->lost != 0 || c->lost_unknown;
 
 	if (lost)
-		rp_lost_text(t, sizeof t, c->lost, c->lost_unknown);
+		rbread_lost_text(t, sizeof t, c->lost, c->lost_unknown);
 	if (more != NULL && lost)
 		snprintf(buf, len, "%s (%s, %s)", name, more, t);
 	else if (more != NULL || lost)
@@ -149,7 +149,7 @@ rp_thread_label(char *buf, size_t len, const struct rp_ctx *x, size_t si,
 
 /* A thread's name: its name at the end if it had one, else at the start. */
 const char *
-rp_thread_name(const struct rbrec_stream *s)
+rbread_thread_name(const struct rbrec_stream *s)
 {
 	return s->ended && s->end.name[0] != '\0' ? s->end.name :
 	    s->info.name;
@@ -161,14 +161,14 @@ rp_thread_name(const struct rbrec_stream *s)
  * recording is incomplete.
  */
 void
-rp_lost_table(FILE *out, const struct rp_ctx *x, const char *prefix)
+rbread_lost_table(FILE *out, const struct rbwalk_ctx *x, const char *prefix)
 {
-	struct rp_losses	l;
+	struct rbread_losses	l;
 	char			a[64], b[32];
 	int			blank = (int)strcspn(prefix, " ");
 	size_t			i;
 
-	rp_losses(x, &l);
+	rbread_losses(x, &l);
 	/* A blank line first: the prefix without its trailing blanks. */
 	if (l.incomplete)
 		fprintf(out, "%.*s\n%sThe recording is incomplete (no END "
@@ -177,12 +177,12 @@ rp_lost_table(FILE *out, const struct rp_ctx *x, const char *prefix)
 	if (l.threads == 0)
 		return;
 	fprintf(out, "%.*s\n%s%s in %zu thread%s (the counts above are lower "
-	    "bounds):\n", blank, prefix, prefix, rp_lost_text(a, sizeof a,
+	    "bounds):\n", blank, prefix, prefix, rbread_lost_text(a, sizeof a,
 	    l.lost, l.unknown), l.threads, l.threads == 1 ? "" : "s");
 	fprintf(out, "%s%14s  %12s  %8s  %s\n", prefix, "Lost", "Kept", "TID",
 	    "Thread");
 	for (i = 0; i < x->rec.nstreams; i++) {
-		const struct rp_count	*c = &x->counts[i];
+		const struct rbwalk_count	*c = &x->counts[i];
 
 		if (!c->walked || (c->lost == 0 && !c->lost_unknown))
 			continue;
@@ -191,7 +191,7 @@ rp_lost_table(FILE *out, const struct rp_ctx *x, const char *prefix)
 		fprintf(out, "%s%14s  %12s  %8d  ", prefix, a,
 		    rbmon_group(b, sizeof b, c->records),
 		    (int)x->rec.streams[i].info.tid);
-		rbmon_esc_fputs(rp_thread_name(&x->rec.streams[i]), out);
+		rbmon_esc_fputs(rbread_thread_name(&x->rec.streams[i]), out);
 		fputc('\n', out);
 	}
 }
@@ -202,13 +202,13 @@ rp_lost_table(FILE *out, const struct rp_ctx *x, const char *prefix)
  * per thread walked.
  */
 void
-rp_lost_json(FILE *out, const struct rp_ctx *x)
+rbread_lost_json(FILE *out, const struct rbwalk_ctx *x)
 {
-	struct rp_losses	l;
+	struct rbread_losses	l;
 	uint64_t		records = 0;
 	size_t			i, n = 0;
 
-	rp_losses(x, &l);
+	rbread_losses(x, &l);
 	for (i = 0; i < x->rec.nstreams; i++)
 		if (x->counts[i].walked)
 			records += x->counts[i].records;
@@ -216,17 +216,17 @@ rp_lost_json(FILE *out, const struct rp_ctx *x)
 	    ", \"lost_unknown\": %s, \"complete\": %s, \"lower_bounds\": %s"
 	    ", \"threads\": [", records, l.lost, l.unknown ? "true" : "false",
 	    l.incomplete ? "false" : "true",
-	    rp_lower_bounds(&l) ? "true" : "false");
+	    rbread_lower_bounds(&l) ? "true" : "false");
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
-		const struct rp_count		*c = &x->counts[i];
+		const struct rbwalk_count		*c = &x->counts[i];
 
 		if (!c->walked)
 			continue;
 		fprintf(out, "%s{\"pid\": %d, \"tid\": %d, \"name\": ",
 		    n++ == 0 ? "\n  " : ",\n  ", (int)s->info.pid,
 		    (int)s->info.tid);
-		rbmon_json_string(out, rp_thread_name(s));
+		rbmon_json_string(out, rbread_thread_name(s));
 		fprintf(out, ", \"records\": %" PRIu64 ", \"lost\": %" PRIu64
 		    ", \"lost_unknown\": %s}", c->records, c->lost,
 		    c->lost_unknown ? "true" : "false");
@@ -236,59 +236,59 @@ rp_lost_json(FILE *out, const struct rp_ctx *x)
 
 /* One line on stderr when counts are lower bounds (the exports). */
 void
-rp_lost_say(const struct rp_ctx *x, const char *cmd)
+rbread_lost_say(const struct rbwalk_ctx *x, const char *cmd)
 {
-	struct rp_losses	l;
+	struct rbread_losses	l;
 	char			a[64];
 
-	rp_losses(x, &l);
+	rbread_losses(x, &l);
 	if (l.threads == 0)
 		return;
 	rbmon_esc_line(stderr, "rbmon %s: %s: %s in %zu thread%s (per thread "
 	    "in its name): counts are lower bounds", cmd, x->rec.path,
-	    rp_lost_text(a, sizeof a, l.lost, l.unknown), l.threads,
+	    rbread_lost_text(a, sizeof a, l.lost, l.unknown), l.threads,
 	    l.threads == 1 ? "" : "s");
 }
 
 /* Close @x; the exit status: 1 if !@ok, 3 if the recording has no END. */
 int
-rp_done(struct rp_ctx *x, int ok)
+rbread_done(struct rbwalk_ctx *x, int ok)
 {
-	int	status = !ok ? 1 : x->rec.have_end ? 0 : RP_EXIT_INCOMPLETE;
+	int	status = !ok ? 1 : x->rec.have_end ? 0 : RBREAD_EXIT_INCOMPLETE;
 
-	rp_close(x);
+	rbwalk_close(x);
 	return status;
 }
 
 /* A duration as uftrace shows it: "  1.234 us", 10 wide. */
 void
-rp_duration(char *buf, size_t len, const struct rp_ctx *x, uint64_t a,
+rbread_duration(char *buf, size_t len, const struct rbwalk_ctx *x, uint64_t a,
     uint64_t b)
 {
 	uint64_t	na, nb;
 	char		t[32];
 
-	if (rp_ns(x, a, &na) != 0 || rp_ns(x, b, &nb) != 0) {
+	if (rbwalk_ns(x, a, &na) != 0 || rbwalk_ns(x, b, &nb) != 0) {
 		snprintf(buf, len, "%10s", "");
 		return;
 	}
-	rp_time(t, sizeof t, nb > na ? nb - na : 0);
+	rbread_time(t, sizeof t, nb > na ? nb - na : 0);
 	snprintf(buf, len, "%10s", t);
 }
 
 uint64_t
-rp_dur_ns(const struct rp_ctx *x, uint64_t a, uint64_t b)
+rbread_dur_ns(const struct rbwalk_ctx *x, uint64_t a, uint64_t b)
 {
 	uint64_t	na, nb;
 
-	if (rp_ns(x, a, &na) != 0 || rp_ns(x, b, &nb) != 0 || nb < na)
+	if (rbwalk_ns(x, a, &na) != 0 || rbwalk_ns(x, b, &nb) != 0 || nb < na)
 		return 0;
 	return nb - na;
 }
 
 /* "stopped: breakpoint 3", as rbmon --events says it. */
 void
-rp_stop_text(char *buf, size_t len, uint64_t why)
+rbread_stop_text(char *buf, size_t len, uint64_t why)
 {
 	if (RB_WHY_REASON(why) == RB_WHY_BREAKPOINT)
 		snprintf(buf, len, "stopped: %s %u", rbmon_why_json((int32_t)why),
@@ -298,20 +298,20 @@ rp_stop_text(char *buf, size_t len, uint64_t why)
 }
 
 /**
- * rp_mark_name - what a mark (a line, a stop, lost records) is called in
+ * rbread_mark_name - what a mark (a line, a stop, lost records) is called in
  * the exports
  *
  * Return: 0, or -1 if @k is no mark they show.
  */
 int
-rp_mark_name(char *name, size_t len, const struct rbrec_rec *k)
+rbread_mark_name(char *name, size_t len, const struct rbrec_rec *k)
 {
 	if (k->lost || k->e.kind == RB_EV_LOST)
 		snprintf(name, len, "[LOST %" PRIu64 " EVENTS]", k->e.arg);
 	else if (k->e.kind == RB_EV_LINE)
 		snprintf(name, len, "line %" PRId64, (int64_t)k->e.arg);
 	else if (k->e.kind == RB_EV_STOP)
-		rp_stop_text(name, len, k->e.arg);
+		rbread_stop_text(name, len, k->e.arg);
 	else if (k->e.kind == RB_EV_RESUME)
 		snprintf(name, len, "resumed");
 	else if (k->e.kind == RB_EV_OFF)

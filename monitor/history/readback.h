@@ -13,32 +13,32 @@
 #include "monitor/history/walk.h"
 
 /* Read whole, but the recording has no END: exit status 3. */
-#define RP_EXIT_INCOMPLETE	3
+#define RBREAD_EXIT_INCOMPLETE	3
 
 /* What the walked streams lost, all together. */
-struct rp_losses {
+struct rbread_losses {
 	uint64_t	lost;		/* records, as counted */
 	size_t		threads;	/* streams that lost any */
 	int		unknown;	/* a gap of unknown size */
 	int		incomplete;	/* no END: what came after is unknown */
 };
 
-int	rp_no_times(const struct rp_ctx *);
-int	rp_open_or_say(struct rp_ctx *, const char *, const char *,
+int	rbread_no_times(const struct rbwalk_ctx *);
+int	rbread_open_or_say(struct rbwalk_ctx *, const char *, const char *,
 	    const char *);
-void	rp_time(char *, size_t, uint64_t);
-void	rp_losses(const struct rp_ctx *, struct rp_losses *);
-const char *rp_thread_name(const struct rbrec_stream *);
-void	rp_thread_label(char *, size_t, const struct rp_ctx *, size_t,
+void	rbread_time(char *, size_t, uint64_t);
+void	rbread_losses(const struct rbwalk_ctx *, struct rbread_losses *);
+const char *rbread_thread_name(const struct rbrec_stream *);
+void	rbread_thread_label(char *, size_t, const struct rbwalk_ctx *, size_t,
 	    const char *, const char *);
-void	rp_lost_table(FILE *, const struct rp_ctx *, const char *);
-void	rp_lost_json(FILE *, const struct rp_ctx *);
-void	rp_lost_say(const struct rp_ctx *, const char *);
-int	rp_done(struct rp_ctx *, int);
-void	rp_duration(char *, size_t, const struct rp_ctx *, uint64_t,
+void	rbread_lost_table(FILE *, const struct rbwalk_ctx *, const char *);
+void	rbread_lost_json(FILE *, const struct rbwalk_ctx *);
+void	rbread_lost_say(const struct rbwalk_ctx *, const char *);
+int	rbread_done(struct rbwalk_ctx *, int);
+void	rbread_duration(char *, size_t, const struct rbwalk_ctx *, uint64_t,
 	    uint64_t);
-uint64_t rp_dur_ns(const struct rp_ctx *, uint64_t, uint64_t);
-void	rp_stop_text(char *, size_t, uint64_t);
-int	rp_mark_name(char *, size_t, const struct rbrec_rec *);
+uint64_t rbread_dur_ns(const struct rbwalk_ctx *, uint64_t, uint64_t);
+void	rbread_stop_text(char *, size_t, uint64_t);
+int	rbread_mark_name(char *, size_t, const struct rbrec_rec *);
 
 #endif /* RBMON_READBACK_H */

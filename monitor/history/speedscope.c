@@ -14,10 +14,10 @@
 
 /* speedscope: one evented profile per thread, frames shared. */
 static void
-rp_ss_event(struct rp_walk *w, const char *type, uint32_t func, uint64_t ts)
+ss_event(struct rbcalls_walk *w, const char *type, uint32_t func, uint64_t ts)
 {
-	struct rp_export	*e = w->h->arg;
-	uint64_t		 ns = rp_rel_ns(e->x, ts);
+	struct rbexp_export	*e = w->h->arg;
+	uint64_t		 ns = rbwalk_rel_ns(e->x, ts);
 
 	if (!e->have_lo || ns < e->lo)
 		e->lo = ns;
@@ -30,27 +30,27 @@ rp_ss_event(struct rp_walk *w, const char *type, uint32_t func, uint64_t ts)
 }
 
 static void
-rp_ss_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+ss_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
 	(void)depth;
-	rp_ss_event(w, "O", f->func, f->start);
+	ss_event(w, "O", f->func, f->start);
 }
 
 static void
-rp_ss_leave(struct rp_walk *w, struct rp_frame *f, size_t depth,
+ss_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
 	(void)depth;
 	(void)how;
-	rp_ss_event(w, "C", f->func, end);
+	ss_event(w, "C", f->func, end);
 }
 
 void
-rp_speedscope(struct rp_export *e, const struct rbmon_tids *tids)
+rbexp_speedscope(struct rbexp_export *e, const struct rbmon_tids *tids)
 {
-	struct rp_handler	 h = { rp_ss_enter, rp_ss_leave, NULL, e };
-	struct rp_ctx		*x = e->x;
-	struct rp_walk		 w;
+	struct rbcalls_handler	 h = { ss_enter, ss_leave, NULL, e };
+	struct rbwalk_ctx		*x = e->x;
+	struct rbcalls_walk		 w;
 	char			 name[RB_THREAD_NAME_MAX + 64];
 	char			 label[RB_THREAD_NAME_MAX + 128];
 	size_t			 i, n = 0;
@@ -64,10 +64,10 @@ rp_speedscope(struct rp_export *e, const struct rbmon_tids *tids)
 
 		if (!rbmon_cmd_tid_wanted(tids, s->info.tid))
 			continue;
-		rp_walk_init(&w, x, i, &h);
+		rbcalls_walk_init(&w, x, i, &h);
 		snprintf(name, sizeof name, "pid %d, tid %d", (int)s->info.pid,
 		    (int)s->info.tid);
-		rp_thread_label(label, sizeof label, x, i, rp_thread_name(s),
+		rbread_thread_label(label, sizeof label, x, i, rbread_thread_name(s),
 		    name);
 		fputs(n++ == 0 ? "\n{" : ",\n{", e->out);
 		fputs("\"type\": \"evented\", \"name\": ", e->out);
@@ -76,10 +76,10 @@ rp_speedscope(struct rp_export *e, const struct rbmon_tids *tids)
 		e->first = 1;
 		e->have_lo = 0;
 		e->lo = e->hi = 0;
-		while (rp_walk_step(&w))
+		while (rbcalls_walk_step(&w))
 			;
-		rp_walk_finish(&w);
-		rp_walk_free(&w);
+		rbcalls_walk_finish(&w);
+		rbcalls_walk_free(&w);
 		fprintf(e->out, "\n], \"startValue\": %" PRIu64 ", \"endValue\": %"
 		    PRIu64 "}", e->lo, e->hi);
 	}

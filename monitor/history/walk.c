@@ -19,7 +19,7 @@
 /* ---- maps --------------------------------------------------------------- */
 
 static uint64_t
-rp_hash2(uint64_t a, uint64_t b)
+rbwalk_hash2(uint64_t a, uint64_t b)
 {
 	uint64_t	h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull);
 
@@ -29,13 +29,13 @@ rp_hash2(uint64_t a, uint64_t b)
 }
 
 int
-rp_map_get(const struct rp_map *m, uint64_t a, uint64_t b, uint32_t *v)
+rbwalk_map_get(const struct rbwalk_map *m, uint64_t a, uint64_t b, uint32_t *v)
 {
 	size_t	i;
 
 	if (m->cap == 0)
 		return 0;
-	for (i = rp_hash2(a, b) & (m->cap - 1); m->v[i] != 0;
+	for (i = rbwalk_hash2(a, b) & (m->cap - 1); m->v[i] != 0;
 	    i = (i + 1) & (m->cap - 1))
 		if (m->k1[i] == a && m->k2[i] == b) {
 			*v = m->v[i] - 1;
@@ -45,7 +45,7 @@ rp_map_get(const struct rp_map *m, uint64_t a, uint64_t b, uint32_t *v)
 }
 
 void
-rp_map_put(struct rp_map *m, uint64_t a, uint64_t b, uint32_t v)
+rbwalk_map_put(struct rbwalk_map *m, uint64_t a, uint64_t b, uint32_t v)
 {
 	size_t	i, j, oldcap = m->cap;
 	uint64_t *k1 = m->k1, *k2 = m->k2;
@@ -59,12 +59,12 @@ rp_map_put(struct rp_map *m, uint64_t a, uint64_t b, uint32_t v)
 		m->n = 0;
 		for (j = 0; j < oldcap; j++)
 			if (vv[j] != 0)
-				rp_map_put(m, k1[j], k2[j], vv[j] - 1);
+				rbwalk_map_put(m, k1[j], k2[j], vv[j] - 1);
 		free(k1);
 		free(k2);
 		free(vv);
 	}
-	for (i = rp_hash2(a, b) & (m->cap - 1); m->v[i] != 0;
+	for (i = rbwalk_hash2(a, b) & (m->cap - 1); m->v[i] != 0;
 	    i = (i + 1) & (m->cap - 1))
 		;
 	m->k1[i] = a;
@@ -74,7 +74,7 @@ rp_map_put(struct rp_map *m, uint64_t a, uint64_t b, uint32_t v)
 }
 
 void
-rp_map_free(struct rp_map *m)
+rbwalk_map_free(struct rbwalk_map *m)
 {
 	free(m->k1);
 	free(m->k2);
@@ -83,7 +83,7 @@ rp_map_free(struct rp_map *m)
 }
 
 static uint64_t
-rp_hash_str(const char *s, size_t len)
+rbwalk_hash_str(const char *s, size_t len)
 {
 	uint64_t	h = 0xcbf29ce484222325ull;
 	size_t		i;
@@ -98,14 +98,14 @@ rp_hash_str(const char *s, size_t len)
  * their lengths: a key is compared only with keys of its own length.
  */
 static int
-rp_smap_get(const struct rp_smap *m, const char *key, size_t len,
+rbwalk_smap_get(const struct rbwalk_smap *m, const char *key, size_t len,
     uint32_t *v)
 {
 	size_t	i;
 
 	if (m->cap == 0)
 		return 0;
-	for (i = rp_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
+	for (i = rbwalk_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
 	    i = (i + 1) & (m->cap - 1))
 		if (m->klen[i] == len && memcmp(m->k[i], key, len) == 0) {
 			*v = m->v[i] - 1;
@@ -115,7 +115,7 @@ rp_smap_get(const struct rp_smap *m, const char *key, size_t len,
 }
 
 static void
-rp_smap_put(struct rp_smap *m, char *key, size_t len, uint32_t v)
+rbwalk_smap_put(struct rbwalk_smap *m, char *key, size_t len, uint32_t v)
 {
 	size_t	i, j, oldcap = m->cap;
 	char	**kk = m->k;
@@ -130,12 +130,12 @@ rp_smap_put(struct rp_smap *m, char *key, size_t len, uint32_t v)
 		m->n = 0;
 		for (j = 0; j < oldcap; j++)
 			if (vv[j] != 0)
-				rp_smap_put(m, kk[j], kl[j], vv[j] - 1);
+				rbwalk_smap_put(m, kk[j], kl[j], vv[j] - 1);
 		free(kk);
 		free(kl);
 		free(vv);
 	}
-	for (i = rp_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
+	for (i = rbwalk_hash_str(key, len) & (m->cap - 1); m->v[i] != 0;
 	    i = (i + 1) & (m->cap - 1))
 		;
 	m->k[i] = key;
@@ -145,7 +145,7 @@ rp_smap_put(struct rp_smap *m, char *key, size_t len, uint32_t v)
 }
 
 static void
-rp_smap_free(struct rp_smap *m)
+rbwalk_smap_free(struct rbwalk_smap *m)
 {
 	size_t	i;
 
@@ -161,20 +161,20 @@ rp_smap_free(struct rp_smap *m)
 /* ---- functions ------------------------------------------------------------ */
 
 static uint32_t
-rp_func_add(struct rp_ctx *x, const char *name, const char *file, int line,
+rbwalk_func_add(struct rbwalk_ctx *x, const char *name, const char *file, int line,
     int named)
 {
 	char		*key;
 	int		 klen;
 	uint32_t	 v;
-	struct rp_func	*f;
+	struct rbwalk_func	*f;
 
 	klen = asprintf(&key, "%s%c%s%c%d%c", name, 0, file, 0, line, 0);
 	if (klen < 0) {
 		fputs("rbmon: out of memory\n", stderr);
 		exit(1);
 	}
-	if (rp_smap_get(&x->byname, key, (size_t)klen, &v)) {
+	if (rbwalk_smap_get(&x->byname, key, (size_t)klen, &v)) {
 		free(key);
 		return v;
 	}
@@ -188,16 +188,16 @@ rp_func_add(struct rp_ctx *x, const char *name, const char *file, int line,
 	f->file = rbmon_xstrdup(file);
 	f->line = line;
 	f->named = named;
-	rp_smap_put(&x->byname, key, (size_t)klen, (uint32_t)x->nfuncs);
+	rbwalk_smap_put(&x->byname, key, (size_t)klen, (uint32_t)x->nfuncs);
 	return (uint32_t)x->nfuncs++;
 }
 
 /* What address @addr of image @image is: its symbol, empty if unknown. */
 static void
-rp_lookup(struct rp_ctx *x, uint64_t image, uint64_t addr,
+rbwalk_lookup(struct rbwalk_ctx *x, uint64_t image, uint64_t addr,
     struct rbmon_sym *sym)
 {
-	const struct rp_obj	*o;
+	const struct rbwalk_obj	*o;
 	size_t			 lo = 0, hi = x->nobjs, mid;
 
 	memset(sym, 0, sizeof *sym);
@@ -220,42 +220,42 @@ rp_lookup(struct rp_ctx *x, uint64_t image, uint64_t addr,
 }
 
 /**
- * rp_func_of - the function at address @fn in stream @si's process
+ * rbwalk_func_of - the function at address @fn in stream @si's process
  *
  * Return: its index in ctx->funcs.
  */
 uint32_t
-rp_func_of(struct rp_ctx *x, size_t si, uint64_t fn)
+rbwalk_func_of(struct rbwalk_ctx *x, size_t si, uint64_t fn)
 {
 	const struct rbmon_process *p = &x->procs[si];
 	struct rbmon_sym	sym;
 	uint32_t		v;
 	char			buf[32];
 
-	if (rp_map_get(&x->byaddr, p->image, fn, &v))
+	if (rbwalk_map_get(&x->byaddr, p->image, fn, &v))
 		return v;
-	rp_lookup(x, p->image, fn, &sym);
+	rbwalk_lookup(x, p->image, fn, &sym);
 	if (sym.function == NULL)
 		snprintf(buf, sizeof buf, "0x%" PRIx64, fn);
-	v = rp_func_add(x, sym.function != NULL ? sym.function : buf,
+	v = rbwalk_func_add(x, sym.function != NULL ? sym.function : buf,
 	    sym.file != NULL ? sym.file : "", sym.line, 0);
-	rp_map_put(&x->byaddr, p->image, fn, v);
+	rbwalk_map_put(&x->byaddr, p->image, fn, v);
 	return v;
 }
 
 /* A named frame's function (rbtrace_push()). */
 uint32_t
-rp_func_named(struct rp_ctx *x, const char *name, const char *file, int line)
+rbwalk_func_named(struct rbwalk_ctx *x, const char *name, const char *file, int line)
 {
-	return rp_func_add(x, name, file, line, 1);
+	return rbwalk_func_add(x, name, file, line, 1);
 }
 
 /**
- * rp_site - the file and line of call site @site (a return address) in
+ * rbwalk_site - the file and line of call site @site (a return address) in
  * stream @si's process; "" and 0 when unknown
  */
 void
-rp_site(struct rp_ctx *x, size_t si, uint64_t site, const char **file,
+rbwalk_site(struct rbwalk_ctx *x, size_t si, uint64_t site, const char **file,
     int *line)
 {
 	const struct rbmon_process *p = &x->procs[si];
@@ -266,11 +266,11 @@ rp_site(struct rp_ctx *x, size_t si, uint64_t site, const char **file,
 	*line = 0;
 	if (site == 0)
 		return;
-	if (!rp_map_get(&x->bysite, p->image, site, &v)) {
-		rp_lookup(x, p->image, site - 1, &sym);
-		v = rp_func_add(x, "", sym.file != NULL ? sym.file : "",
+	if (!rbwalk_map_get(&x->bysite, p->image, site, &v)) {
+		rbwalk_lookup(x, p->image, site - 1, &sym);
+		v = rbwalk_func_add(x, "", sym.file != NULL ? sym.file : "",
 		    sym.line, 0);
-		rp_map_put(&x->bysite, p->image, site, v);
+		rbwalk_map_put(&x->bysite, p->image, site, v);
 	}
 	*file = x->funcs[v].file;
 	*line = x->funcs[v].line;
@@ -278,27 +278,27 @@ rp_site(struct rp_ctx *x, size_t si, uint64_t site, const char **file,
 
 /* A raw time as CLOCK_MONOTONIC ns. Return: 0, or -1 without calibration. */
 int
-rp_ns(const struct rp_ctx *x, uint64_t ts, uint64_t *ns)
+rbwalk_ns(const struct rbwalk_ctx *x, uint64_t ts, uint64_t *ns)
 {
 	return rbrec_ts_ns(&x->rec, ts, ns);
 }
 
 /* A raw time as ns since the recording's first record (0 if unknown). */
 uint64_t
-rp_rel_ns(const struct rp_ctx *x, uint64_t ts)
+rbwalk_rel_ns(const struct rbwalk_ctx *x, uint64_t ts)
 {
 	uint64_t	a, b;
 
-	if (!x->have_t0 || ts <= x->t0 || rp_ns(x, ts, &a) != 0 ||
-	    rp_ns(x, x->t0, &b) != 0 || a < b)
+	if (!x->have_t0 || ts <= x->t0 || rbwalk_ns(x, ts, &a) != 0 ||
+	    rbwalk_ns(x, x->t0, &b) != 0 || a < b)
 		return 0;
 	return a - b;
 }
 
 static int
-rp_obj_cmp(const void *a, const void *b)
+rbwalk_obj_cmp(const void *a, const void *b)
 {
-	const struct rp_obj	*x = a, *y = b;
+	const struct rbwalk_obj	*x = a, *y = b;
 
 	if (x->image != y->image)
 		return x->image < y->image ? -1 : 1;
@@ -310,7 +310,7 @@ rp_obj_cmp(const void *a, const void *b)
  * whatever the path), else its path without empty and "." components.
  */
 static char *
-rp_file_key(const struct rbrec_object *o, size_t *len)
+rbwalk_file_key(const struct rbrec_object *o, size_t *len)
 {
 	const char	*p;
 	char		*k;
@@ -343,9 +343,9 @@ rp_file_key(const struct rbrec_object *o, size_t *len)
 
 /* The recording's objects by image, each pointing at its file's image. */
 static void
-rp_files(struct rp_ctx *x)
+rbwalk_files(struct rbwalk_ctx *x)
 {
-	struct rp_smap	 keys;
+	struct rbwalk_smap	 keys;
 	struct rbmon_object *d;
 	uint32_t	 f;
 	size_t		 i, klen;
@@ -362,12 +362,12 @@ rp_files(struct rp_ctx *x)
 
 		if (o->path[0] != '/' || o->hi <= o->lo || o->lo < o->base)
 			continue;
-		k = rp_file_key(o, &klen);
-		if (rp_smap_get(&keys, k, klen, &f)) {
+		k = rbwalk_file_key(o, &klen);
+		if (rbwalk_smap_get(&keys, k, klen, &f)) {
 			free(k);
 		} else {
 			f = (uint32_t)x->snap.nobjects++;
-			rp_smap_put(&keys, k, klen, f);
+			rbwalk_smap_put(&keys, k, klen, f);
 			d = &x->snap.objects[f];
 			d->image = f + 1ull;
 			d->base = 0;
@@ -386,18 +386,18 @@ rp_files(struct rp_ctx *x)
 		x->objs[x->nobjs].base = o->base;
 		x->objs[x->nobjs++].file = f;
 	}
-	qsort(x->objs, x->nobjs, sizeof *x->objs, rp_obj_cmp);
-	rp_smap_free(&keys);
+	qsort(x->objs, x->nobjs, sizeof *x->objs, rbwalk_obj_cmp);
+	rbwalk_smap_free(&keys);
 }
 
 /**
- * rp_open - open the recording @path for the walkers
+ * rbwalk_open - open the recording @path for the walkers
  * @why: on failure, what is wrong (to free)
  *
  * Return: 0, or -1.
  */
 int
-rp_open(struct rp_ctx *x, const char *path, char **why)
+rbwalk_open(struct rbwalk_ctx *x, const char *path, char **why)
 {
 	struct rbrec_cursor	c;
 	struct rbrec_rec	rec;
@@ -414,7 +414,7 @@ rp_open(struct rp_ctx *x, const char *path, char **why)
 	/* ... and used only when their build-id is the one recorded. */
 	x->sy = rbmon_symbols_new(stderr);
 	rbmon_symbols_recorded(x->sy);
-	rp_files(x);
+	rbwalk_files(x);
 	x->procs = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->procs);
 	x->counts = rbmon_xcalloc(x->rec.nstreams + 1, sizeof *x->counts);
 	for (i = 0; i < x->rec.nstreams; i++) {
@@ -440,7 +440,7 @@ rp_open(struct rp_ctx *x, const char *path, char **why)
 }
 
 void
-rp_close(struct rp_ctx *x)
+rbwalk_close(struct rbwalk_ctx *x)
 {
 	size_t	i;
 
@@ -449,9 +449,9 @@ rp_close(struct rp_ctx *x)
 		free(x->funcs[i].file);
 	}
 	free(x->funcs);
-	rp_map_free(&x->byaddr);
-	rp_map_free(&x->bysite);
-	rp_smap_free(&x->byname);
+	rbwalk_map_free(&x->byaddr);
+	rbwalk_map_free(&x->bysite);
+	rbwalk_smap_free(&x->byname);
 	if (x->sy != NULL)
 		rbmon_symbols_free(x->sy);
 	free(x->snap.objects);

@@ -15,7 +15,7 @@
 #include "monitor/core/symbols.h"
 
 /* A function as the outputs name it: one per name, file and line. */
-struct rp_func {
+struct rbwalk_func {
 	char		*name;		/* demangled, or "0x..." */
 	char		*file;		/* basename, "" if unknown */
 	int		 line;		/* definition line, 0 if unknown */
@@ -23,7 +23,7 @@ struct rp_func {
 };
 
 /* What a stream kept and lost, as its walker's first pass counted. */
-struct rp_count {
+struct rbwalk_count {
 	uint64_t	 records;	/* kept, lost marks aside */
 	uint64_t	 lost;		/* lost, as counted */
 	int		 lost_unknown;	/* and gaps of unknown size */
@@ -37,27 +37,27 @@ struct rp_count {
  * looked up as its offset in the object of the stream's image that holds
  * it, so that a library loaded by a thousand processes is read once.
  */
-struct rp_ctx {
+struct rbwalk_ctx {
 	struct rbrec	 rec;
-	struct rp_count	*counts;	/* per stream */
+	struct rbwalk_count	*counts;	/* per stream */
 	struct rbmon_symbols *sy;
 	struct rbmon_snapshot snap;	/* one object per file, at bias 0 */
 	struct rbmon_process *files;	/* per file: a process of its image */
-	struct rp_obj {
+	struct rbwalk_obj {
 		uint64_t	 image, lo, hi, base;
 		uint32_t	 file;	/* index in snap.objects and files */
 	}		*objs;		/* the recording's, by image then lo */
 	size_t		 nobjs;
 	struct rbmon_process *procs;	/* one per stream: pid and image */
-	struct rp_func	*funcs;
+	struct rbwalk_func	*funcs;
 	size_t		 nfuncs, capfuncs;
 	/* (image, address) -> function, and name -> function */
-	struct rp_map {
+	struct rbwalk_map {
 		uint64_t	*k1, *k2;
 		uint32_t	*v;
 		size_t		 n, cap;
 	}		 byaddr, bysite;
-	struct rp_smap {
+	struct rbwalk_smap {
 		char		**k;
 		size_t		*klen;
 		uint32_t	*v;
@@ -67,16 +67,16 @@ struct rp_ctx {
 	int		 have_t0;
 };
 
-int	rp_map_get(const struct rp_map *, uint64_t, uint64_t, uint32_t *);
-void	rp_map_put(struct rp_map *, uint64_t, uint64_t, uint32_t);
-void	rp_map_free(struct rp_map *);
+int	rbwalk_map_get(const struct rbwalk_map *, uint64_t, uint64_t, uint32_t *);
+void	rbwalk_map_put(struct rbwalk_map *, uint64_t, uint64_t, uint32_t);
+void	rbwalk_map_free(struct rbwalk_map *);
 
-int	rp_open(struct rp_ctx *, const char *, char **);
-void	rp_close(struct rp_ctx *);
-uint32_t rp_func_of(struct rp_ctx *, size_t, uint64_t);
-uint32_t rp_func_named(struct rp_ctx *, const char *, const char *, int);
-void	rp_site(struct rp_ctx *, size_t, uint64_t, const char **, int *);
-int	rp_ns(const struct rp_ctx *, uint64_t, uint64_t *);
-uint64_t rp_rel_ns(const struct rp_ctx *, uint64_t);
+int	rbwalk_open(struct rbwalk_ctx *, const char *, char **);
+void	rbwalk_close(struct rbwalk_ctx *);
+uint32_t rbwalk_func_of(struct rbwalk_ctx *, size_t, uint64_t);
+uint32_t rbwalk_func_named(struct rbwalk_ctx *, const char *, const char *, int);
+void	rbwalk_site(struct rbwalk_ctx *, size_t, uint64_t, const char **, int *);
+int	rbwalk_ns(const struct rbwalk_ctx *, uint64_t, uint64_t *);
+uint64_t rbwalk_rel_ns(const struct rbwalk_ctx *, uint64_t);
 
 #endif /* RBMON_WALK_H */

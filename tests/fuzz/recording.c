@@ -79,7 +79,7 @@ struct rec_check {
 };
 
 static void
-rec_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
+rec_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
 	struct rec_check	*k = w->h->arg;
 
@@ -93,7 +93,7 @@ rec_enter(struct rp_walk *w, struct rp_frame *f, size_t depth)
 }
 
 static void
-rec_leave(struct rp_walk *w, struct rp_frame *f, size_t depth, uint64_t end,
+rec_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth, uint64_t end,
     int how)
 {
 	struct rec_check	*k = w->h->arg;
@@ -102,37 +102,37 @@ rec_leave(struct rp_walk *w, struct rp_frame *f, size_t depth, uint64_t end,
 		fuzz_fail("left at depth %zu of %zu", depth, w->n);
 	if (end < f->start || end < f->cend)
 		fuzz_fail("a frame left before it was entered");
-	if (how < RP_L_EXIT || how > RP_L_OPEN)
+	if (how < RBCALLS_L_EXIT || how > RBCALLS_L_OPEN)
 		fuzz_fail("left how %d", how);
 	k->left++;
 }
 
 static void
-rec_mark(struct rp_walk *w, const struct rbrec_rec *r, size_t depth)
+rec_mark(struct rbcalls_walk *w, const struct rbrec_rec *r, size_t depth)
 {
 	char	name[64];
 
 	if (depth > w->n)
 		fuzz_fail("a mark at depth %zu of %zu", depth, w->n);
-	(void)rp_mark_name(name, sizeof name, r);
+	(void)rbread_mark_name(name, sizeof name, r);
 }
 
 static void
 rec_walk(const char *path)
 {
 	struct rec_check	 k;
-	struct rp_handler	 h = { rec_enter, rec_leave, rec_mark, &k };
+	struct rbcalls_handler	 h = { rec_enter, rec_leave, rec_mark, &k };
 	struct rbrec_cursor	 c;
 	struct rbrec_rec	 r;
-	struct rp_walk		 w;
-	struct rp_ctx		 x;
+	struct rbcalls_walk		 w;
+	struct rbwalk_ctx		 x;
 	const char		*file;
 	uint64_t		 records, lost, ns;
 	size_t			 i;
 	char			*why = NULL;
 	int			 line;
 
-	if (rp_open(&x, path, &why) != 0) {
+	if (rbwalk_open(&x, path, &why) != 0) {
 		if (why == NULL || *why == '\0')
 			fuzz_fail("open failed without a cause");
 		free(why);
@@ -159,20 +159,20 @@ rec_walk(const char *path)
 			    (unsigned long long)s->records);
 
 		memset(&k, 0, sizeof k);
-		rp_walk_init(&w, &x, i, &h);
-		while (rp_walk_step(&w))
+		rbcalls_walk_init(&w, &x, i, &h);
+		while (rbcalls_walk_step(&w))
 			if (w.n > 0 && w.stack[w.n - 1].site != 0)
-				rp_site(&x, i, w.stack[w.n - 1].site, &file,
+				rbwalk_site(&x, i, w.stack[w.n - 1].site, &file,
 				    &line);
-		rp_walk_finish(&w);
+		rbcalls_walk_finish(&w);
 		if (w.n != 0 || k.entered != k.left)
 			fuzz_fail("stream %zu: %llu entered, %llu left, %zu open",
 			    i, (unsigned long long)k.entered,
 			    (unsigned long long)k.left, w.n);
-		rp_walk_free(&w);
+		rbcalls_walk_free(&w);
 	}
-	(void)rp_rel_ns(&x, 0);
-	rp_close(&x);
+	(void)rbwalk_rel_ns(&x, 0);
+	rbwalk_close(&x);
 }
 
 /* ---- the commands ---------------------------------------------------------- */

@@ -54,8 +54,8 @@ every images "$T/images.rbr"
 # One file, 2,000 images: read once, in well under 800 MB of address
 # space (unlimited under a sanitizer, whose shadow needs terabytes).
 if command -v nm >/dev/null; then
-	addr=$(nm "$RBMON" | awk '$3 == "rp_walk_step" { print "0x" $1; exit }')
-	[ -n "$addr" ] || fail "no rp_walk_step in $RBMON"
+	addr=$(nm "$RBMON" | awk '$3 == "rbcalls_walk_step" { print "0x" $1; exit }')
+	[ -n "$addr" ] || fail "no rbcalls_walk_step in $RBMON"
 	"$MKREC" -N -O -P "$RBMON" -F "$addr" -o "$T/files.rbr" images 2000 ||
 		fail "mkrec images of a file"
 	rc=0
@@ -64,7 +64,7 @@ if command -v nm >/dev/null; then
 		rc=$?
 	[ "$rc" -eq 0 ] || fail "replay of 2,000 images of a file exited $rc: $(head -c 300 "$T/files.err")"
 	expect "calls named, of 2,000 images of a file" 2000 \
-		"$(grep -c '| rp_walk_step();$' "$T/files.out")"
+		"$(grep -c '| rbcalls_walk_step();$' "$T/files.out")"
 else
 	note "nm is not installed: no images of a real file"
 fi
