@@ -19,6 +19,7 @@
 
 #include <check.h>
 
+#include "monitor/history/calls.h"
 #include "monitor/history/events.h"
 #include "monitor/history/recfile.h"
 #include "monitor/history/walk.h"

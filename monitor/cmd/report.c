@@ -14,6 +14,7 @@
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/dump.h"
 #include "monitor/core/model.h"
+#include "monitor/history/calls.h"
 #include "monitor/history/readback.h"
 #include "monitor/history/walk.h"
 #include "monitor/util/escape.h"

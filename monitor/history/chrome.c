@@ -11,6 +11,7 @@
 
 #include "monitor/core/dump.h"
 #include "monitor/core/model.h"
+#include "monitor/history/calls.h"
 #include "monitor/history/export.h"
 #include "monitor/history/readback.h"
 #include "monitor/history/walk.h"

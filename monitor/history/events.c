@@ -19,6 +19,7 @@
 #include "common/clock.h"
 #include "monitor/core/control.h"
 #include "monitor/core/dump.h"
+#include "monitor/history/calls.h"
 #include "monitor/util/escape.h"
 #include "monitor/history/events.h"
 #include "monitor/core/view.h"

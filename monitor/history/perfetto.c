@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monitor/history/calls.h"
 #include "monitor/history/perfetto.h"
 #include "monitor/history/readback.h"
 

@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "monitor/core/model.h"
-#include "monitor/history/calls.h"
 #include "monitor/history/recfile.h"
 #include "monitor/core/symbols.h"
 

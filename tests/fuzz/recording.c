@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
+#include "monitor/history/calls.h"
 #include "monitor/history/readback.h"
 #include "monitor/history/walk.h"
 
