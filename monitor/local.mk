@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# monitor: rbmon, in rooms (HACKING has the map), each including only
+# monitor: rbmon, in rooms (HACKING.md has the map), each including only
 # those above it in this list (tests/deps.sh checks it):
 #   util/     what every room shares: allocation, the escaper, usage
 #             errors, numbers, thread lists, durations, the options of the
