@@ -120,7 +120,8 @@ trace_add(struct trace *t, const char *fmt, ...)
 
 /* A frame as "A", "B", ...: its function; "N" a named one; "!" entry lost. */
 static void
-trace_frame(struct trace *t, struct rbcalls_walk *w, const struct rbcalls_frame *f)
+trace_frame(struct trace *t, struct rbcalls_walk *w,
+    const struct rbcalls_frame *f)
 {
 	const char	*name;
 	uint64_t	 fn;
@@ -243,8 +244,8 @@ static void
 walk_recording(const struct seq *s, struct trace *t)
 {
 	struct rbcalls_handler	 h = { trace_enter, trace_leave, trace_mark, t };
-	struct rbwalk_ctx		 x;
-	struct rbcalls_walk		 w;
+	struct rbwalk_ctx	 x;
+	struct rbcalls_walk	 w;
 	char			*path, *why = NULL;
 
 	memset(t, 0, sizeof *t);
@@ -637,7 +638,7 @@ static void
 walk_live(struct seq *s, struct trace *t)
 {
 	struct rbcalls_handler	 h = { trace_enter, trace_leave, trace_mark, t };
-	struct rbcalls_walk		 w;
+	struct rbcalls_walk	 w;
 
 	memset(t, 0, sizeof *t);
 	rbcalls_walk_live(&w, &h);
@@ -727,7 +728,7 @@ START_TEST(test_live_feed)
 {
 	struct trace		 t;
 	struct rbcalls_handler	 h = { trace_enter, trace_leave, trace_mark, &t };
-	struct rbcalls_walk		 w;
+	struct rbcalls_walk	 w;
 	struct seq		 a, b, c;
 
 	seq_init(&a);

@@ -112,7 +112,7 @@ END_TEST
  */
 START_TEST(test_rec_func_names)
 {
-	struct rbwalk_ctx	 x;
+	struct rbwalk_ctx x;
 	char		*path, *why = NULL, name[64], file[16];
 	uint32_t	 v[600];
 	size_t		 i;

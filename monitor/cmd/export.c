@@ -68,8 +68,8 @@ rbmon_cmd_export(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rbexp_export	 e;
-	struct rbmon_tids		 tids = { NULL, 0 };
-	struct rbwalk_ctx		 x;
+	struct rbmon_tids	 tids = { NULL, 0 };
+	struct rbwalk_ctx	 x;
 	struct rb_outfile	 of;
 	const char		*output = NULL;
 	char			*cause = NULL, *end;
@@ -128,7 +128,10 @@ rbmon_cmd_export(int argc, char **argv)
 	e.x = &x;
 	e.out = stdout;
 	e.depth = depth != 0 ? (size_t)depth : RBEXP_FOLDED_DEPTH;
-	/* Created as the user, before rbwalk_open() reads as the file's owner. */
+	/*
+	 * Created as the user, before rbwalk_open() reads as the file's
+	 * owner.
+	 */
 	if (output != NULL &&
 	    (e.out = rbmon_safeio_output(&of, output, &cause)) == NULL) {
 		rbmon_esc_line(stderr, "rbmon export: cannot write %s: %s",

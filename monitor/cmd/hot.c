@@ -34,7 +34,7 @@
 #define HOT_BUCKETS	48
 
 struct hot_run {
-	struct rbwalk_ctx	*x;
+	struct rbwalk_ctx *x;
 	uint64_t	*calls;		/* per function */
 	uint64_t	*self;
 	uint32_t	(*hist)[HOT_BUCKETS];
@@ -81,7 +81,8 @@ hot_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
 	struct hot_run	*h = w->h->arg;
-	uint64_t	 d = rbwalk_rel_ns(h->x, end) - rbwalk_rel_ns(h->x, f->start);
+	uint64_t	 d = rbwalk_rel_ns(h->x, end) -
+	    rbwalk_rel_ns(h->x, f->start);
 	uint64_t	 own = d > f->aux ? d - f->aux : 0;
 	unsigned	 b = own == 0 ? 0 : 64 - (unsigned)__builtin_clzll(own);
 
@@ -252,9 +253,9 @@ rbmon_cmd_hot(int argc, char **argv)
 	struct rbcalls_handler	 hd = { hot_enter, hot_leave, NULL, NULL };
 	struct hot_run		 h;
 	struct rbread_losses	 lost;
-	struct rbmon_tids		 tids = { NULL, 0 };
-	struct rbwalk_ctx		 x;
-	struct rbcalls_walk		 w;
+	struct rbmon_tids	 tids = { NULL, 0 };
+	struct rbwalk_ctx	 x;
+	struct rbcalls_walk	 w;
 	uint32_t		*order;
 	char			**keys, *end;
 	const char		**files;
@@ -437,7 +438,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		    "Cumul", "Self/call", "Function");
 		for (i = 0, picked = 0; i < n; i++) {
 			uint64_t		 c = h.calls[order[i]];
-			const struct rbwalk_func	*f = &x.funcs[order[i]];
+			const struct rbwalk_func *f = &x.funcs[order[i]];
 
 			picked += c;
 			rbread_time(a + 1, sizeof a - 1, hot_median(&h,

@@ -24,7 +24,7 @@
 
 /* The merge: every stream's walker, records in time order across them. */
 struct replay_merge {
-	struct rbcalls_walk	*w;		/* one per stream wanted */
+	struct rbcalls_walk *w;		/* one per stream wanted */
 	size_t		*heap;		/* indices into w, by next time */
 	size_t		 n, nheap;
 };
@@ -92,7 +92,7 @@ replay_merge_run(struct replay_merge *m)
 }
 
 struct replay_run {
-	struct rbwalk_ctx	*x;
+	struct rbwalk_ctx *x;
 	const char	*func;		/* -F */
 	long		 depth;		/* -D, 0: all */
 	uint64_t	 min_ns;	/* --min */
@@ -158,7 +158,8 @@ replay_line(struct replay_run *rp, struct rbcalls_walk *w, const char *dur,
 }
 
 static int
-replay_kept(struct replay_run *rp, struct rbcalls_walk *w, const struct rbcalls_frame *f)
+replay_kept(struct replay_run *rp, struct rbcalls_walk *w,
+    const struct rbcalls_frame *f)
 {
 	uint64_t	num = REPLAY_NUM(f->user);
 
@@ -171,7 +172,7 @@ static void
 replay_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
 	struct replay_run	*rp = w->h->arg;
-	const struct rbwalk_func	*fn = &rp->x->funcs[f->func];
+	const struct rbwalk_func *fn = &rp->x->funcs[f->func];
 	const struct rbrec_rec	*next;
 	char			 dur[32];
 	size_t			 rel;
@@ -267,14 +268,15 @@ replay_mark(struct rbcalls_walk *w, const struct rbrec_rec *k, size_t depth)
 		replay_line(rp, w, "", rel, "/* recording on */");
 		break;
 	default:
-		replay_line(rp, w, "", rel, "/* record of kind %u */", k->e.kind);
+		replay_line(rp, w, "", rel, "/* record of kind %u */",
+		    k->e.kind);
 		break;
 	}
 }
 
 /* --min: a first walk marks the frames that last long enough. */
 struct replay_keep {
-	struct rbwalk_ctx	*x;
+	struct rbwalk_ctx *x;
 	uint64_t	 min_ns;
 	unsigned char	*bits;
 	size_t		 cap;
@@ -284,7 +286,7 @@ static void
 replay_keep_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
     uint64_t end, int how)
 {
-	struct replay_keep	*k = w->h->arg;
+	struct replay_keep *k = w->h->arg;
 	uint64_t	 num = f->user;
 
 	(void)depth;
@@ -330,9 +332,9 @@ rbmon_cmd_replay(int argc, char **argv)
 	struct rbcalls_handler	 h = { replay_enter, replay_leave,
 				    replay_mark, NULL };
 	struct replay_run	 rp;
-	struct rbmon_tids		 tids = { NULL, 0 };
-	struct replay_merge		 m;
-	struct rbwalk_ctx		 x;
+	struct rbmon_tids	 tids = { NULL, 0 };
+	struct replay_merge	 m;
+	struct rbwalk_ctx	 x;
 	char			*end;
 	size_t			 i;
 	int			 ch;
@@ -401,10 +403,10 @@ rbmon_cmd_replay(int argc, char **argv)
 		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
 			continue;
 		if (rp.keep != NULL) {
-			struct replay_keep		 k = { &x, rp.min_ns, NULL, 0 };
+			struct replay_keep	 k = { &x, rp.min_ns, NULL, 0 };
 			struct rbcalls_handler	 kh = { NULL, replay_keep_leave,
 						    NULL, &k };
-			struct rbcalls_walk		 kw;
+			struct rbcalls_walk	 kw;
 
 			rbcalls_walk_init(&kw, &x, i, &kh);
 			while (rbcalls_walk_step(&kw))

@@ -25,8 +25,8 @@ struct report_stat {
 };
 
 struct report_run {
-	struct rbwalk_ctx	*x;
-	struct report_stat	*st;		/* per function */
+	struct rbwalk_ctx *x;
+	struct report_stat *st;		/* per function */
 	size_t		 nst;
 	uint32_t	*active;	/* per function: instances open in the
 					   stream being walked */
@@ -89,8 +89,8 @@ static int
 report_cmp(const void *a, const void *b, void *arg)
 {
 	const struct report_run	*r = arg;
-	const struct report_stat	*x = &r->st[*(const uint32_t *)a];
-	const struct report_stat	*y = &r->st[*(const uint32_t *)b];
+	const struct report_stat *x = &r->st[*(const uint32_t *)a];
+	const struct report_stat *y = &r->st[*(const uint32_t *)b];
 	uint64_t		 p, q;
 
 	switch (r->sort) {
@@ -134,9 +134,9 @@ rbmon_cmd_report(int argc, char **argv)
 	struct rbcalls_handler	 h = { report_enter, report_leave,
 				    NULL, NULL };
 	struct report_run	 r;
-	struct rbmon_tids		 tids = { NULL, 0 };
-	struct rbwalk_ctx		 x;
-	struct rbcalls_walk		 w;
+	struct rbmon_tids	 tids = { NULL, 0 };
+	struct rbwalk_ctx	 x;
+	struct rbcalls_walk	 w;
 	uint32_t		*order;
 	size_t			 i, n;
 	int			 ch, json = 0, sort = 't', notimes;

@@ -40,8 +40,8 @@
 #include "monitor/history/calls.h"
 #include "monitor/history/walk.h"
 
-#define RBCALLS_DEPTH_MAX	(1u << 20)	/* frames a stream may have open */
-#define RBCALLS_PLAN_NAMED	UINT32_MAX	/* a named frame's exit, no entry */
+#define RBCALLS_DEPTH_MAX	(1u << 20) /* frames a stream may have open */
+#define RBCALLS_PLAN_NAMED	UINT32_MAX /* a named frame's exit, no entry */
 
 /* ---- sources ------------------------------------------------------------- */
 
@@ -117,8 +117,8 @@ rbcalls_resolve(struct rbcalls_walk *w, uint64_t fn)
 }
 
 static uint32_t
-rbcalls_resolve_named(struct rbcalls_walk *w, const char *name, const char *file,
-    int line)
+rbcalls_resolve_named(struct rbcalls_walk *w, const char *name,
+    const char *file, int line)
 {
 	if (w->ctx == NULL || w->planning)
 		return 0;
@@ -136,7 +136,10 @@ rbcalls_cut(const struct rbrec_rec *k)
 
 /* ---- the first pass's plan (a recording's) ------------------------------- */
 
-/* A frame the current region leaves without entering: @func (RBCALLS_PLAN_*). */
+/*
+ * A frame the current region leaves without entering: @func
+ * (RBCALLS_PLAN_*).
+ */
 static void
 rbcalls_plan_add(struct rbcalls_walk *w, uint32_t func)
 {
@@ -230,8 +233,10 @@ rbcalls_region_open(struct rbcalls_walk *w, uint64_t ts)
 		if (func == RBCALLS_PLAN_NAMED)
 			func = rbcalls_resolve_named(w, "[named frame]", "", 0);
 		rbcalls_push(w, func, RBCALLS_F_ENTRY_LOST |
-		    (w->plan[i - 1] == RBCALLS_PLAN_NAMED ? RBCALLS_F_NAMED : 0),
-		    w->plan[i - 1] == RBCALLS_PLAN_NAMED ? 0 : UINT64_MAX, 0, ts);
+		    (w->plan[i - 1] == RBCALLS_PLAN_NAMED ?
+		    RBCALLS_F_NAMED : 0),
+		    w->plan[i - 1] == RBCALLS_PLAN_NAMED ? 0 : UINT64_MAX,
+		    0, ts);
 	}
 }
 
@@ -265,14 +270,16 @@ rbcalls_exit(struct rbcalls_walk *w, const struct rb_event *e, int named)
 		 */
 		while (w->n > 0)
 			rbcalls_pop(w, e->ts, RBCALLS_L_UNWOUND);
-		func = named ? rbcalls_resolve_named(w, "[named frame]", "", 0) :
+		func = named ?
+		    rbcalls_resolve_named(w, "[named frame]", "", 0) :
 		    rbcalls_resolve(w, e->fn);
 		if (w->planning) {
 			rbcalls_plan_add(w, named ? RBCALLS_PLAN_NAMED :
 			    rbwalk_func_of(w->ctx, w->si, e->fn));
 			return;
 		}
-		if (rbcalls_push(w, func, RBCALLS_F_ENTRY_LOST | (named ? RBCALLS_F_NAMED : 0),
+		if (rbcalls_push(w, func,
+		    RBCALLS_F_ENTRY_LOST | (named ? RBCALLS_F_NAMED : 0),
 		    named ? 0 : e->fn, 0, w->have_last ? w->last : e->ts))
 			rbcalls_pop(w, e->ts, RBCALLS_L_EXIT);
 		return;
@@ -309,8 +316,9 @@ rbcalls_named(struct rbcalls_walk *w, const struct rbrec_rec *k)
 	w->named_name = name;
 	w->named_file = file;
 	w->named_whole = i == k->e.aux || i == RB_EV_TEXT_MAX;
-	rbcalls_push(w, rbcalls_resolve_named(w, *name ? name : "[named frame]", file,
-	    (int)(int64_t)k->e.arg), RBCALLS_F_NAMED, 0, k->e.fn, k->e.ts);
+	rbcalls_push(w, rbcalls_resolve_named(w,
+	    *name ? name : "[named frame]", file, (int)(int64_t)k->e.arg),
+	    RBCALLS_F_NAMED, 0, k->e.fn, k->e.ts);
 	w->named_name = w->named_file = NULL;
 }
 
@@ -339,8 +347,8 @@ rbcalls_record(struct rbcalls_walk *w, const struct rbrec_rec *k)
 	w->have_last = 1;
 	switch (k->e.kind) {
 	case RB_EV_ENTRY:
-		rbcalls_push(w, rbcalls_resolve(w, k->e.fn), 0, k->e.fn, k->e.arg,
-		    k->e.ts);
+		rbcalls_push(w, rbcalls_resolve(w, k->e.fn), 0, k->e.fn,
+		    k->e.arg, k->e.ts);
 		break;
 	case RB_EV_EXIT:
 		rbcalls_exit(w, &k->e, 0);
@@ -405,7 +413,7 @@ static void
 rbcalls_plan(struct rbcalls_walk *w)
 {
 	static const struct rbcalls_handler none;
-	struct rbwalk_count	*cnt = &w->ctx->counts[w->si];
+	struct rbwalk_count *cnt = &w->ctx->counts[w->si];
 	const struct rbcalls_handler *h = w->h;
 
 	memset(cnt, 0, sizeof *cnt);

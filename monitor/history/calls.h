@@ -48,13 +48,14 @@ struct rbcalls_handler {
 	void	(*enter)(struct rbcalls_walk *, struct rbcalls_frame *, size_t);
 	void	(*leave)(struct rbcalls_walk *, struct rbcalls_frame *, size_t,
 		    uint64_t, int);
-	void	(*mark)(struct rbcalls_walk *, const struct rbrec_rec *, size_t);
+	void	(*mark)(struct rbcalls_walk *, const struct rbrec_rec *,
+		    size_t);
 	void	*arg;
 };
 
 struct rbcalls_walk {
 	/* The source: a recording's stream ... */
-	struct rbwalk_ctx	*ctx;		/* NULL: a live copy */
+	struct rbwalk_ctx *ctx;		/* NULL: a live copy */
 	size_t		 si;		/* stream index */
 	const struct rbrec_stream *s;
 	struct rbrec_cursor c;
@@ -65,7 +66,7 @@ struct rbcalls_walk {
 	struct rbrec_rec peek;
 	int		 have_peek, done;
 	/* The engine. */
-	struct rbcalls_frame	*stack;
+	struct rbcalls_frame *stack;
 	size_t		 n, cap;
 	uint64_t	 last;		/* the last record's time, raw */
 	int		 have_last;
@@ -88,9 +89,10 @@ struct rbcalls_walk {
 void	rbcalls_walk_init(struct rbcalls_walk *, struct rbwalk_ctx *, size_t,
 	    const struct rbcalls_handler *);
 /* A live event log: records fed copy by copy, gaps between them. */
-void	rbcalls_walk_live(struct rbcalls_walk *, const struct rbcalls_handler *);
-void	rbcalls_walk_feed(struct rbcalls_walk *, const struct rb_event *, size_t,
-	    uint64_t);
+void	rbcalls_walk_live(struct rbcalls_walk *,
+	    const struct rbcalls_handler *);
+void	rbcalls_walk_feed(struct rbcalls_walk *, const struct rb_event *,
+	    size_t, uint64_t);
 void	rbcalls_walk_gap(struct rbcalls_walk *, uint64_t, uint64_t);
 
 int	rbcalls_walk_step(struct rbcalls_walk *);

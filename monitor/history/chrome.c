@@ -35,7 +35,7 @@ chrome_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
 		[RBCALLS_L_CUT] = "cut", [RBCALLS_L_OPEN] = "open",
 	};
 	struct rbexp_export	*e = w->h->arg;
-	const struct rbwalk_func	*fn = &e->x->funcs[f->func];
+	const struct rbwalk_func *fn = &e->x->funcs[f->func];
 	const char		*cf;
 	int			 cl;
 	uint64_t		 d;
@@ -105,9 +105,9 @@ rbexp_chrome(struct rbexp_export *e, const struct rbmon_tids *tids)
 {
 	struct rbcalls_handler	 h = { NULL, chrome_leave, chrome_mark,
 				    e };
-	struct rbwalk_ctx		*x = e->x;
-	struct rbcalls_walk		 w;
-	struct rbwalk_map		 pids;	/* (pid, 0): named already */
+	struct rbwalk_ctx	*x = e->x;
+	struct rbcalls_walk	 w;
+	struct rbwalk_map	 pids;	/* (pid, 0): named already */
 	char			 name[RB_PROGRAM_MAX + 32];
 	char			 label[RB_THREAD_NAME_MAX + 64];
 	uint32_t		 v;
@@ -129,8 +129,8 @@ rbexp_chrome(struct rbexp_export *e, const struct rbmon_tids *tids)
 		}
 		/* Its first pass counts what it lost, for its name. */
 		rbcalls_walk_init(&w, x, i, &h);
-		rbread_thread_label(label, sizeof label, x, i, rbread_thread_name(s),
-		    NULL);
+		rbread_thread_label(label, sizeof label, x, i,
+		    rbread_thread_name(s), NULL);
 		chrome_meta(e, "thread_name", s->info.pid, s->info.tid,
 		    label);
 		while (rbcalls_walk_step(&w))

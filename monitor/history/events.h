@@ -60,7 +60,7 @@ struct rbmon_evgraph {
 	size_t		 n, cap;
 	int32_t		 cur;		/* depth after the last row, relative */
 	int32_t		 base;		/* the depth of the engine's depth 0 */
-	struct rbcalls_walk	 w;		/* frames: aux is the call's row */
+	struct rbcalls_walk w;		/* frames: aux is the call's row */
 	size_t		 stop, off;	/* rows open, SIZE_MAX: none */
 	uint64_t	 next;		/* index of the next record expected */
 };

@@ -20,12 +20,15 @@
 #define RBEXP_FOLDED_DEPTH	128
 
 struct rbexp_export {
-	struct rbwalk_ctx	*x;
+	struct rbwalk_ctx *x;
 	FILE		*out;
 	int		 first;		/* no event written yet */
 	/* folded: a tree of paths, self time per node */
-	struct rbwalk_map	 kids;		/* (parent node, func) -> node */
-	struct rbexp_node { uint32_t parent, func; uint64_t self; } *nodes;
+	struct rbwalk_map kids;		/* (parent node, func) -> node */
+	struct rbexp_node {
+		uint32_t	 parent, func;
+		uint64_t	 self;
+	}		*nodes;
 	size_t		 nnodes, capnodes;
 	uint32_t	 root;		/* the stream's root node */
 	size_t		 depth;		/* frames a path keeps (-D) */

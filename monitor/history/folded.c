@@ -97,8 +97,8 @@ rbexp_folded(struct rbexp_export *e, const struct rbmon_tids *tids)
 {
 	struct rbcalls_handler	 h = { folded_enter, folded_leave, NULL,
 				    e };
-	struct rbwalk_ctx		*x = e->x;
-	struct rbcalls_walk		 w;
+	struct rbwalk_ctx	*x = e->x;
+	struct rbcalls_walk	 w;
 	char			 name[RB_PROGRAM_MAX + RB_THREAD_NAME_MAX + 128];
 	char			 label[32];
 	uint32_t		 pnode, f, *path;
@@ -118,8 +118,8 @@ rbexp_folded(struct rbexp_export *e, const struct rbmon_tids *tids)
 		pnode = rbexp_node(e, UINT32_MAX, f);
 		rbcalls_walk_init(&w, x, i, &h);
 		snprintf(label, sizeof label, "%d", (int)s->info.tid);
-		rbread_thread_label(name, sizeof name, x, i, rbread_thread_name(s),
-		    label);
+		rbread_thread_label(name, sizeof name, x, i,
+		    rbread_thread_name(s), label);
 		f = rbwalk_func_named(x, name, "", -2);
 		e->root = rbexp_node(e, pnode, f);
 		while (rbcalls_walk_step(&w))

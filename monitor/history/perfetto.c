@@ -115,7 +115,7 @@ struct pf_buf {
 };
 
 struct pf_export {
-	struct rbwalk_ctx	*x;
+	struct rbwalk_ctx *x;
 	FILE		*out;
 	struct pf_buf	 b;
 	uint32_t	 seq;		/* the thread's sequence */
@@ -314,8 +314,8 @@ static void
 pf_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
 	struct pf_export	*e = w->h->arg;
-	struct rbwalk_ctx		*x = e->x;
-	const struct rbwalk_func	*fn = &x->funcs[f->func];
+	struct rbwalk_ctx	*x = e->x;
+	const struct rbwalk_func *fn = &x->funcs[f->func];
 	const char		*cf = "";
 	char			 site[RB_PATH_MAX + 16];
 	int			 cl = 0, has_src, has_site = 0, new_name;
@@ -329,8 +329,9 @@ pf_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 		/* It may add a function: fn is looked up again after. */
 		rbwalk_site(x, w->si, f->site, &cf, &cl);
 		fn = &x->funcs[f->func];
-		has_site = (cf[0] != '\0' || cl > 0) && rbwalk_map_get(&x->bysite,
-		    x->procs[w->si].image, f->site, &sv);
+		has_site = (cf[0] != '\0' || cl > 0) &&
+		    rbwalk_map_get(&x->bysite, x->procs[w->si].image, f->site,
+		    &sv);
 		if (has_site)
 			new_site = !pf_seen(&e->sites, &e->capsites, sv,
 			    e->seq);
@@ -380,8 +381,8 @@ pf_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 }
 
 static void
-pf_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth, uint64_t end,
-    int how)
+pf_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
+    uint64_t end, int how)
 {
 	static const int flag[] = {
 		[RBCALLS_L_EXIT] = 0, [RBCALLS_L_UNWOUND] = PF_ARG_UNWOUND,
@@ -514,8 +515,8 @@ rbmon_perfetto_write(struct rbwalk_ctx *x, FILE *out, const long *tids,
 {
 	struct pf_export	 e;
 	struct rbcalls_handler	 h = { pf_enter, pf_leave, pf_mark, &e };
-	struct rbcalls_walk		 w;
-	struct rbwalk_map		 pids;	/* (pid, 0): described already */
+	struct rbcalls_walk	 w;
+	struct rbwalk_map	 pids;	/* (pid, 0): described already */
 	uint32_t		 v;
 	size_t			 i;
 

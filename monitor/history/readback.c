@@ -130,10 +130,10 @@ rbread_lost_text(char *buf, size_t len, uint64_t lost, int unknown)
  * @more: NULL, or what the name says besides
  */
 void
-rbread_thread_label(char *buf, size_t len, const struct rbwalk_ctx *x, size_t si,
-    const char *name, const char *more)
+rbread_thread_label(char *buf, size_t len, const struct rbwalk_ctx *x,
+    size_t si, const char *name, const char *more)
 {
-	const struct rbwalk_count	*c = &x->counts[si];
+	const struct rbwalk_count *c = &x->counts[si];
 	char			 t[64];
 	int			 lost = c->lost != 0 || c->lost_unknown;
 
@@ -219,7 +219,7 @@ rbread_lost_json(FILE *out, const struct rbwalk_ctx *x)
 	    rbread_lower_bounds(&l) ? "true" : "false");
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
-		const struct rbwalk_count		*c = &x->counts[i];
+		const struct rbwalk_count	*c = &x->counts[i];
 
 		if (!c->walked)
 			continue;

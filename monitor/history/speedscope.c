@@ -50,8 +50,8 @@ void
 rbexp_speedscope(struct rbexp_export *e, const struct rbmon_tids *tids)
 {
 	struct rbcalls_handler	 h = { ss_enter, ss_leave, NULL, e };
-	struct rbwalk_ctx		*x = e->x;
-	struct rbcalls_walk		 w;
+	struct rbwalk_ctx	*x = e->x;
+	struct rbcalls_walk	 w;
 	char			 name[RB_THREAD_NAME_MAX + 64];
 	char			 label[RB_THREAD_NAME_MAX + 128];
 	size_t			 i, n = 0;
@@ -68,8 +68,8 @@ rbexp_speedscope(struct rbexp_export *e, const struct rbmon_tids *tids)
 		rbcalls_walk_init(&w, x, i, &h);
 		snprintf(name, sizeof name, "pid %d, tid %d", (int)s->info.pid,
 		    (int)s->info.tid);
-		rbread_thread_label(label, sizeof label, x, i, rbread_thread_name(s),
-		    name);
+		rbread_thread_label(label, sizeof label, x, i,
+		    rbread_thread_name(s), name);
 		fputs(n++ == 0 ? "\n{" : ",\n{", e->out);
 		fputs("\"type\": \"evented\", \"name\": ", e->out);
 		rbmon_json_string(e->out, label);

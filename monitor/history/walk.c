@@ -161,13 +161,13 @@ rbwalk_smap_free(struct rbwalk_smap *m)
 /* ---- functions ------------------------------------------------------------ */
 
 static uint32_t
-rbwalk_func_add(struct rbwalk_ctx *x, const char *name, const char *file, int line,
-    int named)
+rbwalk_func_add(struct rbwalk_ctx *x, const char *name, const char *file,
+    int line, int named)
 {
 	char		*key;
 	int		 klen;
 	uint32_t	 v;
-	struct rbwalk_func	*f;
+	struct rbwalk_func *f;
 
 	klen = asprintf(&key, "%s%c%s%c%d%c", name, 0, file, 0, line, 0);
 	if (klen < 0) {
@@ -245,7 +245,8 @@ rbwalk_func_of(struct rbwalk_ctx *x, size_t si, uint64_t fn)
 
 /* A named frame's function (rbtrace_push()). */
 uint32_t
-rbwalk_func_named(struct rbwalk_ctx *x, const char *name, const char *file, int line)
+rbwalk_func_named(struct rbwalk_ctx *x, const char *name, const char *file,
+    int line)
 {
 	return rbwalk_func_add(x, name, file, line, 1);
 }
@@ -345,7 +346,7 @@ rbwalk_file_key(const struct rbrec_object *o, size_t *len)
 static void
 rbwalk_files(struct rbwalk_ctx *x)
 {
-	struct rbwalk_smap	 keys;
+	struct rbwalk_smap keys;
 	struct rbmon_object *d;
 	uint32_t	 f;
 	size_t		 i, klen;

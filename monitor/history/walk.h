@@ -38,7 +38,7 @@ struct rbwalk_count {
  */
 struct rbwalk_ctx {
 	struct rbrec	 rec;
-	struct rbwalk_count	*counts;	/* per stream */
+	struct rbwalk_count *counts;	/* per stream */
 	struct rbmon_symbols *sy;
 	struct rbmon_snapshot snap;	/* one object per file, at bias 0 */
 	struct rbmon_process *files;	/* per file: a process of its image */
@@ -48,7 +48,7 @@ struct rbwalk_ctx {
 	}		*objs;		/* the recording's, by image then lo */
 	size_t		 nobjs;
 	struct rbmon_process *procs;	/* one per stream: pid and image */
-	struct rbwalk_func	*funcs;
+	struct rbwalk_func *funcs;
 	size_t		 nfuncs, capfuncs;
 	/* (image, address) -> function, and name -> function */
 	struct rbwalk_map {
@@ -66,15 +66,18 @@ struct rbwalk_ctx {
 	int		 have_t0;
 };
 
-int	rbwalk_map_get(const struct rbwalk_map *, uint64_t, uint64_t, uint32_t *);
+int	rbwalk_map_get(const struct rbwalk_map *, uint64_t, uint64_t,
+	    uint32_t *);
 void	rbwalk_map_put(struct rbwalk_map *, uint64_t, uint64_t, uint32_t);
 void	rbwalk_map_free(struct rbwalk_map *);
 
 int	rbwalk_open(struct rbwalk_ctx *, const char *, char **);
 void	rbwalk_close(struct rbwalk_ctx *);
 uint32_t rbwalk_func_of(struct rbwalk_ctx *, size_t, uint64_t);
-uint32_t rbwalk_func_named(struct rbwalk_ctx *, const char *, const char *, int);
-void	rbwalk_site(struct rbwalk_ctx *, size_t, uint64_t, const char **, int *);
+uint32_t rbwalk_func_named(struct rbwalk_ctx *, const char *, const char *,
+	    int);
+void	rbwalk_site(struct rbwalk_ctx *, size_t, uint64_t, const char **,
+	    int *);
 int	rbwalk_ns(const struct rbwalk_ctx *, uint64_t, uint64_t *);
 uint64_t rbwalk_rel_ns(const struct rbwalk_ctx *, uint64_t);
 

@@ -94,8 +94,8 @@ rec_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 }
 
 static void
-rec_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth, uint64_t end,
-    int how)
+rec_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
+    uint64_t end, int how)
 {
 	struct rec_check	*k = w->h->arg;
 
@@ -125,8 +125,8 @@ rec_walk(const char *path)
 	struct rbcalls_handler	 h = { rec_enter, rec_leave, rec_mark, &k };
 	struct rbrec_cursor	 c;
 	struct rbrec_rec	 r;
-	struct rbcalls_walk		 w;
-	struct rbwalk_ctx		 x;
+	struct rbcalls_walk	 w;
+	struct rbwalk_ctx	 x;
 	const char		*file;
 	uint64_t		 records, lost, ns;
 	size_t			 i;

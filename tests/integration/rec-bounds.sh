@@ -54,7 +54,8 @@ every images "$T/images.rbr"
 # One file, 2,000 images: read once, in well under 800 MB of address
 # space (unlimited under a sanitizer, whose shadow needs terabytes).
 if command -v nm >/dev/null; then
-	addr=$(nm "$RBMON" | awk '$3 == "rbcalls_walk_step" { print "0x" $1; exit }')
+	addr=$(nm "$RBMON" |
+	    awk '$3 == "rbcalls_walk_step" { print "0x" $1; exit }')
 	[ -n "$addr" ] || fail "no rbcalls_walk_step in $RBMON"
 	"$MKREC" -N -O -P "$RBMON" -F "$addr" -o "$T/files.rbr" images 2000 ||
 		fail "mkrec images of a file"
