@@ -23,6 +23,7 @@ static char *rb_fork_frames;
 static uint32_t rb_fork_depth;
 static int rb_fork_traced;
 static pid_t rb_fork_tid;
+static pid_t rb_fork_ppid;
 static pthread_mutex_t rb_fork_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Settings: the environment, or an attach's request (attach.c). */
@@ -72,6 +73,8 @@ static void rb_fork_prepare(void)
 	pthread_mutex_lock(&rb_thread_lock);
 	rb_fork_traced = t->state == RB_T_TRACED && rb_fork_frames != NULL;
 	rb_fork_tid = rb_attach_state() == RB_ATT_ON ? rb_gettid() : 0;
+	/* The child's getppid() is 1 once we have exited: it keeps us instead. */
+	rb_fork_ppid = getpid();
 	if (!rb_fork_traced)
 		return;
 	/* Our own ring, and we are inside fork(): no hook of ours writes it now. */
@@ -100,6 +103,7 @@ static void rb_fork_child(void)
 	int idx;
 
 	rb_proc.pid = getpid();
+	rb_proc.ppid = rb_fork_ppid;
 	rb_proc.pstart = rb_proc_start_time(rb_proc.pid);
 	rb_proc.image = __atomic_add_fetch(&m->hdr->next_image, 1,
 					   __ATOMIC_RELAXED);
