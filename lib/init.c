@@ -158,6 +158,23 @@ static void rb_wait_recorder(uint32_t secs)
 	}
 }
 
+/*
+ * The program's name: its executable's, which setproctitle() leaves alone
+ * where it rewrites argv[0] (rbtrace(5), "ENVIRONMENT"); argv[0]'s only
+ * when /proc is not there.  @buf is scratch space for the link.
+ */
+static void rb_self_name(char *out, size_t size, char *buf, size_t bufsize)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, bufsize - 1);
+
+	if (n <= 0) {
+		rb_progname(program_invocation_short_name, out, size);
+		return;
+	}
+	buf[n] = '\0';
+	rb_exe_progname(buf, out, size);
+}
+
 static bool rb_process_setup(void)
 {
 	struct rb_settings *s = &rb_proc.set;
@@ -172,7 +189,7 @@ static bool rb_process_setup(void)
 	rb_clock_select(s->clock);
 	rb_proc.pid = getpid();
 	rb_proc.pstart = rb_proc_start_time(rb_proc.pid);
-	rb_progname(program_invocation_short_name, program, sizeof(program));
+	rb_self_name(program, sizeof(program), dflt, sizeof(dflt));
 
 	path = rb_file_env();
 	if (path != NULL && *path == '\0') {
