@@ -12,7 +12,7 @@
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
 
-/* The last component of @path's first @len bytes, as trace file names spell it. */
+/* The last component of @path's first @len bytes, as rb_progname(). */
 static void rb_progname_len(const char *path, size_t len, char *out,
 			    size_t size)
 {

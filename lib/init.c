@@ -73,7 +73,7 @@ static void rb_fork_prepare(void)
 	pthread_mutex_lock(&rb_thread_lock);
 	rb_fork_traced = t->state == RB_T_TRACED && rb_fork_frames != NULL;
 	rb_fork_tid = rb_attach_state() == RB_ATT_ON ? rb_gettid() : 0;
-	/* The child's getppid() is 1 once we have exited: it keeps us instead. */
+	/* The child's getppid() is 1 once we have exited: it keeps us. */
 	rb_fork_ppid = getpid();
 	if (!rb_fork_traced)
 		return;

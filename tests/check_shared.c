@@ -90,7 +90,7 @@ START_TEST(test_trace_path)
 }
 END_TEST
 
-/* The name from an executable's path, as readlink() of /proc/PID/exe gives it. */
+/* The name from an executable's path, as readlink() of /proc/PID/exe has it. */
 START_TEST(test_exe_progname)
 {
 	char out[64];
