@@ -12,6 +12,34 @@
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
 
+/* The last component of @path's first @len bytes, as rb_progname(). */
+static void rb_progname_len(const char *path, size_t len, char *out,
+			    size_t size)
+{
+	const char *base = path;
+	size_t i, n;
+
+	if (size == 0)
+		return;
+	for (i = 0; path != NULL && i < len; i++) {
+		if (path[i] == '/')
+			base = path + i + 1;
+	}
+	n = base != NULL ? len - (size_t)(base - path) : 0;
+	if (n == 0) {
+		base = "prog";
+		n = 4;
+	}
+	for (i = 0; i < n && i + 1 < size; i++) {
+		char c = base[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+			 c == '-' || c == '+' ? c : '_';
+	}
+	out[i] = '\0';
+}
+
 /**
  * rb_progname - @path's last component, as trace file names spell it
  * @path: a program's path or name; NULL or empty gives "prog"
@@ -20,22 +48,28 @@
  */
 void rb_progname(const char *path, char *out, size_t size)
 {
-	const char *base = path ? strrchr(path, '/') : NULL;
-	size_t i;
+	rb_progname_len(path, path != NULL ? strlen(path) : 0, out, size);
+}
 
-	if (size == 0)
-		return;
-	base = base ? base + 1 : path;
-	if (base == NULL || *base == '\0')
-		base = "prog";
-	for (i = 0; base[i] && i + 1 < size; i++) {
-		char c = base[i];
+/**
+ * rb_exe_progname - the program's name from its executable's path
+ * @exe: the target of /proc/PID/exe, as readlink(2) gave it: a file
+ *       deleted since the exec ends in " (deleted)", which is not its name
+ * @out: rb_progname() of the path without that ending
+ * @size: the size of @out
+ *
+ * The executable names the program, not argv[0]: setproctitle() rewrites
+ * argv's memory (rbtrace(5), "ENVIRONMENT").
+ */
+void rb_exe_progname(const char *exe, char *out, size_t size)
+{
+	static const char deleted[] = " (deleted)";
+	size_t len = exe != NULL ? strlen(exe) : 0;
 
-		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			 (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-			 c == '-' || c == '+' ? c : '_';
-	}
-	out[i] = '\0';
+	if (len > sizeof(deleted) - 1 &&
+	    strcmp(exe + len - (sizeof(deleted) - 1), deleted) == 0)
+		len -= sizeof(deleted) - 1;
+	rb_progname_len(exe, len, out, size);
 }
 
 /**

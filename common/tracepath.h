@@ -15,6 +15,7 @@
 #define RB_TRACE_DIR_DEFAULT	"/tmp"
 
 RB_HIDDEN void rb_progname(const char *path, char *out, size_t size);
+RB_HIDDEN void rb_exe_progname(const char *exe, char *out, size_t size);
 RB_HIDDEN int rb_path_absolute(const char *path, char *out, size_t size);
 RB_HIDDEN const char *rb_trace_dir(const char *tmpdir);
 RB_HIDDEN int rb_trace_path(char *out, size_t size, const char *tmpdir,

@@ -23,6 +23,7 @@ static char *rb_fork_frames;
 static uint32_t rb_fork_depth;
 static int rb_fork_traced;
 static pid_t rb_fork_tid;
+static pid_t rb_fork_ppid;
 static pthread_mutex_t rb_fork_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Settings: the environment, or an attach's request (attach.c). */
@@ -72,6 +73,8 @@ static void rb_fork_prepare(void)
 	pthread_mutex_lock(&rb_thread_lock);
 	rb_fork_traced = t->state == RB_T_TRACED && rb_fork_frames != NULL;
 	rb_fork_tid = rb_attach_state() == RB_ATT_ON ? rb_gettid() : 0;
+	/* The child's getppid() is 1 once we have exited: it keeps us. */
+	rb_fork_ppid = getpid();
 	if (!rb_fork_traced)
 		return;
 	/* Our own ring, and we are inside fork(): no hook of ours writes it now. */
@@ -100,6 +103,7 @@ static void rb_fork_child(void)
 	int idx;
 
 	rb_proc.pid = getpid();
+	rb_proc.ppid = rb_fork_ppid;
 	rb_proc.pstart = rb_proc_start_time(rb_proc.pid);
 	rb_proc.image = __atomic_add_fetch(&m->hdr->next_image, 1,
 					   __ATOMIC_RELAXED);
@@ -154,6 +158,23 @@ static void rb_wait_recorder(uint32_t secs)
 	}
 }
 
+/*
+ * The program's name: its executable's, which setproctitle() leaves alone
+ * where it rewrites argv[0] (rbtrace(5), "ENVIRONMENT"); argv[0]'s only
+ * when /proc is not there.  @buf is scratch space for the link.
+ */
+static void rb_self_name(char *out, size_t size, char *buf, size_t bufsize)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, bufsize - 1);
+
+	if (n <= 0) {
+		rb_progname(program_invocation_short_name, out, size);
+		return;
+	}
+	buf[n] = '\0';
+	rb_exe_progname(buf, out, size);
+}
+
 static bool rb_process_setup(void)
 {
 	struct rb_settings *s = &rb_proc.set;
@@ -168,7 +189,7 @@ static bool rb_process_setup(void)
 	rb_clock_select(s->clock);
 	rb_proc.pid = getpid();
 	rb_proc.pstart = rb_proc_start_time(rb_proc.pid);
-	rb_progname(program_invocation_short_name, program, sizeof(program));
+	rb_self_name(program, sizeof(program), dflt, sizeof(dflt));
 
 	path = rb_file_env();
 	if (path != NULL && *path == '\0') {

@@ -114,6 +114,7 @@ struct rb_process {
 	struct rb_map		map;
 	struct rb_settings	set;
 	pid_t			pid;
+	pid_t			ppid;		/* forked: the parent, or 0 */
 	uint64_t		pstart;
 	uint64_t		image;
 	/* breakpoint.c: placed once from the validated header */

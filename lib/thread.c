@@ -114,7 +114,8 @@ bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	r->gen = RB_LOAD(&o->gen);
 	r->created_ns = rb_clock_mono_ns();
 	r->exited_ns = 0;
-	r->ppid = getppid();
+	/* A forked process's parent as it was at fork(), which may be gone. */
+	r->ppid = rb_proc.ppid != 0 ? rb_proc.ppid : getppid();
 	r->why = 0;
 	r->stop_ns = 0;
 	r->stopfn = 0;

@@ -90,6 +90,32 @@ START_TEST(test_trace_path)
 }
 END_TEST
 
+/* The name from an executable's path, as readlink() of /proc/PID/exe has it. */
+START_TEST(test_exe_progname)
+{
+	char out[64];
+
+	rb_exe_progname("/usr/sbin/nginx", out, sizeof(out));
+	ck_assert_str_eq(out, "nginx");
+	/* Deleted since the exec: the file's name without the ending. */
+	rb_exe_progname("/opt/srv (deleted)", out, sizeof(out));
+	ck_assert_str_eq(out, "srv");
+	rb_exe_progname(" (deleted)", out, sizeof(out));
+	ck_assert_str_eq(out, "__deleted_");
+	rb_exe_progname("/ (deleted)", out, sizeof(out));
+	ck_assert_str_eq(out, "prog");
+	/* Spelt as rb_progname() spells it. */
+	rb_exe_progname("/opt/my prog;rm (deleted) x", out, sizeof(out));
+	ck_assert_str_eq(out, "my_prog_rm__deleted__x");
+	rb_exe_progname("", out, sizeof(out));
+	ck_assert_str_eq(out, "prog");
+	rb_exe_progname(NULL, out, sizeof(out));
+	ck_assert_str_eq(out, "prog");
+	rb_exe_progname("/usr/bin/longname", out, 5);
+	ck_assert_str_eq(out, "long");
+}
+END_TEST
+
 /* A name longer than the header keeps is cut as the header cuts it. */
 START_TEST(test_trace_path_long_name)
 {
@@ -366,6 +392,7 @@ static Suite *suite_shared(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_trace_dir);
 	tcase_add_test(tc, test_trace_path);
+	tcase_add_test(tc, test_exe_progname);
 	tcase_add_test(tc, test_trace_path_long_name);
 	tcase_add_test(tc, test_trace_path_long_tmpdir);
 	tcase_add_test(tc, test_progname);

@@ -30,6 +30,8 @@ INTEGRATION_APPS = \
 	tests/apps/wfork \
 	tests/apps/kstate \
 	tests/apps/forkchain \
+	tests/apps/daemon \
+	tests/apps/retitle \
 	tests/apps/attachee \
 	tests/apps/churn
 
@@ -129,6 +131,14 @@ tests_apps_kstate_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_forkchain_SOURCES = tests/apps/forkchain.c tests/apps/app.h
 tests_apps_forkchain_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_forkchain_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Forks a daemon and exits at once, before the child's first hook (daemon).
+tests_apps_daemon_SOURCES = tests/apps/daemon.c tests/apps/app.h
+tests_apps_daemon_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_daemon_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Rewrites its argv in place, as setproctitle() does (progname).
+tests_apps_retitle_SOURCES = tests/apps/retitle.c tests/apps/app.h
+tests_apps_retitle_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_retitle_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Preloaded before librbtrace: counts what a hook must not do (watch-hook).
 check_LTLIBRARIES += tests/apps/libhookshim.la
 tests_apps_libhookshim_la_SOURCES = tests/apps/hookshim.c
@@ -239,6 +249,9 @@ INTEGRATION_TESTS = \
 	tests/integration/build-nocheck.sh \
 	tests/integration/install.sh \
 	tests/integration/fork-early.sh \
+	tests/integration/daemon.sh \
+	tests/integration/progname.sh \
+	tests/integration/progname-attach.sh \
 	tests/integration/untraced.sh \
 	tests/integration/untraced-elf.sh \
 	tests/integration/untraced-static.sh \

@@ -448,7 +448,7 @@ static void pc_walk(struct pc_state *st, const char *exe, const char *preload)
 }
 
 /* execvp()'s search: the file it would run, or false. */
-static bool pc_resolve(const char *prog, char *out, size_t size)
+bool progcheck_resolve(const char *prog, char *out, size_t size)
 {
 	const char *path = getenv("PATH"), *s;
 	struct stat sb;
@@ -526,7 +526,8 @@ void progcheck_run(const char *prog, const char *preload, struct progcheck *pc)
 
 	memset(pc, 0, sizeof(*pc));
 	pc->verdict = PROGCHECK_UNKNOWN;
-	if (!pc_resolve(prog, path, sizeof(path)) || stat(path, &sb) != 0 ||
+	if (!progcheck_resolve(prog, path, sizeof(path)) ||
+	    stat(path, &sb) != 0 ||
 	    !S_ISREG(sb.st_mode) || access(path, X_OK) != 0)
 		return;		/* exec will say why */
 	secure = pc_secure(path, &sb, what, sizeof(what));

@@ -3,6 +3,9 @@
 #ifndef RBTRACE_PROGCHECK_H
 #define RBTRACE_PROGCHECK_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* What running it with librbtrace preloaded will do. */
 enum progcheck_verdict {
 	PROGCHECK_TRACED,	/* something it links calls the hooks */
@@ -23,5 +26,11 @@ struct progcheck {
  * NULL), the libraries the loader would load with it.
  */
 void progcheck_run(const char *prog, const char *preload, struct progcheck *pc);
+
+/*
+ * progcheck_resolve - the file execvp() would run for @prog, through PATH
+ * when @prog has no slash, in @out; false when there is none.
+ */
+bool progcheck_resolve(const char *prog, char *out, size_t size);
 
 #endif

@@ -270,6 +270,21 @@ static int rbtrace_find_rbmon(char *out, size_t size)
 	return -1;
 }
 
+/*
+ * The program's executable, after which the library names the trace file:
+ * found as execvp() finds it, symbolic links followed; the command as it
+ * is when there is none (exec says why).
+ */
+static void rbtrace_exe(const char *cmd, char *out, size_t size)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+
+	if (progcheck_resolve(cmd, path, sizeof(path)) &&
+	    realpath(path, real) != NULL)
+		cmd = real;
+	snprintf(out, size, "%s", cmd);
+}
+
 static void rbtrace_trace_path(const struct rbtrace_opts *o, const char *prog,
 			       pid_t pid, char *out, size_t size)
 {
@@ -662,7 +677,7 @@ int main(int argc, char **argv)
 	};
 	struct rbtrace_opts o = { .trace_on_create = 1 };
 	char lib[PATH_MAX], path[PATH_MAX], rbmon[PATH_MAX], out[PATH_MAX];
-	char file[PATH_MAX];
+	char file[PATH_MAX], exe[PATH_MAX];
 	struct {
 		int err;	/* exec's errno, or -1: the output file */
 		char why[200];	/* for the output file */
@@ -832,6 +847,7 @@ int main(int argc, char **argv)
 
 	/* What is wrong with the program, said before it runs anyway. */
 	progcheck_run(argv[optind], getenv("LD_PRELOAD"), &pc);
+	rbtrace_exe(argv[optind], exe, sizeof(exe));
 	o.never = pc.verdict == PROGCHECK_NEVER;
 	if (pc.line[0] != '\0' && (o.never || !o.quiet))
 		rbtrace_say("%s", pc.line);
@@ -862,7 +878,7 @@ int main(int argc, char **argv)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		close(execfd[0]);
-		rbtrace_trace_path(&o, argv[optind], getpid(), path, sizeof(path));
+		rbtrace_trace_path(&o, exe, getpid(), path, sizeof(path));
 		if (rbtrace_redirect(&o, path, fail.why, sizeof(fail.why)) != 0) {
 			fail.err = -1;	/* the output file, not the exec */
 			if (write(execfd[1], &fail, sizeof(fail)) != sizeof(fail))
@@ -883,7 +899,7 @@ int main(int argc, char **argv)
 	       errno == EINTR)
 		;
 	close(execfd[0]);
-	rbtrace_trace_path(&o, argv[optind], child, path, sizeof(path));
+	rbtrace_trace_path(&o, exe, child, path, sizeof(path));
 	rbtrace_output_path(&o, path, out, sizeof(out));
 	if (r == sizeof(fail)) {
 		fail.why[sizeof(fail.why) - 1] = '\0';
