@@ -491,6 +491,7 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 	const char *file;
 	int prev = rb_attach_state();
 	bool seeds;
+	size_t n;
 
 	if (!rb_attach_self()) {
 		rb_warn("cannot find librbtrace's own hooks in the process");
@@ -554,8 +555,10 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 		rb_warn("cannot rewrite the program's relocation entries (mprotect refused)");
 		return RB_ATTACH_FAILED;
 	}
-	snprintf(msg, msglen, "%s\n%zu objects call the hooks (%zu entries)%s",
-		 rb_proc.map.path, c.objects, rb_bind_hooks(&c),
+	n = rb_bind_hooks(&c);
+	snprintf(msg, msglen, "%s\n%zu object%s the hooks (%zu entr%s)%s",
+		 rb_proc.map.path, c.objects, c.objects == 1 ? " calls" :
+		 "s call", n, n == 1 ? "y" : "ies",
 		 seeds ? "" : "; no unwinder (libgcc_s.so.1): the frames threads "
 			      "had entered before show as one");
 	return RB_ATTACH_OK;
