@@ -678,6 +678,7 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 	struct rb_bind_ctx c;
 	uint32_t released, kept;
 	bool fenced;
+	size_t n;
 
 	(void)spec;
 	if (rb_attach_state() != RB_ATT_ON) {
@@ -696,8 +697,10 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 	 */
 	__atomic_store_n(&rb_attached, RB_ATT_OFF, __ATOMIC_RELEASE);
 	released = rb_thread_release_all(1000000000ull, &kept, &fenced);
-	snprintf(msg, msglen, "%s\n%zu entries restored, %u rings given back%s",
-		 rb_proc.map.path, c.count[0] + c.count[1], released,
+	n = c.count[0] + c.count[1];
+	snprintf(msg, msglen, "%s\n%zu entr%s restored, %u ring%s given back%s",
+		 rb_proc.map.path, n, n == 1 ? "y" : "ies", released,
+		 released == 1 ? "" : "s",
 		 kept == 0 ? "" : !fenced ?
 		 "; membarrier(2) is refused here: threads keep their rings until they exit" :
 		 "; threads stopped keep theirs until they go on");

@@ -60,7 +60,7 @@ detach()
 {
 	rbtrace_p "$1" -p "$pid" --detach
 	expect "--detach exit status ($(cat "$T/$1.err"))" 0 "$rc"
-	grep -Eq "^rbtrace: detached from $pid: 0 entries restored, 1 rings given back; its thread [0-9]+ stopped for [0-9.]+ ms$" "$T/$1.err" ||
+	grep -Eq "^rbtrace: detached from $pid: 0 entries restored, 1 ring given back; its thread [0-9]+ stopped for [0-9.]+ ms$" "$T/$1.err" ||
 		fail "--detach said: $(cat "$T/$1.err")"
 	wait_json "$f" "[$P | select(.state != \"exited\")] | length == 0" \
 		"no thread of $pid traced after the detach"
