@@ -271,6 +271,10 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 			if (p->alive && t->state == RB_STATE_STOPPED &&
 			    !dump_thread_exited(t))
 				dump_text_stop(out, sy, s, p, t);
+			if (t->orphaned != 0)
+				fprintf(out, ", resumed by itself %u time%s "
+				    "(no monitor left)", t->orphaned,
+				    t->orphaned == 1 ? "" : "s");
 			fprintf(out, ", depth %d", t->depth);
 			if (t->kstate != 0) {
 				fputs(", kernel ", out);
