@@ -491,6 +491,7 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 	const char *file;
 	int prev = rb_attach_state();
 	bool seeds;
+	size_t n;
 
 	if (!rb_attach_self()) {
 		rb_warn("cannot find librbtrace's own hooks in the process");
@@ -554,8 +555,10 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 		rb_warn("cannot rewrite the program's relocation entries (mprotect refused)");
 		return RB_ATTACH_FAILED;
 	}
-	snprintf(msg, msglen, "%s\n%zu objects call the hooks (%zu entries)%s",
-		 rb_proc.map.path, c.objects, rb_bind_hooks(&c),
+	n = rb_bind_hooks(&c);
+	snprintf(msg, msglen, "%s\n%zu object%s the hooks (%zu entr%s)%s",
+		 rb_proc.map.path, c.objects, c.objects == 1 ? " calls" :
+		 "s call", n, n == 1 ? "y" : "ies",
 		 seeds ? "" : "; no unwinder (libgcc_s.so.1): the frames threads "
 			      "had entered before show as one");
 	return RB_ATTACH_OK;
@@ -675,6 +678,7 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 	struct rb_bind_ctx c;
 	uint32_t released, kept;
 	bool fenced;
+	size_t n;
 
 	(void)spec;
 	if (rb_attach_state() != RB_ATT_ON) {
@@ -693,8 +697,10 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 	 */
 	__atomic_store_n(&rb_attached, RB_ATT_OFF, __ATOMIC_RELEASE);
 	released = rb_thread_release_all(1000000000ull, &kept, &fenced);
-	snprintf(msg, msglen, "%s\n%zu entries restored, %u rings given back%s",
-		 rb_proc.map.path, c.count[0] + c.count[1], released,
+	n = c.count[0] + c.count[1];
+	snprintf(msg, msglen, "%s\n%zu entr%s restored, %u ring%s given back%s",
+		 rb_proc.map.path, n, n == 1 ? "y" : "ies", released,
+		 released == 1 ? "" : "s",
 		 kept == 0 ? "" : !fenced ?
 		 "; membarrier(2) is refused here: threads keep their rings until they exit" :
 		 "; threads stopped keep theirs until they go on");

@@ -1302,6 +1302,43 @@ START_TEST(test_dump_torn_gone)
 }
 END_TEST
 
+/*
+ * A dead process whose every thread ended itself is "exited" in the text
+ * dump, as on the screen; one that died without ending them is "gone".
+ */
+START_TEST(test_dump_text_exited)
+{
+	struct fixture	 fx;
+	struct rb_ring	*r;
+	char		*out, want[64];
+	pid_t		 dead;
+
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	fixture_make(&fx, 4, 8, 64);
+	fx.h->creator_pid = dead;
+	r = fixture_ring(&fx, 0, RB_OWN_EXITED, dead, dead, "main");
+	r->pstart = 12345;
+	r->state = RB_STATE_EXITED;
+	r = fixture_ring(&fx, 1, RB_OWN_EXITED, dead, dead + 1, "worker");
+	r->pstart = 12345;
+	r->state = RB_STATE_EXITED;
+	out = fixture_dump(&fx, 0);
+	snprintf(want, sizeof want, "process %d (", (int)dead);
+	ck_assert_msg(strstr(out, want) != NULL, "%s", out);
+	ck_assert_msg(strstr(out, ") exited, parent ") != NULL, "%s", out);
+	free(out);
+	r->state = RB_STATE_RUNNING;
+	rb_owner_at(fx.base, fx.h, 1)->ctl = RB_OWN_MAKE(RB_OWN_LIVE, dead);
+	out = fixture_dump(&fx, 0);
+	ck_assert_msg(strstr(out, ") gone, parent ") != NULL, "%s", out);
+	free(out);
+	fixture_done(&fx);
+}
+END_TEST
+
 /* Every byte from the file reaches the text dump escaped (escape.c). */
 START_TEST(test_dump_text_escaped)
 {
@@ -1447,6 +1484,7 @@ suite_model(void)
 	tcase_add_test(tc, test_clock_none_seen);
 	tcase_add_test(tc, test_json_escape);
 	tcase_add_test(tc, test_dump_symbols);
+	tcase_add_test(tc, test_dump_text_exited);
 	tcase_add_test(tc, test_dump_text_escaped);
 	tcase_add_test(tc, test_dump_torn_gone);
 	tcase_add_test(tc, test_symbols_variables);

@@ -420,11 +420,11 @@ rbmon_cmd_hot(int argc, char **argv)
 	} else {
 		rbread_time(a, sizeof a, (uint64_t)hook);
 		rbread_time(b, sizeof b, h.span);
-		printf("%" PRIu64 " calls", all);
+		printf("%" PRIu64 " call%s", all, all == 1 ? "" : "s");
 		if (lost.lost != 0)
-			printf(" (and %s%" PRIu64 " records lost: counts are "
+			printf(" (and %s%" PRIu64 " record%s lost: counts are "
 			    "lower bounds)", lost.unknown ? "at least " : "",
-			    lost.lost);
+			    lost.lost, lost.lost == 1 ? "" : "s");
 		else if (lost.unknown)
 			printf(" (and records lost: counts are lower bounds)");
 		else if (lost.incomplete)

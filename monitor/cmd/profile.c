@@ -293,9 +293,11 @@ rbmon_cmd_profile(int argc, char **argv)
 		double	 wall = (double)(t1 - t0) / 1e9;
 		double	 cpu = (double)(prof_cpu_ns() - cpu0) / 1e9;
 
-		fprintf(stderr, "rbmon: %" PRIu64 " samples of %d threads in "
-		    "%.1f s: %" PRIu64 " passes, %.0f a second (asked %ld)",
-		    pr.samples, rbmon_prof_threads(&pr), wall, pr.passes,
+		fprintf(stderr, "rbmon: %" PRIu64 " sample%s of %d thread%s in "
+		    "%.1f s: %" PRIu64 " pass%s, %.0f a second (asked %ld)",
+		    pr.samples, pr.samples == 1 ? "" : "s",
+		    rbmon_prof_threads(&pr), rbmon_prof_threads(&pr) == 1 ? "" :
+		    "s", wall, pr.passes, pr.passes == 1 ? "" : "es",
 		    wall > 0 ? (double)pr.passes / wall : 0.0, rate);
 		if (missed != 0)
 			fprintf(stderr, ", %" PRIu64 " ticks missed", missed);

@@ -18,6 +18,7 @@
 #include "monitor/core/model.h"
 #include "monitor/core/safeio.h"
 #include "monitor/core/symbols.h"
+#include "monitor/core/view.h"
 #include "monitor/history/events.h"
 #include "monitor/util/escape.h"
 #include "monitor/util/opts.h"
@@ -206,6 +207,68 @@ send_bp(struct rbmon_ctl *c, const struct rbmon_cmd *k,
 	return r == 1 ? 0 : r == 0 ? 1 : 2;
 }
 
+/* A live traced thread of @p, or NULL. */
+static const struct rbmon_thread *
+send_live_thread(const struct rbmon_process *p)
+{
+	size_t	j;
+
+	if (!p->alive)
+		return NULL;
+	for (j = 0; j < p->nthreads; j++)
+		if (rbmon_thread_live(rbmon_thread_state(p, &p->threads[j])))
+			return &p->threads[j];
+	return NULL;
+}
+
+/*
+ * BLST and BCLR without --thread: the breakpoints are the process's, so
+ * any live traced thread of it names them: the one process in the file,
+ * or with -p the one @pid.  Return: its tid, or 0 with the reason said.
+ */
+static int32_t
+send_bp_thread(struct rbmon_model *m, const char *path, long pid)
+{
+	struct rbmon_snapshot		 s;
+	const struct rbmon_thread	*t, *one = NULL;
+	char				*cause = NULL;
+	size_t				 i, live = 0;
+	int32_t				 tid = 0;
+
+	if (rbmon_model_snapshot(m, &s, &cause) != 0) {
+		rbmon_esc_line(stderr, "rbmon: %s", cause);
+		free(cause);
+		return 0;
+	}
+	for (i = 0; i < s.nprocs; i++) {
+		if ((t = send_live_thread(&s.procs[i])) == NULL)
+			continue;
+		live++;
+		if (one == NULL && (pid == 0 || s.procs[i].pid == pid))
+			one = t;
+	}
+	if (one == NULL && pid != 0)
+		fprintf(stderr, "rbmon: process %ld has no live traced thread "
+		    "in the file\n", pid);
+	else if (one == NULL) {
+		fputs("rbmon: ", stderr);
+		rbmon_esc_fputs(path, stderr);
+		fputs(": no live traced process\n", stderr);
+	} else if (pid == 0 && live > 1) {
+		fputs("rbmon: ", stderr);
+		rbmon_esc_fputs(path, stderr);
+		fprintf(stderr, " holds %zu traced processes (", live);
+		for (i = 0, live = 0; i < s.nprocs; i++)
+			if (send_live_thread(&s.procs[i]) != NULL)
+				fprintf(stderr, "%s%d", live++ ? ", " : "",
+				    s.procs[i].pid);
+		fputs("): choose one with -p PID or -t TID\n", stderr);
+	} else
+		tid = one->tid;
+	rbmon_model_free(&s);
+	return tid;
+}
+
 /* EVON/EVOF: switch event logs in the file itself. */
 static int
 send_events(struct rbmon_ctl *c, struct rbmon_model *m, long pid,
@@ -273,6 +336,11 @@ send_run(const char *path, long pid, long tid, const char *send,
 		    "to it (librbtrace joins no such file)", path);
 	/* Stopped threads count their orphan timeout from here. */
 	rbmon_ctl_heartbeat(&c);
+	if (tid == 0 && send != NULL && rbmon_bp_is_command(cmd) &&
+	    (tid = send_bp_thread(&m, path, pid)) == 0) {
+		status = 2;
+		goto out;
+	}
 	if (tid != 0 && rbmon_ctl_target(&c, (int32_t)tid, &k, &cause) != 0) {
 		rbmon_esc_line(stderr, "rbmon: %s", cause);
 		free(cause);

@@ -433,7 +433,8 @@ rbmon_discover_prune(FILE *out, FILE *err, const char *const *dirs,
 	if (others != 0)
 		fprintf(out, "; left %zu of other users", others);
 	if (invalid != 0)
-		fprintf(out, "; left %zu that are not trace files", invalid);
+		fprintf(out, "; left %zu that %s", invalid, invalid == 1 ?
+		    "is not a trace file" : "are not trace files");
 	fputc('\n', out);
 	rbmon_discover_free(&l);
 	return status;

@@ -246,8 +246,9 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 	rbmon_esc_fputs(m->path, out);
 	fputs(": program ", out);
 	rbmon_esc_fputs(dump_program(m, s), out);
-	fprintf(out, ", %u of %u rings used, %" PRIu64 " threads untraced\n",
-	    s->rings_used, s->rings_total, s->untraced);
+	fprintf(out, ", %u of %u rings used, %" PRIu64 " thread%s untraced\n",
+	    s->rings_used, s->rings_total, s->untraced, s->untraced == 1 ? "" :
+	    "s");
 	if (c->kind == RB_CLOCK_NONE)
 		fputs("no clock (RBTRACE_CLOCK=none): frames show how long "
 		    "rbmon has seen them, not their age\n", out);
@@ -255,8 +256,8 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 		p = &s->procs[i];
 		fprintf(out, "process %d (", p->pid);
 		rbmon_esc_fputs(rbmon_model_program(m, s, p->image), out);
-		fprintf(out, ") %s, parent %d\n", p->alive ? "alive" : "gone",
-		    p->ppid);
+		fprintf(out, ") %s, parent %d\n", p->alive ? "alive" :
+		    rbmon_process_exited(p) ? "exited" : "gone", p->ppid);
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
 			fprintf(out, "  thread %d \"", t->tid);
@@ -270,6 +271,10 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 			if (p->alive && t->state == RB_STATE_STOPPED &&
 			    !dump_thread_exited(t))
 				dump_text_stop(out, sy, s, p, t);
+			if (t->orphaned != 0)
+				fprintf(out, ", resumed by itself %u time%s "
+				    "(no monitor left)", t->orphaned,
+				    t->orphaned == 1 ? "" : "s");
 			fprintf(out, ", depth %d", t->depth);
 			if (t->kstate != 0) {
 				fputs(", kernel ", out);

@@ -634,8 +634,9 @@ events_text_head(struct events_out *o)
 		    o->out);
 		return 0;
 	}
-	fprintf(o->out, "event log: %s policy, %u records per thread%s\n",
-	    rb_policy_name(h->ev_policy), h->events, h->clock == RB_CLOCK_NONE ?
+	fprintf(o->out, "event log: %s policy, %u record%s per thread%s\n",
+	    rb_policy_name(h->ev_policy), h->events, h->events == 1 ? "" : "s",
+	    h->clock == RB_CLOCK_NONE ?
 	    "; no times (RBTRACE_CLOCK=none): the calls in order only" : "");
 	return 1;
 }
@@ -660,8 +661,9 @@ events_text_copied(struct events_out *o)
 		fputs("  (its ring was taken by another thread while being "
 		    "read)\n", o->out);
 	else if (o->copy->w.first > 0)
-		fprintf(o->out, "  (%" PRIu64 " older records %s)\n",
-		    o->copy->w.first, o->m->hdr.ev_policy == RB_POLICY_DRAIN ?
+		fprintf(o->out, "  (%" PRIu64 " older record%s %s)\n",
+		    o->copy->w.first, o->copy->w.first == 1 ? "" : "s",
+		    o->m->hdr.ev_policy == RB_POLICY_DRAIN ?
 		    "consumed" : "overwritten");
 }
 

@@ -218,8 +218,8 @@ prof_names(struct rbmon_prof_stack *st, struct rbmon_symbols *sy,
 		st->names[k++] = name;
 	}
 	if (t->wrapped != 0 && t->gap_at >= t->nframes)
-		rbmon_xasprintf(&st->names[k++], "[%" PRIu32 " frames lost]",
-		    t->wrapped);
+		rbmon_xasprintf(&st->names[k++], "[%" PRIu32 " frame%s lost]",
+		    t->wrapped, t->wrapped == 1 ? "" : "s");
 	st->n = k;
 }
 

@@ -148,6 +148,36 @@ tui_notes(struct rbmon_tui *t)
 		    line);
 }
 
+/*
+ * A stop that lapsed because no monitor was left (rb_ring.orphaned,
+ * rbtrace(5) "Stopping"), said once on the message line: the program's
+ * stderr said it, but the one watching may not see that.
+ */
+static void
+tui_orphans(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p;
+	const struct rbmon_thread	*th, *last = NULL;
+	uint64_t			 n = 0;
+	size_t				 i, j;
+
+	for (i = 0; i < t->s.nprocs; i++) {
+		p = &t->s.procs[i];
+		for (j = 0; j < p->nthreads; j++) {
+			th = &p->threads[j];
+			if (th->orphaned == 0)
+				continue;
+			n += th->orphaned;
+			last = th;
+		}
+	}
+	if (n > t->orphaned && last != NULL)
+		rbmon_tui_message(t, RBMON_MSG_INFO, "thread %d resumed by "
+		    "itself: no monitor was left, and what monitors had set "
+		    "to stop threads lapsed", last->tid);
+	t->orphaned = n;
+}
+
 static void
 tui_rescan(struct rbmon_tui *t)
 {
@@ -180,6 +210,7 @@ tui_rescan(struct rbmon_tui *t)
 	rbmon_stack_resolve_all(t->sy, &t->s);
 	rbmon_view_rebuild(&t->v, &t->s);
 
+	tui_orphans(t);
 	gone = t->s.nprocs > 0 && !rbmon_any_alive(t->m, &t->s);
 	if (gone && !t->all_gone)
 		rbmon_tui_message(t, RBMON_MSG_INFO, "the program is gone; "

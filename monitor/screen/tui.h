@@ -82,6 +82,7 @@ struct rbmon_tui {
 	char			*read_error;	/* last snapshot failure */
 	int			 frozen;
 	int			 all_gone;
+	uint64_t		 orphaned;	/* resumes by themselves seen */
 	struct rbmon_symbols	*sy;
 	FILE			*notes;		/* what symbols say, shown */
 	char			*notes_buf;

@@ -474,6 +474,10 @@ draw_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 	if (th->wrapped != 0)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		    " (%u overwritten)", th->wrapped);
+	if (th->orphaned != 0)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    "; resumed by itself %u time%s (no monitor left)",
+		    th->orphaned, th->orphaned == 1 ? "" : "s");
 	if (t->c.kind == RB_CLOCK_NONE)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		    "; no clock: times seen by rbmon");

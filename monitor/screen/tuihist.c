@@ -205,8 +205,9 @@ hist_draw(struct rbmon_tui *t, void *arg)
 		    RBMON_MSG_ERROR ? rbmon_tty_attr(RBMON_A_ERROR) : A_BOLD,
 		    t->msg);
 	} else if (h->older > 0) {
-		snprintf(buf, sizeof buf, "%" PRIu64 " older records %s before "
-		    "this view opened", h->older, hd->ev_policy ==
+		snprintf(buf, sizeof buf, "%" PRIu64 " older record%s %s before "
+		    "this view opened", h->older, h->older == 1 ? "" : "s",
+		    hd->ev_policy ==
 		    RB_POLICY_DRAIN ? "consumed" : "overwritten");
 		rbmon_draw_text(LINES - 2, 0, COLS,
 		    rbmon_tty_attr(RBMON_A_EXITED), buf);

@@ -263,9 +263,9 @@ top_draw(struct rbmon_tui *t, void *arg)
 		snprintf(what, sizeof what, "process %d", tp->pid);
 	else
 		snprintf(what, sizeof what, "every thread");
-	snprintf(buf, sizeof buf, "Top of %s: %s, %" PRIu64 " samples "
+	snprintf(buf, sizeof buf, "Top of %s: %s, %" PRIu64 " sample%s "
 	    "in %.1f s (%.0f/s), %.1f%% on CPU%s", what,
-	    cpus[tp->cpu], tp->samples, secs,
+	    cpus[tp->cpu], tp->samples, tp->samples == 1 ? "" : "s", secs,
 	    secs > 0 ? (double)tp->pr.passes / secs : 0.0,
 	    tp->samples ? 100.0 * (double)tp->on_cpu /
 	    (double)tp->samples : 0.0, tp->by_total ? "  [sort: total]" :

@@ -46,9 +46,12 @@ static const struct option opts_long[] = {
 	{ NULL,		0,			NULL, 0 }
 };
 
-/* --send EVON|EVOF (rbmon_ctl_parse()'s word): needs no --thread. */
+/*
+ * --send EVON|EVOF (rbmon_ctl_parse()'s word) acts on the file, BLST and
+ * BCLR on a process's breakpoints: none needs --thread.
+ */
 static int
-opts_evsend(const char *line)
+opts_nothread(const char *line)
 {
 	size_t	n;
 
@@ -56,7 +59,9 @@ opts_evsend(const char *line)
 		line++;
 	n = strcspn(line, " \t");
 	return n == 4 && (strncasecmp(line, "EVON", 4) == 0 ||
-	    strncasecmp(line, "EVOF", 4) == 0);
+	    strncasecmp(line, "EVOF", 4) == 0 ||
+	    strncasecmp(line, "BLST", 4) == 0 ||
+	    strncasecmp(line, "BCLR", 4) == 0);
 }
 
 static void
@@ -98,7 +103,7 @@ opts_preset(struct rbmon_opts *o, const char *cmd)
 static void
 opts_check(struct rbmon_opts *o)
 {
-	int	evsend;
+	int	nothread;
 
 	if ((o->have_older || o->dry) && !o->prune)
 		rbmon_bad_usage("--older-than and --dry-run go with --prune");
@@ -138,8 +143,8 @@ opts_check(struct rbmon_opts *o)
 			rbmon_bad_usage("no trace file given (FILE or --pid "
 			    "PID)");
 	}
-	evsend = o->send != NULL && opts_evsend(o->send);
-	if (o->send != NULL && o->tid == 0 && !evsend)
+	nothread = o->send != NULL && opts_nothread(o->send);
+	if (o->send != NULL && o->tid == 0 && !nothread)
 		rbmon_bad_usage("--send needs --thread TID");
 	if (o->nwatches > 0 && o->tid == 0)
 		rbmon_bad_usage("--watch needs --thread TID");

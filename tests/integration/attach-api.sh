@@ -49,7 +49,7 @@ wait_ready "main $pid" "$pid"
 f=$T/att.trace
 rbtrace_p a1 -p "$pid" --file "$f"
 expect "rbtrace -p exit status ($(cat "$T/a1.err"))" 0 "$rc"
-grep -Eq "^rbtrace: attached to $pid: 1 objects call the hooks \(2 entries\); its thread [0-9]+ stopped for [0-9.]+ ms$" "$T/a1.err" ||
+grep -Eq "^rbtrace: attached to $pid: 1 object calls the hooks \(2 entries\); its thread [0-9]+ stopped for [0-9.]+ ms$" "$T/a1.err" ||
 	fail "rbtrace -p said: $(cat "$T/a1.err")"
 P=".processes[] | select(.pid == $pid) | .threads[]"
 wait_json "$f" "[$P | select($frame)] | length == 1" "weak_frame after the attach"
@@ -60,7 +60,7 @@ detach()
 {
 	rbtrace_p "$1" -p "$pid" --detach
 	expect "--detach exit status ($(cat "$T/$1.err"))" 0 "$rc"
-	grep -Eq "^rbtrace: detached from $pid: 0 entries restored, 1 rings given back; its thread [0-9]+ stopped for [0-9.]+ ms$" "$T/$1.err" ||
+	grep -Eq "^rbtrace: detached from $pid: 0 entries restored, 1 ring given back; its thread [0-9]+ stopped for [0-9.]+ ms$" "$T/$1.err" ||
 		fail "--detach said: $(cat "$T/$1.err")"
 	wait_json "$f" "[$P | select(.state != \"exited\")] | length == 0" \
 		"no thread of $pid traced after the detach"

@@ -11,12 +11,22 @@
 #  - fork: the child starts with the parent's process-wide breakpoints
 #    (same ids), not the thread-only ones, and stops at child_work; BLST of
 #    the child and of the parent count their own hits;
+#  - BLST and BCLR need no thread: the file alone names its one process;
+#    with the child alive too, -p PID picks one and the file alone is
+#    refused with a message that says so;
 #  - a garbled table (random bytes over the table, every filter bit set)
 #    while the threads run rounds: the program runs on, rbmon lists no
 #    breakpoints for it, and sets and hits one again.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/control.sh"
 . "$(dirname "$0")/brk.sh"
+
+# nothread ARGS... - rbmon --send without --thread; exit status in SENT.
+nothread()
+{
+	SENT=0
+	"$RBMON" --timeout 0.2 "$@" >"$T/send.out" 2>"$T/send.err" || SENT=$?
+}
 
 f=$T/brk.trace
 brk_start "$APPS/brk"
@@ -30,6 +40,9 @@ cw=$(nm_addrs "$APPS/brk" "$bias" ' child_work\(int\)$')
 # --- Set, listed and cleared while both threads sleep; hit once released.
 send_ok "$f" "$M" "BRKP inner" "breakpoint 1 at inner" --timeout 0.2
 send_ok "$f" "$W" BLST "1 hits=0 from=1 thread=all at=$inner inner" --timeout 0.2
+nothread --send BLST "$f"
+expect "BLST of the file's one process, no thread (stderr: $(cat "$T/send.err"))" \
+	"0 1 hits=0 from=1 thread=all at=$inner inner" "$SENT $(cat "$T/send.out")"
 send_ok "$f" "$W" "BRKP child_work 3" "breakpoint 2 at child_work, stops from hit 3" --timeout 0.2
 send_ok "$f" "$M" "BCLR 2" "cleared breakpoint 2" --timeout 0.2
 for t in "$M" "$W"; do
@@ -71,13 +84,22 @@ wait_stopped "$C" 1 "the child stopped at child_work"
 expect "the child's stop" "breakpoint 4 child_work(int) $cw" \
 	"$(jqv "$(th "$C") | \"\(.stop.reason) \(.stop.breakpoint) \(.frames[0].function) \(.frames[0].address)\"")"
 send_ok "$f" "$C" BLST "4 hits=1 from=1 thread=all at=$cw child_work" --timeout 0.2
+nothread -p "$C" --send BLST
+expect "BLST of the child by -p, no thread (stderr: $(cat "$T/send.err"))" \
+	"0 4 hits=1 from=1 thread=all at=$cw child_work" "$SENT $(cat "$T/send.out")"
+nothread --send BLST "$f"
+expect "BLST of a file with two processes, no thread" \
+	"2 rbmon: $f holds 2 traced processes ($PID, $C): choose one with -p PID or -t TID" \
+	"$SENT $(cat "$T/send.err")"
 send_ok "$f" "$M" BLST "3 hits=1 from=1 thread=$W at=$inner inner
 4 hits=0 from=1 thread=all at=$cw child_work
 5 hits=0 from=1 thread=$M at=$cw child_work" --timeout 0.2
 send_ok "$f" "$C" CONT continuing
 wait_ready "reaped $C 0" "$PID"
 wait_round main 3 f
-send_ok "$f" "$M" "BCLR *" "cleared 3 breakpoints" --timeout 0.2
+nothread --send "BCLR *" "$f"
+expect "BCLR * of the file's one process again, no thread (stderr: $(cat "$T/send.err"))" \
+	"0 cleared 3 breakpoints" "$SENT $(cat "$T/send.out")"
 
 # --- A garbled table: the program runs on.
 bps_off=$(header_get "$f" bps_off)

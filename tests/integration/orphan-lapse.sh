@@ -8,7 +8,7 @@
 #    there, stays stopped 3 s, resumes by itself; by then the breakpoint is
 #    gone (BLST: "no breakpoints") and alpha passes alpha_work 200 times
 #    more (its round counter, read with --watch) without stopping again;
-#    stderr says so in one line, once;
+#    stderr says so in one line, once, and the text dump on alpha's line;
 #  - then single and stop_on_create, set with rbmon --set: the threads stop
 #    (single stepping), resume by themselves, both flags are 0 again in the
 #    header, one line says "cleared single, stop_on_create", and a thread
@@ -53,6 +53,9 @@ wait_for "alpha to pass alpha_work 200 more times (from round $r0)" \
 dump_json "$f"
 expect "alpha's stops after it passed alpha_work 200 more times" 1 "$(jqv "$(th "$A") | .stops")"
 expect "alpha's orphan resumes" 1 "$(jqv "$(th "$A") | .orphan_resumes")"
+"$RBMON" --dump "$f" >"$T/text" || fail "rbmon --dump $f exited $?"
+grep -Eq "^  thread $A \"alpha\" running, resumed by itself 1 time \(no monitor left\), depth [0-9]+" "$T/text" ||
+	fail "the text dump does not say alpha resumed by itself: $(grep "thread $A " "$T/text")"
 expect "the program's stderr" \
 	"rbtrace: thread $A resumed by itself: no monitor for 3 s (RBTRACE_ORPHAN_TIMEOUT)
 rbtrace: process $pid: no monitor for 3 s: cleared 1 breakpoint (RBTRACE_ORPHAN_TIMEOUT)" \

@@ -39,12 +39,12 @@ grep -Eq "^would remove $gone \(evseq, pid $gpid, [0-9.hms]+ old, [0-9.]+ MiB\)\
 	fail "the dry run does not name the ended program's file: $(cat "$T/dry")"
 expect "the dry run's summary" \
 	"$(tail -n 1 "$T/dry" | sed 's/([0-9.]* MiB on disk)/(N)/')" \
-	"rbmon: would remove 1 trace file (N); kept 1 of programs still running$others; left 1 that are not trace files"
+	"rbmon: would remove 1 trace file (N); kept 1 of programs still running$others; left 1 that is not a trace file"
 [ -f "$gone" ] || fail "the dry run removed $gone"
 
 "$RBMON" --prune --older-than 1h "$d" >"$T/young" 2>&1 || fail "--prune --older-than 1h exited $?"
 expect "--older-than 1h keeps the young file" \
-	"rbmon: removed 0 trace files (0.0 MiB on disk); kept 1 of programs still running; kept 1 younger than --older-than$others; left 1 that are not trace files" \
+	"rbmon: removed 0 trace files (0.0 MiB on disk); kept 1 of programs still running; kept 1 younger than --older-than$others; left 1 that is not a trace file" \
 	"$(cat "$T/young")"
 [ -f "$gone" ] || fail "--older-than 1h removed $gone"
 

@@ -10,7 +10,9 @@
 # system call is withdrawn after 5 s with a message, but a breakpoint is
 # set for its process at once and stops it once it is released.  While
 # rbmon runs, its heartbeat keeps a stopped thread stopped past
-# RBTRACE_ORPHAN_TIMEOUT; killed, the thread resumes by itself.  Quitting asks whether to undo
+# RBTRACE_ORPHAN_TIMEOUT; killed, the thread resumes by itself, which the
+# next rbmon says on its message line and in the thread's stack title.
+# Quitting asks whether to undo
 # what this rbmon did: y resumes and clears, n leaves the thread stopped.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
@@ -189,6 +191,12 @@ tmx kill-server
 # Quitting asks: y resumes what this rbmon stopped and clears its breakpoint.
 tui_start 120 32 "$RBMON" -d 1 "$f"
 tui_wait "PID $pid ctl" "the process row"
+# The next screen says so: once on the message line, and in alpha's stack.
+tui_wait "^thread $A resumed by itself: no monitor was left, and what monitors had set to stop threads lapsed" \
+	"the note of the orphan resume"
+select_thread alpha "$A"
+tui_wait "^ Stack of thread $A \"alpha\": running, depth [0-9]+; resumed by itself 1 time \(no monitor left\)" \
+	"alpha's stack title saying it resumed by itself"
 select_thread beta "$B"
 tui_keys b
 tui_keys -l 'beta_odd'
