@@ -151,13 +151,13 @@ tests_apps_wpoke_SOURCES = tests/apps/wpoke.c
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 # Built without -finstrument-functions: rbtrace warns (untraced*.sh); only
-# plain-dl imports dlopen().  No sanitizer: its runtime would import that.
+# plain-dl imports dlopen(), plain-exec execv().  No sanitizer: its runtime would import that.
 # Calls the API through weak references only (attach-api.sh).
 check_PROGRAMS += tests/apps/weakapi
 tests_apps_weakapi_SOURCES = tests/apps/weakapi.c tests/apps/app.h
 tests_apps_weakapi_CFLAGS = $(WARN_CFLAGS) -g -O0 -fno-instrument-functions
 tests_apps_weakapi_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
-check_PROGRAMS += tests/apps/plain tests/apps/plain-dl
+check_PROGRAMS += tests/apps/plain tests/apps/plain-dl tests/apps/plain-exec
 tests_apps_plain_SOURCES = tests/apps/plain.c tests/apps/app.h
 tests_apps_plain_CFLAGS = $(WARN_CFLAGS) -g -O0 -fno-instrument-functions
 tests_apps_plain_LDFLAGS =
@@ -165,6 +165,9 @@ tests_apps_plain_dl_SOURCES = tests/apps/plain.c tests/apps/app.h
 tests_apps_plain_dl_CFLAGS = $(tests_apps_plain_CFLAGS) -DPLAIN_DLOPEN
 tests_apps_plain_dl_LDFLAGS =
 tests_apps_plain_dl_LDADD = -ldl
+tests_apps_plain_exec_SOURCES = tests/apps/plain.c tests/apps/app.h
+tests_apps_plain_exec_CFLAGS = $(tests_apps_plain_CFLAGS) -DPLAIN_EXEC
+tests_apps_plain_exec_LDFLAGS =
 # Calls setuid() once it runs (untraced-setuid.sh).
 check_PROGRAMS += tests/apps/dropuid
 tests_apps_dropuid_SOURCES = tests/apps/dropuid.c tests/apps/app.h
@@ -253,6 +256,7 @@ INTEGRATION_TESTS = \
 	tests/integration/progname.sh \
 	tests/integration/progname-attach.sh \
 	tests/integration/untraced.sh \
+	tests/integration/untraced-exec.sh \
 	tests/integration/untraced-elf.sh \
 	tests/integration/untraced-static.sh \
 	tests/integration/untraced-setuid.sh \

@@ -11,8 +11,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +39,8 @@ struct rbtrace_opts {
 	int		trace_on_create;
 	int		monitor;
 	int		never;		/* it will run untraced (progcheck) */
+	int		unsure;		/* nothing it links calls the hooks, or
+					   progcheck could not tell */
 	int		quiet;
 	int		record;		/* rbtrace record */
 	pid_t		pid;		/* -p: attach to it */
@@ -90,6 +94,7 @@ static const struct {
 /* Waiting for the trace file: polls of 20 ms, a word after 10 s. */
 #define RBTRACE_POLL_NS		(20 * 1000 * 1000)
 #define RBTRACE_NOTE_POLLS	500
+#define RBTRACE_UNSURE_SECS	5	/* a program not known to be traced */
 
 static volatile sig_atomic_t rbtrace_child = -1;
 
@@ -466,6 +471,68 @@ static int rbtrace_reap(pid_t child)
 	}
 	return status;
 }
+
+/*
+ * Reap a program that is not known to call the hooks (a shell, make, a
+ * program that may exec or load instrumented code, or one progcheck could
+ * not read), watching for its trace file meanwhile.  If the file has not
+ * appeared after 5 s, one line says so, once, and the program runs on; if
+ * it ends without having made it, one line says that nothing it ran was
+ * instrumented.  Once the file is there, nothing more is said.  Its exit is
+ * seen at once (a pidfd) where the kernel has them, else within 20 ms.
+ *
+ * Return: its wait status.
+ */
+static int rbtrace_watch_reap(const struct rbtrace_opts *o, const char *prog,
+			      const char *path, pid_t child)
+{
+	struct timespec ts = { 0, RBTRACE_POLL_NS }, start, now;
+	struct pollfd pfd;
+	int status, fd = -1, said = 0;
+	pid_t r;
+
+#ifdef SYS_pidfd_open
+	fd = (int)syscall(SYS_pidfd_open, child, 0);
+#endif
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		if (access(path, F_OK) == 0)
+			break;
+		r = waitpid(child, &status, WNOHANG);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r == child) {
+			if (access(path, F_OK) != 0 && !o->quiet)
+				rbtrace_say("rbtrace: %s ran no instrumented "
+					"code: no trace file was made (build "
+					"it with -finstrument-functions)", prog);
+			if (fd >= 0)
+				close(fd);
+			return status;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!said && !o->quiet &&
+		    now.tv_sec - start.tv_sec >= RBTRACE_UNSURE_SECS) {
+			said = 1;
+			rbtrace_say("rbtrace: %s has not appeared after %d s: "
+				"nothing %s ran so far was instrumented; it "
+				"runs on (build it with -finstrument-functions "
+				"to trace it)", path, RBTRACE_UNSURE_SECS,
+				prog);
+		}
+		if (fd >= 0) {
+			pfd.fd = fd;
+			pfd.events = POLLIN;
+			pfd.revents = 0;
+			poll(&pfd, 1, RBTRACE_POLL_NS / 1000000);
+		} else
+			nanosleep(&ts, NULL);
+	}
+	if (fd >= 0)
+		close(fd);
+	return rbtrace_reap(child);
+}
+
 
 /*
  * What became of the recorder, in one line, unless it ended well (then
@@ -849,6 +916,8 @@ int main(int argc, char **argv)
 	progcheck_run(argv[optind], getenv("LD_PRELOAD"), &pc);
 	rbtrace_exe(argv[optind], exe, sizeof(exe));
 	o.never = pc.verdict == PROGCHECK_NEVER;
+	o.unsure = pc.verdict != PROGCHECK_NEVER &&
+		   pc.verdict != PROGCHECK_TRACED;
 	if (pc.line[0] != '\0' && (o.never || !o.quiet))
 		rbtrace_say("%s", pc.line);
 
@@ -952,7 +1021,10 @@ int main(int argc, char **argv)
 			rbtrace_redirects(&o) ? ", output in " : "",
 			rbtrace_redirects(&o) ? out : "");
 	}
-	status = rbtrace_reap(child);
+	if (o.unsure && !o.monitor)
+		status = rbtrace_watch_reap(&o, argv[optind], path, child);
+	else
+		status = rbtrace_reap(child);
 reaped:
 	if (WIFSIGNALED(status) && !o.quiet)
 		rbtrace_say("rbtrace: %s killed by signal %d (%s)%s%s",

@@ -5,11 +5,14 @@
  *
  * usage: plain [-p] [-e STATUS]
  *        plain-dl [-p] [-e STATUS] [-l LIBRARY]
+ *        plain-exec [-p] [-e STATUS] [-x PROGRAM [ARG...]]
  * Prints "plain: hello" on stdout.  -p writes "plain PID" to $RBT_READY and
  * waits for SIGTERM or SIGINT; plain-dl also for SIGUSR1, on which it
  * dlopens LIBRARY (tests/apps/plugin.c) and parks in its instrumented
  * plugin_run(), after "plugin" in $RBT_READY, until a signal ends it.
- * Exits with STATUS (-e, default 0).  Only plain-dl imports dlopen().
+ * plain-exec, with -x, execs PROGRAM in its place (the same pid) after
+ * "plain: hello".  Exits with STATUS (-e, default 0).  Only plain-dl
+ * imports dlopen(), only plain-exec execv().
  */
 #include <signal.h>
 #include <stdio.h>
@@ -52,10 +55,10 @@ static void plain_load(const char *lib)
 int main(int argc, char **argv)
 {
 	const char *lib = NULL;
-	int c, park = 0, status = 0;
+	int c, park = 0, status = 0, x = 0;
 	sigset_t set;
 
-	while ((c = getopt(argc, argv, "pe:l:")) != -1) {
+	while ((c = getopt(argc, argv, "+pe:l:x")) != -1) {
 		switch (c) {
 		case 'p':
 			park = 1;
@@ -66,13 +69,24 @@ int main(int argc, char **argv)
 		case 'l':
 			lib = optarg;
 			break;
+		case 'x':
+			x = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: plain [-p] [-e STATUS] [-l LIBRARY]\n");
+			fprintf(stderr, "usage: plain [-p] [-e STATUS] [-l LIBRARY] [-x PROGRAM [ARG...]]\n");
 			return 2;
 		}
 	}
 	printf("plain: hello\n");
 	fflush(stdout);
+#ifdef PLAIN_EXEC
+	if (x && optind < argc) {
+		execv(argv[optind], &argv[optind]);
+		perror("plain: execv");
+		return 126;
+	}
+#endif
+	(void)x;
 	if (park) {
 		sigemptyset(&set);
 		sigaddset(&set, SIGTERM);
