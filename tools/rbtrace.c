@@ -39,8 +39,7 @@ struct rbtrace_opts {
 	int		trace_on_create;
 	int		monitor;
 	int		never;		/* it will run untraced (progcheck) */
-	int		unsure;		/* nothing it links calls the hooks, or
-					   progcheck could not tell */
+	int		unsure;		/* not known to call the hooks */
 	int		quiet;
 	int		record;		/* rbtrace record */
 	pid_t		pid;		/* -p: attach to it */
@@ -94,7 +93,7 @@ static const struct {
 /* Waiting for the trace file: polls of 20 ms, a word after 10 s. */
 #define RBTRACE_POLL_NS		(20 * 1000 * 1000)
 #define RBTRACE_NOTE_POLLS	500
-#define RBTRACE_UNSURE_SECS	5	/* a program not known to be traced */
+#define RBTRACE_UNSURE_SECS	5	/* one not known to be traced */
 
 static volatile sig_atomic_t rbtrace_child = -1;
 
@@ -505,7 +504,8 @@ static int rbtrace_watch_reap(const struct rbtrace_opts *o, const char *prog,
 			if (access(path, F_OK) != 0 && !o->quiet)
 				rbtrace_say("rbtrace: %s ran no instrumented "
 					"code: no trace file was made (build "
-					"it with -finstrument-functions)", prog);
+					"it with -finstrument-functions)",
+					prog);
 			if (fd >= 0)
 				close(fd);
 			return status;

@@ -73,7 +73,8 @@ int main(int argc, char **argv)
 			x = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: plain [-p] [-e STATUS] [-l LIBRARY] [-x PROGRAM [ARG...]]\n");
+			fprintf(stderr, "usage: plain [-p] [-e STATUS] "
+			    "[-l LIBRARY] [-x PROGRAM [ARG...]]\n");
 			return 2;
 		}
 	}
