@@ -575,6 +575,42 @@ discover_maps(pid_t pid)
 }
 
 /*
+ * Whether process @pid has librbtrace loaded (a mapping of a file named
+ * librbtrace.so*): 1 yes, 0 no, -1 cannot tell (gone, or maps unreadable).
+ */
+static int
+discover_has_lib(pid_t pid)
+{
+	char		 path[64], *line = NULL, *name;
+	size_t		 cap = 0;
+	ssize_t		 len;
+	FILE		*f;
+	int		 at, yes = 0, any = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/maps", (long)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -1;
+	while (!yes && (len = getline(&line, &cap, f)) > 0) {
+		any = 1;
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		at = 0;
+		if (sscanf(line, "%*s %*s %*s %*s %*s %n", &at) != 0 ||
+		    at == 0 || line[at] != '/')
+			continue;
+		name = strrchr(line + at, '/') + 1;
+		yes = strncmp(name, "librbtrace.so", 13) == 0;
+	}
+	/* a zombie's maps are empty: nothing to tell from */
+	if (ferror(f) || !any)
+		yes = -1;
+	free(line);
+	fclose(f);
+	return yes;
+}
+
+/*
  * Why a scanned file that names @pid does not count for it, or NULL if it
  * does.  A live process (started at @start, owned by @uid) must be in the
  * file, pid and start time, and own it; for a pid that is gone nothing can
@@ -660,6 +696,16 @@ rbmon_discover_pid(pid_t pid, FILE *notes, char **cause)
 		    "name%s it but do%s not count for it (%s)", (long)pid,
 		    nrefused, nrefused == 1 ? "" : "s", nrefused == 1 ? "s" :
 		    "", nrefused == 1 ? "es" : "", refused);
+	} else if (best == NULL && start != 0 && discover_has_lib(pid) == 1) {
+		rbmon_xasprintf(cause, "no trace file for pid %ld (librbtrace "
+		    "is loaded in it but it maps no trace file: nothing it ran "
+		    "was instrumented yet, build it with -finstrument-functions;"
+		    " none in %s; see rbmon --list)", (long)pid, l.dirs);
+	} else if (best == NULL && start != 0 && discover_has_lib(pid) == 0) {
+		rbmon_xasprintf(cause, "no trace file for pid %ld (librbtrace "
+		    "is not loaded in it: run it under rbtrace, or attach with "
+		    "rbtrace -p; none in %s; see rbmon --list)", (long)pid,
+		    l.dirs);
 	} else if (best == NULL) {
 		rbmon_xasprintf(cause, "no trace file for pid %ld (none mapped "
 		    "by it, none in %s; see rbmon --list)", (long)pid, l.dirs);

@@ -11,7 +11,9 @@
 #  - it execs an instrumented program in its place (the same pid, the
 #    same file): no such line, and the file is made;
 #  - -q silences both, as it does the tracing line;
-#  - an instrumented program is not watched: the tracing line alone.
+#  - an instrumented program is not watched: the tracing line alone;
+#  - rbmon -p says why a live process has no trace file: the library is
+#    loaded in it but it maps none, or the library is not loaded.
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$RBTRACE" ] || fail "rbtrace not built: $RBTRACE"
@@ -58,6 +60,11 @@ f=$TMPDIR/plain-exec.$child.trace
 wait_for "the line after 5 s" grep -Fxq "$(waited "$f" "$P")" "$T/park.err"
 kill -0 "$child" 2>/dev/null || fail "plain-exec stopped after the line"
 expect "the launcher's children after 5 s" "$child" "$(pgrep -P "$rb" | tr '\n' ' ' | sed 's/ $//')"
+RC=0
+"$RBMON" -p "$child" --dump >"$T/p.out" 2>"$T/p.err" || RC=$?
+expect "rbmon -p status, library loaded" 1 "$RC"
+grep -Fq "rbmon: no trace file for pid $child (librbtrace is loaded in it but it maps no trace file: nothing it ran was instrumented yet, build it with -finstrument-functions; none in " "$T/p.err" ||
+	fail "rbmon -p, library loaded: $(cat "$T/p.err")"
 kill -TERM "$child"
 RC=0
 wait "$rb" || RC=$?
@@ -65,6 +72,19 @@ expect "status of rbtrace when plain-exec is stopped" 0 "$RC"
 expect "stderr of rbtrace -- plain-exec -p" "rbtrace: tracing $P (pid $child) into $f
 $(waited "$f" "$P")
 $(ended "$P")" "$(cat "$T/park.err")"
+
+# rbmon -p of a process without the library.
+sleep 60 &
+sl=$!
+STARTED+=("$sl")
+exe=$(readlink -f "$(command -v sleep)")
+wait_for "sleep to run" eval '[ "$(readlink "/proc/$sl/exe")" = "$exe" ]'
+RC=0
+"$RBMON" -p "$sl" --dump >"$T/q.out" 2>"$T/q.err" || RC=$?
+expect "rbmon -p status, no library" 1 "$RC"
+grep -Fq "rbmon: no trace file for pid $sl (librbtrace is not loaded in it: run it under rbtrace, or attach with rbtrace -p; none in " "$T/q.err" ||
+	fail "rbmon -p, no library: $(cat "$T/q.err")"
+kill -TERM "$sl"
 
 # 3. It execs an instrumented program in its place: the file, no line.
 run_rbtrace execd -- "$P" -x "$APPS/simple" -e 5
