@@ -49,7 +49,9 @@ wait_ready "main $pid" "$pid"
 f=$T/att.trace
 rbtrace_p a1 -p "$pid" --file "$f"
 expect "rbtrace -p exit status ($(cat "$T/a1.err"))" 0 "$rc"
-grep -Eq "^rbtrace: attached to $pid: 1 object calls the hooks \(2 entries\); its thread [0-9]+ stopped for [0-9.]+ ms$" "$T/a1.err" ||
+# The program's two API entries are bound; how many objects are counted
+# depends on the build (one here, three in a build with AddressSanitizer).
+grep -Eq "^rbtrace: attached to $pid: (1 object calls|[0-9]+ objects call) the hooks \(2 entries\); its thread [0-9]+ stopped for [0-9.]+ ms$" "$T/a1.err" ||
 	fail "rbtrace -p said: $(cat "$T/a1.err")"
 P=".processes[] | select(.pid == $pid) | .threads[]"
 wait_json "$f" "[$P | select($frame)] | length == 1" "weak_frame after the attach"
