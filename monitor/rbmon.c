@@ -168,14 +168,8 @@ main(int argc, char **argv)
 		return c->run(argc - 1, argv + 1);
 	/* rbmon [OPTIONS] [FILE]: the options name the command. */
 	rbmon_opts_parse(&o, NULL, argc, argv);
-	if (o.help) {
-		rbmon_usage(stdout);
+	if (rbmon_opts_answered(&o, rbmon_usage))
 		return 0;
-	}
-	if (o.version) {
-		printf("rbmon (rbtrace) %s\n", PACKAGE_VERSION);
-		return 0;
-	}
 	c = rbmon_find(rbmon_opts_command(&o));
 	rbmon_opts_free(&o);
 	return c->run(argc, argv);

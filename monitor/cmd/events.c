@@ -90,14 +90,8 @@ rbmon_cmd_events(int argc, char **argv)
 	int			 status;
 
 	rbmon_opts_parse(&o, "events", argc, argv);
-	if (o.help) {
-		events_usage(stdout);
+	if (rbmon_opts_answered(&o, events_usage))
 		return 0;
-	}
-	if (o.version) {
-		printf("rbmon (rbtrace) %s\n", PACKAGE_VERSION);
-		return 0;
-	}
 	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 1;
 	else

@@ -25,14 +25,8 @@ rbmon_cmd_list(int argc, char **argv)
 	struct rbmon_opts	o;
 
 	rbmon_opts_parse(&o, "list", argc, argv);
-	if (o.help) {
-		list_usage(stdout);
+	if (rbmon_opts_answered(&o, list_usage))
 		return 0;
-	}
-	if (o.version) {
-		printf("rbmon (rbtrace) %s\n", PACKAGE_VERSION);
-		return 0;
-	}
 	rbmon_opts_free(&o);
 	return rbmon_discover_list(stdout, stderr);
 }

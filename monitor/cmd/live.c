@@ -95,14 +95,8 @@ rbmon_cmd_live(int argc, char **argv)
 	int			 status;
 
 	rbmon_opts_parse(&o, "live", argc, argv);
-	if (o.help) {
-		live_usage(stdout);
+	if (rbmon_opts_answered(&o, live_usage))
 		return 0;
-	}
-	if (o.version) {
-		printf("rbmon (rbtrace) %s\n", PACKAGE_VERSION);
-		return 0;
-	}
 	t.delay = o.delay;
 	t.color = o.color;
 	t.ascii = o.ascii;

@@ -35,14 +35,8 @@ rbmon_cmd_prune(int argc, char **argv)
 	int			 i, status;
 
 	rbmon_opts_parse(&o, "prune", argc, argv);
-	if (o.help) {
-		prune_usage(stdout);
+	if (rbmon_opts_answered(&o, prune_usage))
 		return 0;
-	}
-	if (o.version) {
-		printf("rbmon (rbtrace) %s\n", PACKAGE_VERSION);
-		return 0;
-	}
 	for (i = 0; i < o.nargs; i++) {
 		if (stat(o.args[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
 			rbmon_esc_line(stderr, "rbmon: --prune: %s: %s",

@@ -68,14 +68,8 @@ rbmon_cmd_record(int argc, char **argv)
 	int			 status;
 
 	rbmon_opts_parse(&o, "record", argc, argv);
-	if (o.help) {
-		record_usage(stdout);
+	if (rbmon_opts_answered(&o, record_usage))
 		return 0;
-	}
-	if (o.version) {
-		printf("rbmon (rbtrace) %s\n", PACKAGE_VERSION);
-		return 0;
-	}
 	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 1;
 	else

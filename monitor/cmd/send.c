@@ -444,14 +444,8 @@ rbmon_cmd_send(int argc, char **argv)
 	int			 status;
 
 	rbmon_opts_parse(&o, "send", argc, argv);
-	if (o.help) {
-		send_usage(stdout);
+	if (rbmon_opts_answered(&o, send_usage))
 		return 0;
-	}
-	if (o.version) {
-		printf("rbmon (rbtrace) %s\n", PACKAGE_VERSION);
-		return 0;
-	}
 	/* 2 whenever no answer was had */
 	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 2;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -330,4 +331,21 @@ rbmon_opts_free(struct rbmon_opts *o)
 	free(o->sets);
 	free(o->watches);
 	o->sets = o->watches = NULL;
+}
+
+/*
+ * rbmon_opts_answered - for --help, print @usage; for --version, the
+ * version.  Return: 1 when one was asked for (@o is freed), else 0.
+ */
+int
+rbmon_opts_answered(struct rbmon_opts *o, void (*usage)(FILE *))
+{
+	if (o->help)
+		usage(stdout);
+	else if (o->version)
+		printf("rbmon (rbtrace) %s\n", PACKAGE_VERSION);
+	else
+		return 0;
+	rbmon_opts_free(o);
+	return 1;
 }

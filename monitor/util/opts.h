@@ -9,6 +9,7 @@
 #define RBMON_OPTS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define RBMON_DELAY_MAX	36000	/* tenths: an hour */
 
@@ -37,5 +38,6 @@ void		 rbmon_opts_parse(struct rbmon_opts *, const char *, int,
 		    char **);
 const char	*rbmon_opts_command(const struct rbmon_opts *);
 void		 rbmon_opts_free(struct rbmon_opts *);
+int		 rbmon_opts_answered(struct rbmon_opts *, void (*)(FILE *));
 
 #endif /* RBMON_OPTS_H */
