@@ -28,6 +28,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/util/alloc.c monitor/util/alloc.h \
 	monitor/util/util.c monitor/util/util.h \
 	monitor/util/escape.c monitor/util/escape.h \
+	monitor/util/cxxname.c monitor/util/cxxname.h \
 	monitor/util/opts.c monitor/util/opts.h \
 	monitor/core/safeio.c monitor/core/safeio.h \
 	monitor/core/taskstat.c monitor/core/taskstat.h \
