@@ -8,7 +8,8 @@ tests_apps_libplugin_la_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_libplugin_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere \
 	$(SAN_AUT_LDFLAGS)
 
-check_PROGRAMS += tests/apps/dlopener tests/apps/cxx tests/apps/renamer tests/apps/named
+check_PROGRAMS += tests/apps/dlopener tests/apps/cxx tests/apps/renamer tests/apps/named \
+	tests/apps/cxxnames
 # The two linked with -lrbtrace are built -no-install: the programs
 # themselves, found where the tests run them, not libtool's wrapper
 # scripts, which would run the shell, sed and ls under the environment
@@ -37,13 +38,18 @@ tests_apps_dlopener_LDADD = -ldl
 tests_apps_cxx_SOURCES = tests/apps/cxx.cc
 tests_apps_cxx_CXXFLAGS = -g -O0 -finstrument-functions -fno-inline $(SAN_AUT_CFLAGS)
 tests_apps_cxx_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_cxxnames_SOURCES = tests/apps/cxxnames.cc
+tests_apps_cxxnames_CXXFLAGS = -g -O2 -finstrument-functions $(SAN_AUT_CFLAGS)
+tests_apps_cxxnames_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 
 TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
+	tests/integration/cxxnames.sh \
 	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh \
 	tests/integration/record-lost.sh tests/integration/record-fail.sh \
 	tests/integration/hot.sh tests/integration/viewers.sh \
 	tests/integration/planted.sh tests/integration/hostile-recording.sh
 EXTRA_DIST += tests/apps/app.h tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
+	tests/integration/cxxnames.sh \
 	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh \
 	tests/integration/record-lost.sh tests/integration/record-fail.sh \
 	tests/integration/hot.sh tests/apps/hot-main.c tests/apps/hot-leaf.c tests/integration/viewers.sh \

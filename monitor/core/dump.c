@@ -8,9 +8,12 @@
 
 #include "common/clock.h"
 #include "monitor/core/dump.h"
+#include "monitor/util/cxxname.h"
 #include "monitor/util/escape.h"
 #include "monitor/core/taskstat.h"
 #include "monitor/core/view.h"
+
+#define RBMON_DUMP_NAME_COLS	100	/* a name in the text, at most */
 
 static int
 dump_thread_exited(const struct rbmon_thread *t)
@@ -98,6 +101,20 @@ dump_blocked(const struct rbmon_process *p, const struct rbmon_thread *t)
 	return rbmon_task_blocked(p->pid, t->tid);
 }
 
+/*
+ * A function's name in the text, shortened as on the screen (cxxname.c)
+ * when longer than RBMON_DUMP_NAME_COLS; JSON has it whole.
+ */
+static void
+dump_text_name(FILE *out, const char *name)
+{
+	char	buf[RBMON_DUMP_NAME_COLS * 4 + 1];
+
+	rbmon_cxxname_fit(buf, sizeof buf, name, NULL, RBMON_DUMP_NAME_COLS,
+	    RBMON_CXX_ELL_ASCII);
+	rbmon_esc_fputs(buf, out);
+}
+
 /* " (breakpoint 2 at f)", " (step: returned from f)" after "stopped". */
 static void
 dump_text_stop(FILE *out, struct rbmon_symbols *sy,
@@ -114,7 +131,7 @@ dump_text_stop(FILE *out, struct rbmon_symbols *sy,
 		fprintf(out, " %u", RB_WHY_ID(t->why));
 	fprintf(out, "%s ", (t->why & RB_WHY_EXIT) ? ": returned from" : " at");
 	if (sym.function != NULL)
-		rbmon_esc_fputs(sym.function, out);
+		dump_text_name(out, sym.function);
 	else
 		fprintf(out, "0x%" PRIx64, t->stopfn);
 	fputc(')', out);
@@ -185,7 +202,7 @@ dump_text_frame(FILE *out, size_t i, const struct rbmon_shown *sh)
 	}
 	fprintf(out, "    #%zu ", i);
 	if (sh->function != NULL)
-		rbmon_esc_fputs(sh->function, out);
+		dump_text_name(out, sh->function);
 	else
 		fprintf(out, "0x%" PRIx64, sh->address);
 	if (sh->file != NULL) {

@@ -69,6 +69,9 @@ static const struct rbmon_binding keytab[] = {
 	BIND('v', M, RBMON_ACT_SOURCE, KS_K),
 	    .help = "the source around the selected frame's line (in\n"
 	    "the thread list: the innermost frame's)" },
+	BIND('i', M, RBMON_ACT_NAME, KS_K),
+	    .help = "the selected frame's function by its full name\n"
+	    "(the panes shorten long C++ names to fit)" },
 	BIND('L', M, RBMON_ACT_HISTORY, KS_K),
 	    .help = "the selected thread's history: its recent calls\n"
 	    "as a live function graph with durations (its event log)" },

@@ -59,6 +59,7 @@ enum rbmon_action {
 	RBMON_ACT_SORT,
 	RBMON_ACT_FOLD,
 	RBMON_ACT_SOURCE,
+	RBMON_ACT_NAME,		/* the selected frame's full name */
 	RBMON_ACT_VALUE,
 	RBMON_ACT_HISTORY,	/* the selected thread's event log */
 	RBMON_ACT_TOP,		/* the top functions, sampled */

@@ -23,6 +23,7 @@ static const char *const tty_glyphs_utf8[RBMON_G_COUNT] = {
 	"\xe2\x94\x94\xe2\x94\x80",	/* └─ */
 	"\xe2\x94\x82",		/* │ */
 	"\xc3\x97",		/* × */
+	"\xe2\x80\xa6",		/* … */
 };
 
 static const char *const tty_glyphs_ascii[RBMON_G_COUNT] = {
@@ -30,6 +31,7 @@ static const char *const tty_glyphs_ascii[RBMON_G_COUNT] = {
 	"`-",
 	"|",
 	"x",
+	"...",
 };
 
 enum {

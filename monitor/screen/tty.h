@@ -39,6 +39,7 @@ enum rbmon_glyph {
 	RBMON_G_TREE_END,	/* the last row under its parent */
 	RBMON_G_TREE_BAR,	/* an ancestor's line going on below */
 	RBMON_G_TIMES,		/* "×31": a run of recursion */
+	RBMON_G_ELLIPSIS,	/* what a shortened name left out */
 	RBMON_G_COUNT
 };
 

@@ -10,6 +10,8 @@
 #include "common/clock.h"
 #include "monitor/core/dump.h"
 #include "monitor/history/events.h"
+#include "monitor/util/cxxname.h"
+#include "monitor/util/escape.h"
 #include "monitor/screen/keytab.h"
 #include "monitor/screen/tuidraw.h"
 #include "monitor/screen/tty.h"
@@ -30,6 +32,36 @@ rbmon_draw_text(int y, int x, int width, attr_t a, const char *s)
 	attrset(a);
 	mvaddnstr(y, x, buf, (int)n);
 	return (int)n;
+}
+
+/*
+ * A function's name at (y, x) in width columns, shortened to fit
+ * (cxxname.c), then @marks (" [inlined]") whole; returns columns.  The
+ * name is escaped to ASCII first, so only our ellipsis is beyond it.
+ */
+int
+rbmon_draw_name(int y, int x, int width, attr_t a, const char *name,
+    const char *marks)
+{
+	char	esc[DRAW_LINE * 4], buf[DRAW_LINE * 4], c[RBMON_ESC_MAX];
+	size_t	n = 0, k, len, cols;
+
+	if (width <= 0)
+		return 0;
+	while ((len = rbmon_esc_next(name, RBMON_ESC_ASCII, c)) != 0) {
+		k = strlen(c);
+		if (n + k >= sizeof esc)
+			break;
+		memcpy(esc + n, c, k);
+		n += k;
+		name += len;
+	}
+	esc[n] = '\0';
+	cols = rbmon_cxxname_fit(buf, sizeof buf, esc, marks, (size_t)width,
+	    rbmon_tty_glyph(RBMON_G_ELLIPSIS));
+	attrset(a);
+	mvaddstr(y, x, buf);
+	return (int)cols;
 }
 
 /* Fill the rest of row y from x with blanks in attribute a. */
@@ -361,7 +393,7 @@ draw_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 	char				 age[32], fn[DRAW_LINE];
 	char				 buf[DRAW_LINE], cpu[16];
 	attr_t				 a;
-	int				 x, cols = t->lay.cols;
+	int				 x, cols = t->lay.cols, isname = 0;
 
 	rbmon_fit(name, sizeof name, th->name, COL_NAME);
 	rbmon_state_text(state, sizeof state, p, th);
@@ -371,9 +403,10 @@ draw_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 		rbmon_dump_resolve(t->sy, &t->s, p, th, 0, &t->c, &sh);
 		if (sh.torn)
 			snprintf(fn, sizeof fn, "<torn frame>");
-		else if (sh.function != NULL)
+		else if (sh.function != NULL) {
 			snprintf(fn, sizeof fn, "%s", sh.function);
-		else
+			isname = 1;
+		} else
 			snprintf(fn, sizeof fn, "0x%" PRIx64, sh.address);
 		if (sh.have_age && rbmon_thread_live(st))
 			rbmon_age_format(age, sizeof age, sh.age_ns);
@@ -406,7 +439,10 @@ draw_thread_row(struct rbmon_tui *t, int y, const struct rbmon_row *r,
 	    c.cpu != 0 ? cpu : "", c.cpu != 0 ? " " : "", c.depth, th->depth,
 	    c.time, c.time != 0 ? age : "", c.time != 0 ? " " : "");
 	x += rbmon_draw_text(y, x, cols - x, a, buf);
-	rbmon_draw_text(y, x, cols - x, a, fn);
+	if (isname)
+		rbmon_draw_name(y, x, cols - x, a, fn, NULL);
+	else
+		rbmon_draw_text(y, x, cols - x, a, fn);
 }
 
 static void
@@ -466,8 +502,8 @@ draw_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 		char			fn[DRAW_FN_MAX + 1];
 
 		rbmon_symbols_lookup(t->sy, &t->s, p, th->stopfn, &sym);
-		rbmon_fit(fn, sizeof fn, sym.function ? sym.function : "?",
-		    DRAW_FN_MAX);
+		rbmon_cxxname_fit(fn, sizeof fn, sym.function ? sym.function :
+		    "?", NULL, DRAW_FN_MAX, RBMON_CXX_ELL_ASCII);
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (%s %s)",
 		    (th->why & RB_WHY_EXIT) ? "returned from" : "at", fn);
 	}
@@ -517,8 +553,9 @@ draw_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	struct rbmon_srow	 r;
 	char			 idx[32], loc[DRAW_LINE], age[32];
 	char			 fn[DRAW_LINE], run[48];
+	const char		*marks = NULL;
 	size_t			 f;
-	attr_t			 a;
+	attr_t			 a, fa;
 	int			 cols = t->lay.cols, locw, fnw, x, w;
 
 	a = base;
@@ -554,10 +591,10 @@ draw_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 		    "changing while read>");
 		return;
 	}
-	if (sh.function != NULL)
-		snprintf(fn, sizeof fn, "%s%s", sh.function, sh.inlined ?
-		    " [inlined]" : "");
-	else
+	if (sh.function != NULL) {
+		snprintf(fn, sizeof fn, "%s", sh.function);
+		marks = sh.inlined ? " [inlined]" : "";
+	} else
 		snprintf(fn, sizeof fn, "0x%" PRIx64, sh.address);
 	if (sh.file != NULL && sh.line != 0)
 		snprintf(loc, sizeof loc, "%s:%d", sh.file, sh.line);
@@ -576,9 +613,13 @@ draw_stack_row(struct rbmon_tui *t, int y, const struct rbmon_process *p,
 	else if (sh.have_seen && !dead)
 		rbmon_age_format(age, sizeof age, sh.seen_ns);
 	x = 5;
-	w = rbmon_draw_text(y, x, fnw, t->have_match && t->match_frame >= f &&
-	    t->match_frame < f + (r.kind == RBMON_SROW_RUN ? r.count : 1) &&
-	    !selected ? rbmon_tty_attr(RBMON_A_MATCH) : a, fn);
+	fa = t->have_match && t->match_frame >= f && t->match_frame < f +
+	    (r.kind == RBMON_SROW_RUN ? r.count : 1) && !selected ?
+	    rbmon_tty_attr(RBMON_A_MATCH) : a;
+	if (marks != NULL)
+		w = rbmon_draw_name(y, x, fnw, fa, fn, marks);
+	else
+		w = rbmon_draw_text(y, x, fnw, fa, fn);
 	/* A run of recursion: "walk ×31", or its first row once expanded. */
 	if (r.kind == RBMON_SROW_RUN)
 		snprintf(run, sizeof run, " %%s%zu (o expands)", r.count);

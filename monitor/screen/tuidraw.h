@@ -8,6 +8,7 @@
 #include "monitor/screen/tui.h"
 
 int	rbmon_draw_text(int, int, int, attr_t, const char *);
+int	rbmon_draw_name(int, int, int, attr_t, const char *, const char *);
 void	rbmon_draw_fill(int, int, int, attr_t);
 void	rbmon_draw_message(struct rbmon_tui *);
 void	rbmon_draw_bar_text(struct rbmon_tui *, const char *, int);

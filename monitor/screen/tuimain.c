@@ -245,6 +245,9 @@ main_key(struct rbmon_tui *t, void *arg, int key)
 	case RBMON_ACT_SOURCE:
 		rbmon_source_open(t);
 		break;
+	case RBMON_ACT_NAME:
+		rbmon_name_open(t);
+		break;
 	case RBMON_ACT_HISTORY:
 		rbmon_hist_open(t);
 		break;

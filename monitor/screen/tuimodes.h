@@ -75,6 +75,7 @@ void	rbmon_text_show(struct rbmon_tui *, struct rbmon_text *);
 int	rbmon_text_scroll(enum rbmon_action, long *, long, long);
 
 void	rbmon_source_open(struct rbmon_tui *);
+void	rbmon_name_open(struct rbmon_tui *);
 void	rbmon_hist_open(struct rbmon_tui *);
 void	rbmon_top_open(struct rbmon_tui *);
 void	rbmon_value_open(struct rbmon_tui *);

@@ -23,6 +23,8 @@
 #include "monitor/screen/tty.h"
 #include "monitor/screen/tuimodes.h"
 #include "monitor/screen/tuiwatch.h"
+#include "monitor/util/alloc.h"
+#include "monitor/util/cxxname.h"
 
 #define TEXT_MAX_BYTES	(8u << 20)	/* of a source file, read at most */
 #define TEXT_TAB	8
@@ -423,6 +425,62 @@ rbmon_value_open(struct rbmon_tui *t)
 	if (r.truncated)
 		snprintf(ts->note, sizeof ts->note, "the thread's answer was cut "
 		    "at %zu bytes", strlen(r.text));
+	if (rbmon_tui_push(t, &text_ops, ts) != 0)
+		text_free(ts);
+}
+
+/**
+ * rbmon_name_open - i: the selected frame's function by its full name, as
+ * the demangler gives it (gdb's integers), with where it is
+ */
+void
+rbmon_name_open(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p = NULL;
+	const struct rbmon_thread	*th;
+	struct rbmon_text		*ts;
+	struct rbmon_shown		 sh;
+	struct rbmon_srow		 r;
+	char				*full, *s, loc[64];
+	size_t				 row, w, len;
+
+	if ((th = rbmon_tui_selected(t, &p)) == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "select a thread first");
+		return;
+	}
+	row = t->focus == RBMON_PANE_STACK ? t->v.stack_sel :
+	    rbmon_view_stack_row(&t->v, th, 0);
+	if (!rbmon_view_stack_at(&t->v, th, row, &r) ||
+	    r.kind == RBMON_SROW_GAP || r.kind == RBMON_SROW_BLOCKED) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "no frame selected to "
+		    "name");
+		return;
+	}
+	rbmon_dump_resolve(t->sy, &t->s, p, th, r.frame, &t->c, &sh);
+	if (sh.torn || sh.function == NULL) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "frame #%zu has no "
+		    "name: %s", rbmon_frame_number(th, r.frame), sh.torn ?
+		    "it kept changing while read" : "no symbol for its address");
+		return;
+	}
+	ts = rbmon_text_new(RBMON_KM_VALUE, 0);
+	snprintf(ts->title, sizeof ts->title, "Frame #%zu of thread %d%s",
+	    rbmon_frame_number(th, r.frame), th->tid, sh.inlined ?
+	    " [inlined]" : "");
+	/* Wrapped by bytes: what is drawn is escaped to ASCII, a byte a column. */
+	w = COLS > 2 ? (size_t)COLS - 1 : 1;
+	full = rbmon_cxxname_gdb(sh.function);
+	for (s = full, len = strlen(s); len > 0; s += len < w ? len : w,
+	    len -= len < w ? len : w)
+		text_add(ts, s, len < w ? len : w);
+	free(full);
+	if (sh.file != NULL) {
+		text_add(ts, "", 0);
+		snprintf(loc, sizeof loc, ":%d", sh.line);
+		rbmon_xasprintf(&full, "%s%s", sh.file, sh.line > 0 ? loc : "");
+		text_add(ts, full, strlen(full));
+		free(full);
+	}
 	if (rbmon_tui_push(t, &text_ops, ts) != 0)
 		text_free(ts);
 }

@@ -244,7 +244,7 @@ top_draw(struct rbmon_tui *t, void *arg)
 	double			 secs, per;
 	attr_t			 a;
 	long			 k;
-	int			 y, rows = top_rows_shown();
+	int			 y, x, w, rows = top_rows_shown();
 
 	top_aggregate(tp);
 	if (tp->top > (long)tp->nrows - rows)
@@ -277,15 +277,20 @@ top_draw(struct rbmon_tui *t, void *arg)
 	for (y = 2, k = tp->top; y < rows + 2 && k < (long)tp->nrows;
 	    y++, k++) {
 		r = &tp->rows[k];
+		fn[0] = '\0';
 		if (r->file != NULL)
-			snprintf(fn, sizeof fn, "%s (%s)", r->name, r->file);
-		else
-			snprintf(fn, sizeof fn, "%s", r->name);
-		snprintf(buf, sizeof buf, "%6.1f%% %6.1f%% %8.2fs %8.2fs  %s",
+			snprintf(fn, sizeof fn, " (%s)", r->file);
+		snprintf(buf, sizeof buf, "%6.1f%% %6.1f%% %8.2fs %8.2fs  ",
 		    100.0 * (double)r->own / (double)tp->samples,
 		    100.0 * (double)r->total / (double)tp->samples,
-		    (double)r->own * per, (double)r->total * per, fn);
-		rbmon_draw_text(y, 0, COLS, A_NORMAL, buf);
+		    (double)r->own * per, (double)r->total * per);
+		x = rbmon_draw_text(y, 0, COLS, A_NORMAL, buf);
+		/* The name shortened before the file is cut, down to 24 columns. */
+		w = COLS - x - (int)strlen(fn);
+		if (w < 24)
+			w = COLS - x;
+		x += rbmon_draw_name(y, x, w, A_NORMAL, r->name, NULL);
+		rbmon_draw_text(y, x, COLS - x, A_NORMAL, fn);
 	}
 	if (tp->nrows == 0)
 		rbmon_draw_text(2, 2, COLS - 2, rbmon_tty_attr(RBMON_A_EXITED),
