@@ -20,6 +20,7 @@
 #include "monitor/core/control.h"
 #include "monitor/core/dump.h"
 #include "monitor/history/calls.h"
+#include "monitor/util/cxxname.h"
 #include "monitor/util/escape.h"
 #include "monitor/history/events.h"
 #include "monitor/core/view.h"
@@ -463,7 +464,37 @@ rbmon_evrow_text(char *buf, size_t len, struct rbmon_symbols *sy,
     const struct rbmon_snapshot *s, const struct rbmon_process *p,
     const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base)
 {
-	char		 dur[32], nb[32], tmp[64];
+	rbmon_evrow_text_cols(buf, len, sy, s, p, c, r, base, 0);
+}
+
+/*
+ * @name shortened (cxxname.c) to what is left of @cols columns after
+ * @used and @extra, 16 at least; @name itself when @cols is 0.
+ */
+static const char *
+events_name_fit(char *fb, size_t size, const char *name, size_t cols,
+    size_t used, size_t extra)
+{
+	size_t	w = cols > used + extra ? cols - used - extra : 0;
+
+	if (cols == 0 || name == NULL)
+		return name;
+	rbmon_cxxname_fit(fb, size, name, NULL, w < 16 ? 16 : w,
+	    RBMON_CXX_ELL_ASCII);
+	return fb;
+}
+
+/**
+ * rbmon_evrow_text_cols - rbmon_evrow_text() for a row of @cols columns
+ * (the screen): a function's name is shortened to fit, 0 keeps it whole
+ */
+void
+rbmon_evrow_text_cols(char *buf, size_t len, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const struct rbmon_clock *c, const struct rbmon_evrow *r, int32_t base,
+    size_t cols)
+{
+	char		 dur[32], nb[32], tmp[64], fb[1024];
 	const char	*name;
 	size_t		 o;
 	int32_t		 d;
@@ -483,6 +514,7 @@ rbmon_evrow_text(char *buf, size_t len, struct rbmon_symbols *sy,
 		PUT("  ");
 	name = r->flags & RBMON_EVF_NAMED ? r->name :
 	    r->fn != 0 ? events_fn_name(sy, s, p, r->fn, nb, sizeof nb) : NULL;
+	name = events_name_fit(fb, sizeof fb, name, cols, o, 8);
 	switch (r->kind) {
 	case RBMON_EVR_CALL:
 		PUT("%s%s", name != NULL ? name : "?",

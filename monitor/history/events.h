@@ -75,6 +75,10 @@ int32_t	rbmon_evgraph_mindepth(const struct rbmon_evgraph *);
 void	rbmon_evgraph_free(struct rbmon_evgraph *);
 void	rbmon_ev_duration(char *, size_t, const struct rbmon_clock *,
 	    const struct rbmon_evrow *);
+void	rbmon_evrow_text_cols(char *, size_t, struct rbmon_symbols *,
+	    const struct rbmon_snapshot *, const struct rbmon_process *,
+	    const struct rbmon_clock *, const struct rbmon_evrow *, int32_t,
+	    size_t);
 void	rbmon_evrow_text(char *, size_t, struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
 	    const struct rbmon_clock *, const struct rbmon_evrow *, int32_t);

@@ -189,8 +189,8 @@ hist_draw(struct rbmon_tui *t, void *arg)
 	for (y = 1, k = h->top; y <= rows && k < (long)h->g.n; y++, k++) {
 		const struct rbmon_evrow	*r = &h->g.rows[k];
 
-		rbmon_evrow_text(buf, sizeof buf, t->sy, &t->s, p, &t->c, r,
-		    base);
+		rbmon_evrow_text_cols(buf, sizeof buf, t->sy, &t->s, p, &t->c,
+		    r, base, (size_t)COLS);
 		rbmon_draw_text(y, 0, COLS, r->kind == RBMON_EVR_LOST ?
 		    rbmon_tty_attr(RBMON_A_ERROR) : r->kind == RBMON_EVR_CALL &&
 		    (r->flags & RBMON_EVF_OPEN) && r->end == 0 ? A_BOLD :

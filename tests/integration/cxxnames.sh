@@ -10,7 +10,8 @@
 #  - on an 80-column screen, the stack pane shows each method by its own
 #    name (_M_mutate, _M_create, BackgroundThreadMain with its [inlined]
 #    mark, BackgroundThreadEntryPoint), the scope cut in its middle;
-#  - i on a frame of the stack pane shows its full name.
+#  - i on a frame of the stack pane shows its full name;
+#  - the history (L) and the top view (P) show the two methods apart.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
 
@@ -63,4 +64,14 @@ case $got in
 esac
 tui_keys q
 tui_wait '^F1Help' "the main screen again"
+
+# The history and the top view shorten them too.
+tui_keys L
+tui_wait '::_M_mutate\(\.\.\.\)\(\) \{' "_M_mutate in the history"
+tui_has '::_M_create\(\.\.\.\)\(\) \{' || tui_fail "no _M_create in the history"
+tui_keys q
+tui_wait '^F1Help' "the main screen again"
+tui_keys P
+tui_wait '::_M_mutate\(…\) \(cxxnames\.cc\)' "_M_mutate in the top view"
+tui_has '::_M_create\(…\) \(cxxnames\.cc\)' || tui_fail "no _M_create in the top view"
 exit 0
