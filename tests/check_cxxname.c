@@ -158,6 +158,37 @@ START_TEST(test_cxx_gdb)
 }
 END_TEST
 
+START_TEST(test_cxx_hostile)
+{
+	static const char *const words[] = { "operator", "::", "<", ">",
+	    "(anonymous namespace)", "operator()", "{lambda(int)#1}", "0ul",
+	    "(", ")", "[", "]", "{", "}", " ", ",", "a", "\xe2", "\x80",
+	    "\xe2\x80\xa6" };
+	char		 in[256], out[40];
+	unsigned int	 seed = 1;
+	size_t		 c, w, k;
+	int		 i, n;
+
+	/* Brackets that never pair, stray bytes: within the width, no overrun. */
+	for (i = 0; i < 20000; i++) {
+		in[0] = '\0';
+		n = (int)(rand_r(&seed) % 40);
+		while (n-- > 0) {
+			k = rand_r(&seed) % (sizeof words / sizeof words[0]);
+			if (strlen(in) + strlen(words[k]) < sizeof in)
+				strcat(in, words[k]);
+		}
+		w = rand_r(&seed) % 50;
+		c = rbmon_cxxname_fit(out, sizeof out, in, i % 2 ?
+		    " [inlined]" : NULL, w, i % 3 ? RBMON_CXX_ELL_ASCII :
+		    RBMON_CXX_ELL_UTF8);
+		ck_assert_uint_le(c, w);
+		ck_assert_uint_eq(c, rbmon_cxxname_cols(out));
+		ck_assert_uint_lt(strlen(out), sizeof out);
+	}
+}
+END_TEST
+
 Suite *
 suite_cxxname(void)
 {
@@ -169,6 +200,7 @@ suite_cxxname(void)
 	tcase_add_test(tc, test_cxx_distinct);
 	tcase_add_test(tc, test_cxx_utf8);
 	tcase_add_test(tc, test_cxx_gdb);
+	tcase_add_test(tc, test_cxx_hostile);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -243,8 +243,10 @@ cxx_put(char *dst, size_t size, const char *s, size_t cols)
 			break;
 		memcpy(dst + n, s, len);
 		n += len;
+		/* A stray continuation byte counts no column, as in cols(). */
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			c++;
 		s += len;
-		c++;
 	}
 	dst[n] = '\0';
 	return c;
