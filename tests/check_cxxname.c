@@ -189,6 +189,23 @@ START_TEST(test_cxx_hostile)
 }
 END_TEST
 
+START_TEST(test_cxx_huge)
+{
+	size_t	 n = 1 << 20, i;
+	char	*in = malloc(n + 1), out[128];
+
+	/* A megabyte of brackets is looked at in its first bytes only. */
+	ck_assert_ptr_nonnull(in);
+	for (i = 0; i < n; i++)
+		in[i] = "a<b(c"[i % 5];
+	in[n] = '\0';
+	ck_assert_uint_le(rbmon_cxxname_fit(out, sizeof out, in, " [inlined]",
+	    60, RBMON_CXX_ELL_ASCII), 60);
+	ck_assert_ptr_nonnull(strstr(out, " [inlined]"));
+	free(in);
+}
+END_TEST
+
 Suite *
 suite_cxxname(void)
 {
@@ -201,6 +218,7 @@ suite_cxxname(void)
 	tcase_add_test(tc, test_cxx_utf8);
 	tcase_add_test(tc, test_cxx_gdb);
 	tcase_add_test(tc, test_cxx_hostile);
+	tcase_add_test(tc, test_cxx_huge);
 	suite_add_tcase(s, tc);
 	return s;
 }

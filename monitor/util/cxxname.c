@@ -25,6 +25,7 @@
 #include "monitor/util/cxxname.h"
 
 #define CXX_DEPTH	64	/* deeper nesting is not taken apart */
+#define CXX_MAX		4096	/* bytes of a name looked at */
 
 /* The parts of a name, as offsets into it. */
 struct cxx_parts {
@@ -374,7 +375,13 @@ rbmon_cxxname_fit(char *dst, size_t size, const char *name,
 		return 0;
 	dst[0] = '\0';
 	step[0] = rbmon_cxxname_gdb(name);
-	n = strlen(step[0]);
+	/* Taking a name apart costs its length times its brackets: bound it. */
+	if ((n = strlen(step[0])) > CXX_MAX) {
+		n = CXX_MAX;
+		while (n > 0 && ((unsigned char)step[0][n] & 0xc0) == 0x80)
+			n--;
+		step[0][n] = '\0';
+	}
 	cxx_parse(step[0], n, &p);
 	step[1] = cxx_unreturn(step[0], &p);
 	step[2] = cxx_templates(step[1], 2, ell);
