@@ -850,19 +850,43 @@ symbols_die_name(Dwarf_Die *d)
 	return n != NULL && *n != '\0' ? rbmon_xstrdup(n) : NULL;
 }
 
+/* A string's hash, for symbols_origin(). */
+static uint64_t
+symbols_strhash(const char *s)
+{
+	uint64_t	h = 0xcbf29ce484222325ull;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return symbols_hash(h);
+}
+
 /*
  * Which function a DIE is an instance of: its abstract origin (shared by
- * every inlined copy and the out-of-line one), or itself.  Never 0.
+ * every inlined copy and the out-of-line one), or itself.  A function with
+ * a linkage name (C++) or external linkage is that name: a header's inline
+ * function is described anew in every unit that inlines it, while the one
+ * out-of-line copy the linker keeps (the one the hooks name) is one unit's.
+ * Never 0.
  */
 static uint64_t
 symbols_origin(Dwfl_Module *mod, Dwarf_Die *d)
 {
 	Dwarf_Attribute	 a;
 	Dwarf_Die	 o, *p = d;
+	const char	*n = NULL;
 
 	if (dwarf_attr(d, DW_AT_abstract_origin, &a) != NULL &&
 	    dwarf_formref_die(&a, &o) != NULL)
 		p = &o;
+	if (dwarf_attr_integrate(p, DW_AT_linkage_name, &a) != NULL ||
+	    dwarf_attr_integrate(p, DW_AT_MIPS_linkage_name, &a) != NULL)
+		n = dwarf_formstring(&a);
+	else if (dwarf_hasattr_integrate(p, DW_AT_external) &&
+	    dwarf_attr_integrate(p, DW_AT_name, &a) != NULL)
+		n = dwarf_formstring(&a);
+	if (n != NULL && *n != '\0')
+		return symbols_strhash(n) | 1;
 	return symbols_hash(dwarf_dieoffset(p) ^
 	    symbols_hash((uint64_t)(uintptr_t)mod)) | 1;
 }
