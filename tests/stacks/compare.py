@@ -113,6 +113,10 @@ def same_name(rb, gd):
         return True
     if a is None or b is None:
         return False
+    # "f::operator()()" loses one parameter list, gdb's "f::operator()"
+    # both: the call operator's name is "operator()".
+    if a.endswith("::operator()") and b.endswith("::operator"):
+        a = a[:-2]
     a = re.sub(r"\{lambda\(([^)]*)\)#[0-9]+\}", r"<lambda(\1)>", a)
     a, b = no_targs(a), no_targs(b)
     if a == b:
