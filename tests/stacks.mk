@@ -43,9 +43,9 @@ tests/apps/stk-%-clang: $(srcdir)/tests/apps/stk-%.c $(STACKS_HDRS)
 tests/apps/stk-%-clang: $(srcdir)/tests/apps/stk-%.cc $(STACKS_HDRS)
 	$(AM_V_CXX)$(MKDIR_P) tests/apps && \
 	$(CLANGXX) $(STACKS_CXXFLAGS) -o $@ $<
-# stk-stl-* is two units, stk-stl-aux.cc first (see stk-stl.h).
-STACKS_STL_SRCS = $(srcdir)/tests/apps/stk-stl-aux.cc \
-	$(srcdir)/tests/apps/stk-stl.cc
+# stk-stl-* is two units, stk-stl.cc first (see stk-stl.h).
+STACKS_STL_SRCS = $(srcdir)/tests/apps/stk-stl.cc \
+	$(srcdir)/tests/apps/stk-stl-aux.cc
 tests/apps/stk-stl-gcc: $(STACKS_STL_SRCS) $(STACKS_HDRS)
 	$(AM_V_CXX)$(MKDIR_P) tests/apps && \
 	$(STACKS_GXX) $(STACKS_CXXFLAGS) -o $@ $(STACKS_STL_SRCS)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * stk-stl-aux.cc - a second unit using stk-stl.h's classes, linked first,
- * so that the program's out-of-line copies of their inline functions are
- * this unit's (see stk-stl.h).  Never called while the program parks.
+ * stk-stl-aux.cc - a second unit using stk-stl.h's classes, linked after
+ * stk-stl.cc, that describes the same out-of-line copies of their inline
+ * functions (see stk-stl.h).  Never called while the program parks.
  */
 #include "stk-stl.h"
 

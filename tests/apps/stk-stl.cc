@@ -14,6 +14,7 @@
  *    unlock() notes the release through inlined code;
  *  - mapper: std::for_each() over a std::vector with a lambda, and a
  *    std::function holding another lambda.
+ * The classes are in stk-stl.h, which stk-stl-aux.cc uses too (see there).
  */
 #include <algorithm>
 #include <functional>

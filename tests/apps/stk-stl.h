@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * stk-stl.h - the classes of stk-stl.cc, used by stk-stl-aux.cc too: the
- * out-of-line copies of their inline functions that the program keeps
- * (one of each, as the linker merges them) come from stk-stl-aux.cc's
- * unit, the linker's first, while stk-stl.cc inlines them, so its
- * inlined instances and those copies are described in different units.
+ * stk-stl.h - the classes of stk-stl.cc, used by stk-stl-aux.cc too.  Each
+ * unit has its own out-of-line copy of their inline functions (the hooks
+ * take their addresses) and its own description of them; the linker keeps
+ * one copy and both units describe it at that address, so the function a
+ * hook names may be found in stk-stl-aux.cc's unit while the calls of the
+ * stack, and the functions inlined there, lie in stk-stl.cc's.
  */
 #ifndef RBT_STK_STL_H
 #define RBT_STK_STL_H
