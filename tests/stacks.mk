@@ -68,7 +68,7 @@ STACKS_TESTS = \
 	tests/stacks/dbgfile-gcc.sh tests/stacks/dbgfile-clang.sh \
 	tests/stacks/attach-gcc.sh tests/stacks/attach-clang.sh \
 	tests/stacks/stl-gcc.sh tests/stacks/stl-clang.sh \
-	tests/stacks/line0-gcc.sh tests/stacks/line0-clang.sh
+	tests/stacks/line0-clang.sh
 
 TESTS += $(STACKS_TESTS)
 EXTRA_DIST += $(STACKS_TESTS) $(STACKS_SRCS) $(STACKS_HDRS) \
