@@ -4,7 +4,8 @@
  * the calls of several switch cases into one call instruction, which it
  * gives no line, as it does in Lua's g_read(); gdb shows the line of the
  * row before it.  main() -> dispatch() -> read_format() -> read_item()
- * (two cases, one call) -> run_hook() through a pointer -> stk_park().
+ * (two cases, one call) -> run_hook() -> stk_hook() through a pointer
+ * -> stk_park().
  */
 #include "stk.h"
 
