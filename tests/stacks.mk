@@ -14,11 +14,13 @@
 # be an inline wrapper from a libc header, a frame of the program for gdb.
 STACKS_CFLAGS = -g -O2 -finstrument-functions -pthread -U_FORTIFY_SOURCE
 STACKS_CXXFLAGS = $(STACKS_CFLAGS) -fexceptions
-STACKS_HDRS = tests/apps/stk.h tests/apps/app.h tests/apps/stk-inline.h
-STACKS_CASES = deep inline exc cold threads longjmp dbgfile attach
+STACKS_HDRS = tests/apps/stk.h tests/apps/app.h tests/apps/stk-inline.h \
+	tests/apps/stk-stl.h
+STACKS_CASES = deep inline exc cold threads longjmp dbgfile attach stl line0
 STACKS_SRCS = tests/apps/stk-deep.c tests/apps/stk-inline.c \
 	tests/apps/stk-exc.cc tests/apps/stk-cold.c tests/apps/stk-threads.c \
-	tests/apps/stk-longjmp.c tests/apps/stk-attach.c
+	tests/apps/stk-longjmp.c tests/apps/stk-attach.c \
+	tests/apps/stk-stl.cc tests/apps/stk-stl-aux.cc tests/apps/stk-line0.c
 
 STACKS_APPS =
 if HAVE_STACKS_GCC
@@ -41,6 +43,15 @@ tests/apps/stk-%-clang: $(srcdir)/tests/apps/stk-%.c $(STACKS_HDRS)
 tests/apps/stk-%-clang: $(srcdir)/tests/apps/stk-%.cc $(STACKS_HDRS)
 	$(AM_V_CXX)$(MKDIR_P) tests/apps && \
 	$(CLANGXX) $(STACKS_CXXFLAGS) -o $@ $<
+# stk-stl-* is two units, stk-stl.cc first (see stk-stl.h).
+STACKS_STL_SRCS = $(srcdir)/tests/apps/stk-stl.cc \
+	$(srcdir)/tests/apps/stk-stl-aux.cc
+tests/apps/stk-stl-gcc: $(STACKS_STL_SRCS) $(STACKS_HDRS)
+	$(AM_V_CXX)$(MKDIR_P) tests/apps && \
+	$(STACKS_GXX) $(STACKS_CXXFLAGS) -o $@ $(STACKS_STL_SRCS)
+tests/apps/stk-stl-clang: $(STACKS_STL_SRCS) $(STACKS_HDRS)
+	$(AM_V_CXX)$(MKDIR_P) tests/apps && \
+	$(CLANGXX) $(STACKS_CXXFLAGS) -o $@ $(STACKS_STL_SRCS)
 tests/apps/stk-dbgfile-%: tests/apps/stk-threads-%
 	$(AM_V_GEN)$(OBJCOPY) --only-keep-debug $< $@.debug && \
 	cp $< $@.tmp && $(OBJCOPY) --strip-debug $@.tmp && \
@@ -55,7 +66,9 @@ STACKS_TESTS = \
 	tests/stacks/threads-gcc.sh tests/stacks/threads-clang.sh \
 	tests/stacks/longjmp-gcc.sh tests/stacks/longjmp-clang.sh \
 	tests/stacks/dbgfile-gcc.sh tests/stacks/dbgfile-clang.sh \
-	tests/stacks/attach-gcc.sh tests/stacks/attach-clang.sh
+	tests/stacks/attach-gcc.sh tests/stacks/attach-clang.sh \
+	tests/stacks/stl-gcc.sh tests/stacks/stl-clang.sh \
+	tests/stacks/line0-clang.sh
 
 TESTS += $(STACKS_TESTS)
 EXTRA_DIST += $(STACKS_TESTS) $(STACKS_SRCS) $(STACKS_HDRS) \

@@ -850,19 +850,43 @@ symbols_die_name(Dwarf_Die *d)
 	return n != NULL && *n != '\0' ? rbmon_xstrdup(n) : NULL;
 }
 
+/* A string's hash, for symbols_origin(). */
+static uint64_t
+symbols_strhash(const char *s)
+{
+	uint64_t	h = 0xcbf29ce484222325ull;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return symbols_hash(h);
+}
+
 /*
  * Which function a DIE is an instance of: its abstract origin (shared by
- * every inlined copy and the out-of-line one), or itself.  Never 0.
+ * every inlined copy and the out-of-line one), or itself.  A function with
+ * a linkage name (C++) or external linkage is that name: a header's inline
+ * function is described anew in every unit that inlines it, while the one
+ * out-of-line copy the linker keeps (the one the hooks name) is one unit's.
+ * Never 0.
  */
 static uint64_t
 symbols_origin(Dwfl_Module *mod, Dwarf_Die *d)
 {
 	Dwarf_Attribute	 a;
 	Dwarf_Die	 o, *p = d;
+	const char	*n = NULL;
 
 	if (dwarf_attr(d, DW_AT_abstract_origin, &a) != NULL &&
 	    dwarf_formref_die(&a, &o) != NULL)
 		p = &o;
+	if (dwarf_attr_integrate(p, DW_AT_linkage_name, &a) != NULL ||
+	    dwarf_attr_integrate(p, DW_AT_MIPS_linkage_name, &a) != NULL)
+		n = dwarf_formstring(&a);
+	else if (dwarf_hasattr_integrate(p, DW_AT_external) &&
+	    dwarf_attr_integrate(p, DW_AT_name, &a) != NULL)
+		n = dwarf_formstring(&a);
+	if (n != NULL && *n != '\0')
+		return symbols_strhash(n) | 1;
 	return symbols_hash(dwarf_dieoffset(p) ^
 	    symbols_hash((uint64_t)(uintptr_t)mod)) | 1;
 }
@@ -891,7 +915,54 @@ symbols_call_site(Dwarf_Die *d, char **file, int *line)
 		*file = rbmon_xstrdup(rbmon_basename(f));
 }
 
-/* The line table's file and line for @addr. */
+/*
+ * A row of line 0 (code no source line is given, as clang marks merged
+ * calls): the row before it in the same sequence that has a line, as gdb
+ * reads the line table (it drops rows of line 0, so the row before covers
+ * their code).  @ln itself if there is none.
+ */
+static Dwarf_Line *
+symbols_line_nonzero(Dwarf_Die *cu, Dwarf_Line *ln)
+{
+	Dwarf_Lines	*lines;
+	Dwarf_Line	*r;
+	Dwarf_Addr	 at, a;
+	size_t		 n, lo, hi, mid, k;
+	bool		 end;
+	int		 l;
+
+	if (dwarf_lineno(ln, &l) != 0 || l != 0 ||
+	    dwarf_lineaddr(ln, &at) != 0 ||
+	    dwarf_getsrclines(cu, &lines, &n) != 0)
+		return ln;
+	/* Rows are sorted by address: find @ln among those at its address. */
+	for (lo = 0, hi = n; lo < hi; ) {
+		mid = lo + (hi - lo) / 2;
+		r = dwarf_onesrcline(lines, mid);
+		if (r != NULL && dwarf_lineaddr(r, &a) == 0 && a <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k > 0 && dwarf_onesrcline(lines, k - 1) != ln; k--) {
+		r = dwarf_onesrcline(lines, k - 1);
+		if (r == NULL || dwarf_lineaddr(r, &a) != 0 || a != at)
+			return ln;
+	}
+	if (k == 0)
+		return ln;
+	for (k--; k > 0; k--) {
+		r = dwarf_onesrcline(lines, k - 1);
+		if (r == NULL || dwarf_lineendsequence(r, &end) != 0 || end ||
+		    dwarf_lineno(r, &l) != 0)
+			break;
+		if (l > 0)
+			return r;
+	}
+	return ln;
+}
+
+/* The line table's file and line for @addr, as gdb gives them. */
 static void
 symbols_src(Dwarf_Die *cu, Dwarf_Addr rel, char **file, int *line)
 {
@@ -903,6 +974,7 @@ symbols_src(Dwarf_Die *cu, Dwarf_Addr rel, char **file, int *line)
 	*line = 0;
 	if (cu == NULL || (ln = dwarf_getsrc_die(cu, rel)) == NULL)
 		return;
+	ln = symbols_line_nonzero(cu, ln);
 	src = dwarf_linesrc(ln, NULL, NULL);
 	if (src == NULL || *src == '\0')
 		return;

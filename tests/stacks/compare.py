@@ -27,6 +27,7 @@ innermost ones; gdb must show more.
 """
 import json
 import os
+import re
 import sys
 import traceback
 
@@ -70,6 +71,60 @@ def norm_name(name):
     return s[cut + 1:] if cut >= 0 else s
 
 
+def no_targs(s):
+    """'std::f<std::vector<int> >' -> 'std::f<>'."""
+    out = []
+    depth = 0
+    for ch in s:
+        if ch == "<":
+            if depth == 0:
+                out.append(ch)
+            depth += 1
+        elif ch == ">" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                out.append(ch)
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def last_part(s):
+    """The last '::' component outside brackets: 'a::b<c::d>::f' -> 'f'."""
+    depth = 0
+    cut = 0
+    for i, ch in enumerate(s):
+        if ch in "<({":
+            depth += 1
+        elif ch in ">)}":
+            depth -= 1
+        elif ch == ":" and depth == 0 and s[i:i + 2] == "::":
+            cut = i + 2
+    return s[cut:]
+
+
+def same_name(rb, gd):
+    """Do rbmon's and gdb's names say the same function?  They spell C++
+    differently: the demangler's '{lambda(int)#1}' is gdb's
+    '<lambda(int)>', gdb leaves out template arguments that are the
+    defaults, and it names an inlined lambda's call operator unqualified."""
+    a, b = norm_name(rb), norm_name(gd)
+    if a == b:
+        return True
+    if a is None or b is None:
+        return False
+    # "f::operator()()" loses one parameter list, gdb's "f::operator()"
+    # both: the call operator's name is "operator()".
+    if a.endswith("::operator()") and b.endswith("::operator"):
+        a = a[:-2]
+    a = re.sub(r"\{lambda\(([^)]*)\)#[0-9]+\}", r"<lambda(\1)>", a)
+    a, b = no_targs(a), no_targs(b)
+    if a == b:
+        return True
+    return "::" not in b and b.startswith("operator") and \
+        strip_params(last_part(a)) == b
+
+
 def base(path):
     return os.path.basename(path) if path else None
 
@@ -90,7 +145,7 @@ def frame_diff(i, rb, gd):
     bad = []
     if rb is None or gd is None:
         return ["missing"]
-    if norm_name(rb.get("function")) != norm_name(gd["name"]):
+    if not same_name(rb.get("function"), gd["name"]):
         bad.append("function")
     if base(rb.get("file")) != base(gd["file"]):
         bad.append("file")

@@ -178,6 +178,16 @@ stacks_check()
 		expect "rbmon: frames entered before the attach have no age" 0 \
 			"$(jq '[.processes[].threads[].frames[] | select(.seeded == true and .age_ns != null)] | length' "$T/rbmon.json")"
 		;;
+	stl)
+		expect "gdb: the guard's destructor inlined into unlock_twice" 1 \
+			"$(jq '[.threads[].frames[] | select(.inlined and
+			(.name | startswith("bench::MutexLock::~MutexLock")))] |
+			length' "$T/gdb.json")"
+		;;
+	line0)
+		expect "gdb: the line of read_format's call of read_item" 59 \
+			"$(gdb_frames '.frames[] | select(.name == "read_format") | .line')"
+		;;
 	threads | dbgfile)
 		expect "gdb: threads" 5 "$(jq '.threads | length' "$T/gdb.json")"
 		;;
