@@ -13,6 +13,34 @@
 
 #define RBMON_DELAY_MAX	36000	/* tenths: an hour */
 
+struct rbcalls_filter;
+struct rbmon_tids;
+
+/*
+ * The filters of the commands that read a recording (replay, report, hot,
+ * export; rbmon(1), FILTERS): their options, read by rbmon_filter_option().
+ */
+#define RBMON_FILTER_SHORTOPTS	"t:F:N:D:"
+#define RBMON_OPT_MIN		0x100
+#define RBMON_OPT_RANGE		0x101
+#define RBMON_FILTER_LONGOPTS \
+	{ "tid",		required_argument, NULL, 't' }, \
+	{ "thread",		required_argument, NULL, 't' }, \
+	{ "function",		required_argument, NULL, 'F' }, \
+	{ "exclude",		required_argument, NULL, 'N' }, \
+	{ "depth",		required_argument, NULL, 'D' }, \
+	{ "min-duration",	required_argument, NULL, RBMON_OPT_MIN }, \
+	{ "min",		required_argument, NULL, RBMON_OPT_MIN }, \
+	{ "time-range",		required_argument, NULL, RBMON_OPT_RANGE }
+
+int		 rbmon_filter_option(const char *, int, char **,
+		    const char *, struct rbmon_tids *,
+		    struct rbcalls_filter *);
+void		 rbmon_filter_usage(FILE *);
+const char	*rbmon_filter_needs(const struct rbcalls_filter *);
+void		 rbmon_filter_unmatched(const char *,
+		    const struct rbcalls_filter *);
+
 struct rbmon_opts {
 	const char	*cmd;		/* the command spelled, or NULL */
 	int		 dump, json, follow, events, record, list, prune;
