@@ -462,7 +462,7 @@ rbmon_filter_option(const char *cmd, int ch, char **argv, const char *arg,
 void
 rbmon_filter_usage(FILE *f)
 {
-	fputs("Filters (rbmon(1), FILTERS):\n"
+	fputs("\nFilters (rbmon(1), FILTERS):\n"
 	    "  -t, --thread TID[,TID...]  only these threads (--tid too)\n"
 	    "      --time-range START~END  only calls that begin in it "
 	    "(durations from the\n"
