@@ -171,7 +171,7 @@ rbcalls_plan_region(struct rbcalls_walk *w)
 	w->plan_at[w->nregions] = np;
 }
 
-/* ---- the filters (rbmon(1), FILTERS) --------------------------------------- */
+/* ---- the filters (rbmon(1), FILTERS) ------------------------------------ */
 
 /* rbcalls_filter.match */
 #define RBCALLS_M_NONE	1

@@ -18,7 +18,7 @@ struct rbwalk_ctx;
 /* rbcalls_frame.flags */
 #define RBCALLS_F_ENTRY_LOST	0x1	/* its entry is not in the records */
 #define RBCALLS_F_NAMED	0x2	/* rbtrace_push() */
-#define RBCALLS_F_HIDDEN	0x4	/* not told (a filter), its callees may be */
+#define RBCALLS_F_HIDDEN	0x4	/* not told; its callees may be */
 #define RBCALLS_F_PRUNED	0x8	/* not told, nor any of its callees */
 
 struct rbcalls_frame {

@@ -436,8 +436,9 @@ rbmon_filter_option(const char *cmd, int ch, char **argv, const char *arg,
 		return 1;
 	case RBMON_OPT_RANGE:
 		if ((tilde = strchr(arg, '~')) == NULL || strcmp(arg, "~") == 0)
-			rbmon_cmd_usage(cmd, "invalid time range '%s' (expected "
-			    "START~END, START~ or ~END, as in 1.5s~2s)", arg);
+			rbmon_cmd_usage(cmd, "invalid time range '%s' "
+			    "(expected START~END, START~ or ~END, as in "
+			    "1.5s~2s)", arg);
 		side = rbmon_xstrdup(arg);
 		side[tilde - arg] = '\0';
 		fl->from = *side != '\0' ? filter_time(cmd, name, side, arg) :
