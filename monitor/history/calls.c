@@ -319,8 +319,10 @@ rbcalls_filter_mark(struct rbcalls_walk *w, const struct rbrec_rec *k)
 	rel = w->froot != 0 ? w->n - (w->froot - 1) : w->n;
 	if (fl->depth != 0 && rel >= fl->depth)
 		return 0;
-	if (fl->have_range && !rbcalls_cut(k)) {
-		ns = rbwalk_rel_ns(w->ctx, k->e.ts);
+	if (fl->have_range) {
+		/* A gap is where the records before it end. */
+		ns = rbwalk_rel_ns(w->ctx, rbcalls_cut(k) && w->have_last ?
+		    w->last : k->e.ts);
 		if (ns < fl->from || ns >= fl->to)
 			return 0;
 	}
@@ -567,6 +569,14 @@ rbcalls_walk_step(struct rbcalls_walk *w)
 
 	if (!rbcalls_take(w, &k))
 		return 0;
+	/* Past --time-range, with no frame told open: nothing more to tell. */
+	if (w->filter != NULL && w->filter->have_range && w->nvis == 0 &&
+	    w->filter->to != UINT64_MAX && !rbcalls_cut(&k) &&
+	    rbwalk_rel_ns(w->ctx, k.e.ts) >= w->filter->to) {
+		w->done = 1;
+		w->have_peek = 0;
+		return 0;
+	}
 	w->rec = &k;
 	rbcalls_record(w, &k);
 	w->rec = NULL;
