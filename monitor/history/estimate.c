@@ -130,8 +130,26 @@ estimate_size(char *buf, size_t len, uint64_t bytes)
 		snprintf(buf, len, "%.1f GiB", (double)bytes / (1ull << 30));
 	else if (bytes >= (1ull << 20))
 		snprintf(buf, len, "%.0f MiB", (double)bytes / (1ull << 20));
-	else
+	else if (bytes >= 1024)
 		snprintf(buf, len, "%.0f KiB", (double)bytes / 1024);
+	else
+		snprintf(buf, len, "%" PRIu64 " bytes", bytes);
+}
+
+/* 12345678 -> "12,345,678" */
+static void
+estimate_count(char *buf, size_t len, uint64_t n)
+{
+	char	digits[32];
+	size_t	nd, i, o = 0;
+
+	nd = (size_t)snprintf(digits, sizeof digits, "%" PRIu64, n);
+	for (i = 0; i < nd && o + 2 < len; i++) {
+		if (i > 0 && (nd - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
 }
 
 /**
@@ -145,7 +163,7 @@ rbexp_size_say(const char *cmd, struct rbwalk_ctx *x,
 {
 	uint64_t	 limit, n, bytes;
 	size_t		 i;
-	char		 size[32];
+	char		 size[32], count[32];
 
 	for (i = 0; i < sizeof estimate_formats / sizeof estimate_formats[0];
 	    i++)
@@ -160,15 +178,16 @@ rbexp_size_say(const char *cmd, struct rbwalk_ctx *x,
 	if (bytes <= limit)
 		return;
 	estimate_size(size, sizeof size, bytes);
+	estimate_count(count, sizeof count, n);
 	if (format == 'p')
-		fprintf(stderr, "rbmon %s: ~%" PRIu64 " events, about %s of "
-		    "%s; to make it smaller: filters (--time-range, -t, "
-		    "--min-duration, -D, -F, -N)\n", cmd, n, size,
+		fprintf(stderr, "rbmon %s: ~%s events, about %s of %s; to "
+		    "make it smaller: filters (--time-range, -t, "
+		    "--min-duration, -D, -F, -N)\n", cmd, count, size,
 		    estimate_formats[i].name);
 	else
-		fprintf(stderr, "rbmon %s: ~%" PRIu64 " events, about %s of "
-		    "%s; %s: use --perfetto or filters (--time-range, -t, "
-		    "--min-duration, -D, -F, -N)\n", cmd, n, size,
+		fprintf(stderr, "rbmon %s: ~%s events, about %s of %s; %s: "
+		    "use --perfetto or filters (--time-range, -t, "
+		    "--min-duration, -D, -F, -N)\n", cmd, count, size,
 		    estimate_formats[i].name, format == 'r' ?
 		    "for a trace viewer" :
 		    "viewers fail on JSON over 256 MB-1 GB");
