@@ -783,7 +783,7 @@ seq_filtered(struct seq *s)
 
 /* What the engine tells of seq_filtered() through @fl. */
 static void
-walk_filtered(struct rbcalls_filter *fl, struct trace *t)
+walk_filtered(struct rbmon_filter *fl, struct trace *t)
 {
 	struct rbcalls_handler	 h = { trace_enter, trace_leave, trace_mark, t };
 	struct rbwalk_ctx	 x;
@@ -821,7 +821,7 @@ walk_filtered(struct rbcalls_filter *fl, struct trace *t)
 
 START_TEST(test_filter_depth)
 {
-	struct rbcalls_filter	fl = { .depth = 2 };
+	struct rbmon_filter	fl = { .depth = 2 };
 
 	CK_FILTERED(&fl, "+A@0 +B@1 -B@1x +D@1 -D@1x -A@0x");
 }
@@ -831,7 +831,7 @@ END_TEST
 START_TEST(test_filter_function)
 {
 	char			*b[] = { "*2000" };
-	struct rbcalls_filter	 fl = { .funcs = b, .nfuncs = 1 };
+	struct rbmon_filter	 fl = { .funcs = b, .nfuncs = 1 };
 
 	CK_FILTERED(&fl, "+B@0 +C@1 -C@1x -B@0x");
 	fl.nfuncs = 0;
@@ -844,7 +844,7 @@ END_TEST
 /* --time-range: the calls that begin in it, kept whole. */
 START_TEST(test_filter_range)
 {
-	struct rbcalls_filter	fl = { .have_range = 1, .from = 15,
+	struct rbmon_filter	fl = { .have_range = 1, .from = 15,
 				    .to = 55 };
 
 	CK_FILTERED(&fl, "+C@0 -C@0x +D@0 -D@0x");
@@ -857,7 +857,7 @@ END_TEST
 /* --min-duration: A took 70 ns, B 30, C and D 10. */
 START_TEST(test_filter_min)
 {
-	struct rbcalls_filter	fl = { .min_ns = 25 };
+	struct rbmon_filter	fl = { .min_ns = 25 };
 
 	CK_FILTERED(&fl, "+A@0 +B@1 -B@1x -A@0x");
 }

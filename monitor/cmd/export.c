@@ -57,7 +57,7 @@ export_usage(FILE *f)
 	    "\n"
 	    "An export over 256 MiB (RBMON_EXPORT_WARN) is said on standard "
 	    "error first,\nwith its size.\n", f);
-	rbmon_filter_usage(f);
+	rbmon_filter_usage(f, 1);
 }
 
 int
@@ -75,7 +75,7 @@ rbmon_cmd_export(int argc, char **argv)
 	};
 	struct rbexp_export	 e;
 	struct rbmon_tids	 tids = { NULL, 0 };
-	struct rbcalls_filter	 fl;
+	struct rbmon_filter	 fl;
 	struct rbwalk_ctx	 x;
 	struct rb_outfile	 of;
 	const char		*output = NULL;
@@ -142,14 +142,14 @@ rbmon_cmd_export(int argc, char **argv)
 		    output, cause);
 		free(cause);
 		free(tids.v);
-		rbcalls_filter_free(&fl);
+		rbmon_filter_free(&fl);
 		return 1;
 	}
 	if (rbread_open_or_say(&x, "export", argv[optind], "an export") != 0) {
 		if (output != NULL)
 			rbmon_safeio_output_done(&of, e.out, 0, NULL);
 		free(tids.v);
-		rbcalls_filter_free(&fl);
+		rbmon_filter_free(&fl);
 		return 1;
 	}
 	x.filter = &fl;
@@ -184,7 +184,7 @@ rbmon_cmd_export(int argc, char **argv)
 	free(e.nodes);
 	rbwalk_map_free(&e.kids);
 	free(tids.v);
-	rbcalls_filter_free(&fl);
+	rbmon_filter_free(&fl);
 	return rbread_done(&x, status == 0);
 }
 

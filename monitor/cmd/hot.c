@@ -236,7 +236,7 @@ hot_usage(FILE *f)
 	    "      --flags         print only the GCC flags, on one line\n"
 	    "      --json          the table, the estimate and the flags as JSON\n"
 	    "  -h, --help          show this help\n", f);
-	rbmon_filter_usage(f);
+	rbmon_filter_usage(f, 0);
 }
 
 int
@@ -246,7 +246,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		{ "top", required_argument, NULL, 'n' },
 		{ "cost", required_argument, NULL, 'C' },
 		{ "flags", no_argument, NULL, 'f' },
-		RBMON_FILTER_LONGOPTS,
+		RBMON_FILTER_LONGOPTS_BUT_F,
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -255,7 +255,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	struct hot_run		 h;
 	struct rbread_losses	 lost;
 	struct rbmon_tids	 tids = { NULL, 0 };
-	struct rbcalls_filter	 fl;
+	struct rbmon_filter	 fl;
 	struct rbwalk_ctx	 x;
 	struct rbcalls_walk	 w;
 	uint32_t		*order;
@@ -531,7 +531,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	free(h.self);
 	free(h.hist);
 	free(tids.v);
-	rbcalls_filter_free(&fl);
+	rbmon_filter_free(&fl);
 	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 

@@ -216,7 +216,7 @@ replay_usage(FILE *f)
 	    "merged in time\norder, with durations.\n"
 	    "\n"
 	    "  -h, --help              show this help\n", f);
-	rbmon_filter_usage(f);
+	rbmon_filter_usage(f, 1);
 }
 
 int
@@ -231,7 +231,7 @@ rbmon_cmd_replay(int argc, char **argv)
 				    replay_mark, NULL };
 	struct replay_run	 rp;
 	struct rbmon_tids	 tids = { NULL, 0 };
-	struct rbcalls_filter	 fl;
+	struct rbmon_filter	 fl;
 	struct replay_merge	 m;
 	struct rbwalk_ctx	 x;
 	size_t			 i;
@@ -284,6 +284,6 @@ rbmon_cmd_replay(int argc, char **argv)
 		rbcalls_walk_free(&m.w[i]);
 	free(m.w);
 	free(tids.v);
-	rbcalls_filter_free(&fl);
+	rbmon_filter_free(&fl);
 	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }

@@ -121,7 +121,7 @@ report_usage(FILE *f)
 	    "  -h, --help              show this help\n"
 	    "\n"
 	    "A call a filter drops counts in its caller's self time.\n", f);
-	rbmon_filter_usage(f);
+	rbmon_filter_usage(f, 1);
 }
 
 int
@@ -138,7 +138,7 @@ rbmon_cmd_report(int argc, char **argv)
 				    NULL, NULL };
 	struct report_run	 r;
 	struct rbmon_tids	 tids = { NULL, 0 };
-	struct rbcalls_filter	 fl;
+	struct rbmon_filter	 fl;
 	struct rbwalk_ctx	 x;
 	struct rbcalls_walk	 w;
 	uint32_t		*order;
@@ -256,7 +256,7 @@ rbmon_cmd_report(int argc, char **argv)
 	free(r.st);
 	free(r.active);
 	free(tids.v);
-	rbcalls_filter_free(&fl);
+	rbmon_filter_free(&fl);
 	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 

@@ -179,7 +179,7 @@ rbcalls_plan_region(struct rbcalls_walk *w)
 #define RBCALLS_M_NOT	3	/* -N, first */
 
 int
-rbcalls_filter_active(const struct rbcalls_filter *fl)
+rbcalls_filter_active(const struct rbmon_filter *fl)
 {
 	return fl != NULL && (fl->have_range || fl->min_ns != 0 ||
 	    fl->depth != 0 || fl->nfuncs != 0 || fl->nnots != 0);
@@ -214,21 +214,11 @@ rbcalls_filter_match(const char *name, const char *want)
 	return yes;
 }
 
-void
-rbcalls_filter_free(struct rbcalls_filter *fl)
-{
-	free(fl->funcs);
-	free(fl->nots);
-	free(fl->match);
-	free(fl->used);
-	memset(fl, 0, sizeof *fl);
-}
-
 /* What the filter's patterns make of function @func (RBCALLS_M_*). */
 static int
 rbcalls_filter_func(struct rbcalls_walk *w, uint32_t func)
 {
-	struct rbcalls_filter	*fl = w->filter;
+	struct rbmon_filter	*fl = w->filter;
 	const char		*name;
 	size_t			 i, n;
 	int			 m = RBCALLS_M_NONE;
@@ -265,7 +255,7 @@ rbcalls_filter_func(struct rbcalls_walk *w, uint32_t func)
 static int
 rbcalls_filter_frame(struct rbcalls_walk *w, struct rbcalls_frame *f)
 {
-	struct rbcalls_filter	*fl = w->filter;
+	struct rbmon_filter	*fl = w->filter;
 	size_t			 at = w->n - 1, rel;
 	uint64_t		 num = f->user, ns;
 	int			 m;
@@ -307,7 +297,7 @@ hidden:
 static int
 rbcalls_filter_mark(struct rbcalls_walk *w, const struct rbrec_rec *k)
 {
-	struct rbcalls_filter	*fl = w->filter;
+	struct rbmon_filter	*fl = w->filter;
 	size_t			 rel;
 	uint64_t		 ns;
 
@@ -663,7 +653,7 @@ static void
 rbcalls_keep(struct rbcalls_walk *w)
 {
 	struct rbcalls_handler	 kh = { NULL, rbcalls_keep_leave, NULL, w };
-	struct rbcalls_filter	*fl = w->ctx->filter;
+	struct rbmon_filter	*fl = w->ctx->filter;
 	struct rbcalls_walk	 kw;
 
 	w->ctx->filter = NULL;

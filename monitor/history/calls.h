@@ -12,6 +12,7 @@
 
 #include "common/evlog.h"
 #include "monitor/history/recfile.h"
+#include "monitor/util/opts.h"
 
 struct rbwalk_ctx;
 
@@ -42,30 +43,14 @@ struct rbcalls_frame {
 struct rbcalls_walk;
 
 /*
- * The filters every reader of a recording shares (rbmon(1), FILTERS): the
- * engine tells the handler only the frames they keep, at the depth of the
- * frames kept around them, and the marks inside those.  A recording's
- * walks take them from rbwalk_ctx.filter.
+ * The filters (opts.h, struct rbmon_filter): the engine tells the handler
+ * only the frames they keep, at the depth of the frames kept around them,
+ * and the marks inside those.  A recording's walks take them from
+ * rbwalk_ctx.filter.
  */
-struct rbcalls_filter {
-	uint64_t	 from, to;	/* --time-range: ns from the recording's
-					   start, [from, to) */
-	int		 have_range;
-	uint64_t	 min_ns;	/* --min-duration, 0: none */
-	size_t		 depth;		/* -D, 0: all */
-	char		**funcs;	/* -F */
-	size_t		 nfuncs;
-	char		**nots;		/* -N */
-	size_t		 nnots;
-	/* Per function of the recording: RBCALLS_M_*, 0 not looked at. */
-	unsigned char	*match;
-	size_t		 nmatch;
-	unsigned char	*used;		/* per pattern, -F then -N: matched */
-};
-
-int	rbcalls_filter_active(const struct rbcalls_filter *);
+int	rbcalls_filter_active(const struct rbmon_filter *);
 int	rbcalls_filter_match(const char *, const char *);
-void	rbcalls_filter_free(struct rbcalls_filter *);
+void	rbmon_filter_free(struct rbmon_filter *);
 
 /*
  * What the engine tells its user: a frame entered (at @depth, 0 the
@@ -112,7 +97,7 @@ struct rbcalls_walk {
 	const char	*named_name, *named_file;
 	int		 named_whole;	/* every text record it announced */
 	/* A filter (ctx->filter): the frames told, by stack index. */
-	struct rbcalls_filter *filter;
+	struct rbmon_filter *filter;
 	size_t		*vis;
 	size_t		 nvis, capvis;
 	size_t		 froot;		/* -F's frame: its stack index + 1 */

@@ -13,7 +13,7 @@
 #include "monitor/history/recfile.h"
 #include "monitor/core/symbols.h"
 
-struct rbcalls_filter;
+struct rbmon_filter;
 
 /* A function as the outputs name it: one per name, file and line. */
 struct rbwalk_func {
@@ -66,7 +66,7 @@ struct rbwalk_ctx {
 	}		 byname;
 	uint64_t	 t0;		/* the earliest record's time, raw */
 	int		 have_t0;
-	struct rbcalls_filter *filter;	/* the readers' filters, or NULL */
+	struct rbmon_filter *filter;	/* the readers' filters, or NULL */
 };
 
 int	rbwalk_map_get(const struct rbwalk_map *, uint64_t, uint64_t,

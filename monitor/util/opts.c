@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "monitor/history/calls.h"
 #include "monitor/util/alloc.h"
 #include "monitor/util/escape.h"
 #include "monitor/util/opts.h"
@@ -393,7 +392,7 @@ filter_name(const char *cmd, const char *opt, const char *arg, char ***v,
  */
 int
 rbmon_filter_option(const char *cmd, int ch, char **argv, const char *arg,
-    struct rbmon_tids *tids, struct rbcalls_filter *fl)
+    struct rbmon_tids *tids, struct rbmon_filter *fl)
 {
 	char		 name[32], *end;
 	const char	*tilde, *opt = argv[optind - 1];
@@ -459,19 +458,30 @@ rbmon_filter_option(const char *cmd, int ch, char **argv, const char *arg,
 	return 1;
 }
 
-/* The filters' lines of a reader's --help. */
 void
-rbmon_filter_usage(FILE *f)
+rbmon_filter_free(struct rbmon_filter *fl)
+{
+	free(fl->funcs);
+	free(fl->nots);
+	free(fl->match);
+	free(fl->used);
+	memset(fl, 0, sizeof *fl);
+}
+
+/* The filters' lines of a reader's --help; @longf: -F has --function. */
+void
+rbmon_filter_usage(FILE *f, int longf)
 {
 	fputs("\nFilters (rbmon(1), FILTERS):\n"
 	    "  -t, --thread TID[,TID...]  only these threads (--tid too)\n"
 	    "      --time-range START~END  only calls that begin in it "
 	    "(durations from the\n"
 	    "                          recording's start: 1.5s~2s, 10ms~, "
-	    "~500us)\n"
-	    "  -F, --function NAME     only calls of NAME (a glob) and what "
-	    "they call\n"
-	    "  -N, --exclude NAME      no calls of NAME, nor what they call\n"
+	    "~500us)\n", f);
+	fputs(longf ? "  -F, --function NAME     only calls of NAME (a glob) "
+	    "and what they call\n" : "  -F NAME                 only calls "
+	    "of NAME (a glob) and what they call\n", f);
+	fputs("  -N, --exclude NAME      no calls of NAME, nor what they call\n"
 	    "  -D, --depth N           only N levels (below NAME with -F)\n"
 	    "      --min-duration TIME  only calls that took TIME or more "
 	    "(10us, 1.5ms;\n"
@@ -480,7 +490,7 @@ rbmon_filter_usage(FILE *f)
 
 /* What in @fl needs times (rbread_open_or_say()), or NULL. */
 const char *
-rbmon_filter_needs(const struct rbcalls_filter *fl)
+rbmon_filter_needs(const struct rbmon_filter *fl)
 {
 	if (fl->min_ns != 0)
 		return "--min";
@@ -491,7 +501,7 @@ rbmon_filter_needs(const struct rbcalls_filter *fl)
 
 /* Say which -F and -N named no function the walks met. */
 void
-rbmon_filter_unmatched(const char *cmd, const struct rbcalls_filter *fl)
+rbmon_filter_unmatched(const char *cmd, const struct rbmon_filter *fl)
 {
 	size_t	i;
 

@@ -71,6 +71,13 @@ expect "report --time-range one round" "1 phase 1 seq_a 1 seq_b 1 seq_c 1 seq_ro
 	"$(counts -t "$worker" --time-range "$range")"
 expect "report --time-range ~1ns: what began first" "1 main " "$(counts --time-range '~1ns')"
 
+# hot: the same calls through the same filters.
+hot=$("$RBMON" hot --json -F seq_a -N seq_c "$R" | python3 -c '
+import json, sys
+print(" ".join("%s %d" % (f["function"], f["calls"])
+    for f in sorted(json.load(sys.stdin)["functions"], key=lambda f: f["function"])))')
+expect "hot -F seq_a -N seq_c" "seq_a 10 seq_b 10" "$hot"
+
 # A name no call has is said.
 counts -F no_such_function >/dev/null
 expect "report -F an unknown name" \
