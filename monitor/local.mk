@@ -44,7 +44,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/readback.c monitor/history/readback.h \
 	monitor/history/export.h \
 	monitor/history/chrome.c monitor/history/folded.c \
-	monitor/history/speedscope.c \
+	monitor/history/speedscope.c monitor/history/estimate.c \
 	monitor/history/profile.c monitor/history/profile.h \
 	monitor/history/perfetto.c monitor/history/perfetto.h \
 	monitor/cmd/cmd.h \

@@ -147,7 +147,8 @@ trace_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 {
 	struct trace	*t = w->h->arg;
 
-	ck_assert_uint_eq(depth + 1, w->n);
+	ck_assert_uint_eq(depth + 1, w->filter != NULL ? w->nvis : w->n);
+	ck_assert_ptr_eq(rbcalls_walk_frame(w, depth), f);
 	trace_add(t, "%s+", t->len > 0 ? " " : "");
 	trace_frame(t, w, f);
 	trace_add(t, "@%zu", depth);
@@ -159,7 +160,8 @@ trace_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
 {
 	struct trace	*t = w->h->arg;
 
-	ck_assert_uint_eq(depth + 1, w->n);
+	ck_assert_uint_eq(depth + 1, w->filter != NULL ? w->nvis : w->n);
+	ck_assert_ptr_eq(rbcalls_walk_frame(w, depth), f);
 	ck_assert_uint_ge(end, f->start);
 	trace_add(t, " -");
 	trace_frame(t, w, f);
@@ -762,6 +764,118 @@ START_TEST(test_live_feed)
 }
 END_TEST
 
+/* ---- filters (rbmon(1), FILTERS) ---------------------------------------- */
+
+/* A { B { C } D }, ten ns a record from 0. */
+static void
+seq_filtered(struct seq *s)
+{
+	seq_init(s);
+	seq_entry(s, FA);
+	seq_entry(s, FB);
+	seq_entry(s, FC);
+	seq_exit(s, FC);
+	seq_exit(s, FB);
+	seq_entry(s, FD);
+	seq_exit(s, FD);
+	seq_exit(s, FA);
+}
+
+/* What the engine tells of seq_filtered() through @fl. */
+static void
+walk_filtered(struct rbmon_filter *fl, struct trace *t)
+{
+	struct rbcalls_handler	 h = { trace_enter, trace_leave, trace_mark, t };
+	struct rbwalk_ctx	 x;
+	struct rbcalls_walk	 w;
+	struct seq		 s;
+	char			*path, *why = NULL;
+	unsigned char		 used[4] = { 0, 0, 0, 0 };
+
+	memset(t, 0, sizeof *t);
+	seq_filtered(&s);
+	path = seq_record(&s);
+	ck_assert_msg(rbwalk_open(&x, path, &why) == 0, "%s", why);
+	fl->used = used;
+	x.filter = fl;
+	rbcalls_walk_init(&w, &x, 0, &h);
+	while (rbcalls_walk_step(&w))
+		;
+	rbcalls_walk_finish(&w);
+	rbcalls_walk_free(&w);
+	free(fl->match);
+	fl->match = NULL;
+	fl->nmatch = 0;
+	fl->used = NULL;
+	rbwalk_close(&x);
+	unlink(path);
+	free(path);
+}
+
+#define CK_FILTERED(fl, want) do {					\
+		struct trace	t_;					\
+									\
+		walk_filtered((fl), &t_);				\
+		ck_assert_str_eq(t_.buf, (want));			\
+	} while (0)
+
+START_TEST(test_filter_depth)
+{
+	struct rbmon_filter	fl = { .depth = 2 };
+
+	CK_FILTERED(&fl, "+A@0 +B@1 -B@1x +D@1 -D@1x -A@0x");
+}
+END_TEST
+
+/* -F: the calls of B and below, from depth 0; -N: no B nor below. */
+START_TEST(test_filter_function)
+{
+	char			*b[] = { "*2000" };
+	struct rbmon_filter	 fl = { .funcs = b, .nfuncs = 1 };
+
+	CK_FILTERED(&fl, "+B@0 +C@1 -C@1x -B@0x");
+	fl.nfuncs = 0;
+	fl.nots = b;
+	fl.nnots = 1;
+	CK_FILTERED(&fl, "+A@0 +D@1 -D@1x -A@0x");
+}
+END_TEST
+
+/* --time-range: the calls that begin in it, kept whole. */
+START_TEST(test_filter_range)
+{
+	struct rbmon_filter	fl = { .have_range = 1, .from = 15,
+				    .to = 55 };
+
+	CK_FILTERED(&fl, "+C@0 -C@0x +D@0 -D@0x");
+	fl.from = 0;
+	fl.to = 15;
+	CK_FILTERED(&fl, "+A@0 +B@1 -B@1x -A@0x");
+}
+END_TEST
+
+/* --min-duration: A took 70 ns, B 30, C and D 10. */
+START_TEST(test_filter_min)
+{
+	struct rbmon_filter	fl = { .min_ns = 25 };
+
+	CK_FILTERED(&fl, "+A@0 +B@1 -B@1x -A@0x");
+}
+END_TEST
+
+START_TEST(test_filter_match)
+{
+	ck_assert(rbcalls_filter_match("ns::f(int)", "ns::f"));
+	ck_assert(rbcalls_filter_match("ns::f", "ns::f"));
+	ck_assert(!rbcalls_filter_match("ns::fg(int)", "ns::f"));
+	ck_assert(rbcalls_filter_match("ns::f(int)", "ns::*"));
+	ck_assert(rbcalls_filter_match("seq_a", "seq_[ab]"));
+	ck_assert(!rbcalls_filter_match("seq_c", "seq_[ab]"));
+	ck_assert(rbcalls_filter_match("h(std::vector<int>)", "h"));
+	ck_assert(!rbcalls_filter_match("main", "mai"));
+}
+END_TEST
+
 Suite *
 suite_calls(void)
 {
@@ -792,6 +906,13 @@ suite_calls(void)
 	tc = tcase_create("live");
 	tcase_add_test(tc, test_live_streams);
 	tcase_add_test(tc, test_live_feed);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("filter");
+	tcase_add_test(tc, test_filter_depth);
+	tcase_add_test(tc, test_filter_function);
+	tcase_add_test(tc, test_filter_range);
+	tcase_add_test(tc, test_filter_min);
+	tcase_add_test(tc, test_filter_match);
 	suite_add_tcase(s, tc);
 	return s;
 }

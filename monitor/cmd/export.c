@@ -13,12 +13,14 @@
 #include "common/outfile.h"
 #include "monitor/core/dump.h"
 #include "monitor/core/safeio.h"
+#include "monitor/history/calls.h"
 #include "monitor/history/export.h"
 #include "monitor/history/perfetto.h"
 #include "monitor/core/model.h"
 #include "monitor/history/readback.h"
 #include "monitor/history/walk.h"
 #include "monitor/util/escape.h"
+#include "monitor/util/opts.h"
 #include "monitor/util/util.h"
 
 static void
@@ -45,12 +47,17 @@ export_usage(FILE *f)
 	    "                      nanoseconds spent in inner itself)\n"
 	    "  -D, --depth N       --folded: frames a stack keeps (default "
 	    "128); deeper\n"
-	    "                      ones go under one \"[folded: ...]\" frame\n"
+	    "                      ones go under one \"[folded: ...]\" frame; "
+	    "the others:\n"
+	    "                      the filter (below)\n"
 	    "  --speedscope        speedscope's JSON: one evented profile per "
 	    "thread\n"
-	    "  -t, --tid TID[,TID...]  only these threads\n"
 	    "  -o, --output FILE   write to FILE instead\n"
-	    "  -h, --help          show this help\n", f);
+	    "  -h, --help          show this help\n"
+	    "\n"
+	    "An export over 256 MiB (RBMON_EXPORT_WARN) is said on standard "
+	    "error first,\nwith its size.\n", f);
+	rbmon_filter_usage(f, 1);
 }
 
 int
@@ -61,24 +68,26 @@ rbmon_cmd_export(int argc, char **argv)
 		{ "folded", no_argument, NULL, 'f' },
 		{ "speedscope", no_argument, NULL, 's' },
 		{ "perfetto", no_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "depth", required_argument, NULL, 'D' },
+		RBMON_FILTER_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rbexp_export	 e;
 	struct rbmon_tids	 tids = { NULL, 0 };
+	struct rbmon_filter	 fl;
 	struct rbwalk_ctx	 x;
 	struct rb_outfile	 of;
 	const char		*output = NULL;
-	char			*cause = NULL, *end;
-	long			 depth = 0;
+	char			*cause = NULL;
+	size_t			 depth = 0;
 	int			 ch, format = 0, status = 0;
 
+	memset(&fl, 0, sizeof fl);
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":t:D:o:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":" RBMON_FILTER_SHORTOPTS "o:h",
+	    opts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 		case 'f':
@@ -87,17 +96,6 @@ rbmon_cmd_export(int argc, char **argv)
 			if (format != 0 && format != ch)
 				rbmon_cmd_usage("export", "give one format");
 			format = ch;
-			break;
-		case 't':
-			rbmon_cmd_parse_tids("export", optarg, &tids);
-			break;
-		case 'D':
-			errno = 0;
-			depth = strtol(optarg, &end, 10);
-			if (errno != 0 || end == optarg || *end != '\0' ||
-			    depth < 1 || depth > 100000)
-				rbmon_cmd_usage("export", "invalid depth '%s' "
-				    "(expected 1..100000)", optarg);
 			break;
 		case 'o':
 			output = optarg;
@@ -109,6 +107,9 @@ rbmon_cmd_export(int argc, char **argv)
 			rbmon_cmd_usage("export", "option '%s' needs a value",
 			    argv[optind - 1]);
 		default:
+			if (rbmon_filter_option("export", ch, argv, optarg,
+			    &tids, &fl))
+				break;
 			rbmon_cmd_usage("export", "unknown option '%s'",
 			    argv[optind - 1]);
 		}
@@ -119,15 +120,18 @@ rbmon_cmd_export(int argc, char **argv)
 	if (optind + 1 != argc)
 		rbmon_cmd_usage("export", optind == argc ? "no recording given" :
 		    "too many arguments");
-	if (depth != 0 && format != 'f')
-		rbmon_cmd_usage("export", "--depth is for --folded");
+	/* --folded folds what is deeper than -D, its time kept. */
+	if (format == 'f') {
+		depth = fl.depth;
+		fl.depth = 0;
+	}
 	if (format == 'p' && output == NULL && isatty(STDOUT_FILENO))
 		rbmon_cmd_usage("export", "--perfetto writes binary data, not for a "
 		    "terminal: give -o FILE or redirect standard output");
 	memset(&e, 0, sizeof e);
 	e.x = &x;
 	e.out = stdout;
-	e.depth = depth != 0 ? (size_t)depth : RBEXP_FOLDED_DEPTH;
+	e.depth = depth != 0 ? depth : RBEXP_FOLDED_DEPTH;
 	/*
 	 * Created as the user, before rbwalk_open() reads as the file's
 	 * owner.
@@ -138,14 +142,18 @@ rbmon_cmd_export(int argc, char **argv)
 		    output, cause);
 		free(cause);
 		free(tids.v);
+		rbmon_filter_free(&fl);
 		return 1;
 	}
 	if (rbread_open_or_say(&x, "export", argv[optind], "an export") != 0) {
 		if (output != NULL)
 			rbmon_safeio_output_done(&of, e.out, 0, NULL);
 		free(tids.v);
+		rbmon_filter_free(&fl);
 		return 1;
 	}
+	x.filter = &fl;
+	rbexp_size_say("export", &x, &tids, format);
 	if (format == 'c')
 		rbexp_chrome(&e, &tids);
 	else if (format == 'p')
@@ -154,6 +162,7 @@ rbmon_cmd_export(int argc, char **argv)
 		rbexp_folded(&e, &tids);
 	else
 		rbexp_speedscope(&e, &tids);
+	rbmon_filter_unmatched("export", &fl);
 	if (output == NULL && (fflush(e.out) != 0 || ferror(e.out))) {
 		rbmon_esc_line(stderr, "rbmon export: standard output: %s",
 		    strerror(errno));
@@ -175,6 +184,7 @@ rbmon_cmd_export(int argc, char **argv)
 	free(e.nodes);
 	rbwalk_map_free(&e.kids);
 	free(tids.v);
+	rbmon_filter_free(&fl);
 	return rbread_done(&x, status == 0);
 }
 

@@ -16,6 +16,7 @@
 #include "monitor/history/readback.h"
 #include "monitor/history/walk.h"
 #include "monitor/util/escape.h"
+#include "monitor/util/opts.h"
 #include "monitor/util/util.h"
 
 /*
@@ -96,7 +97,7 @@ hot_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
 			h->hist[f->func][b]++;
 	}
 	if (depth > 0)
-		w->stack[depth - 1].aux += d;
+		rbcalls_walk_frame(w, depth - 1)->aux += d;
 	if (end > h->last)
 		h->last = end;
 }
@@ -233,9 +234,9 @@ hot_usage(FILE *f)
 	    "`make bench'\n"
 	    "                      measures it: bench/overhead.sh)\n"
 	    "      --flags         print only the GCC flags, on one line\n"
-	    "  -t, --tid TID[,TID...]  only these threads\n"
 	    "      --json          the table, the estimate and the flags as JSON\n"
 	    "  -h, --help          show this help\n", f);
+	rbmon_filter_usage(f, 0);
 }
 
 int
@@ -244,8 +245,8 @@ rbmon_cmd_hot(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 'n' },
 		{ "cost", required_argument, NULL, 'C' },
-		{ "flags", no_argument, NULL, 'F' },
-		{ "tid", required_argument, NULL, 't' },
+		{ "flags", no_argument, NULL, 'f' },
+		RBMON_FILTER_LONGOPTS_BUT_F,
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -254,6 +255,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	struct hot_run		 h;
 	struct rbread_losses	 lost;
 	struct rbmon_tids	 tids = { NULL, 0 };
+	struct rbmon_filter	 fl;
 	struct rbwalk_ctx	 x;
 	struct rbcalls_walk	 w;
 	uint32_t		*order;
@@ -266,9 +268,11 @@ rbmon_cmd_hot(int argc, char **argv)
 	int			 ch, json = 0, flags_only = 0, first;
 	char			 a[32], b[32];
 
+	memset(&fl, 0, sizeof fl);
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":n:t:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":" RBMON_FILTER_SHORTOPTS "n:h",
+	    opts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
 			errno = 0;
@@ -286,11 +290,8 @@ rbmon_cmd_hot(int argc, char **argv)
 				rbmon_cmd_usage("hot", "invalid cost '%s' (ns per "
 				    "call, 0 to 1000000)", optarg);
 			break;
-		case 'F':
+		case 'f':
 			flags_only = 1;
-			break;
-		case 't':
-			rbmon_cmd_parse_tids("hot", optarg, &tids);
 			break;
 		case 'J':
 			json = 1;
@@ -302,6 +303,9 @@ rbmon_cmd_hot(int argc, char **argv)
 			rbmon_cmd_usage("hot", "option '%s' needs a value",
 			    argv[optind - 1]);
 		default:
+			if (rbmon_filter_option("hot", ch, argv, optarg,
+			    &tids, &fl))
+				break;
 			rbmon_cmd_usage("hot", "unknown option '%s'",
 			    argv[optind - 1]);
 		}
@@ -313,6 +317,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		rbmon_cmd_usage("hot", "give --json or --flags, not both");
 	if (rbread_open_or_say(&x, "hot", argv[optind], "hot") != 0)
 		return 1;
+	x.filter = &fl;
 	memset(&h, 0, sizeof h);
 	h.x = &x;
 	hd.arg = &h;
@@ -330,6 +335,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			h.span += rbwalk_rel_ns(&x, h.last) -
 			    rbwalk_rel_ns(&x, h.first);
 	}
+	rbmon_filter_unmatched("hot", &fl);
 	order = rbmon_xcalloc(h.n + 1, sizeof *order);
 	for (i = 0, n = 0; i < h.n; i++)
 		if (h.calls[i] != 0) {
@@ -525,6 +531,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	free(h.self);
 	free(h.hist);
 	free(tids.v);
+	rbmon_filter_free(&fl);
 	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 

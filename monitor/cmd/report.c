@@ -18,6 +18,7 @@
 #include "monitor/history/readback.h"
 #include "monitor/history/walk.h"
 #include "monitor/util/escape.h"
+#include "monitor/util/opts.h"
 #include "monitor/util/util.h"
 
 struct report_stat {
@@ -82,7 +83,7 @@ report_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
 		r->st[f->func].total += d;
 	r->st[f->func].self += d > f->aux ? d - f->aux : 0;
 	if (depth > 0)
-		w->stack[depth - 1].aux += d;
+		rbcalls_walk_frame(w, depth - 1)->aux += d;
 }
 
 static int
@@ -115,17 +116,19 @@ report_usage(FILE *f)
 	    "outermost calls)\nand self time (without its callees), of every "
 	    "thread together.\n"
 	    "\n"
-	    "  -t, --tid TID[,TID...]  only these threads\n"
 	    "  -s, --sort KEY          total (default), self, calls or name\n"
 	    "      --json              one object per function\n"
-	    "  -h, --help              show this help\n", f);
+	    "  -h, --help              show this help\n"
+	    "\n"
+	    "A call a filter drops counts in its caller's self time.\n", f);
+	rbmon_filter_usage(f, 1);
 }
 
 int
 rbmon_cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "tid", required_argument, NULL, 't' },
+		RBMON_FILTER_LONGOPTS,
 		{ "sort", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
@@ -135,6 +138,7 @@ rbmon_cmd_report(int argc, char **argv)
 				    NULL, NULL };
 	struct report_run	 r;
 	struct rbmon_tids	 tids = { NULL, 0 };
+	struct rbmon_filter	 fl;
 	struct rbwalk_ctx	 x;
 	struct rbcalls_walk	 w;
 	uint32_t		*order;
@@ -142,13 +146,12 @@ rbmon_cmd_report(int argc, char **argv)
 	int			 ch, json = 0, sort = 't', notimes;
 	char			 a[32], b[32];
 
+	memset(&fl, 0, sizeof fl);
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":t:s:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":" RBMON_FILTER_SHORTOPTS "s:h",
+	    opts, NULL)) != -1) {
 		switch (ch) {
-		case 't':
-			rbmon_cmd_parse_tids("report", optarg, &tids);
-			break;
 		case 's':
 			if (strcmp(optarg, "total") == 0 ||
 			    strcmp(optarg, "self") == 0 ||
@@ -169,6 +172,9 @@ rbmon_cmd_report(int argc, char **argv)
 			rbmon_cmd_usage("report", "option '%s' needs a value",
 			    argv[optind - 1]);
 		default:
+			if (rbmon_filter_option("report", ch, argv, optarg,
+			    &tids, &fl))
+				break;
 			rbmon_cmd_usage("report", "unknown option '%s'",
 			    argv[optind - 1]);
 		}
@@ -176,8 +182,10 @@ rbmon_cmd_report(int argc, char **argv)
 	if (optind + 1 != argc)
 		rbmon_cmd_usage("report", optind == argc ? "no recording given" :
 		    "too many arguments");
-	if (rbread_open_or_say(&x, "report", argv[optind], NULL) != 0)
+	if (rbread_open_or_say(&x, "report", argv[optind],
+	    rbmon_filter_needs(&fl)) != 0)
 		return 1;
+	x.filter = &fl;
 	notimes = rbread_no_times(&x);
 	memset(&r, 0, sizeof r);
 	r.x = &x;
@@ -193,6 +201,7 @@ rbmon_cmd_report(int argc, char **argv)
 		rbcalls_walk_finish(&w);
 		rbcalls_walk_free(&w);
 	}
+	rbmon_filter_unmatched("report", &fl);
 	order = rbmon_xcalloc(r.nst + 1, sizeof *order);
 	for (i = 0, n = 0; i < r.nst; i++)
 		if (r.st[i].calls != 0 || r.st[i].total != 0 ||
@@ -247,6 +256,7 @@ rbmon_cmd_report(int argc, char **argv)
 	free(r.st);
 	free(r.active);
 	free(tids.v);
+	rbmon_filter_free(&fl);
 	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));
 }
 

@@ -33,11 +33,13 @@
  */
 #include "config.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "monitor/core/model.h"
 #include "monitor/history/calls.h"
+#include "monitor/history/readback.h"
 #include "monitor/history/walk.h"
 
 #define RBCALLS_DEPTH_MAX	(1u << 20) /* frames a stream may have open */
@@ -169,6 +171,165 @@ rbcalls_plan_region(struct rbcalls_walk *w)
 	w->plan_at[w->nregions] = np;
 }
 
+/* ---- the filters (rbmon(1), FILTERS) ------------------------------------ */
+
+/* rbcalls_filter.match */
+#define RBCALLS_M_NONE	1
+#define RBCALLS_M_FUNC	2	/* -F */
+#define RBCALLS_M_NOT	3	/* -N, first */
+
+int
+rbcalls_filter_active(const struct rbmon_filter *fl)
+{
+	return fl != NULL && (fl->have_range || fl->min_ns != 0 ||
+	    fl->depth != 0 || fl->nfuncs != 0 || fl->nnots != 0);
+}
+
+/*
+ * rbcalls_filter_match - does function @name match @want: the name, or
+ * its start before its parameters ("ns::f" matches "ns::f(int)", as gdb's
+ * break does), or a glob(7) pattern of either.
+ */
+int
+rbcalls_filter_match(const char *name, const char *want)
+{
+	size_t	 n = strlen(want);
+	char	*head;
+	int	 yes = 0;
+	const char *p;
+
+	if (strncmp(name, want, n) == 0 && (name[n] == '\0' ||
+	    name[n] == '('))
+		return 1;
+	if (strpbrk(want, "*?[") == NULL)
+		return 0;
+	if (fnmatch(want, name, 0) == 0)
+		return 1;
+	for (p = strchr(name, '('); p != NULL && !yes; p = strchr(p + 1, '(')) {
+		if ((head = strndup(name, (size_t)(p - name))) == NULL)
+			return 0;
+		yes = fnmatch(want, head, 0) == 0;
+		free(head);
+	}
+	return yes;
+}
+
+/* What the filter's patterns make of function @func (RBCALLS_M_*). */
+static int
+rbcalls_filter_func(struct rbcalls_walk *w, uint32_t func)
+{
+	struct rbmon_filter	*fl = w->filter;
+	const char		*name;
+	size_t			 i, n;
+	int			 m = RBCALLS_M_NONE;
+
+	if (fl->nfuncs == 0 && fl->nnots == 0)
+		return RBCALLS_M_NONE;
+	if (func >= fl->nmatch) {
+		n = w->ctx->nfuncs > (size_t)func + 1 ? w->ctx->nfuncs :
+		    (size_t)func + 1;
+		n = n > 2 * fl->nmatch ? n : 2 * fl->nmatch;
+		fl->match = rbmon_xreallocarray(fl->match, n, 1);
+		memset(fl->match + fl->nmatch, 0, n - fl->nmatch);
+		fl->nmatch = n;
+	}
+	if (fl->match[func] != 0)
+		return fl->match[func];
+	name = func < w->ctx->nfuncs ? w->ctx->funcs[func].name : "";
+	for (i = 0; i < fl->nnots; i++)
+		if (rbcalls_filter_match(name, fl->nots[i])) {
+			fl->used[fl->nfuncs + i] = 1;
+			m = RBCALLS_M_NOT;
+		}
+	for (i = 0; i < fl->nfuncs; i++)
+		if (rbcalls_filter_match(name, fl->funcs[i])) {
+			fl->used[i] = 1;
+			if (m == RBCALLS_M_NONE)
+				m = RBCALLS_M_FUNC;
+		}
+	fl->match[func] = (unsigned char)m;
+	return m;
+}
+
+/* Is the frame just pushed, f at stack index w->n - 1, one to tell? */
+static int
+rbcalls_filter_frame(struct rbcalls_walk *w, struct rbcalls_frame *f)
+{
+	struct rbmon_filter	*fl = w->filter;
+	size_t			 at = w->n - 1, rel;
+	uint64_t		 num = f->user, ns;
+	int			 m;
+
+	if (at > 0 && (w->stack[at - 1].flags & RBCALLS_F_PRUNED)) {
+		f->flags |= RBCALLS_F_HIDDEN | RBCALLS_F_PRUNED;
+		return 0;
+	}
+	m = rbcalls_filter_func(w, f->func);
+	if (m == RBCALLS_M_NOT)
+		goto pruned;
+	if (fl->nfuncs != 0 && w->froot == 0) {
+		if (m != RBCALLS_M_FUNC)
+			goto hidden;
+		w->froot = at + 1;
+	}
+	rel = w->froot != 0 ? at - (w->froot - 1) : at;
+	if (fl->depth != 0 && rel >= fl->depth)
+		goto pruned;
+	if (w->keep != NULL && (num / 8 >= w->capkeep ||
+	    !((w->keep[num / 8] >> (num % 8)) & 1)))
+		goto pruned;
+	if (fl->have_range) {
+		ns = rbwalk_rel_ns(w->ctx, f->start);
+		if (ns >= fl->to)
+			goto pruned;
+		if (ns < fl->from)
+			goto hidden;
+	}
+	return 1;
+pruned:
+	f->flags |= RBCALLS_F_PRUNED;
+hidden:
+	f->flags |= RBCALLS_F_HIDDEN;
+	return 0;
+}
+
+/* Is a mark (@k) at the top of the stack one to tell? */
+static int
+rbcalls_filter_mark(struct rbcalls_walk *w, const struct rbrec_rec *k)
+{
+	struct rbmon_filter	*fl = w->filter;
+	size_t			 rel;
+	uint64_t		 ns;
+
+	if (w->n == 0) {
+		if (fl->nfuncs != 0)
+			return 0;
+	} else if (w->stack[w->n - 1].flags & RBCALLS_F_HIDDEN)
+		return 0;
+	rel = w->froot != 0 ? w->n - (w->froot - 1) : w->n;
+	if (fl->depth != 0 && rel >= fl->depth)
+		return 0;
+	if (fl->have_range) {
+		/* A gap is where the records before it end. */
+		ns = rbwalk_rel_ns(w->ctx, rbcalls_cut(k) && w->have_last ?
+		    w->last : k->e.ts);
+		if (ns < fl->from || ns >= fl->to)
+			return 0;
+	}
+	return 1;
+}
+
+static inline void
+rbcalls_tell_mark(struct rbcalls_walk *w, const struct rbrec_rec *k)
+{
+	if (w->h->mark == NULL)
+		return;
+	if (w->filter == NULL)
+		w->h->mark(w, k, w->n);
+	else if (rbcalls_filter_mark(w, k))
+		w->h->mark(w, k, w->nvis);
+}
+
 static inline struct rbcalls_frame *
 rbcalls_push(struct rbcalls_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
     uint64_t site, uint64_t start)
@@ -194,6 +355,19 @@ rbcalls_push(struct rbcalls_walk *w, uint32_t func, uint8_t flags, uint64_t fn,
 	f->cend = start;
 	f->user = w->entered++;
 	f->aux = 0;
+	if (w->filter != NULL && !w->planning) {
+		if (!rbcalls_filter_frame(w, f))
+			return f;
+		if (w->nvis == w->capvis) {
+			w->capvis = w->capvis == 0 ? 16 : w->capvis * 2;
+			w->vis = rbmon_xreallocarray(w->vis, w->capvis,
+			    sizeof *w->vis);
+		}
+		w->vis[w->nvis++] = w->n - 1;
+		if (w->h->enter != NULL)
+			w->h->enter(w, f, w->nvis - 1);
+		return f;
+	}
 	if (w->h->enter != NULL)
 		w->h->enter(w, f, w->n - 1);
 	return f;
@@ -207,7 +381,15 @@ rbcalls_pop(struct rbcalls_walk *w, uint64_t end, int how)
 
 	if (end < f->cend)
 		end = f->cend;
-	if (w->h->leave != NULL)
+	if (w->filter != NULL && !w->planning) {
+		if (!(f->flags & RBCALLS_F_HIDDEN)) {
+			if (w->h->leave != NULL)
+				w->h->leave(w, f, w->nvis - 1, end, how);
+			w->nvis--;
+		}
+		if (w->froot == w->n)
+			w->froot = 0;
+	} else if (w->h->leave != NULL)
 		w->h->leave(w, f, w->n - 1, end, how);
 	w->n--;
 	if (w->n > 0)
@@ -332,8 +514,7 @@ rbcalls_record(struct rbcalls_walk *w, const struct rbrec_rec *k)
 		rbcalls_region_open(w, at);
 		while (w->n > 0)
 			rbcalls_pop(w, at, RBCALLS_L_CUT);
-		if (w->h->mark != NULL)
-			w->h->mark(w, k, 0);
+		rbcalls_tell_mark(w, k);
 		if (w->planning)
 			rbcalls_plan_region(w);
 		w->region++;
@@ -360,8 +541,7 @@ rbcalls_record(struct rbcalls_walk *w, const struct rbrec_rec *k)
 		rbcalls_exit(w, &k->e, 1);
 		break;
 	default:
-		if (w->h->mark != NULL)
-			w->h->mark(w, k, w->n);
+		rbcalls_tell_mark(w, k);
 		break;
 	}
 }
@@ -379,6 +559,14 @@ rbcalls_walk_step(struct rbcalls_walk *w)
 
 	if (!rbcalls_take(w, &k))
 		return 0;
+	/* Past --time-range, with no frame told open: nothing more to tell. */
+	if (w->filter != NULL && w->filter->have_range && w->nvis == 0 &&
+	    w->filter->to != UINT64_MAX && !rbcalls_cut(&k) &&
+	    rbwalk_rel_ns(w->ctx, k.e.ts) >= w->filter->to) {
+		w->done = 1;
+		w->have_peek = 0;
+		return 0;
+	}
 	w->rec = &k;
 	rbcalls_record(w, &k);
 	w->rec = NULL;
@@ -399,6 +587,8 @@ rbcalls_walk_free(struct rbcalls_walk *w)
 	free(w->stack);
 	free(w->plan);
 	free(w->plan_at);
+	free(w->vis);
+	free(w->keep);
 	memset(w, 0, sizeof *w);
 }
 
@@ -437,7 +627,49 @@ rbcalls_plan(struct rbcalls_walk *w)
 	w->have_peek = 0;
 }
 
-/* Walk stream @si of @x, telling @h. */
+/* --min-duration: a walk of its own first marks the frames long enough. */
+static void
+rbcalls_keep_leave(struct rbcalls_walk *kw, struct rbcalls_frame *f,
+    size_t depth, uint64_t end, int how)
+{
+	struct rbcalls_walk	*w = kw->h->arg;
+	uint64_t		 num = f->user, d;
+	size_t			 old;
+
+	(void)depth;
+	(void)how;
+	if (num / 8 >= w->capkeep) {
+		old = w->capkeep;
+		w->capkeep = (num / 8 + 1) * 2;
+		w->keep = rbmon_xreallocarray(w->keep, w->capkeep, 1);
+		memset(w->keep + old, 0, w->capkeep - old);
+	}
+	d = rbread_dur_ns(w->ctx, f->start, end);
+	if (d >= w->filter->min_ns)
+		w->keep[num / 8] |= (unsigned char)(1u << (num % 8));
+}
+
+static void
+rbcalls_keep(struct rbcalls_walk *w)
+{
+	struct rbcalls_handler	 kh = { NULL, rbcalls_keep_leave, NULL, w };
+	struct rbmon_filter	*fl = w->ctx->filter;
+	struct rbcalls_walk	 kw;
+
+	w->ctx->filter = NULL;
+	rbcalls_walk_init(&kw, w->ctx, w->si, &kh);
+	while (rbcalls_walk_step(&kw))
+		;
+	rbcalls_walk_finish(&kw);
+	rbcalls_walk_free(&kw);
+	w->ctx->filter = fl;
+	if (w->keep == NULL) {
+		w->keep = rbmon_xcalloc(1, 1);
+		w->capkeep = 1;
+	}
+}
+
+/* Walk stream @si of @x, telling @h, through @x's filter. */
 void
 rbcalls_walk_init(struct rbcalls_walk *w, struct rbwalk_ctx *x, size_t si,
     const struct rbcalls_handler *h)
@@ -450,6 +682,11 @@ rbcalls_walk_init(struct rbcalls_walk *w, struct rbwalk_ctx *x, size_t si,
 	rbrec_cursor_init(&w->c, &x->rec, w->s);
 	rbcalls_plan(w);
 	rbrec_cursor_init(&w->c, &x->rec, w->s);
+	if (!rbcalls_filter_active(x->filter))
+		return;
+	w->filter = x->filter;
+	if (w->filter->min_ns != 0)
+		rbcalls_keep(w);
 }
 
 /* ---- a live event log ------------------------------------------------------ */

@@ -12,12 +12,15 @@
 
 #include "common/evlog.h"
 #include "monitor/history/recfile.h"
+#include "monitor/util/opts.h"
 
 struct rbwalk_ctx;
 
 /* rbcalls_frame.flags */
 #define RBCALLS_F_ENTRY_LOST	0x1	/* its entry is not in the records */
 #define RBCALLS_F_NAMED	0x2	/* rbtrace_push() */
+#define RBCALLS_F_HIDDEN	0x4	/* not told; its callees may be */
+#define RBCALLS_F_PRUNED	0x8	/* not told, nor any of its callees */
 
 struct rbcalls_frame {
 	uint32_t	 func;		/* index in ctx->funcs (0: a live copy) */
@@ -38,6 +41,16 @@ struct rbcalls_frame {
 #define RBCALLS_L_OPEN	3	/* still running at the end of the stream */
 
 struct rbcalls_walk;
+
+/*
+ * The filters (opts.h, struct rbmon_filter): the engine tells the handler
+ * only the frames they keep, at the depth of the frames kept around them,
+ * and the marks inside those.  A recording's walks take them from
+ * rbwalk_ctx.filter.
+ */
+int	rbcalls_filter_active(const struct rbmon_filter *);
+int	rbcalls_filter_match(const char *, const char *);
+void	rbmon_filter_free(struct rbmon_filter *);
 
 /*
  * What the engine tells its user: a frame entered (at @depth, 0 the
@@ -83,7 +96,25 @@ struct rbcalls_walk {
 	/* While a named frame is entered: its text (rbtrace_push()). */
 	const char	*named_name, *named_file;
 	int		 named_whole;	/* every text record it announced */
+	/* A filter (ctx->filter): the frames told, by stack index. */
+	struct rbmon_filter *filter;
+	size_t		*vis;
+	size_t		 nvis, capvis;
+	size_t		 froot;		/* -F's frame: its stack index + 1 */
+	unsigned char	*keep;		/* --min-duration: frames long enough,
+					   by number */
+	size_t		 capkeep;
 };
+
+/*
+ * The frame told at @depth (the handler's), whether or not a filter hides
+ * frames between it and the outermost.
+ */
+static inline struct rbcalls_frame *
+rbcalls_walk_frame(struct rbcalls_walk *w, size_t depth)
+{
+	return w->filter != NULL ? &w->stack[w->vis[depth]] : &w->stack[depth];
+}
 
 /* A recording's stream (walk.h: rbwalk_open()). */
 void	rbcalls_walk_init(struct rbcalls_walk *, struct rbwalk_ctx *, size_t,

@@ -40,6 +40,17 @@ struct rbexp_export {
 };
 
 
+/*
+ * An export's size, said before it is written when large (estimate.c):
+ * the records the filters keep, times what one costs in the format.
+ */
+#define RBEXP_WARN_DEFAULT	(256ull << 20)	/* bytes; RBMON_EXPORT_WARN */
+
+uint64_t rbexp_estimate(struct rbwalk_ctx *, const struct rbmon_tids *,
+	    uint64_t);
+void	rbexp_size_say(const char *, struct rbwalk_ctx *,
+	    const struct rbmon_tids *, int);
+
 void	rbexp_chrome(struct rbexp_export *, const struct rbmon_tids *);
 void	rbexp_folded(struct rbexp_export *, const struct rbmon_tids *);
 void	rbexp_speedscope(struct rbexp_export *, const struct rbmon_tids *);

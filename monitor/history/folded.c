@@ -53,9 +53,10 @@ folded_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 
 	if (depth < e->depth) {
 		parent = depth == 0 ? e->root :
-		    (uint32_t)w->stack[depth - 1].user;
+		    (uint32_t)rbcalls_walk_frame(w, depth - 1)->user;
 	} else {
-		parent = rbexp_node(e, (uint32_t)w->stack[e->depth - 1].user,
+		parent = rbexp_node(e,
+		    (uint32_t)rbcalls_walk_frame(w, e->depth - 1)->user,
 		    e->fold);
 		e->folded = 1;
 	}
@@ -73,7 +74,7 @@ folded_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
 	/* In ns as the Chrome export has them: the weights add up exactly. */
 	e->nodes[f->user].self += d > f->aux ? d - f->aux : 0;
 	if (depth > 0)
-		w->stack[depth - 1].aux += d;
+		rbcalls_walk_frame(w, depth - 1)->aux += d;
 }
 
 /* A node's path, outermost first; @path holds e->depth + 4 nodes. */

@@ -13,6 +13,8 @@
 #include "monitor/history/recfile.h"
 #include "monitor/core/symbols.h"
 
+struct rbmon_filter;
+
 /* A function as the outputs name it: one per name, file and line. */
 struct rbwalk_func {
 	char		*name;		/* demangled, or "0x..." */
@@ -64,6 +66,7 @@ struct rbwalk_ctx {
 	}		 byname;
 	uint64_t	 t0;		/* the earliest record's time, raw */
 	int		 have_t0;
+	struct rbmon_filter *filter;	/* the readers' filters, or NULL */
 };
 
 int	rbwalk_map_get(const struct rbwalk_map *, uint64_t, uint64_t,

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "monitor/util/alloc.h"
+#include "monitor/util/escape.h"
 #include "monitor/util/opts.h"
 #include "monitor/util/util.h"
 #include "rbtrace/format.h"
@@ -348,4 +350,167 @@ rbmon_opts_answered(struct rbmon_opts *o, void (*usage)(FILE *))
 		return 0;
 	rbmon_opts_free(o);
 	return 1;
+}
+
+/* ---- the filters of the readers of a recording --------------------------- */
+
+/* One side of --time-range: a duration from the recording's start. */
+static uint64_t
+filter_time(const char *cmd, const char *opt, const char *side,
+    const char *arg)
+{
+	uint64_t	ns;
+
+	switch (rbmon_duration_parse(side, &ns)) {
+	case RBMON_DUR_OK:
+		return ns;
+	case RBMON_DUR_BARE:
+		rbmon_duration_bare(cmd, opt, side, "s");
+	default:
+		rbmon_cmd_usage(cmd, "invalid time range '%s' (expected "
+		    "START~END, either side a duration from the recording's "
+		    "start with its unit: " RBMON_DUR_UNITS ")", arg);
+	}
+}
+
+static void
+filter_name(const char *cmd, const char *opt, const char *arg, char ***v,
+    size_t *n)
+{
+	if (*arg == '\0')
+		rbmon_cmd_usage(cmd, "%s needs a name", opt);
+	*v = rbmon_xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = (char *)arg;
+}
+
+/*
+ * rbmon_filter_option - read filter option @ch (its value @arg) of
+ * command @cmd, just read by getopt_long() from @argv, into @tids and @fl
+ *
+ * Return: 1 when @ch is one, 0 when it is not.  A bad value is a usage
+ * error (exit 2).
+ */
+int
+rbmon_filter_option(const char *cmd, int ch, char **argv, const char *arg,
+    struct rbmon_tids *tids, struct rbmon_filter *fl)
+{
+	char		 name[32], *end;
+	const char	*tilde, *opt = argv[optind - 1];
+	char		*side;
+	long		 depth;
+
+	/* The option as spelled, for the messages: "--min", not "--min=1". */
+	if (opt == arg && optind >= 2)
+		opt = argv[optind - 2];
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(opt, "="), opt);
+	switch (ch) {
+	case 't':
+		rbmon_cmd_parse_tids(cmd, arg, tids);
+		return 1;
+	case 'F':
+		filter_name(cmd, "--function", arg, &fl->funcs, &fl->nfuncs);
+		break;
+	case 'N':
+		filter_name(cmd, "--exclude", arg, &fl->nots, &fl->nnots);
+		break;
+	case 'D':
+		errno = 0;
+		depth = strtol(arg, &end, 10);
+		if (errno != 0 || end == arg || *end != '\0' || depth < 1 ||
+		    depth > 100000)
+			rbmon_cmd_usage(cmd, "invalid depth '%s' (expected "
+			    "1..100000)", arg);
+		fl->depth = (size_t)depth;
+		return 1;
+	case RBMON_OPT_MIN:
+		switch (rbmon_duration_parse(arg, &fl->min_ns)) {
+		case RBMON_DUR_OK:
+			break;
+		case RBMON_DUR_BARE:
+			rbmon_duration_bare(cmd, name, arg, "us");
+		default:
+			rbmon_cmd_usage(cmd, "invalid time '%s' (expected a "
+			    "number and a unit: " RBMON_DUR_UNITS ")", arg);
+		}
+		return 1;
+	case RBMON_OPT_RANGE:
+		if ((tilde = strchr(arg, '~')) == NULL || strcmp(arg, "~") == 0)
+			rbmon_cmd_usage(cmd, "invalid time range '%s' "
+			    "(expected START~END, START~ or ~END, as in "
+			    "1.5s~2s)", arg);
+		side = rbmon_xstrdup(arg);
+		side[tilde - arg] = '\0';
+		fl->from = *side != '\0' ? filter_time(cmd, name, side, arg) :
+		    0;
+		free(side);
+		fl->to = tilde[1] != '\0' ? filter_time(cmd, name, tilde + 1,
+		    arg) : UINT64_MAX;
+		if (fl->to <= fl->from)
+			rbmon_cmd_usage(cmd, "invalid time range '%s': it ends "
+			    "before it starts", arg);
+		fl->have_range = 1;
+		return 1;
+	default:
+		return 0;
+	}
+	free(fl->used);
+	fl->used = rbmon_xcalloc(fl->nfuncs + fl->nnots + 1, 1);
+	return 1;
+}
+
+void
+rbmon_filter_free(struct rbmon_filter *fl)
+{
+	free(fl->funcs);
+	free(fl->nots);
+	free(fl->match);
+	free(fl->used);
+	memset(fl, 0, sizeof *fl);
+}
+
+/* The filters' lines of a reader's --help; @longf: -F has --function. */
+void
+rbmon_filter_usage(FILE *f, int longf)
+{
+	fputs("\nFilters (rbmon(1), FILTERS):\n"
+	    "  -t, --thread TID[,TID...]  only these threads (--tid too)\n"
+	    "      --time-range START~END  only calls that begin in it "
+	    "(durations from the\n"
+	    "                          recording's start: 1.5s~2s, 10ms~, "
+	    "~500us)\n", f);
+	fputs(longf ? "  -F, --function NAME     only calls of NAME (a glob) "
+	    "and what they call\n" : "  -F NAME                 only calls "
+	    "of NAME (a glob) and what they call\n", f);
+	fputs("  -N, --exclude NAME      no calls of NAME, nor what they call\n"
+	    "  -D, --depth N           only N levels (below NAME with -F)\n"
+	    "      --min-duration TIME  only calls that took TIME or more "
+	    "(10us, 1.5ms;\n"
+	    "                          --min too)\n", f);
+}
+
+/* What in @fl needs times (rbread_open_or_say()), or NULL. */
+const char *
+rbmon_filter_needs(const struct rbmon_filter *fl)
+{
+	if (fl->min_ns != 0)
+		return "--min";
+	if (fl->have_range)
+		return "--time-range";
+	return NULL;
+}
+
+/* Say which -F and -N named no function the walks met. */
+void
+rbmon_filter_unmatched(const char *cmd, const struct rbmon_filter *fl)
+{
+	size_t	i;
+
+	for (i = 0; i < fl->nfuncs + fl->nnots; i++) {
+		if (fl->used[i])
+			continue;
+		rbmon_esc_line(stderr, "rbmon %s: %s '%s': no function called "
+		    "in the recording matches it", cmd,
+		    i < fl->nfuncs ? "-F" : "-N", i < fl->nfuncs ?
+		    fl->funcs[i] : fl->nots[i - fl->nfuncs]);
+	}
 }
