@@ -185,7 +185,9 @@ stacks_check()
 			length' "$T/gdb.json")"
 		;;
 	line0)
-		expect "gdb: the line of read_format's call of read_item" 59 \
+		# The row before the merged call's line-0 row: case 'l'.
+		expect "gdb: the line of read_format's call of read_item" \
+			"$(grep -n 'success = read_item(n, 1);' "$top_srcdir/tests/apps/stk-line0.c" | cut -d: -f1)" \
 			"$(gdb_frames '.frames[] | select(.name == "read_format") | .line')"
 		;;
 	threads | dbgfile)
