@@ -697,7 +697,7 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 	 */
 	__atomic_store_n(&rb_attached, RB_ATT_OFF, __ATOMIC_RELEASE);
 	released = rb_thread_release_all(1000000000ull, &kept, &fenced);
-	rb_seed_release_all();
+	released += rb_seed_release_all();
 	n = c.count[0] + c.count[1];
 	snprintf(msg, msglen, "%s\n%zu entr%s restored, %u ring%s given back%s",
 		 rb_proc.map.path, n, n == 1 ? "y" : "ies", released,

@@ -609,12 +609,8 @@ static bool rb_cfi_run(const uint8_t *p, const uint8_t *end,
 		case 0x0b:		/* DW_CFA_restore_state */
 			if (nsaved == 0)
 				return false;
-			off = row->cfa_off;
-			reg = (uint64_t)row->cfa_reg;
+			/* The CFA's rule with the others, as GCC and gdb have it. */
 			*row = saved[--nsaved];
-			/* The CFA is not part of the state saved (DWARF 5). */
-			row->cfa_off = off;
-			row->cfa_reg = (int)reg;
 			break;
 		case 0x0c:		/* DW_CFA_def_cfa */
 			row->cfa_reg = (int)rb_uleb(&p, end);
@@ -829,18 +825,24 @@ int rb_seed_adopt(pid_t tid)
 /**
  * rb_seed_release_all - a detach: give back the rings made for threads
  * that never took theirs over
+ *
+ * Return: how many.
  */
-void rb_seed_release_all(void)
+uint32_t rb_seed_release_all(void)
 {
+	uint32_t n = 0;
 	unsigned i;
 
 	for (i = 0; i < RB_PREMADE; i++) {
 		uint64_t v = __atomic_load_n(&rb_premade[i], __ATOMIC_ACQUIRE);
 
-		if (rb_premade_take(i, v))
+		if (rb_premade_take(i, v)) {
 			rb_ring_release_as(&rb_proc.map, RB_PM_IDX(v),
 					   RB_STATE_DETACHED);
+			n++;
+		}
 	}
+	return n;
 }
 
 /* Does thread @tid of this process exist? */
