@@ -581,6 +581,7 @@ static char rb_status_spec[sizeof(rb_spec)];
 static int (*rb_status_fn)(const char *spec, char *msg, size_t msglen);
 
 static int rb_attach_off(const char *spec, char *msg, size_t msglen);
+static int rb_seed_request(const char *req, char *msg, size_t msglen);
 
 static int rb_attach_job(int (*fn)(const char *, char *, size_t),
 			 const char *spec, char *msg, size_t msglen)
@@ -618,9 +619,11 @@ static int rb_attach_on_spec(const char *spec, char *msg, size_t msglen)
  * __rbtrace_start - begin an attach or a detach in a thread of its own and
  * return at once (rbtrace -p, rbtrace -p --detach)
  * @req: "attach\n" then the settings, "RBTRACE_FILE=..." lines as in the
- *	 environment, or "detach\n"
+ *	 environment, or "detach\n"; or "seed\n" then the registers of the
+ *	 threads rbtrace holds stopped, done at once (rb_seed_request())
  * @msg, @msglen: the address of the status block, "0x..." (rbtrace reads
- *	 it from outside until its done is set), or why nothing started
+ *	 it from outside until its done is set), or why nothing started; a
+ *	 seed request's reply
  *
  * Called by rbtrace, in the one thread it stopped: that thread goes on at
  * once, and the work of the request (the file, the unwinder, the
@@ -641,6 +644,8 @@ int __rbtrace_start(const char *req, char *msg, size_t msglen)
 
 	int (*fn)(const char *, char *, size_t);
 
+	if (strncmp(req, "seed\n", 5) == 0)
+		return rb_seed_request(req + 5, msg, msglen);
 	if (strncmp(req, "attach\n", 7) == 0)
 		fn = rb_attach_on_spec;
 	else if (strcmp(req, "detach\n") == 0)
@@ -708,7 +713,7 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 	return c.failed ? RB_ATTACH_FAILED : RB_ATTACH_OK;
 }
 
-/* A number of the request of __rbtrace_seed(), in hex. */
+/* A number of a seed request, in hex. */
 static bool rb_seed_hex(const char **p, uint64_t *out)
 {
 	const char *s = *p;
@@ -733,23 +738,21 @@ static bool rb_seed_hex(const char **p, uint64_t *out)
 	return n > 0;
 }
 
-/**
- * __rbtrace_seed - give the threads that have no ring one, seeded with
- * the frames they are in (rbtrace -p, after the attach; seed.c)
+/*
+ * A seed request (__rbtrace_start()): give the threads that have no ring
+ * one, seeded with the frames they are in (seed.c).
  * @req: a line per thread: its tid, then rip rsp rbp rbx r12 r13 r14 r15
  *	 as it is stopped, in hex, space-separated
  * @msg, @msglen: "W P N H F": threads seeded whole, in part, with the
  *	 before-attach frame alone, that had a ring, that found none free
  *
- * Called by rbtrace in one thread while it holds every other thread of
- * the process stopped under ptrace: it takes no lock and allocates
- * nothing with malloc(), as a stopped thread may hold any.
+ * Done at once, in the thread called: rbtrace holds every other thread of
+ * the process stopped under ptrace meanwhile, so it takes no lock and
+ * allocates nothing with malloc(), as a stopped thread may hold any.
  *
  * Return: 0, or RB_ATTACH_FAILED if not attached (nothing done).
  */
-int __rbtrace_seed(const char *req, char *msg, size_t msglen)
-	__attribute__((visibility("default")));
-int __rbtrace_seed(const char *req, char *msg, size_t msglen)
+static int rb_seed_request(const char *req, char *msg, size_t msglen)
 {
 	unsigned count[RB_SEED_NORING + 1] = { 0 };
 	uint64_t tid, reg[RB_SEED_NREGS];

@@ -325,6 +325,7 @@ RB_HIDDEN void rb_seed_stack(struct rb_thread *t, uintptr_t fn,
 #define RB_SEED_NORING	4
 RB_HIDDEN int rb_seed_thread(pid_t tid, const uint64_t reg[RB_SEED_NREGS]);
 RB_HIDDEN int rb_seed_adopt(pid_t tid);
+RB_HIDDEN void rb_seed_sweep(void);
 RB_HIDDEN uint32_t rb_seed_release_all(void);
 
 #endif /* RB_INTERNAL_H */

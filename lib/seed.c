@@ -269,8 +269,9 @@ void rb_seed_stack(struct rb_thread *t, uintptr_t fn, uintptr_t site)
  * A thread blocked since before the attach makes no hook, so it would
  * never get a ring.  While rbtrace holds every thread of the process
  * stopped under ptrace (none is signalled), it gives their registers to
- * __rbtrace_seed(), running in one of them; each thread that has no ring
- * gets one made for it here, its frames unwound from those registers:
+ * a seed request of __rbtrace_start() (attach.c), run in one of them:
+ * each thread that has no ring gets one made for it here, its frames
+ * unwound from those registers:
  * with the call tables of the objects its stack passes through, found as
  * the unwinder finds them (_Unwind_Find_FDE), and read here, the stacks
  * through process_vm_readv() so that a bad address is an error, not a
@@ -794,10 +795,15 @@ static uint64_t rb_premade[RB_PREMADE];
 #define RB_PM_IDX(v)		((uint32_t)(v) - 1)
 
 /* Take entry @i if it still holds @v.  Return: true if taken. */
+static unsigned rb_premade_n;		/* entries held: none, nothing to look at */
+
 static bool rb_premade_take(unsigned i, uint64_t v)
 {
-	return v != 0 && __atomic_compare_exchange_n(&rb_premade[i], &v, 0,
-			false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	if (v == 0 || !__atomic_compare_exchange_n(&rb_premade[i], &v, 0,
+			false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	__atomic_fetch_sub(&rb_premade_n, 1, __ATOMIC_RELAXED);
+	return true;
 }
 
 /**
@@ -810,6 +816,9 @@ static bool rb_premade_take(unsigned i, uint64_t v)
 int rb_seed_adopt(pid_t tid)
 {
 	unsigned i;
+
+	if (__atomic_load_n(&rb_premade_n, __ATOMIC_RELAXED) == 0)
+		return -1;
 
 	for (i = 0; i < RB_PREMADE; i++) {
 		uint64_t v = __atomic_load_n(&rb_premade[i], __ATOMIC_ACQUIRE);
@@ -852,6 +861,25 @@ static bool rb_task_exists(pid_t tid)
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
 	return access(path, F_OK) == 0;
+}
+
+/**
+ * rb_seed_sweep - a new thread's first hook: the rings made for threads
+ * that exited without a hook are given back, as exited
+ */
+void rb_seed_sweep(void)
+{
+	unsigned i;
+
+	if (__atomic_load_n(&rb_premade_n, __ATOMIC_RELAXED) == 0)
+		return;
+	for (i = 0; i < RB_PREMADE; i++) {
+		uint64_t v = __atomic_load_n(&rb_premade[i], __ATOMIC_ACQUIRE);
+
+		if (v != 0 && !rb_task_exists(RB_PM_TID(v)) &&
+		    rb_premade_take(i, v))
+			rb_ring_release(&rb_proc.map, RB_PM_IDX(v));
+	}
 }
 
 /*
@@ -975,8 +1003,10 @@ int rb_seed_thread(pid_t tid, const uint64_t reg[RB_SEED_NREGS])
 
 		if (__atomic_compare_exchange_n(&rb_premade[i], &none,
 				RB_PM_MAKE(tid, idx), false, __ATOMIC_RELEASE,
-				__ATOMIC_RELAXED))
+				__ATOMIC_RELAXED)) {
+			__atomic_fetch_add(&rb_premade_n, 1, __ATOMIC_RELAXED);
 			return ret;
+		}
 	}
 	/* No room to be found by: its thread would make a second one. */
 	rb_ring_release_as(&rb_proc.map, (uint32_t)idx, RB_STATE_DETACHED);

@@ -302,7 +302,12 @@ bool rb_thread_attach(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 		return false;	/* still starting up elsewhere: try again later */
 	}
 	/* Asleep through the attach: the ring made for it then (seed.c). */
-	idx = rb_attach_state() == RB_ATT_ON ? rb_seed_adopt(rb_gettid()) : -1;
+	idx = -1;
+	if (rb_attach_state() == RB_ATT_ON) {
+		idx = rb_seed_adopt(rb_gettid());
+		if (idx < 0)
+			rb_seed_sweep();
+	}
 	if (idx < 0)
 		idx = rb_ring_claim(&rb_proc.map, rb_proc.pid);
 	if (idx < 0) {

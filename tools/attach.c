@@ -195,8 +195,8 @@ static void at_printable(char *text)
 
 /*
  * After an attach: every thread of @pid stopped at once under ptrace
- * (none signalled), and their registers given to the library
- * (__rbtrace_seed(), lib/attach.c) in one of them, which makes a ring
+ * (none signalled), and their registers given to the library (a seed
+ * request of __rbtrace_start(), lib/attach.c) in one of them, which makes a ring
  * for each that has none, seeded with the frames it is in: threads
  * asleep since before the attach show at once.  Fills @a->seeded.
  */
@@ -217,15 +217,14 @@ static void at_seed(pid_t pid, const char *lib, struct rbtrace_attach *a)
 	}
 	th = calloc(AT_SEED_MAX, sizeof(*th));
 	per = RB_INJECT_ARG_MAX / AT_SEED_LINE - 1;
-	req = malloc(per * AT_SEED_LINE + 1);
+	req = malloc(per * AT_SEED_LINE + 6);
 	n = th == NULL || req == NULL ? -1 :
 	    rb_inject_hold(in, th, AT_SEED_MAX, err, sizeof(err));
 	if (n < 0 && th != NULL && req != NULL)
 		snprintf(a->seeded, sizeof(a->seeded),
 			 "threads not looked at: %s", err);
 	for (i = 0; i < n; i += (int)per) {
-		len = 0;
-		req[0] = '\0';
+		len = (size_t)snprintf(req, 6, "seed\n");
 		for (j = i; j < n && j < i + (int)per; j++)
 			len += (size_t)snprintf(req + len, AT_SEED_LINE + 1,
 				"%x %llx %llx %llx %llx %llx %llx %llx %llx\n",
@@ -239,7 +238,7 @@ static void at_seed(pid_t pid, const char *lib, struct rbtrace_attach *a)
 				(unsigned long long)th[j].r14,
 				(unsigned long long)th[j].r15);
 		msg[0] = '\0';
-		if (rb_inject_call(in, lib, "__rbtrace_seed", req, &fret, msg,
+		if (rb_inject_call(in, lib, "__rbtrace_start", req, &fret, msg,
 				   sizeof(msg), err, sizeof(err)) != 0) {
 			snprintf(a->seeded, sizeof(a->seeded),
 				 "threads not looked at: %s", err);
