@@ -1031,10 +1031,14 @@ static int inj_hold_scan(struct rb_inject *in)
 	if (d == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
-		char *end;
+		char *end, st;
 		pid_t tid = (pid_t)strtol(de->d_name, &end, 10);
 
 		if (tid <= 0 || *end != '\0' || tid == in->tid)
+			continue;
+		/* In uninterruptible sleep: it would not stop in time. */
+		st = rb_proc_task_state(in->pid, tid);
+		if (st == 0 || st == 'D' || st == 'Z' || st == 'X')
 			continue;
 		for (i = 0; i < in->nheld && in->held[i].tid != tid; i++)
 			;
@@ -1131,6 +1135,26 @@ static void inj_release(struct rb_inject *in)
 
 		if (h->tid <= 0)
 			continue;
+		/*
+		 * Not stopped in time: it stops once out of what held it, and
+		 * only a stopped thread can be let go; a while longer for it.
+		 */
+		while (!h->stopped) {
+			int status;
+
+			if (inj_wait(h->tid, &status, INJ_HOLD_MS) <= 0 ||
+			    WIFEXITED(status) || WIFSIGNALED(status))
+				break;
+			if (WIFSTOPPED(status) && (status >> 16) == 0) {
+				ptrace(PTRACE_CONT, h->tid, NULL,
+				       (void *)(uintptr_t)WSTOPSIG(status));
+				continue;
+			}
+			h->stopped = true;
+			if (ptrace(PTRACE_GETREGS, h->tid, NULL, &h->regs) == 0)
+				h->rewind = inj_epoll_rewind(&h->regs);
+			r = h->regs;
+		}
 		if (h->stopped && h->rewind &&
 		    pread(in->memfd, insn, 2, (off_t)(r.rip - 2)) == 2 &&
 		    insn[0] == 0x0f && insn[1] == 0x05) {

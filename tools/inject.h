@@ -94,7 +94,8 @@ struct rb_inject_thread {
  * rb_inject_close, to look at them all as they are
  * @out, @max: filled with the thread rb_inject_open stopped (its registers
  *       as it was stopped), then each other thread that stopped within a
- *       second (one in uninterruptible sleep may not: it is left to run)
+ *       second; one in uninterruptible sleep is left out (it would not
+ *       stop), one that stops later is let go at rb_inject_close
  *
  * Each is seized and interrupted as the first was, never signalled: a
  * system call it waits in restarts when it goes on, as after any stop
