@@ -684,8 +684,10 @@ static int rb_cfi_step(uint64_t pc, uint64_t reg[RB_DW_NREGS],
 	if (!rb_eh_ptr(&p, end, c.enc, &b, &start) ||
 	    !rb_eh_ptr(&p, end, c.enc & 0x0f, &b, &range))
 		return RB_STEP_LOST;
-	if (c.aug)
-		p += rb_uleb(&p, end);
+	if (c.aug) {
+		v = rb_uleb(&p, end);	/* the FDE's augmentation data */
+		p += v;
+	}
 	memset(&row, 0, sizeof(row));
 	row.cfa_reg = RB_DW_RSP;
 	if (!rb_cfi_run(c.ins, c.end, &c, &b, start, UINT64_MAX, &row, NULL))
