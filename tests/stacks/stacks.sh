@@ -265,9 +265,13 @@ stacks_check()
 			"cond_wait_job cond_worker cond_main|main_wait main_serve main|nap_loop napper nap_main|poll_events event_loop event_main|read_command control control_main" \
 			"$(jq -r '.processes[].threads[] | select(.state != "exited") |
 				[.frames[] | select(.seeded == true) | .function] | join(" ")' "$T/rbmon.json" | sort | paste -sd'|')"
-		# Woken, it runs on unharmed and exits.
+		# Woken, it runs on unharmed and exits (the line, then the
+		# exit: not waited for as a process that must stay alive).
 		echo quit >"$T/ctl"
-		wait_ready "done $STACKS_PID [0-9]+" "$STACKS_PID"
+		wait_ready "done $STACKS_PID [0-9]+"
+		rc=0
+		wait "$STACKS_PID" || rc=$?
+		expect "its exit status once woken" 0 "$rc"
 		;;
 	threads | dbgfile)
 		expect "gdb: threads" 5 "$(jq '.threads | length' "$T/gdb.json")"
