@@ -295,7 +295,7 @@ void rb_seed_stack(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 #define RB_RULE_OFFSET	1	/* saved at CFA + off */
 #define RB_RULE_VAL	2	/* is CFA + off */
 #define RB_RULE_REG	3	/* is in register off */
-#define RB_RULE_UNDEF	4	/* undefined: for the return address, the end */
+#define RB_RULE_UNDEF	4	/* undefined: as a return address, the end */
 #define RB_RULE_UNKNOWN	5	/* an expression: not followed */
 
 struct rb_cfi_row {
@@ -309,7 +309,7 @@ struct rb_cfi_cie {
 	uint64_t	caf;		/* code alignment */
 	int64_t		daf;		/* data alignment */
 	unsigned	ra;		/* the return address column */
-	uint8_t		enc;		/* FDE pointer encoding ('R') */
+	uint8_t		enc;		/* the FDEs' pointers ('R') */
 	bool		aug;		/* 'z': augmentation data */
 	bool		signal;		/* 'S': a signal frame */
 	const uint8_t	*ins, *end;	/* initial instructions */
@@ -566,7 +566,7 @@ static bool rb_cfi_run(const uint8_t *p, const uint8_t *end,
 			break;
 		}
 		case 0x05: case 0x11: case 0x14: case 0x15: case 0x2f:
-			/* offset_extended(_sf), val_offset(_sf), GNU negative */
+			/* offset_extended(_sf), val_offset(_sf), GNU neg. */
 			reg = rb_uleb(&p, end);
 			if (op == 0x11 || op == 0x15)
 				off = rb_sleb(&p, end) * c->daf;
@@ -610,7 +610,7 @@ static bool rb_cfi_run(const uint8_t *p, const uint8_t *end,
 		case 0x0b:		/* DW_CFA_restore_state */
 			if (nsaved == 0)
 				return false;
-			/* The CFA's rule with the others, as GCC and gdb have it. */
+			/* The CFA's rule too, as GCC and gdb have it. */
 			*row = saved[--nsaved];
 			break;
 		case 0x0c:		/* DW_CFA_def_cfa */
@@ -797,7 +797,7 @@ static uint64_t rb_premade[RB_PREMADE];
 #define RB_PM_IDX(v)		((uint32_t)(v) - 1)
 
 /* Take entry @i if it still holds @v.  Return: true if taken. */
-static unsigned rb_premade_n;		/* entries held: none, nothing to look at */
+static unsigned rb_premade_n;		/* entries held (0: none to look at) */
 
 static bool rb_premade_take(unsigned i, uint64_t v)
 {

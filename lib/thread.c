@@ -258,7 +258,7 @@ void rb_thread_publish(struct rb_thread *t)
 {
 	struct rb_map *m = &rb_proc.map;
 
-	/* (K) Release: the identity and the slots before LIVE, as rb_thread_setup(). */
+	/* (K) Release: identity and slots before LIVE, as rb_thread_setup(). */
 	RB_STORE_REL(&rb_owner_at(m->base, &m->geo, t->index)->ctl,
 		     RB_OWN_MAKE(RB_OWN_LIVE, rb_proc.pid));
 }

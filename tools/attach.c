@@ -196,9 +196,9 @@ static void at_printable(char *text)
 /*
  * After an attach: every thread of @pid stopped at once under ptrace
  * (none signalled), and their registers given to the library (a seed
- * request of __rbtrace_start(), lib/attach.c) in one of them, which makes a ring
- * for each that has none, seeded with the frames it is in: threads
- * asleep since before the attach show at once.  Fills @a->seeded.
+ * request of __rbtrace_start(), lib/attach.c) in one of them, which
+ * makes a ring for each that has none, seeded with the frames it is in:
+ * threads asleep since before the attach show at once.  Fills @a->seeded.
  */
 static void at_seed(pid_t pid, const char *lib, struct rbtrace_attach *a)
 {
@@ -260,8 +260,9 @@ static void at_seed(pid_t pid, const char *lib, struct rbtrace_attach *a)
 		snprintf(a->seeded, sizeof(a->seeded),
 			 "%u thread%s without a ring shown with %s stack%s "
 			 "(%u whole, %u in part, %u with none found)%s",
-			 made, made == 1 ? "" : "s", made == 1 ? "its" : "their",
-			 made == 1 ? "" : "s", sum[0], sum[1], sum[2],
+			 made, made == 1 ? "" : "s",
+			 made == 1 ? "its" : "their", made == 1 ? "" : "s",
+			 sum[0], sum[1], sum[2],
 			 sum[4] != 0 ? "; some found no ring free" : "");
 	}
 	at_printable(a->seeded);

@@ -1016,7 +1016,7 @@ static bool inj_epoll_rewind(const struct user_regs_struct *r)
 /* Passes over /proc/PID/task for threads started meanwhile. */
 #define INJ_HOLD_PASSES	8
 
-/* Seize and interrupt the threads of /proc/PID/task not held yet.  Return: how many. */
+/* Seize and interrupt the threads not held yet.  Return: how many. */
 static int inj_hold_scan(struct rb_inject *in)
 {
 	char path[64];
@@ -1050,7 +1050,7 @@ static int inj_hold_scan(struct rb_inject *in)
 		in->held = v;
 		memset(&v[in->nheld], 0, sizeof(*v));
 		v[in->nheld].tid = tid;
-		/* No signal: a seized thread stops where it is, as for the call. */
+		/* No signal: a seized thread stops where it is. */
 		if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) < 0)
 			v[in->nheld].tid = -tid;	/* gone, or refused: not held */
 		else if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) < 0) {
@@ -1092,7 +1092,7 @@ int rb_inject_hold(struct rb_inject *in, struct rb_inject_thread *out,
 					break;
 				}
 				if (WIFSTOPPED(status) && (status >> 16) == 0) {
-					/* a signal about to be delivered: delivered, the interrupt stays */
+					/* a signal to deliver first; the interrupt stays */
 					if (ptrace(PTRACE_CONT, h->tid, NULL,
 						   (void *)(uintptr_t)WSTOPSIG(status)) < 0)
 						break;
