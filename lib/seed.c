@@ -295,7 +295,7 @@ void rb_seed_stack(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 #define RB_RULE_OFFSET	1	/* saved at CFA + off */
 #define RB_RULE_VAL	2	/* is CFA + off */
 #define RB_RULE_REG	3	/* is in register off */
-#define RB_RULE_UNDEF	4	/* undefined: as a return address, the end */
+#define RB_RULE_UNDEF	4	/* undefined: the end, for the RA */
 #define RB_RULE_UNKNOWN	5	/* an expression: not followed */
 
 struct rb_cfi_row {
@@ -309,7 +309,7 @@ struct rb_cfi_cie {
 	uint64_t	caf;		/* code alignment */
 	int64_t		daf;		/* data alignment */
 	unsigned	ra;		/* the return address column */
-	uint8_t		enc;		/* the FDEs' pointers ('R') */
+	uint8_t		enc;		/* FDE pointers ('R') */
 	bool		aug;		/* 'z': augmentation data */
 	bool		signal;		/* 'S': a signal frame */
 	const uint8_t	*ins, *end;	/* initial instructions */
@@ -797,7 +797,7 @@ static uint64_t rb_premade[RB_PREMADE];
 #define RB_PM_IDX(v)		((uint32_t)(v) - 1)
 
 /* Take entry @i if it still holds @v.  Return: true if taken. */
-static unsigned rb_premade_n;		/* entries held (0: none to look at) */
+static unsigned rb_premade_n;	/* entries held (0: none to look at) */
 
 static bool rb_premade_take(unsigned i, uint64_t v)
 {

@@ -713,8 +713,8 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 			o->detach ? "detached from" : "attached to", (int)o->pid,
 			a.line, (int)a.tid, a.pause_ms);
 	if (!o->quiet && a.seeded[0] != '\0' && a.threads > 0)
-		rbtrace_say("rbtrace: %d: %s; its %u thread%s stopped for %.2f ms",
-			(int)o->pid, a.seeded, a.threads,
+		rbtrace_say("rbtrace: %d: %s; its %u thread%s stopped for "
+			"%.2f ms", (int)o->pid, a.seeded, a.threads,
 			a.threads == 1 ? "" : "s", a.seed_ms);
 	else if (!o->quiet && a.seeded[0] != '\0')
 		rbtrace_say("rbtrace: %d: %s", (int)o->pid, a.seeded);
