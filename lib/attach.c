@@ -581,6 +581,7 @@ static char rb_status_spec[sizeof(rb_spec)];
 static int (*rb_status_fn)(const char *spec, char *msg, size_t msglen);
 
 static int rb_attach_off(const char *spec, char *msg, size_t msglen);
+static int rb_seed_request(const char *req, char *msg, size_t msglen);
 
 static int rb_attach_job(int (*fn)(const char *, char *, size_t),
 			 const char *spec, char *msg, size_t msglen)
@@ -618,9 +619,11 @@ static int rb_attach_on_spec(const char *spec, char *msg, size_t msglen)
  * __rbtrace_start - begin an attach or a detach in a thread of its own and
  * return at once (rbtrace -p, rbtrace -p --detach)
  * @req: "attach\n" then the settings, "RBTRACE_FILE=..." lines as in the
- *	 environment, or "detach\n"
+ *	 environment, or "detach\n"; or "seed\n" then the registers of the
+ *	 threads rbtrace holds stopped, done at once (rb_seed_request())
  * @msg, @msglen: the address of the status block, "0x..." (rbtrace reads
- *	 it from outside until its done is set), or why nothing started
+ *	 it from outside until its done is set), or why nothing started; a
+ *	 seed request's reply
  *
  * Called by rbtrace, in the one thread it stopped: that thread goes on at
  * once, and the work of the request (the file, the unwinder, the
@@ -641,6 +644,8 @@ int __rbtrace_start(const char *req, char *msg, size_t msglen)
 
 	int (*fn)(const char *, char *, size_t);
 
+	if (strncmp(req, "seed\n", 5) == 0)
+		return rb_seed_request(req + 5, msg, msglen);
 	if (strncmp(req, "attach\n", 7) == 0)
 		fn = rb_attach_on_spec;
 	else if (strcmp(req, "detach\n") == 0)
@@ -697,6 +702,7 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 	 */
 	__atomic_store_n(&rb_attached, RB_ATT_OFF, __ATOMIC_RELEASE);
 	released = rb_thread_release_all(1000000000ull, &kept, &fenced);
+	released += rb_seed_release_all();
 	n = c.count[0] + c.count[1];
 	snprintf(msg, msglen, "%s\n%zu entr%s restored, %u ring%s given back%s",
 		 rb_proc.map.path, n, n == 1 ? "y" : "ies", released,
@@ -705,4 +711,73 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 		 "; membarrier(2) is refused here: threads keep their rings until they exit" :
 		 "; threads stopped keep theirs until they go on");
 	return c.failed ? RB_ATTACH_FAILED : RB_ATTACH_OK;
+}
+
+/* A number of a seed request, in hex. */
+static bool rb_seed_hex(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int d, n = 0;
+
+	while (*s == ' ')
+		s++;
+	for (;; s++, n++) {
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else
+			break;
+		if (n == 16)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	*p = s;
+	*out = v;
+	return n > 0;
+}
+
+/*
+ * A seed request (__rbtrace_start()): give the threads that have no ring
+ * one, seeded with the frames they are in (seed.c).
+ * @req: a line per thread: its tid, then rip rsp rbp rbx r12 r13 r14 r15
+ *	 as it is stopped, in hex, space-separated
+ * @msg, @msglen: "W P N H F": threads seeded whole, in part, with the
+ *	 before-attach frame alone, that had a ring, that found none free
+ *
+ * Done at once, in the thread called: rbtrace holds every other thread of
+ * the process stopped under ptrace meanwhile, so it takes no lock and
+ * allocates nothing with malloc(), as a stopped thread may hold any.
+ *
+ * Return: 0, or RB_ATTACH_FAILED if not attached (nothing done).
+ */
+static int rb_seed_request(const char *req, char *msg, size_t msglen)
+{
+	unsigned count[RB_SEED_NORING + 1] = { 0 };
+	uint64_t tid, reg[RB_SEED_NREGS];
+	const char *p = req;
+	int i;
+
+	if (rb_attach_state() != RB_ATT_ON ||
+	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) !=
+	    RB_INIT_DONE) {
+		snprintf(msg, msglen, "not attached");
+		return RB_ATTACH_FAILED;
+	}
+	while (*p != '\0') {
+		bool ok = rb_seed_hex(&p, &tid);
+
+		for (i = 0; ok && i < RB_SEED_NREGS; i++)
+			ok = rb_seed_hex(&p, &reg[i]);
+		if (ok && tid > 0 && tid <= INT32_MAX)
+			count[rb_seed_thread((pid_t)tid, reg)]++;
+		p += strcspn(p, "\n");
+		if (*p == '\n')
+			p++;
+	}
+	snprintf(msg, msglen, "%u %u %u %u %u", count[RB_SEED_WHOLE],
+		 count[RB_SEED_PART], count[RB_SEED_NONE], count[RB_SEED_HAS],
+		 count[RB_SEED_NORING]);
+	return 0;
 }

@@ -93,6 +93,7 @@ RB_HIDDEN void rb_file_close(struct rb_map *m);
 RB_HIDDEN int rb_ring_claim(struct rb_map *m, pid_t pid);
 RB_HIDDEN void rb_ring_release(struct rb_map *m, uint32_t i);
 RB_HIDDEN void rb_ring_release_as(struct rb_map *m, uint32_t i, int32_t state);
+RB_HIDDEN bool rb_ring_adopt(struct rb_map *m, uint32_t i, pid_t pid);
 RB_HIDDEN int rb_ring_release_image(struct rb_map *m, pid_t pid,
 				    uint64_t pstart, uint64_t keep_image);
 
@@ -219,6 +220,9 @@ RB_HIDDEN void rb_thread_table_init(pthread_t *table, struct rb_thread **self);
 RB_HIDDEN void rb_thread_table_reset(void);
 RB_HIDDEN bool rb_thread_setup(struct rb_thread *t, uint32_t idx,
 			       const char *frames, uint32_t depth);
+RB_HIDDEN void rb_thread_premake(struct rb_thread *t, uint32_t idx,
+				  pid_t tid, const char *name);
+RB_HIDDEN void rb_thread_publish(struct rb_thread *t);
 RB_HIDDEN bool rb_thread_attach(struct rb_thread *t, uintptr_t fn,
 			       uintptr_t site);
 RB_HIDDEN bool rb_thread_claim(struct rb_thread *t, uintptr_t fn,
@@ -312,5 +316,16 @@ RB_HIDDEN bool rb_seed_init(void);
 RB_HIDDEN void rb_seed_object(const struct dl_phdr_info *info);
 RB_HIDDEN void rb_seed_stack(struct rb_thread *t, uintptr_t fn,
 			     uintptr_t site);
+/* A thread asleep, from outside: rip rsp rbp rbx r12 r13 r14 r15. */
+#define RB_SEED_NREGS	8
+#define RB_SEED_WHOLE	0
+#define RB_SEED_PART	1
+#define RB_SEED_NONE	2
+#define RB_SEED_HAS	3
+#define RB_SEED_NORING	4
+RB_HIDDEN int rb_seed_thread(pid_t tid, const uint64_t reg[RB_SEED_NREGS]);
+RB_HIDDEN int rb_seed_adopt(pid_t tid);
+RB_HIDDEN void rb_seed_sweep(void);
+RB_HIDDEN uint32_t rb_seed_release_all(void);
 
 #endif /* RB_INTERNAL_H */

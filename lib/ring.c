@@ -170,6 +170,18 @@ int rb_ring_claim(struct rb_map *m, pid_t pid)
 }
 
 /**
+ * rb_ring_adopt - ring @i, made LIVE for a thread of @pid asleep through
+ * an attach (seed.c), is taken over by that thread
+ *
+ * Return: true with the ring held in CLAIMING; false if it is no longer
+ * that (given back meanwhile).
+ */
+bool rb_ring_adopt(struct rb_map *m, uint32_t i, pid_t pid)
+{
+	return rb_ring_take(m, i, RB_OWN_MAKE(RB_OWN_LIVE, pid), pid);
+}
+
+/**
  * rb_ring_release - the owner of ring @i is gone: keep it readable as exited
  */
 void rb_ring_release(struct rb_map *m, uint32_t i)

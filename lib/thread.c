@@ -191,6 +191,79 @@ bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 }
 
 /**
+ * rb_thread_premake - make ring @idx, held in CLAIMING, that of thread
+ * @tid, asleep through an attach (seed.c), which is not the caller
+ * @t: the caller's stand-in for that thread while it seeds the ring, set
+ *	up here; the thread takes the ring over at its first hook
+ * @name: its name
+ *
+ * Nothing is recorded in the ring's event log; publish with
+ * rb_thread_publish().
+ */
+void rb_thread_premake(struct rb_thread *t, uint32_t idx, pid_t tid,
+		       const char *name)
+{
+	struct rb_map *m = &rb_proc.map;
+	const struct rb_header *h = &m->geo;
+	struct rb_ring *r = rb_ring_at(m->base, h, idx);
+	struct rb_owner *o = rb_owner_at(m->base, h, idx);
+	int trace = RB_LOAD(&m->hdr->trace_on_create) != 0;
+	uint32_t i;
+
+	memset(t, 0, sizeof(*t));
+	RB_STORE(&r->depth, 0);
+	RB_STORE(&r->pinned_site, 0);
+	t->tid = tid;
+	r->pid = rb_proc.pid;
+	r->tid = tid;
+	r->pstart = rb_proc.pstart;
+	r->image = rb_proc.image;
+	r->gen = RB_LOAD(&o->gen);
+	r->created_ns = rb_clock_mono_ns();
+	r->exited_ns = 0;
+	r->ppid = rb_proc.ppid != 0 ? rb_proc.ppid : getppid();
+	r->why = 0;
+	r->stop_ns = 0;
+	r->stopfn = 0;
+	r->stops = 0;
+	r->orphaned = 0;
+	r->state = RB_STATE_RUNNING;
+	r->trace = trace;
+	r->signal = 0;
+	/* Commands wait for its first hook, as a stop on creation would. */
+	r->attention = trace ? 0 : RB_ATTN_UNTRACED;
+	r->cmdready = RB_CMD_EMPTY;
+	r->cmdpid = 0;
+	r->msglen = 0;
+	r->inherited = 0;
+	for (i = 0; i < RB_WATCHES; i++) {
+		r->watches[i].inuse = RB_WATCH_FREE;
+		r->watches[i].resready = 0;
+	}
+	t->ring = r;
+	t->slots = (char *)r + h->slots_off;
+	t->slot_size = h->slot_size;
+	t->slot_sz = h->slot_sz;
+	t->nslots = h->slots;
+	t->pinned = rb_slots_pinned(h->slots);
+	t->index = idx;
+	t->slowclock = rb_clock_mode(h->clock);
+	t->evstate = RB_EVS_NONE;
+	RB_STORE(&r->currSlot, 0);
+	rb_ring_set_name(r, name);
+}
+
+/* The ring rb_thread_premake() made, seeded, seen LIVE. */
+void rb_thread_publish(struct rb_thread *t)
+{
+	struct rb_map *m = &rb_proc.map;
+
+	/* (K) Release: identity and slots before LIVE, as rb_thread_setup(). */
+	RB_STORE_REL(&rb_owner_at(m->base, &m->geo, t->index)->ctl,
+		     RB_OWN_MAKE(RB_OWN_LIVE, rb_proc.pid));
+}
+
+/**
  * rb_thread_no_ring - the calling thread found no free ring in @m
  *
  * Counted in the header for rbmon; the program's stderr hears it once per
@@ -228,7 +301,15 @@ bool rb_thread_attach(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 			t->state = RB_T_UNTRACED;
 		return false;	/* still starting up elsewhere: try again later */
 	}
-	idx = rb_ring_claim(&rb_proc.map, rb_proc.pid);
+	/* Asleep through the attach: the ring made for it then (seed.c). */
+	idx = -1;
+	if (rb_attach_state() == RB_ATT_ON) {
+		idx = rb_seed_adopt(rb_gettid());
+		if (idx < 0)
+			rb_seed_sweep();
+	}
+	if (idx < 0)
+		idx = rb_ring_claim(&rb_proc.map, rb_proc.pid);
 	if (idx < 0) {
 		rb_thread_no_ring(&rb_proc.map);
 		t->state = RB_T_UNTRACED;

@@ -189,6 +189,85 @@ static void at_printable(char *text)
 			*text = *text == '\n' ? '\n' : '?';
 }
 
+/* Threads whose registers go to the library at most in one call. */
+#define AT_SEED_MAX	4096
+#define AT_SEED_LINE	(9 * 17 + 1)
+
+/*
+ * After an attach: every thread of @pid stopped at once under ptrace
+ * (none signalled), and their registers given to the library (a seed
+ * request of __rbtrace_start(), lib/attach.c) in one of them, which
+ * makes a ring for each that has none, seeded with the frames it is in:
+ * threads asleep since before the attach show at once.  Fills @a->seeded.
+ */
+static void at_seed(pid_t pid, const char *lib, struct rbtrace_attach *a)
+{
+	struct rb_inject_thread *th;
+	unsigned sum[5] = { 0 }, v[5];
+	char err[1024], msg[256], *req;
+	struct rb_inject *in;
+	size_t per, len;
+	int n, i, j, fret;
+
+	in = rb_inject_open(pid, 0, err, sizeof(err));
+	if (in == NULL) {
+		snprintf(a->seeded, sizeof(a->seeded),
+			 "threads not looked at: %s", err);
+		return;
+	}
+	th = calloc(AT_SEED_MAX, sizeof(*th));
+	per = RB_INJECT_ARG_MAX / AT_SEED_LINE - 1;
+	req = malloc(per * AT_SEED_LINE + 6);
+	n = th == NULL || req == NULL ? -1 :
+	    rb_inject_hold(in, th, AT_SEED_MAX, err, sizeof(err));
+	if (n < 0 && th != NULL && req != NULL)
+		snprintf(a->seeded, sizeof(a->seeded),
+			 "threads not looked at: %s", err);
+	for (i = 0; i < n; i += (int)per) {
+		len = (size_t)snprintf(req, 6, "seed\n");
+		for (j = i; j < n && j < i + (int)per; j++)
+			len += (size_t)snprintf(req + len, AT_SEED_LINE + 1,
+				"%x %llx %llx %llx %llx %llx %llx %llx %llx\n",
+				(unsigned)th[j].tid,
+				(unsigned long long)th[j].rip,
+				(unsigned long long)th[j].rsp,
+				(unsigned long long)th[j].rbp,
+				(unsigned long long)th[j].rbx,
+				(unsigned long long)th[j].r12,
+				(unsigned long long)th[j].r13,
+				(unsigned long long)th[j].r14,
+				(unsigned long long)th[j].r15);
+		msg[0] = '\0';
+		if (rb_inject_call(in, lib, "__rbtrace_start", req, &fret, msg,
+				   sizeof(msg), err, sizeof(err)) != 0) {
+			snprintf(a->seeded, sizeof(a->seeded),
+				 "threads not looked at: %s", err);
+			break;
+		}
+		if (fret != 0 || sscanf(msg, "%u %u %u %u %u", &v[0], &v[1],
+					&v[2], &v[3], &v[4]) != 5)
+			break;
+		for (j = 0; j < 5; j++)
+			sum[j] += v[j];
+	}
+	a->seed_ms = (double)rb_inject_close(in) / 1e6;
+	free(req);
+	free(th);
+	a->threads = n > 0 ? (unsigned)n : 0;
+	if (a->seeded[0] == '\0' && n > 0) {
+		unsigned made = sum[0] + sum[1] + sum[2];
+
+		snprintf(a->seeded, sizeof(a->seeded),
+			 "%u thread%s without a ring shown with %s stack%s "
+			 "(%u whole, %u in part, %u with none found)%s",
+			 made, made == 1 ? "" : "s",
+			 made == 1 ? "its" : "their", made == 1 ? "" : "s",
+			 sum[0], sum[1], sum[2],
+			 sum[4] != 0 ? "; some found no ring free" : "");
+	}
+	at_printable(a->seeded);
+}
+
 int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 		       int detach, struct rbtrace_attach *a)
 {
@@ -317,5 +396,7 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 	else
 		snprintf(a->file, sizeof(a->file), "%s", msg);
 	snprintf(a->line, sizeof(a->line), "%s", nl != NULL ? nl : "");
+	if (!detach)
+		at_seed(pid, lib, a);
 	return 0;
 }

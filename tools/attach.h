@@ -12,6 +12,10 @@ struct rbtrace_attach {
 	char	line[1024];	/* the library's reply or why it failed */
 	double	pause_ms;	/* how long the thread used was stopped */
 	pid_t	tid;		/* that thread */
+	/* After an attach: the threads without a ring, shown at once. */
+	char	seeded[1280];	/* what was done, or why not; "" */
+	unsigned threads;	/* threads stopped to look at */
+	double	seed_ms;	/* how long they were stopped */
 };
 
 /*

@@ -83,6 +83,14 @@ int rb_inject_mapped(pid_t pid, const char *lib)
 #define INJ_TRIES	3		/* threads tried that left their system call */
 #define INJ_ERESTART_RESTARTBLOCK 516	/* the kernel's, in rax at a stop */
 
+/* A thread stopped besides the one called in (rb_inject_hold()). */
+struct inj_held {
+	pid_t			 tid;
+	bool			 stopped;
+	bool			 rewind;	/* restart an epoll wait that said EINTR */
+	struct user_regs_struct	 regs;
+};
+
 enum inj_state {
 	INJ_STOPPED,	/* the thread is stopped, its state saved */
 	INJ_GONE,	/* it exited */
@@ -107,6 +115,8 @@ struct rb_inject {
 	unsigned		 dlmode;	/* or'ed into RTLD_NOW */
 	sigset_t		 oldmask;
 	struct user_regs_struct	 regs;		/* as stopped */
+	struct inj_held		*held;		/* the other threads, rb_inject_hold() */
+	size_t			 nheld;
 	int			 fptype;	/* NT_X86_XSTATE or NT_PRFPREG */
 	size_t			 fplen;
 	uint8_t			 fp[INJ_FP_MAX];
@@ -987,6 +997,180 @@ fail:
 	return NULL;
 }
 
+/* An epoll wait that says EINTR on a stop, without a timeout: restarted. */
+static bool inj_epoll_rewind(const struct user_regs_struct *r)
+{
+	if (!inj_in((long)r->orig_rax, inj_epoll_calls,
+		    sizeof(inj_epoll_calls) / sizeof(long)) ||
+	    (long long)r->rax != -EINTR)
+		return false;
+#ifdef SYS_epoll_pwait2
+	if ((long)r->orig_rax == SYS_epoll_pwait2)
+		return r->r10 == 0;		/* no timespec */
+#endif
+	return (int)r->r10 == -1;		/* timeout -1 */
+}
+
+/* How long the other threads are given to stop, all together. */
+#define INJ_HOLD_MS	1000
+/* Passes over /proc/PID/task for threads started meanwhile. */
+#define INJ_HOLD_PASSES	8
+
+/* Seize and interrupt the threads not held yet.  Return: how many. */
+static int inj_hold_scan(struct rb_inject *in)
+{
+	char path[64];
+	struct dirent *de;
+	struct inj_held *v;
+	size_t i;
+	int added = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", in->pid);
+	d = opendir(path);
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char *end, st;
+		pid_t tid = (pid_t)strtol(de->d_name, &end, 10);
+
+		if (tid <= 0 || *end != '\0' || tid == in->tid)
+			continue;
+		/* In uninterruptible sleep: it would not stop in time. */
+		st = rb_proc_task_state(in->pid, tid);
+		if (st == 0 || st == 'D' || st == 'Z' || st == 'X')
+			continue;
+		for (i = 0; i < in->nheld && in->held[i].tid != tid; i++)
+			;
+		if (i < in->nheld)
+			continue;
+		v = realloc(in->held, (in->nheld + 1) * sizeof(*v));
+		if (v == NULL)
+			break;
+		in->held = v;
+		memset(&v[in->nheld], 0, sizeof(*v));
+		v[in->nheld].tid = tid;
+		/* No signal: a seized thread stops where it is. */
+		if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) < 0)
+			v[in->nheld].tid = -tid;	/* gone, or refused: not held */
+		else if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) < 0) {
+			ptrace(PTRACE_DETACH, tid, NULL, NULL);
+			v[in->nheld].tid = -tid;
+		} else
+			added++;
+		in->nheld++;
+	}
+	closedir(d);
+	return added;
+}
+
+int rb_inject_hold(struct rb_inject *in, struct rb_inject_thread *out,
+		   size_t max, char *err, size_t errlen)
+{
+	uint64_t deadline = inj_now() + (uint64_t)INJ_HOLD_MS * 1000000u, now;
+	size_t i, n = 0;
+	int pass, status, w;
+
+	if (in->state != INJ_STOPPED) {
+		rb_err_set(err, errlen, "the thread called in is not stopped");
+		return -1;
+	}
+	for (pass = 0; pass < INJ_HOLD_PASSES; pass++) {
+		if (inj_hold_scan(in) == 0 && pass > 0)
+			break;
+		for (i = 0; i < in->nheld; i++) {
+			struct inj_held *h = &in->held[i];
+
+			while (h->tid > 0 && !h->stopped) {
+				now = inj_now();
+				w = inj_wait(h->tid, &status, now >= deadline ? 0 :
+					     (unsigned)((deadline - now) / 1000000u));
+				if (w <= 0)
+					break;		/* not stopped in time: left */
+				if (WIFEXITED(status) || WIFSIGNALED(status)) {
+					h->tid = -h->tid;
+					break;
+				}
+				if (WIFSTOPPED(status) && (status >> 16) == 0) {
+					/* a signal to deliver first; the interrupt stays */
+					if (ptrace(PTRACE_CONT, h->tid, NULL,
+						   (void *)(uintptr_t)WSTOPSIG(status)) < 0)
+						break;
+					continue;
+				}
+				if (WIFSTOPPED(status) &&
+				    ptrace(PTRACE_GETREGS, h->tid, NULL, &h->regs) == 0) {
+					h->stopped = true;
+					h->rewind = inj_epoll_rewind(&h->regs);
+				}
+				break;
+			}
+		}
+	}
+	if (max > 0) {
+		out[n++] = (struct rb_inject_thread){ in->tid, in->regs.rip,
+			in->regs.rsp, in->regs.rbp, in->regs.rbx, in->regs.r12,
+			in->regs.r13, in->regs.r14, in->regs.r15 };
+	}
+	for (i = 0; i < in->nheld && n < max; i++) {
+		const struct user_regs_struct *r = &in->held[i].regs;
+
+		if (in->held[i].stopped)
+			out[n++] = (struct rb_inject_thread){ in->held[i].tid,
+				r->rip, r->rsp, r->rbp, r->rbx, r->r12, r->r13,
+				r->r14, r->r15 };
+	}
+	return (int)n;
+}
+
+/* Let the threads rb_inject_hold() stopped go on, as they were. */
+static void inj_release(struct rb_inject *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nheld; i++) {
+		struct inj_held *h = &in->held[i];
+		struct user_regs_struct r = h->regs;
+		uint8_t insn[2];
+
+		if (h->tid <= 0)
+			continue;
+		/*
+		 * Not stopped in time: it stops once out of what held it, and
+		 * only a stopped thread can be let go; a while longer for it.
+		 */
+		while (!h->stopped) {
+			int status;
+
+			if (inj_wait(h->tid, &status, INJ_HOLD_MS) <= 0 ||
+			    WIFEXITED(status) || WIFSIGNALED(status))
+				break;
+			if (WIFSTOPPED(status) && (status >> 16) == 0) {
+				ptrace(PTRACE_CONT, h->tid, NULL,
+				       (void *)(uintptr_t)WSTOPSIG(status));
+				continue;
+			}
+			h->stopped = true;
+			if (ptrace(PTRACE_GETREGS, h->tid, NULL, &h->regs) == 0)
+				h->rewind = inj_epoll_rewind(&h->regs);
+			r = h->regs;
+		}
+		if (h->stopped && h->rewind &&
+		    pread(in->memfd, insn, 2, (off_t)(r.rip - 2)) == 2 &&
+		    insn[0] == 0x0f && insn[1] == 0x05) {
+			/* back to its syscall instruction, to wait again */
+			r.rax = r.orig_rax;
+			r.rip -= 2;
+			ptrace(PTRACE_SETREGS, h->tid, NULL, &r);
+		}
+		/* One not stopped yet is let go when this process exits. */
+		ptrace(PTRACE_DETACH, h->tid, NULL, NULL);
+	}
+	free(in->held);
+	in->held = NULL;
+	in->nheld = 0;
+}
+
 pid_t rb_inject_tid(const struct rb_inject *in)
 {
 	return in->tid;
@@ -1020,6 +1204,7 @@ uint64_t rb_inject_close(struct rb_inject *in)
 		in->t_end = inj_now();
 	}
 	ns = in->t_end > in->t_stop && in->t_stop != 0 ? in->t_end - in->t_stop : 0;
+	inj_release(in);
 	if (in->memfd >= 0)
 		close(in->memfd);
 	pthread_sigmask(SIG_SETMASK, &in->oldmask, NULL);
@@ -1057,6 +1242,13 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
 int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 		   const char *arg, int *ret, char *msg, size_t msglen,
 		   char *err, size_t errlen)
+{
+	rb_err_set(err, errlen, "not supported on this architecture");
+	return -1;
+}
+
+int rb_inject_hold(struct rb_inject *in, struct rb_inject_thread *out,
+		   size_t max, char *err, size_t errlen)
 {
 	rb_err_set(err, errlen, "not supported on this architecture");
 	return -1;

@@ -83,6 +83,30 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 		   const char *arg, int *ret, char *msg, size_t msglen,
 		   char *err, size_t errlen);
 
+/* A thread stopped, as rb_inject_hold() gives it. */
+struct rb_inject_thread {
+	pid_t		tid;
+	uint64_t	rip, rsp, rbp, rbx, r12, r13, r14, r15;
+};
+
+/*
+ * rb_inject_hold - stop every other thread of the process too, until
+ * rb_inject_close, to look at them all as they are
+ * @out, @max: filled with the thread rb_inject_open stopped (its registers
+ *       as it was stopped), then each other thread that stopped within a
+ *       second; one in uninterruptible sleep is left out (it would not
+ *       stop), one that stops later is let go at rb_inject_close
+ *
+ * Each is seized and interrupted as the first was, never signalled: a
+ * system call it waits in restarts when it goes on, as after any stop
+ * (signal(7)); an epoll wait without a timeout, which would say EINTR, is
+ * restarted too.  Threads started meanwhile are stopped as well.
+ *
+ * Return: how many threads @out holds, or -1 with @err set.
+ */
+int rb_inject_hold(struct rb_inject *in, struct rb_inject_thread *out,
+		   size_t max, char *err, size_t errlen);
+
 /*
  * rb_inject_mapped - is @lib (the same device and inode, seen from inside
  * the process's root) mapped in process @pid?
@@ -94,7 +118,8 @@ int rb_inject_mapped(pid_t pid, const char *lib);
 /*
  * rb_inject_close - put back every register of the stopped thread exactly
  * as it was (a system call it was interrupted in restarts as if nothing
- * happened) and detach: the process runs on.  Frees @in; restores the
+ * happened) and detach, and the threads rb_inject_hold stopped: the
+ * process runs on.  Frees @in; restores the
  * signal mask.  After an exit or a timeout, only frees.
  *
  * Return: how long the thread was stopped, in nanoseconds.

@@ -712,6 +712,12 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 		rbtrace_say("rbtrace: %s %d: %s; its thread %d stopped for %.2f ms",
 			o->detach ? "detached from" : "attached to", (int)o->pid,
 			a.line, (int)a.tid, a.pause_ms);
+	if (!o->quiet && a.seeded[0] != '\0' && a.threads > 0)
+		rbtrace_say("rbtrace: %d: %s; its %u thread%s stopped for "
+			"%.2f ms", (int)o->pid, a.seeded, a.threads,
+			a.threads == 1 ? "" : "s", a.seed_ms);
+	else if (!o->quiet && a.seeded[0] != '\0')
+		rbtrace_say("rbtrace: %d: %s", (int)o->pid, a.seeded);
 	if (o->monitor) {
 		execl(rbmon, "rbmon", a.file, (char *)NULL);
 		rbtrace_say("rbtrace: cannot run %s: %s", rbmon,

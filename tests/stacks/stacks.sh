@@ -67,9 +67,78 @@ in_read()
 	[ "$all" -eq 0 ] && [ "$k" -eq "$2" ]
 }
 
+# all_asleep PID N - PID has N tasks, each asleep in a system call (state
+# S), the library's watch worker aside.
+all_asleep()
+{
+	local task st k=0 all=0
+
+	for task in /proc/"$1"/task/*; do
+		[ "$(cat "$task/comm" 2>/dev/null)" = rbtrace-watch ] && continue
+		st=$(awk '{ sub(/.*\) /, ""); print $1 }' "$task/stat" 2>/dev/null)
+		echo "task ${task##*/}: state $st"
+		[ "$st" = S ] || all=1
+		k=$((k + 1))
+	done
+	echo "$k tasks, $2 expected"
+	[ "$all" -eq 0 ] && [ "$k" -eq "$2" ]
+}
+
+# asleep_shown FILE PID - rbmon shows the 5 threads of PID, each with its 3
+# frames, all seeded (made in rbtrace -p, none of them ran since).
+asleep_shown()
+{
+	json_true "$1" "[.processes[] | select(.pid == $2) | .threads[] |
+		select(.state != \"exited\" and .state != \"detached\") |
+		select([.frames[] | select(.seeded == true)] | length == 3)] |
+		length == 5"
+}
+
+# stacks_asleep PROGRAM FILE - stk-asleep-*: every thread falls asleep at
+# start-up, before rbtrace -p; all must show at once, with their frames,
+# again after a detach and an attach (the library loaded already), and no
+# system call of theirs may fail with EINTR meanwhile.  Leaves the pid in
+# STACKS_PID and the first dump in $T/rbmon.json.
+stacks_asleep()
+{
+	local pid
+
+	mkfifo "$T/ctl" || fail "mkfifo $T/ctl"
+	launch app env ${SAN_RUNTIME:+LD_PRELOAD="$SAN_RUNTIME"} "$1" "$T/ctl"
+	pid=$LAUNCHED
+	wait_ready "asleep $pid 5" "$pid"
+	wait_for "all 5 threads of $pid asleep" all_asleep "$pid" 5
+	"$RBTRACE" -p "$pid" --file "$2" >"$T/attach.out" 2>"$T/attach.err" ||
+		fail "rbtrace -p $pid exited $?: $(cat "$T/attach.err")"
+	cat "$T/attach.err" >&2
+	grep -Eq "^rbtrace: $pid: 5 threads without a ring shown with their stacks \(5 whole, 0 in part, 0 with none found\); its 5 threads stopped for [0-9.]+ ms$" "$T/attach.err" ||
+		{ echo "$TEST_NAME: FAIL: rbtrace -p says no 5 threads shown whole" >&2; exit 1; }
+	# At once: no thread runs, so no wait is needed, but rbmon may be slow.
+	wait_for "rbmon to show the 5 threads of $pid, 3 frames each" \
+		asleep_shown "$2" "$pid"
+	dump_json "$2"
+	mv "$T/json" "$T/rbmon.json"
+
+	"$RBTRACE" -p "$pid" --detach >/dev/null 2>"$T/detach.err" ||
+		fail "rbtrace -p $pid --detach exited $?: $(cat "$T/detach.err")"
+	grep -Eq "^rbtrace: detached from $pid: [0-9]+ entr(y|ies) restored, 5 rings given back;" "$T/detach.err" ||
+		{ cat "$T/detach.err" >&2; echo "$TEST_NAME: FAIL: the detach gave back no 5 rings" >&2; exit 1; }
+	"$RBTRACE" -p "$pid" --file "$2" >/dev/null 2>"$T/attach2.err" ||
+		fail "rbtrace -p $pid (again) exited $?: $(cat "$T/attach2.err")"
+	wait_for "rbmon to show the 5 threads of $pid again" \
+		asleep_shown "$2" "$pid"
+	"$RBTRACE" -p "$pid" --detach >/dev/null 2>"$T/detach2.err" ||
+		fail "rbtrace -p $pid --detach (again) exited $?: $(cat "$T/detach2.err")"
+	echo report >"$T/ctl"
+	wait_ready "eintr $pid [0-9]+" "$pid"
+	expect "system calls that failed with EINTR through two attaches" 0 \
+		"$(ready_field eintr 3)"
+	STACKS_PID=$pid
+}
+
 # stacks_capture PROGRAM - run it until it is frozen; leaves its pid in
 # STACKS_PID, the rbmon dump in $T/rbmon.json and gdb's in $T/gdb.json.
-# stk-attach-* starts untraced (in a build with AddressSanitizer, with the
+# stk-asleep-* is stacks_asleep's.  stk-attach-* starts untraced (in a build with AddressSanitizer, with the
 # sanitizer's runtime preloaded, which its library needs); rbtrace -p
 # attaches to it while it waits, then SIGUSR1 lets it go on to park.
 stacks_capture()
@@ -86,18 +155,28 @@ stacks_capture()
 		expect "rbtrace -p prints the trace file" "$f" "$(cat "$T/attach.out")"
 		kill -USR1 "$pid"
 		;;
+	stk-asleep-*)
+		stacks_asleep "$1" "$f"
+		pid=$STACKS_PID
+		;;
 	*)
 		traced app RBTRACE_FILE="$f" "$1"
 		pid=$LAUNCHED
 		;;
 	esac
-	wait_ready "parked $pid [0-9]+" "$pid"
-	n=$(awk -v p="$pid" '$1 == "parked" && $2 == p { print $3; exit }' "$RBT_READY")
-	wait_for "all $n threads of $pid blocked in read()" in_read "$pid" "$n"
-	wait_json "$f" "[.processes[] | select(.pid == $pid) | .threads[] |
-		select(.state != \"exited\")] | length == $n" "rbmon to show $n threads"
-	dump_json "$f"
-	mv "$T/json" "$T/rbmon.json"
+	case ${1##*/} in
+	stk-asleep-*)
+		;;
+	*)
+		wait_ready "parked $pid [0-9]+" "$pid"
+		n=$(awk -v p="$pid" '$1 == "parked" && $2 == p { print $3; exit }' "$RBT_READY")
+		wait_for "all $n threads of $pid blocked in read()" in_read "$pid" "$n"
+		wait_json "$f" "[.processes[] | select(.pid == $pid) | .threads[] |
+			select(.state != \"exited\")] | length == $n" "rbmon to show $n threads"
+		dump_json "$f"
+		mv "$T/json" "$T/rbmon.json"
+		;;
+	esac
 
 	rm -f "$T/gdb.json"
 	STK_GDB_OUT=$T/gdb.json DEBUGINFOD_URLS= timeout $((WAIT_TIMEOUT * 4)) \
@@ -189,6 +268,22 @@ stacks_check()
 		expect "gdb: the line of read_format's call of read_item" \
 			"$(grep -n 'success = read_item(n, 1);' "$top_srcdir/tests/apps/stk-line0.c" | cut -d: -f1)" \
 			"$(gdb_frames '.frames[] | select(.name == "read_format") | .line')"
+		;;
+	asleep)
+		expect "gdb: the program's frames of each thread" \
+			"cond_wait_job cond_worker cond_main|main_wait main_serve main|nap_loop napper nap_main|poll_events event_loop event_main|read_command control control_main" \
+			"$(gdb_frames '[.frames[].name] | join(" ")' | sort | paste -sd'|')"
+		expect "rbmon: every frame seeded, none over the before-attach frame" \
+			"cond_wait_job cond_worker cond_main|main_wait main_serve main|nap_loop napper nap_main|poll_events event_loop event_main|read_command control control_main" \
+			"$(jq -r '.processes[].threads[] | select(.state != "exited") |
+				[.frames[] | select(.seeded == true) | .function] | join(" ")' "$T/rbmon.json" | sort | paste -sd'|')"
+		# Woken, it runs on unharmed and exits (the line, then the
+		# exit: not waited for as a process that must stay alive).
+		echo quit >"$T/ctl"
+		wait_ready "done $STACKS_PID [0-9]+"
+		rc=0
+		wait "$STACKS_PID" || rc=$?
+		expect "its exit status once woken" 0 "$rc"
 		;;
 	threads | dbgfile)
 		expect "gdb: threads" 5 "$(jq '.threads | length' "$T/gdb.json")"
