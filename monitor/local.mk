@@ -39,6 +39,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
 	monitor/history/calls.c monitor/history/calls.h \
+	monitor/history/losses.c monitor/history/losses.h \
 	monitor/history/walk.c monitor/history/walk.h \
 	monitor/history/readback.c monitor/history/readback.h \
 	monitor/history/export.h \

@@ -422,6 +422,7 @@ rbmon_cmd_replay(int argc, char **argv)
 	fputs("# DURATION      TID     FUNCTION\n", stdout);
 	replay_merge_run(&m);
 	rbread_lost_table(stdout, &x, "# ");
+	rbread_lost_say(&x, "replay", "per thread at the end");
 	for (i = 0; i < m.n; i++)
 		rbcalls_walk_free(&m.w[i]);
 	if (rp.keep != NULL)
