@@ -250,9 +250,9 @@ hot_measured_text(const struct hot_run *h, uint64_t made, double mhook,
 	if (lost->lost != 0)
 		printf(" (%s of them in the records lost)",
 		    rbmon_group(m, sizeof m, lost->lost / 2));
-	printf(",\nabout %s of the threads' %s", a, b);
+	printf(":\nabout %s of the threads' %s", a, b);
 	if (h->span != 0 && mhook < (double)h->span)
-		printf(" (%.1f%%: %.1fx slower than without hooks)",
+		printf(" (%.1f%%: %.1fx the time without)",
 		    100.0 * mhook / (double)h->span,
 		    (double)h->span / ((double)h->span - mhook));
 	else if (h->span != 0)
@@ -297,9 +297,11 @@ hot_usage(FILE *f)
 	    "                      time per call (the median) is under 20 "
 	    "times the\n"
 	    "                      hook cost\n"
-	    "      --cost NS       what a call costs in the hooks (default 15; "
-	    "`make bench'\n"
-	    "                      measures it: bench/overhead.sh)\n"
+	    "      --cost NS       what a call costs in the hooks, for the "
+	    "first line and\n"
+	    "                      the advice (default 15; the cost measured "
+	    "in the run\n"
+	    "                      is given next to it)\n"
 	    "      --flags         print only the GCC flags, on one line\n"
 	    "  -t, --tid TID[,TID...]  only these threads\n"
 	    "      --json          the table, the estimate and the flags as JSON\n"
