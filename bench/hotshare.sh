@@ -15,9 +15,11 @@
 #    src/redis-server and src/redis-benchmark, by default
 #    /work/real/redis-7.0.15): redis-benchmark -t set,get -n
 #    BENCH_REDIS_N -c 50 against redis-server without librbtrace and
-#    under `rbtrace record`; the measured slowdown is the ratio of the
-#    requests a second, the estimate rbmon hot's on the recording of the
-#    main thread's time (.measured.slowdown).
+#    under `rbtrace record`: the requests a second, and the CPU time
+#    redis-server used (/proc/PID/stat); what the hooks added is the
+#    difference of the CPU times (the requests a second depend on the
+#    client and on what else runs), against rbmon hot's estimate
+#    (.measured.hook_ns).
 #
 # Run it alone from the build directory (after `make all bench/apps/fib`):
 #	top_builddir=$PWD top_srcdir=/path/to/src bash /path/to/src/bench/hotshare.sh
@@ -85,11 +87,12 @@ if [ ! -x "$S/redis-server" ] || [ ! -x "$S/redis-benchmark" ] || [ ! -x "$S/red
 	exit 0
 fi
 
-# rps LABEL LAUNCHER... - redis-server under LAUNCHER, the median requests
-# a second of redis-benchmark's set and get.
-rps()
+# serve LABEL LAUNCHER... - redis-server under LAUNCHER: the median
+# requests a second of redis-benchmark's set and get, and the CPU time
+# redis-server used, ns, as "RPS CPU".
+serve()
 {
-	local label=$1 pid i v
+	local label=$1 pid rpid i v t
 	shift
 	"$@" "$S/redis-server" --bind 127.0.0.1 --port "$PORT" --save "" \
 		--appendonly no --daemonize no >"$T/$label.log" 2>&1 &
@@ -99,23 +102,33 @@ rps()
 		sleep 0.1
 	done
 	[ "$i" -lt 100 ] || broke "redis-server ($label) did not answer: $(cat "$T/$label.log")"
+	rpid=$("$S/redis-cli" -p "$PORT" info server | tr -d '\r' |
+		sed -n 's/^process_id:\([0-9]*\)$/\1/p')
 	v=$("$S/redis-benchmark" -h 127.0.0.1 -p "$PORT" -t set,get -n "$REDIS_N" \
 		-c 50 -q 2>/dev/null | tr '\r' '\n' |
 		sed -n 's/^[A-Z]*: \([0-9.]*\) requests per second.*/\1/p' | tail -2)
+	# utime + stime, in clock ticks (fields 14 and 15 after the name).
+	t=$(sed 's/.*) //' "/proc/$rpid/stat" | awk '{ print $12 + $13 }')
 	"$S/redis-cli" -p "$PORT" shutdown nosave >/dev/null 2>&1
 	wait "$pid"
-	median $v
+	echo "$(median $v) $(calc "printf \"%d\", $t * 1e9 / $(getconf CLK_TCK)")"
 }
-rp=() rr=() re=()
+rp=() rr=() cp=() cr=() re=() rs=()
 for ((i = 0; i < RUNS; i++)); do
-	rp+=("$(rps plain env)")
-	rr+=("$(rps rec "$RBTRACE" record -q -o "$T/redis.rbr" --file "$T/redis.trace" --)")
+	read -r a b <<<"$(serve plain env)"
+	rp+=("$a") cp+=("$b")
+	read -r a b <<<"$(serve rec "$RBTRACE" record -q -o "$T/redis.rbr" \
+		--file "$T/redis.trace" --)"
+	rr+=("$a") cr+=("$b")
 	"$RBMON" hot --json "$T/redis.rbr" >"$T/redis.hot" 2>/dev/null ||
 		broke "rbmon hot on redis exited $?"
-	re+=("$(jq '.measured.slowdown // 0' "$T/redis.hot")")
-	note "redis run $((i + 1)): ${rp[-1]} and ${rr[-1]} requests/s, estimate $(jq -c '.measured | {cost_ns, calls, share, slowdown}' "$T/redis.hot")"
+	re+=("$(jq .measured.hook_ns "$T/redis.hot")")
+	rs+=("$(jq .measured.calls "$T/redis.hot")")
+	note "redis run $((i + 1)): ${rp[-1]} and ${rr[-1]} requests/s, CPU ${cp[-1]} and ${cr[-1]} ns; hot: $(jq -c '.measured | {cost_ns, calls, hook_ns, share, slowdown}' "$T/redis.hot")"
 	rm -f "$T/redis.rbr" "$T/redis.trace"
 done
-a=$(median "${rp[@]}") b=$(median "${rr[@]}") e=$(median "${re[@]}")
-calc "printf \"$NAME: redis: %.0f requests/s without librbtrace, %.0f recorded: %.2fx slower; rbmon hot measured %.2fx: %.2f times the slowdown\\n\", $a, $b, $a / $b, $e, $e / ($a / $b)"
+a=$(median "${rp[@]}") b=$(median "${rr[@]}") p=$(median "${cp[@]}")
+r=$(median "${cr[@]}") e=$(median "${re[@]}") c=$(median "${rs[@]}")
+calc "printf \"$NAME: redis: %.0f requests/s without librbtrace, %.0f recorded (%.2fx slower); redis-server's CPU %.2f s and %.2f s: the hooks added %.2f s (%.0f ns a call, %d calls, %.2fx the CPU)\\n\", $a, $b, $a / $b, $p / 1e9, $r / 1e9, ($r - $p) / 1e9, ($r - $p) / $c, $c, $r / $p"
+calc "printf \"$NAME: redis: rbmon hot measured %.2f s (%.0f ns a call, %.2fx the CPU): %.2f times what they added\\n\", $e / 1e9, $e / $c, ($p + $e) / $p, $e / ($r - $p)"
 exit 0

@@ -236,8 +236,9 @@ hot_measured_text(const struct hot_run *h, uint64_t made, double mhook,
 		    "machine since it booted.");
 		return;
 	}
-	printf("Measured in this run: about %.0f ns a call in the hooks (2 x (its "
-	    "shortest\ncalls' median %.0f ns", c->pair_ns, c->leaf_ns);
+	printf("Measured in this run: about %.0f ns a call in the hooks "
+	    "(2 x (its shortest\ncalls' median %.0f ns", c->pair_ns,
+	    c->leaf_ns);
 	if (c->here)
 		printf(" + a clock read %.1f ns + a call %.1f ns, timed here))",
 		    c->clock_ns, c->call_ns);

@@ -220,7 +220,8 @@ rbmon_cmd_report(int argc, char **argv)
 			else
 				printf(", \"total_ns\": %" PRIu64 ", \"self_ns\": %"
 				    PRIu64, s->total, s->self);
-			printf(", \"lower_bound\": %s}", lower ? "true" : "false");
+			printf(", \"lower_bound\": %s}",
+			    lower ? "true" : "false");
 		}
 		fputs("\n]", stdout);
 		rbread_lost_json(stdout, &x);
@@ -243,8 +244,8 @@ rbmon_cmd_report(int argc, char **argv)
 			/* Records lost: every count may be short (">="). */
 			snprintf(c, sizeof c, "%s%" PRIu64, lower ? ">=" : "",
 			    s->calls);
-			printf("%12s  %12s  %10s  ", rbread_ge(a, sizeof a, lower),
-			    b, c);
+			printf("%12s  %12s  %10s  ",
+			    rbread_ge(a, sizeof a, lower), b, c);
 			rbmon_esc_fputs(x.funcs[order[i]].name, stdout);
 			putchar('\n');
 		}

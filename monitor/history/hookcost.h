@@ -17,10 +17,10 @@ struct rbhook_cost {
 	uint64_t	 leaf[RBHOOK_LEAF_NS + 1];	/* leaf calls by ns */
 	uint64_t	 leaves;
 	double		 leaf_ns;	/* their median */
-	double		 clock_ns;	/* one read of the recording's clock */
-	double		 call_ns;	/* one call to an empty function */
-	int		 here;		/* clock_ns, call_ns timed here */
-	double		 pair_ns;	/* a call's hooks, entry and exit */
+	double		 clock_ns;	/* a read of its clock */
+	double		 call_ns;	/* a call to an empty function */
+	int		 here;		/* those two timed here */
+	double		 pair_ns;	/* a call's hooks */
 };
 
 void	rbhook_leaf(struct rbhook_cost *, uint64_t);

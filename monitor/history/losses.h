@@ -16,7 +16,8 @@ struct rbwalk_ctx;
 #define RBLOSS_EXIT	0	/* closed at a cut: its exit may be lost */
 #define RBLOSS_ENTRY	1	/* left without an entry in its region */
 
-void	rbloss_record(struct rbwalk_ctx *, size_t, const struct rbrec_rec *);
+void	rbloss_record(struct rbwalk_ctx *, size_t,
+	    const struct rbrec_rec *);
 void	rbloss_frame(struct rbwalk_ctx *, size_t, int);
 
 #endif /* RBMON_LOSSES_H */

@@ -211,7 +211,8 @@ rbread_lost_table(FILE *out, const struct rbwalk_ctx *x, const char *prefix)
 	    "TID", "Thread");
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbwalk_count	*c = &x->counts[i];
-		char				 g[32], t[32], e1[32], e2[32];
+		char				 g[32], t[32], x1[32];
+		char				 x2[32];
 
 		if (!c->walked || (c->lost == 0 && !c->lost_unknown))
 			continue;
@@ -221,11 +222,11 @@ rbread_lost_table(FILE *out, const struct rbwalk_ctx *x, const char *prefix)
 			snprintf(t, sizeof t, "-");
 		else
 			rbread_time(t, sizeof t, c->gap_ns);
-		fprintf(out, "%s%12s  %10s  %6s  %10s  %9s  %10s  %8d  ", prefix,
-		    a, rbmon_group(b, sizeof b, c->records),
+		fprintf(out, "%s%12s  %10s  %6s  %10s  %9s  %10s  %8d  ",
+		    prefix, a, rbmon_group(b, sizeof b, c->records),
 		    rbmon_group(g, sizeof g, c->gaps), t,
-		    rbmon_group(e1, sizeof e1, c->exits_lost),
-		    rbmon_group(e2, sizeof e2, c->entries_lost),
+		    rbmon_group(x1, sizeof x1, c->exits_lost),
+		    rbmon_group(x2, sizeof x2, c->entries_lost),
 		    (int)x->rec.streams[i].info.tid);
 		rbmon_esc_fputs(rbread_thread_name(&x->rec.streams[i]), out);
 		fputc('\n', out);
@@ -281,8 +282,9 @@ rbread_lost_json(FILE *out, const struct rbwalk_ctx *x)
 			fprintf(out, "%" PRIu64, c->first_gap_ns);
 		else
 			fputs("null", out);
-		fprintf(out, ", \"exits_lost\": %" PRIu64 ", \"entries_lost\": %"
-		    PRIu64 "}}", c->exits_lost, c->entries_lost);
+		fprintf(out, ", \"exits_lost\": %" PRIu64
+		    ", \"entries_lost\": %" PRIu64 "}}", c->exits_lost,
+		    c->entries_lost);
 	}
 	fputs(n != 0 ? "\n]" : "]", out);
 }
