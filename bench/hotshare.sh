@@ -59,7 +59,7 @@ cpu_ns()
 {
 	local TIMEFORMAT='%3U %3S' t
 	t=$( { time "$@" >"$T/out" 2>/dev/null; } 2>&1) || return 1
-	calc "printf \"%d\\n\", ($(echo "$t" | tr ' ' '+')) * 1e9"
+	calc "printf \"%.1f\\n\", ($(echo "$t" | tr ' ' '+')) * 1e9"
 }
 plain=() rec=() est=() nom=() made=()
 for ((i = 0; i < RUNS; i++)); do
@@ -69,14 +69,15 @@ for ((i = 0; i < RUNS; i++)); do
 	"$RBMON" hot --json "$T/fib.rbr" >"$T/fib.hot" 2>/dev/null ||
 		broke "rbmon hot exited $?"
 	plain+=("$p") rec+=("$r")
-	est+=("$(jq .measured.hook_ns "$T/fib.hot")")
-	nom+=("$(jq .hook_ns "$T/fib.hot")")
-	made+=("$(jq .measured.calls "$T/fib.hot")")
+	# As reals: median's integers are C ints in some awks.
+	est+=("$(jq .measured.hook_ns "$T/fib.hot").5")
+	nom+=("$(jq .hook_ns "$T/fib.hot").5")
+	made+=("$(jq .measured.calls "$T/fib.hot").5")
 	rm -f "$T/fib.rbr" "$T/fib.trace"
 done
 p=$(median "${plain[@]}") r=$(median "${rec[@]}") e=$(median "${est[@]}")
 n=$(median "${nom[@]}") c=$(median "${made[@]}")
-calc "printf \"$NAME: fib $FIBN: %d calls; CPU without librbtrace %.1f ms, recorded %.1f ms: the hooks (and recorder) added %.1f ms (%.0f ns a call, %.2fx slower)\\n\", $c, $p / 1e6, $r / 1e6, ($r - $p) / 1e6, ($r - $p) / $c, $r / $p"
+calc "printf \"$NAME: fib $FIBN: %.0f calls; CPU without librbtrace %.1f ms, recorded %.1f ms: the hooks (and recorder) added %.1f ms (%.0f ns a call, %.2fx slower)\\n\", $c, $p / 1e6, $r / 1e6, ($r - $p) / 1e6, ($r - $p) / $c, $r / $p"
 calc "printf \"$NAME: fib $FIBN: rbmon hot measured %.1f ms (%.0f ns a call, %.2fx slower): %.2f times what they added; at the nominal 15 ns %.1f ms: %.3f times\\n\", $e / 1e6, $e / $c, ($p + $e) / $p, $e / ($r - $p), $n / 1e6, $n / ($r - $p)"
 
 # ---- 2. redis ---------------------------------------------------------------------
@@ -111,7 +112,7 @@ serve()
 	t=$(sed 's/.*) //' "/proc/$rpid/stat" | awk '{ print $12 + $13 }')
 	"$S/redis-cli" -p "$PORT" shutdown nosave >/dev/null 2>&1
 	wait "$pid"
-	echo "$(median $v) $(calc "printf \"%d\", $t * 1e9 / $(getconf CLK_TCK)")"
+	echo "$(median $v) $(calc "printf \"%.1f\", $t * 1e9 / $(getconf CLK_TCK)")"
 }
 rp=() rr=() cp=() cr=() re=() rs=()
 for ((i = 0; i < RUNS; i++)); do
@@ -122,13 +123,13 @@ for ((i = 0; i < RUNS; i++)); do
 	rr+=("$a") cr+=("$b")
 	"$RBMON" hot --json "$T/redis.rbr" >"$T/redis.hot" 2>/dev/null ||
 		broke "rbmon hot on redis exited $?"
-	re+=("$(jq .measured.hook_ns "$T/redis.hot")")
-	rs+=("$(jq .measured.calls "$T/redis.hot")")
+	re+=("$(jq .measured.hook_ns "$T/redis.hot").5")
+	rs+=("$(jq .measured.calls "$T/redis.hot").5")
 	note "redis run $((i + 1)): ${rp[-1]} and ${rr[-1]} requests/s, CPU ${cp[-1]} and ${cr[-1]} ns; hot: $(jq -c '.measured | {cost_ns, calls, hook_ns, share, slowdown}' "$T/redis.hot")"
 	rm -f "$T/redis.rbr" "$T/redis.trace"
 done
 a=$(median "${rp[@]}") b=$(median "${rr[@]}") p=$(median "${cp[@]}")
 r=$(median "${cr[@]}") e=$(median "${re[@]}") c=$(median "${rs[@]}")
-calc "printf \"$NAME: redis: %.0f requests/s without librbtrace, %.0f recorded (%.2fx slower); redis-server's CPU %.2f s and %.2f s: the hooks added %.2f s (%.0f ns a call, %d calls, %.2fx the CPU)\\n\", $a, $b, $a / $b, $p / 1e9, $r / 1e9, ($r - $p) / 1e9, ($r - $p) / $c, $c, $r / $p"
+calc "printf \"$NAME: redis: %.0f requests/s without librbtrace, %.0f recorded (%.2fx slower); redis-server's CPU %.2f s and %.2f s: the hooks added %.2f s (%.0f ns a call, %.0f calls, %.2fx the CPU)\\n\", $a, $b, $a / $b, $p / 1e9, $r / 1e9, ($r - $p) / 1e9, ($r - $p) / $c, $c, $r / $p"
 calc "printf \"$NAME: redis: rbmon hot measured %.2f s (%.0f ns a call, %.2fx the CPU): %.2f times what they added\\n\", $e / 1e9, $e / $c, ($p + $e) / $p, $e / ($r - $p)"
 exit 0
