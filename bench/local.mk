@@ -21,7 +21,8 @@ BENCHMARKS = \
 	bench/record.sh \
 	bench/attach.sh \
 	bench/churn.sh \
-	bench/exports.sh
+	bench/exports.sh \
+	bench/hotshare.sh
 
 BENCH_APPS = \
 	bench/apps/many \

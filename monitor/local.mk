@@ -40,6 +40,8 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
 	monitor/history/calls.c monitor/history/calls.h \
+	monitor/history/losses.c monitor/history/losses.h \
+	monitor/history/hookcost.c monitor/history/hookcost.h \
 	monitor/history/walk.c monitor/history/walk.h \
 	monitor/history/readback.c monitor/history/readback.h \
 	monitor/history/export.h \

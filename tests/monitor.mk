@@ -29,5 +29,5 @@ tests_mkrec_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS) $(LIBELF_CFLAGS) \
 	$(LIBBSD_CFLAGS)
 tests_mkrec_LDADD = monitor/libmonitor.la $(LIBDW_LIBS) $(LIBELF_LIBS) \
 	$(LIBBSD_LIBS) $(DEMANGLE_LIBS)
-TESTS += tests/integration/rec-bounds.sh
-EXTRA_DIST += tests/integration/rec-bounds.sh
+TESTS += tests/integration/rec-bounds.sh tests/integration/rec-losses.sh
+EXTRA_DIST += tests/integration/rec-bounds.sh tests/integration/rec-losses.sh

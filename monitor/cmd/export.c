@@ -180,7 +180,7 @@ rbmon_cmd_export(int argc, char **argv)
 		free(cause);
 		status = 1;
 	}
-	rbread_lost_say(&x, "export");
+	rbread_lost_say(&x, "export", "per thread in its name");
 	free(e.nodes);
 	rbwalk_map_free(&e.kids);
 	free(tids.v);

@@ -13,6 +13,7 @@
 #include "monitor/core/dump.h"
 #include "monitor/core/model.h"
 #include "monitor/history/calls.h"
+#include "monitor/history/hookcost.h"
 #include "monitor/history/readback.h"
 #include "monitor/history/walk.h"
 #include "monitor/util/escape.h"
@@ -43,6 +44,7 @@ struct hot_run {
 	uint64_t	 span;		/* the threads' recorded time, summed */
 	uint64_t	 first, last;	/* the stream being walked, raw */
 	int		 have_first;
+	struct rbhook_cost *cost;	/* what the run's hooks cost */
 };
 
 static void
@@ -90,6 +92,9 @@ hot_leave(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth,
 	(void)how;
 	hot_grow(h, f->func);
 	h->self[f->func] += own;
+	if (!(f->flags & (RBCALLS_F_ENTRY_LOST | RBCALLS_F_NAMED)) &&
+	    how == RBCALLS_L_EXIT && f->cend == f->start)
+		rbhook_leaf(h->cost, d);	/* it called nothing */
 	if (!(f->flags & RBCALLS_F_ENTRY_LOST) && how != RBCALLS_L_CUT &&
 	    how != RBCALLS_L_OPEN) {
 		b = b < HOT_BUCKETS ? b : HOT_BUCKETS - 1;
@@ -215,6 +220,70 @@ hot_files(const struct hot_run *h, const uint32_t *order,
 	return nf;
 }
 
+/*
+ * What the hooks cost as measured (hookcost.c): @made calls, those whose
+ * records were lost included, at the measured cost a call: @mhook ns.
+ */
+static void
+hot_measured_text(const struct hot_run *h, uint64_t made, double mhook,
+    const struct rbread_losses *lost)
+{
+	const struct rbhook_cost *c = h->cost;
+	char			 a[32], b[32], n[32], m[32];
+
+	if (c->leaves == 0 && !c->here) {
+		puts("The hooks' cost was not measured: no call in the "
+		    "recording called nothing,\nand it was not made on this "
+		    "machine since it booted.");
+		return;
+	}
+	printf("Measured in this run: about %.0f ns a call in the hooks "
+	    "(2 x (its shortest\ncalls' median %.0f ns", c->pair_ns,
+	    c->leaf_ns);
+	if (c->here)
+		printf(" + a clock read %.1f ns + a call %.1f ns, timed here))",
+		    c->clock_ns, c->call_ns);
+	else
+		printf("); its clock reads and calls not timed: recorded on "
+		    "another machine or\nboot, so this is low)");
+	rbread_time(a, sizeof a, (uint64_t)mhook);
+	rbread_time(b, sizeof b, h->span);
+	printf(";\nfor the %s calls it made", rbmon_group(n, sizeof n, made));
+	if (lost->lost != 0)
+		printf(" (%s of them in the records lost)",
+		    rbmon_group(m, sizeof m, lost->lost / 2));
+	printf(":\nabout %s of the threads' %s", a, b);
+	if (h->span != 0 && mhook < (double)h->span)
+		printf(" (%.1f%%: %.1fx the time without)",
+		    100.0 * mhook / (double)h->span,
+		    (double)h->span / ((double)h->span - mhook));
+	else if (h->span != 0)
+		printf(" (%.1f%%)", 100.0 * mhook / (double)h->span);
+	printf(".\n");
+}
+
+static void
+hot_measured_json(const struct hot_run *h, uint64_t made, double mhook)
+{
+	const struct rbhook_cost *c = h->cost;
+
+	printf(", \"measured\": {\"cost_ns\": %.1f, \"leaf_median_ns\": %.0f"
+	    ", \"leaves\": %" PRIu64 ", \"timed_here\": %s"
+	    ", \"clock_read_ns\": %.1f, \"call_ns\": %.1f, \"calls\": %"
+	    PRIu64 ", \"hook_ns\": %.0f, \"share\": ", c->pair_ns, c->leaf_ns,
+	    c->leaves, c->here ? "true" : "false", c->clock_ns, c->call_ns,
+	    made, mhook);
+	if (h->span != 0)
+		printf("%.4f", mhook / (double)h->span);
+	else
+		fputs("null", stdout);
+	fputs(", \"slowdown\": ", stdout);
+	if (h->span != 0 && mhook < (double)h->span)
+		printf("%.2f}", (double)h->span / ((double)h->span - mhook));
+	else
+		fputs("null}", stdout);
+}
+
 static void
 hot_usage(FILE *f)
 {
@@ -230,9 +299,11 @@ hot_usage(FILE *f)
 	    "                      time per call (the median) is under 20 "
 	    "times the\n"
 	    "                      hook cost\n"
-	    "      --cost NS       what a call costs in the hooks (default 15; "
-	    "`make bench'\n"
-	    "                      measures it: bench/overhead.sh)\n"
+	    "      --cost NS       what a call costs in the hooks, for the "
+	    "first line and\n"
+	    "                      the advice (default 15; the cost measured "
+	    "in the run\n"
+	    "                      is given next to it)\n"
 	    "      --flags         print only the GCC flags, on one line\n"
 	    "      --json          the table, the estimate and the flags as JSON\n"
 	    "  -h, --help          show this help\n", f);
@@ -265,8 +336,10 @@ rbmon_cmd_hot(int argc, char **argv)
 	uint64_t		 all = 0, picked = 0;
 	double			 cost = 15, hook, left;
 	size_t			 i, j, n, nfiles, npick = 0, top = 20;
-	int			 ch, json = 0, flags_only = 0, first;
+	int			 ch, json = 0, flags_only = 0, first, lower;
 	char			 a[32], b[32];
+	uint64_t		 made;
+	double			 mhook;
 
 	memset(&fl, 0, sizeof fl);
 	opterr = 0;
@@ -320,6 +393,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	x.filter = &fl;
 	memset(&h, 0, sizeof h);
 	h.x = &x;
+	h.cost = rbmon_xcalloc(1, sizeof *h.cost);
 	hd.arg = &h;
 	for (i = 0; i < x.rec.nstreams; i++) {
 		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
@@ -346,6 +420,13 @@ rbmon_cmd_hot(int argc, char **argv)
 	if (n > top)
 		n = top;
 	rbread_losses(&x, &lost);
+	rbread_lost_say(&x, "hot", "per thread at the end");
+	lower = rbread_lower(&x);
+	/* What the hooks cost in this run, for every call it made. */
+	if (!flags_only)
+		rbhook_estimate(h.cost, &x);
+	made = all + lost.lost / 2;
+	mhook = (double)made * h.cost->pair_ns;
 
 	/*
 	 * The suggestion: listed, 1% of the calls or more, short (the
@@ -403,10 +484,11 @@ rbmon_cmd_hot(int argc, char **argv)
 			rbmon_json_string(stdout, f->file);
 			printf(", \"line\": %d, \"calls\": %" PRIu64
 			    ", \"self_ns\": %" PRIu64 ", \"self_median_ns\": %"
-			    PRIu64 ", \"exclude\": %s}",
+			    PRIu64 ", \"exclude\": %s, \"lower_bound\": %s}",
 			    f->line, h.calls[order[i]], h.self[order[i]],
 			    hot_median(&h, order[i]),
-			    pick[i] ? "true" : "false");
+			    pick[i] ? "true" : "false",
+			    lower ? "true" : "false");
 		}
 		fputs("\n], \"gcc_exclude_function_list\": [", stdout);
 		for (i = 0, first = 1; i < n; i++)
@@ -421,6 +503,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			rbmon_json_string(stdout, files[i]);
 		}
 		fputs("]", stdout);
+		hot_measured_json(&h, made, mhook);
 		rbread_lost_json(stdout, &x);
 		fputs("}\n", stdout);
 	} else {
@@ -440,7 +523,9 @@ rbmon_cmd_hot(int argc, char **argv)
 		    "threads' %s", cost, a, b);
 		if (h.span != 0)
 			printf(" (%.1f%%)", 100.0 * hook / (double)h.span);
-		printf(".\n\n%10s  %6s  %6s  %11s  %s\n", "Calls", "Share",
+		printf(".\n");
+		hot_measured_text(&h, made, mhook, &lost);
+		printf("\n%10s  %6s  %6s  %11s  %s\n", "Calls", "Share",
 		    "Cumul", "Self/call", "Function");
 		for (i = 0, picked = 0; i < n; i++) {
 			uint64_t		 c = h.calls[order[i]];
@@ -450,8 +535,10 @@ rbmon_cmd_hot(int argc, char **argv)
 			rbread_time(a + 1, sizeof a - 1, hot_median(&h,
 			    order[i]));
 			a[0] = '~';
-			printf("%10" PRIu64 "  %5.1f%%  %5.1f%%  %11s  %c ",
-			    c, 100.0 * (double)c / (double)all,
+			snprintf(b, sizeof b, "%s%" PRIu64, lower ? ">=" : "",
+			    c);
+			printf("%10s  %5.1f%%  %5.1f%%  %11s  %c ",
+			    b, 100.0 * (double)c / (double)all,
 			    100.0 * (double)picked / (double)all, a,
 			    pick[i] ? '*' : ' ');
 			rbmon_esc_fputs(f->name, stdout);
@@ -530,6 +617,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	free(h.calls);
 	free(h.self);
 	free(h.hist);
+	free(h.cost);
 	free(tids.v);
 	rbmon_filter_free(&fl);
 	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));

@@ -143,8 +143,8 @@ rbmon_cmd_report(int argc, char **argv)
 	struct rbcalls_walk	 w;
 	uint32_t		*order;
 	size_t			 i, n;
-	int			 ch, json = 0, sort = 't', notimes;
-	char			 a[32], b[32];
+	int			 ch, json = 0, sort = 't', notimes, lower;
+	char			 a[32], b[32], c[32];
 
 	memset(&fl, 0, sizeof fl);
 	opterr = 0;
@@ -202,6 +202,8 @@ rbmon_cmd_report(int argc, char **argv)
 		rbcalls_walk_free(&w);
 	}
 	rbmon_filter_unmatched("report", &fl);
+	lower = rbread_lower(&x);
+	rbread_lost_say(&x, "report", "per thread at the end");
 	order = rbmon_xcalloc(r.nst + 1, sizeof *order);
 	for (i = 0, n = 0; i < r.nst; i++)
 		if (r.st[i].calls != 0 || r.st[i].total != 0 ||
@@ -222,11 +224,13 @@ rbmon_cmd_report(int argc, char **argv)
 			printf(", \"line\": %d, \"calls\": %" PRIu64,
 			    f->line, s->calls);
 			if (notimes)
-				fputs(", \"total_ns\": null, \"self_ns\": null}",
+				fputs(", \"total_ns\": null, \"self_ns\": null",
 				    stdout);
 			else
 				printf(", \"total_ns\": %" PRIu64 ", \"self_ns\": %"
-				    PRIu64 "}", s->total, s->self);
+				    PRIu64, s->total, s->self);
+			printf(", \"lower_bound\": %s}",
+			    lower ? "true" : "false");
 		}
 		fputs("\n]", stdout);
 		rbread_lost_json(stdout, &x);
@@ -246,7 +250,11 @@ rbmon_cmd_report(int argc, char **argv)
 				rbread_time(a, sizeof a, s->total);
 				rbread_time(b, sizeof b, s->self);
 			}
-			printf("%12s  %12s  %10" PRIu64 "  ", a, b, s->calls);
+			/* Records lost: every count may be short (">="). */
+			snprintf(c, sizeof c, "%s%" PRIu64, lower ? ">=" : "",
+			    s->calls);
+			printf("%12s  %12s  %10s  ",
+			    rbread_ge(a, sizeof a, lower), b, c);
 			rbmon_esc_fputs(x.funcs[order[i]].name, stdout);
 			putchar('\n');
 		}

@@ -40,6 +40,7 @@
 #include "monitor/core/model.h"
 #include "monitor/history/calls.h"
 #include "monitor/history/readback.h"
+#include "monitor/history/losses.h"
 #include "monitor/history/walk.h"
 
 #define RBCALLS_DEPTH_MAX	(1u << 20) /* frames a stream may have open */
@@ -72,20 +73,11 @@ rbcalls_source_next(struct rbcalls_walk *w, struct rbrec_rec *k)
 static inline int
 rbcalls_fetch(struct rbcalls_walk *w, struct rbrec_rec *k)
 {
-	struct rbwalk_count	*cnt;
-
 	if (!rbcalls_source_next(w, k))
 		return 0;
 	/* The first pass counts what the stream kept and lost. */
-	if (w->planning) {
-		cnt = &w->ctx->counts[w->si];
-		if (k->lost || k->e.kind == RB_EV_LOST) {
-			cnt->lost += k->e.arg;
-			cnt->lost_unknown |= k->e.arg == 0;
-		} else {
-			cnt->records++;
-		}
-	}
+	if (w->planning)
+		rbloss_record(w->ctx, w->si, k);
 	return 1;
 }
 
@@ -154,6 +146,7 @@ rbcalls_plan_add(struct rbcalls_walk *w, uint32_t func)
 	}
 	w->plan[np++] = func;
 	w->plan_at[w->nregions] = np;
+	rbloss_frame(w->ctx, w->si, RBLOSS_ENTRY);
 }
 
 /* A cut: the next region's plan begins. */
@@ -381,6 +374,8 @@ rbcalls_pop(struct rbcalls_walk *w, uint64_t end, int how)
 
 	if (end < f->cend)
 		end = f->cend;
+	if (w->planning && how == RBCALLS_L_CUT)
+		rbloss_frame(w->ctx, w->si, RBLOSS_EXIT);
 	if (w->filter != NULL && !w->planning) {
 		if (!(f->flags & RBCALLS_F_HIDDEN)) {
 			if (w->h->leave != NULL)

@@ -99,6 +99,10 @@ rbread_losses(const struct rbwalk_ctx *x, struct rbread_losses *l)
 		l->lost += c->lost;
 		l->unknown |= c->lost_unknown;
 		l->threads++;
+		l->gaps += c->gaps;
+		l->gap_ns += c->gap_ns;
+		l->exits_lost += c->exits_lost;
+		l->entries_lost += c->entries_lost;
 	}
 }
 
@@ -107,6 +111,29 @@ static int
 rbread_lower_bounds(const struct rbread_losses *l)
 {
 	return l->threads != 0 || l->incomplete;
+}
+
+/* Are the counts a reader shows of @x lower bounds (records lost)? */
+int
+rbread_lower(const struct rbwalk_ctx *x)
+{
+	struct rbread_losses	l;
+
+	rbread_losses(x, &l);
+	return rbread_lower_bounds(&l);
+}
+
+/* @buf, a count or a time, as a lower bound if @lower: ">=4.245 ms". */
+char *
+rbread_ge(char *buf, size_t len, int lower)
+{
+	size_t	n = strlen(buf);
+
+	if (!lower || strcmp(buf, "-") == 0 || n + 3 > len)
+		return buf;
+	memmove(buf + 2, buf, n + 1);
+	memcpy(buf, ">=", 2);
+	return buf;
 }
 
 /* "5,060 records lost", "at least 5,060 ...", "records lost" (none counted). */
@@ -179,17 +206,27 @@ rbread_lost_table(FILE *out, const struct rbwalk_ctx *x, const char *prefix)
 	fprintf(out, "%.*s\n%s%s in %zu thread%s (the counts above are lower "
 	    "bounds):\n", blank, prefix, prefix, rbread_lost_text(a, sizeof a,
 	    l.lost, l.unknown), l.threads, l.threads == 1 ? "" : "s");
-	fprintf(out, "%s%14s  %12s  %8s  %s\n", prefix, "Lost", "Kept", "TID",
-	    "Thread");
+	fprintf(out, "%s%12s  %10s  %6s  %10s  %9s  %10s  %8s  %s\n", prefix,
+	    "Lost", "Kept", "Gaps", "In gaps", "Exit lost", "Entry lost",
+	    "TID", "Thread");
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbwalk_count	*c = &x->counts[i];
+		char				 g[32], t[32], x1[32];
+		char				 x2[32];
 
 		if (!c->walked || (c->lost == 0 && !c->lost_unknown))
 			continue;
 		snprintf(a, sizeof a, "%s%s", c->lost_unknown ? ">=" : "",
 		    rbmon_group(b, sizeof b, c->lost));
-		fprintf(out, "%s%14s  %12s  %8d  ", prefix, a,
-		    rbmon_group(b, sizeof b, c->records),
+		if (rbread_no_times(x) || !x->rec.clock_ok)
+			snprintf(t, sizeof t, "-");
+		else
+			rbread_time(t, sizeof t, c->gap_ns);
+		fprintf(out, "%s%12s  %10s  %6s  %10s  %9s  %10s  %8d  ",
+		    prefix, a, rbmon_group(b, sizeof b, c->records),
+		    rbmon_group(g, sizeof g, c->gaps), t,
+		    rbmon_group(x1, sizeof x1, c->exits_lost),
+		    rbmon_group(x2, sizeof x2, c->entries_lost),
 		    (int)x->rec.streams[i].info.tid);
 		rbmon_esc_fputs(rbread_thread_name(&x->rec.streams[i]), out);
 		fputc('\n', out);
@@ -213,10 +250,15 @@ rbread_lost_json(FILE *out, const struct rbwalk_ctx *x)
 		if (x->counts[i].walked)
 			records += x->counts[i].records;
 	fprintf(out, ", \"records\": %" PRIu64 ", \"lost\": %" PRIu64
-	    ", \"lost_unknown\": %s, \"complete\": %s, \"lower_bounds\": %s"
-	    ", \"threads\": [", records, l.lost, l.unknown ? "true" : "false",
+	    ", \"lost_unknown\": %s, \"complete\": %s, \"lower_bounds\": %s",
+	    records, l.lost, l.unknown ? "true" : "false",
 	    l.incomplete ? "false" : "true",
 	    rbread_lower_bounds(&l) ? "true" : "false");
+	fprintf(out, ", \"losses\": {\"records\": %" PRIu64 ", \"unknown\": %s"
+	    ", \"threads\": %zu, \"gaps\": %" PRIu64 ", \"gap_ns\": %" PRIu64
+	    ", \"exits_lost\": %" PRIu64 ", \"entries_lost\": %" PRIu64 "}"
+	    ", \"threads\": [", l.lost, l.unknown ? "true" : "false",
+	    l.threads, l.gaps, l.gap_ns, l.exits_lost, l.entries_lost);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];
 		const struct rbwalk_count	*c = &x->counts[i];
@@ -228,15 +270,32 @@ rbread_lost_json(FILE *out, const struct rbwalk_ctx *x)
 		    (int)s->info.tid);
 		rbmon_json_string(out, rbread_thread_name(s));
 		fprintf(out, ", \"records\": %" PRIu64 ", \"lost\": %" PRIu64
-		    ", \"lost_unknown\": %s}", c->records, c->lost,
-		    c->lost_unknown ? "true" : "false");
+		    ", \"lost_unknown\": %s, \"lower_bound\": %s",
+		    c->records, c->lost, c->lost_unknown ? "true" : "false",
+		    c->lost != 0 || c->lost_unknown || l.incomplete ?
+		    "true" : "false");
+		fprintf(out, ", \"losses\": {\"records\": %" PRIu64
+		    ", \"unknown\": %s, \"gaps\": %" PRIu64 ", \"gap_ns\": %"
+		    PRIu64 ", \"first_gap_ns\": ", c->lost,
+		    c->lost_unknown ? "true" : "false", c->gaps, c->gap_ns);
+		if (c->have_first_gap)
+			fprintf(out, "%" PRIu64, c->first_gap_ns);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"exits_lost\": %" PRIu64
+		    ", \"entries_lost\": %" PRIu64 "}}", c->exits_lost,
+		    c->entries_lost);
 	}
 	fputs(n != 0 ? "\n]" : "]", out);
 }
 
-/* One line on stderr when counts are lower bounds (the exports). */
+/*
+ * One line on stderr when counts are lower bounds; @where: where the
+ * output says it per thread.
+ */
 void
-rbread_lost_say(const struct rbwalk_ctx *x, const char *cmd)
+rbread_lost_say(const struct rbwalk_ctx *x, const char *cmd,
+    const char *where)
 {
 	struct rbread_losses	l;
 	char			a[64];
@@ -244,10 +303,13 @@ rbread_lost_say(const struct rbwalk_ctx *x, const char *cmd)
 	rbread_losses(x, &l);
 	if (l.threads == 0)
 		return;
-	rbmon_esc_line(stderr, "rbmon %s: %s: %s in %zu thread%s (per thread "
-	    "in its name): counts are lower bounds", cmd, x->rec.path,
-	    rbread_lost_text(a, sizeof a, l.lost, l.unknown), l.threads,
-	    l.threads == 1 ? "" : "s");
+	rbmon_esc_line(stderr, "rbmon %s: %s: %s in %zu thread%s (%s): counts "
+	    "and times are lower bounds; %" PRIu64 " gap%s, %" PRIu64 " call%s "
+	    "cut at one (exit lost), %" PRIu64 " without an entry", cmd,
+	    x->rec.path, rbread_lost_text(a, sizeof a, l.lost, l.unknown),
+	    l.threads, l.threads == 1 ? "" : "s", where, l.gaps,
+	    l.gaps == 1 ? "" : "s", l.exits_lost, l.exits_lost == 1 ? "" : "s",
+	    l.entries_lost);
 }
 
 /* Close @x; the exit status: 1 if !@ok, 3 if the recording has no END. */

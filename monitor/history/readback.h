@@ -21,6 +21,8 @@ struct rbread_losses {
 	size_t		threads;	/* streams that lost any */
 	int		unknown;	/* a gap of unknown size */
 	int		incomplete;	/* no END: what came after is unknown */
+	uint64_t	gaps, gap_ns;	/* losses.c */
+	uint64_t	exits_lost, entries_lost;
 };
 
 int	rbread_no_times(const struct rbwalk_ctx *);
@@ -33,7 +35,10 @@ void	rbread_thread_label(char *, size_t, const struct rbwalk_ctx *, size_t,
 	    const char *, const char *);
 void	rbread_lost_table(FILE *, const struct rbwalk_ctx *, const char *);
 void	rbread_lost_json(FILE *, const struct rbwalk_ctx *);
-void	rbread_lost_say(const struct rbwalk_ctx *, const char *);
+void	rbread_lost_say(const struct rbwalk_ctx *, const char *,
+	    const char *);
+int	rbread_lower(const struct rbwalk_ctx *);
+char	*rbread_ge(char *, size_t, int);
 int	rbread_done(struct rbwalk_ctx *, int);
 void	rbread_duration(char *, size_t, const struct rbwalk_ctx *, uint64_t,
 	    uint64_t);

@@ -29,6 +29,14 @@ struct rbwalk_count {
 	uint64_t	 lost;		/* lost, as counted */
 	int		 lost_unknown;	/* and gaps of unknown size */
 	int		 walked;	/* counted */
+	/* Where it lost them (losses.c). */
+	uint64_t	 gaps;		/* runs of records lost */
+	uint64_t	 gap_ns;	/* between the records around them */
+	uint64_t	 first_gap_ns;	/* the first's start, from t0 */
+	uint64_t	 exits_lost;	/* frames closed at a gap */
+	uint64_t	 entries_lost;	/* frames left without entry */
+	uint64_t	 last;		/* the last record's time, raw */
+	int		 have_last, in_gap, have_first_gap;
 };
 
 /*
