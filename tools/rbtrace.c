@@ -45,6 +45,7 @@ struct rbtrace_opts {
 	pid_t		pid;		/* -p: attach to it */
 	int		detach;		/* -p PID --detach */
 	const char	*recording;	/* its -o, NULL = rbmon's default */
+	const char	*blocking;	/* its --blocking[=TIME], "" no TIME */
 };
 
 /*
@@ -104,11 +105,14 @@ static void rbtrace_record_usage(FILE *f)
 "Run PROGRAM traced and record every call and return of every thread (fork\n"
 "and exec children included) into RECORDING until it ends: a recorder process\n"
 "(rbmon record) drains the threads' event logs while the program runs.  The\n"
-"program never waits for it: a thread whose log is full drops its new records\n"
-"and counts them, and the summary at the end says how many.\n"
+"program does not wait for it: a thread whose log is full drops its new records\n"
+"and counts them, and the summary at the end says how many (unless --blocking).\n"
 "\n"
 "  -o, --output PATH       the recording (default PROGRAM.PID.rbr here)\n"
 "      --events N          records per thread's log, a power of two (default %s)\n"
+"      --blocking[=TIME]   lossless: a thread whose log is full waits for the\n"
+"                          recorder, at most TIME (default 1s) a wait, instead of\n"
+"                          dropping; never for a recorder that is gone\n"
 "      --file PATH         the trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace)\n"
 "  -q, --quiet             no summary\n"
 "The geometry options of rbtrace (--rings ...) and --clock apply too; the policy\n"
@@ -557,6 +561,29 @@ static void rbtrace_recorder_ended(const char *prog, const char *out,
 }
 
 /*
+ * --blocking=TIME: a number and a unit (us, ms, s, m, h), 1 ms to 1 h, as
+ * rbmon record reads it (rbmon(1), DURATIONS).
+ */
+static int rbtrace_blocking_valid(const char *arg)
+{
+	static const struct { const char *unit; double ms; } units[] = {
+		{ "us", 1e-3 }, { "ms", 1 }, { "s", 1e3 }, { "m", 6e4 },
+		{ "h", 3.6e6 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	if (*arg < '0' || *arg > '9')
+		return 0;
+	v = strtod(arg, &end);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0)
+			return v * units[i].ms >= 1 && v * units[i].ms <= 3.6e6;
+	return 0;
+}
+
+/*
  * rbtrace record: the program runs with its event logs in drain and waits
  * at its first hook (RBTRACE_RECORD_WAIT) until rbmon record, started
  * here, has attached; the recorder ends when every process of the trace
@@ -601,11 +628,23 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 		/* ^C stops the recorder too, after a last sweep. */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
-		if (o->recording != NULL)
-			execl(rbmon, "rbmon", "record", "-o", o->recording,
-			      path, (char *)NULL);
-		else
-			execl(rbmon, "rbmon", "record", path, (char *)NULL);
+		char blk[128], *av[8];
+		int ac = 0;
+
+		av[ac++] = "rbmon";
+		av[ac++] = "record";
+		if (o->recording != NULL) {
+			av[ac++] = "-o";
+			av[ac++] = (char *)o->recording;
+		}
+		if (o->blocking != NULL) {
+			snprintf(blk, sizeof(blk), "--blocking%s%s",
+				 *o->blocking != '\0' ? "=" : "", o->blocking);
+			av[ac++] = blk;
+		}
+		av[ac++] = (char *)path;
+		av[ac] = NULL;
+		execv(rbmon, av);
 		rbtrace_say("rbtrace: cannot run %s: %s", rbmon,
 			strerror(errno));
 		_exit(127);
@@ -740,6 +779,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "detach", no_argument, NULL, 1008 },
+		{ "blocking", optional_argument, NULL, 1009 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -842,6 +882,19 @@ int main(int argc, char **argv)
 		}
 		case 1008:
 			o.detach = 1;
+			break;
+		case 1009:
+			if (!o.record)
+				rbtrace_bad_usage("--blocking goes with rbtrace record");
+			if (optarg != NULL && !rbtrace_blocking_valid(optarg)) {
+				char what[256];
+
+				snprintf(what, sizeof(what),
+					 "--blocking '%.64s': not a time from 1ms to 1h "
+					 "(for example 100ms, 2s)", optarg);
+				rbtrace_bad_usage(what);
+			}
+			o.blocking = optarg != NULL ? optarg : "";
 			break;
 		case 'S':
 			o.stop_on_create = 1;
