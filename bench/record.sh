@@ -16,10 +16,11 @@
 #    summary), and how many runs lost nothing.  "Sustained" is the highest
 #    rate at which every run, at that rate and below, lost nothing.  With
 #    the default logs and a rate up to 2 M call pairs a second, where the
-#    first gap came (rbmon replay of the first run).  The recorder sleeps
-#    0.1 to 10 ms between sweeps (monitor/history/record.c), so what a log holds
-#    over a sweep, and how long the recorder waits for a core, bound what
-#    it keeps.
+#    first gap came (rbmon replay of the first run).  The recorder sweeps
+#    again at once while logs fill up and sleeps 0.1 to 10 ms while they do
+#    not, woken by a thread whose log fills (monitor/history/record.c), so
+#    what a log holds, and how long the recorder waits for a core, bound
+#    what it keeps (bench/recorder.sh compares the lossless --blocking).
 # 2. Exporter speed.  rbmon replay, report, hot, export --chrome, --folded,
 #    --speedscope (and --perfetto when `rbmon export --help` lists it) on
 #    a recording of fib (a few million events, one deep recursive
