@@ -134,7 +134,8 @@ static uint64_t rb_evlog_mono_ns(void)
  *
  * Return: 1 if there is room now, 0 if the records are to be dropped.
  */
-static int rb_evlog_wait(const struct rb_evq *q, uint64_t h, uint32_t n)
+static __attribute__((noinline, cold)) int
+rb_evlog_wait(const struct rb_evq *q, uint64_t h, uint32_t n)
 {
 	struct rb_evlog *l = q->log;
 	uint64_t c, t, now, end;
@@ -182,12 +183,19 @@ static int rb_evlog_wait(const struct rb_evq *q, uint64_t h, uint32_t n)
 	return room;
 }
 
-/* No room for @n records at head @h, after a wait if the consumer asks for one? */
-static int rb_evlog_no_room_wait(const struct rb_evq *q, uint64_t h, uint32_t n)
+/*
+ * No room for @n records at head @h, after a wait if the consumer asks for
+ * one?  Without blocking, one more load than before (relaxed, as in
+ * rb_evlog_wait()).
+ */
+static inline int rb_evlog_no_room_wait(const struct rb_evq *q, uint64_t h,
+					uint32_t n)
 {
 	if (!rb_evlog_no_room(q, h, n))
 		return 0;
-	return q->consumer == NULL || !rb_evlog_wait(q, h, n);
+	return q->consumer == NULL ||
+	    RB_CONSUMER_BLOCK_MS(RB_LOAD(q->consumer)) == 0 ||
+	    !rb_evlog_wait(q, h, n);
 }
 
 /**
