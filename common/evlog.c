@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * common/evlog.c - the event log's ring of records: the owner's writer and
- * the readers' copy (see evlog.h).  The writer takes no lock, makes no
- * system call and allocates nothing.
+ * the readers' copy (see evlog.h).  The writer takes no lock and
+ * allocates nothing; it makes no system call while its log has room (a
+ * full drain log wakes its consumer, and waits for a blocking one).
  */
 #include "config.h"
 
