@@ -7,7 +7,7 @@
 # 1. Recorder throughput.  bench/apps/pace (an instrumented leaf called
 #    RATE times a second on each of 1 and 2 threads, busy between the calls)
 #    under `rbtrace record`, for a ladder of rates up to "as fast as it
-#    goes", with the recorder's default logs (16384 records per thread),
+#    goes", with logs of 16384 records per thread (rbtrace record gives 131072),
 #    the same with RBTRACE_RECORD_WAIT=10 in the environment (16384+wait:
 #    the program waits at its first hook until the recorder has attached,
 #    as rbtrace(1) says it does), and larger logs (--events 262144): per
@@ -114,7 +114,7 @@ FIB=$top_builddir/bench/apps/fib
 PACE=$top_builddir/bench/apps/pace
 WORKLUA=$top_srcdir/bench/lua/work.lua
 LUAMK=$top_srcdir/bench/lua/lua.mk
-REC_DEFAULT_EVENTS=16384	# tools/rbtrace.c: RBTRACE_RECORD_EVENTS
+REC_DEFAULT_EVENTS=16384	# the small logs of part 1
 
 # The variants set these themselves; librbtrace means the defaults.
 unset RBTRACE_EVENTS RBTRACE_POLICY RBTRACE_RINGS RBTRACE_SLOTS

@@ -87,8 +87,14 @@ static const struct {
 	{ "global-size", "RBTRACE_GLOBALSZ", RB_MIN_GLOBAL_SZ, RB_MAX_GLOBAL_SZ },
 };
 
-/* rbtrace record: records per thread, and how long the program waits for the recorder. */
-#define RBTRACE_RECORD_EVENTS	"16384"
+/*
+ * rbtrace record: records per thread (4 MiB: a few milliseconds of a busy
+ * thread, what a recorder waiting for a core on a loaded machine needs),
+ * fewer when the rings are many, the logs of them all at most 1 GiB; and
+ * how long the program waits for the recorder.
+ */
+#define RBTRACE_RECORD_EVENTS	131072u
+#define RBTRACE_RECORD_LOGS	(1ull << 25)	/* records, all rings */
 #define RBTRACE_RECORD_WAIT	"10"
 
 /* Waiting for the trace file: polls of 20 ms, a word after 10 s. */
@@ -109,7 +115,8 @@ static void rbtrace_record_usage(FILE *f)
 "and counts them, and the summary at the end says how many (unless --blocking).\n"
 "\n"
 "  -o, --output PATH       the recording (default PROGRAM.PID.rbr here)\n"
-"      --events N          records per thread's log, a power of two (default %s)\n"
+"      --events N          records per thread's log, a power of two (default %u,\n"
+"                          fewer with over 256 rings)\n"
 "      --blocking[=TIME]   lossless: a thread whose log is full waits for the\n"
 "                          recorder, at most TIME (default 1s) a wait, instead of\n"
 "                          dropping; never for a recorder that is gone\n"
@@ -560,6 +567,23 @@ static void rbtrace_recorder_ended(const char *prog, const char *out,
 			"wait status %#x", (int)rec, (unsigned)rstatus);
 }
 
+/* rbtrace record's log size: RBTRACE_RECORD_EVENTS, less with many rings. */
+static const char *rbtrace_record_events(const struct rbtrace_opts *o)
+{
+	static char buf[16];
+	const char *r = o->env[0] != NULL ? o->env[0] : getenv("RBTRACE_RINGS");
+	unsigned long rings = r != NULL ? strtoul(r, NULL, 10) : 0;
+	unsigned long n = RBTRACE_RECORD_EVENTS;
+
+	if (rings < RB_MIN_RINGS || rings > RB_MAX_RINGS)
+		rings = RB_DEF_RINGS;
+	while (n > RB_MIN_EVENTS && (unsigned long long)n * rings >
+	       RBTRACE_RECORD_LOGS)
+		n /= 2;
+	snprintf(buf, sizeof(buf), "%lu", n);
+	return buf;
+}
+
 /*
  * --blocking=TIME: a number and a unit (us, ms, s, m, h), 1 ms to 1 h, as
  * rbmon record reads it (rbmon(1), DURATIONS).
@@ -947,7 +971,7 @@ int main(int argc, char **argv)
 					  "--events cannot be 0");
 		o.policy = "drain";
 		if (o.events == NULL)
-			o.events = RBTRACE_RECORD_EVENTS;
+			o.events = rbtrace_record_events(&o);
 	}
 	/* Exported as given, a relative path would follow a child's chdir(). */
 	if (o.file != NULL && *o.file != '/') {
