@@ -7,8 +7,8 @@
 # 1. Recorder throughput.  bench/apps/pace (an instrumented leaf called
 #    RATE times a second on each of 1 and 2 threads, busy between the calls)
 #    under `rbtrace record`, for a ladder of rates up to "as fast as it
-#    goes", with logs of 16384 records per thread (rbtrace record gives 131072),
-#    the same with RBTRACE_RECORD_WAIT=10 in the environment (16384+wait:
+#    goes", with logs of 16384 records per thread (rbtrace record's
+#    default is 131072), the same with RBTRACE_RECORD_WAIT=10 in the environment (16384+wait:
 #    the program waits at its first hook until the recorder has attached,
 #    as rbtrace(1) says it does), and larger logs (--events 262144): per
 #    rate the events offered and kept a second, the share dropped, the
