@@ -19,6 +19,7 @@ BENCHMARKS = \
 	bench/rbmon-cpu.sh \
 	bench/overhead.sh \
 	bench/record.sh \
+	bench/recorder.sh \
 	bench/attach.sh \
 	bench/churn.sh \
 	bench/exports.sh \

@@ -7,8 +7,8 @@
 # 1. Recorder throughput.  bench/apps/pace (an instrumented leaf called
 #    RATE times a second on each of 1 and 2 threads, busy between the calls)
 #    under `rbtrace record`, for a ladder of rates up to "as fast as it
-#    goes", with the recorder's default logs (16384 records per thread),
-#    the same with RBTRACE_RECORD_WAIT=10 in the environment (16384+wait:
+#    goes", with logs of 16384 records per thread (rbtrace record's
+#    default is 131072), the same with RBTRACE_RECORD_WAIT=10 in the environment (16384+wait:
 #    the program waits at its first hook until the recorder has attached,
 #    as rbtrace(1) says it does), and larger logs (--events 262144): per
 #    rate the events offered and kept a second, the share dropped, the
@@ -16,10 +16,11 @@
 #    summary), and how many runs lost nothing.  "Sustained" is the highest
 #    rate at which every run, at that rate and below, lost nothing.  With
 #    the default logs and a rate up to 2 M call pairs a second, where the
-#    first gap came (rbmon replay of the first run).  The recorder sleeps
-#    0.1 to 10 ms between sweeps (monitor/history/record.c), so what a log holds
-#    over a sweep, and how long the recorder waits for a core, bound what
-#    it keeps.
+#    first gap came (rbmon replay of the first run).  The recorder sweeps
+#    again at once while logs fill up and sleeps 0.1 to 10 ms while they do
+#    not, woken by a thread whose log fills (monitor/history/record.c), so
+#    what a log holds, and how long the recorder waits for a core, bound
+#    what it keeps (bench/recorder.sh compares the lossless --blocking).
 # 2. Exporter speed.  rbmon replay, report, hot, export --chrome, --folded,
 #    --speedscope (and --perfetto when `rbmon export --help` lists it) on
 #    a recording of fib (a few million events, one deep recursive
@@ -113,7 +114,7 @@ FIB=$top_builddir/bench/apps/fib
 PACE=$top_builddir/bench/apps/pace
 WORKLUA=$top_srcdir/bench/lua/work.lua
 LUAMK=$top_srcdir/bench/lua/lua.mk
-REC_DEFAULT_EVENTS=16384	# tools/rbtrace.c: RBTRACE_RECORD_EVENTS
+REC_DEFAULT_EVENTS=16384	# the small logs of part 1
 
 # The variants set these themselves; librbtrace means the defaults.
 unset RBTRACE_EVENTS RBTRACE_POLICY RBTRACE_RINGS RBTRACE_SLOTS

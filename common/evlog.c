@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * common/evlog.c - the event log's ring of records: the owner's writer and
- * the readers' copy (see evlog.h).  The writer takes no lock, makes no
- * system call and allocates nothing.
+ * the readers' copy (see evlog.h).  The writer takes no lock and
+ * allocates nothing; it makes no system call while its log has room (a
+ * full drain log wakes its consumer, and waits for a blocking one).
  */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/atomic.h"
 #include "common/evlog.h"
+#include "common/futex.h"
+
+/* A blocked owner looks at its consumer this often. */
+#define RB_EVLOG_WAIT_SLICE_NS	10000000ull
 
 /* RB_POLICY_* as RBTRACE_POLICY, the tools and the outputs spell them. */
 static const char *const rb_policy_names[] = { "ring", "fill", "drain" };
@@ -46,6 +54,16 @@ void rb_evq_attach(struct rb_evq *q, struct rb_evlog *l, uint32_t size,
 	q->rec = rb_evlog_records(l);
 	q->size = size != 0 && (size & (size - 1)) == 0 ? size : 0;
 	q->policy = policy <= RB_POLICY_MAX ? policy : RB_POLICY_RING;
+	q->consumer = NULL;
+}
+
+/**
+ * rb_evq_consumer - the owner of a drain log may wait for room when the
+ * consumer named at @word (rb_header.ev_consumer) asks for it; NULL: never
+ */
+void rb_evq_consumer(struct rb_evq *q, uint64_t *word)
+{
+	q->consumer = q->policy == RB_POLICY_DRAIN ? word : NULL;
 }
 
 /**
@@ -60,6 +78,8 @@ void rb_evlog_reset(const struct rb_evq *q)
 	RB_STORE(&l->pending_lost, 0);
 	RB_STORE(&l->off, 0);
 	RB_STORE(&l->tail, 0);
+	RB_STORE(&l->stalled, 0);
+	RB_STORE(&l->waiting, 0);
 }
 
 /* Store record @e at index @h (publication is the caller's). */
@@ -96,6 +116,89 @@ static int rb_evlog_no_room(const struct rb_evq *q, uint64_t h, uint32_t n)
 	}
 }
 
+static uint64_t rb_evlog_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Drain, blocking: the log has no room for @n records at head @h.  Wait
+ * for the consumer to make some, at most its blocking time, and never for
+ * a consumer that is gone (its pid no longer runs, or it gave the file
+ * back), nor again after a wait ran out or found it gone until the
+ * consumer has moved the tail since (a stuck consumer costs each thread
+ * one wait, not one per record).  In any thread, at any call: no lock, no allocation, errno
+ * kept.
+ *
+ * Return: 1 if there is room now, 0 if the records are to be dropped.
+ */
+static __attribute__((noinline, cold)) int
+rb_evlog_wait(const struct rb_evq *q, uint64_t h, uint32_t n)
+{
+	struct rb_evlog *l = q->log;
+	uint64_t c, t, now, end;
+	uint32_t ms, pid;
+	int saved, room = 0;
+
+	/* Relaxed: the word alone says what to do, nothing it points to. */
+	c = RB_LOAD(q->consumer);
+	ms = RB_CONSUMER_BLOCK_MS(c);
+	pid = RB_CONSUMER_PID(c);
+	if (ms == 0 || pid == 0)
+		return 0;
+	t = RB_LOAD(&l->tail);
+	if (RB_LOAD(&l->stalled) == t + 1)
+		return 0;
+	saved = errno;
+	/* The recorder may be asleep: it sweeps again at once. */
+	rb_futex_wake(rb_consumer_word(q->consumer));
+	end = rb_evlog_mono_ns() + (uint64_t)ms * 1000000u;
+	for (;;) {
+		RB_STORE(&l->waiting, 1);
+		/*
+		 * (M) Full fence: waiting before the look at tail; pairs with
+		 * the consumer's fence between its move of tail and its look
+		 * at waiting (rb_evlog_wake()): one of the two sees the other.
+		 */
+		RB_FENCE_SEQ();
+		if (!rb_evlog_no_room(q, h, n)) {
+			room = 1;
+			break;
+		}
+		if (RB_LOAD(q->consumer) != c)
+			break;		/* given back, or another consumer */
+		now = rb_evlog_mono_ns();
+		/* Gone without giving it back, or too long: no more waits for it. */
+		if ((kill((pid_t)pid, 0) != 0 && errno == ESRCH) || now >= end) {
+			RB_STORE(&l->stalled, RB_LOAD(&l->tail) + 1);
+			break;
+		}
+		rb_futex_wait(&l->waiting, 1, end - now < RB_EVLOG_WAIT_SLICE_NS ?
+		    end - now : RB_EVLOG_WAIT_SLICE_NS);
+	}
+	RB_STORE(&l->waiting, 0);
+	errno = saved;
+	return room;
+}
+
+/*
+ * No room for @n records at head @h, after a wait if the consumer asks for
+ * one?  Without blocking, one more load than before (relaxed, as in
+ * rb_evlog_wait()).
+ */
+static inline int rb_evlog_no_room_wait(const struct rb_evq *q, uint64_t h,
+					uint32_t n)
+{
+	if (!rb_evlog_no_room(q, h, n))
+		return 0;
+	return q->consumer == NULL ||
+	    RB_CONSUMER_BLOCK_MS(RB_LOAD(q->consumer)) == 0 ||
+	    !rb_evlog_wait(q, h, n);
+}
+
 /**
  * rb_evlog_full - would the owner's next @n records be dropped?  (Then
  * rb_evlog_drop() counts them, and no clock needs reading.)
@@ -103,7 +206,8 @@ static int rb_evlog_no_room(const struct rb_evq *q, uint64_t h, uint32_t n)
 int rb_evlog_full(const struct rb_evq *q, uint32_t n)
 {
 	/* Relaxed: head is the owner's own. */
-	return q->size == 0 || rb_evlog_no_room(q, RB_LOAD(&q->log->head), n);
+	return q->size == 0 ||
+	    rb_evlog_no_room_wait(q, RB_LOAD(&q->log->head), n);
 }
 
 /**
@@ -113,10 +217,21 @@ int rb_evlog_full(const struct rb_evq *q, uint32_t n)
 void rb_evlog_drop(const struct rb_evq *q, uint32_t n)
 {
 	struct rb_evlog *l = q->log;
+	uint64_t pending;
 
 	RB_STORE(&l->dropped, RB_LOAD(&l->dropped) + n);
-	if (q->policy == RB_POLICY_DRAIN)
-		RB_STORE(&l->pending_lost, RB_LOAD(&l->pending_lost) + n);
+	if (q->policy != RB_POLICY_DRAIN)
+		return;
+	pending = RB_LOAD(&l->pending_lost);
+	RB_STORE(&l->pending_lost, pending + n);
+	/* A gap begins: the recorder, if asleep, sweeps at once (errno kept). */
+	if (pending == 0 && q->consumer != NULL &&
+	    RB_CONSUMER_PID(RB_LOAD(q->consumer)) != 0) {
+		int saved = errno;
+
+		rb_futex_wake(rb_consumer_word(q->consumer));
+		errno = saved;
+	}
 }
 
 /*
@@ -129,7 +244,7 @@ static int rb_evlog_room(const struct rb_evq *q, uint64_t *h, uint32_t n,
 	struct rb_evlog *l = q->log;
 	uint64_t lost;
 
-	if (rb_evlog_no_room(q, *h, n)) {
+	if (rb_evlog_no_room_wait(q, *h, n)) {
 		rb_evlog_drop(q, n);
 		return 0;
 	}
@@ -286,4 +401,23 @@ int rb_evlog_consume(const struct rb_evq *q, uint64_t from, uint64_t upto)
 		return 0;
 	/* (F) Release: the copies made before; pairs with the writer's acquire load of tail. */
 	return RB_CAS_REL(&l->tail, &from, upto);
+}
+
+/**
+ * rb_evlog_wake - drain, blocking: the consumer, after it moved the tail,
+ * wakes the owner if it waits for room
+ *
+ * Return: 1 if it was waiting.
+ */
+int rb_evlog_wake(const struct rb_evq *q)
+{
+	struct rb_evlog *l = q->log;
+
+	/* (M) Full fence: the move of tail before the look at waiting; pairs with rb_evlog_wait(). */
+	RB_FENCE_SEQ();
+	if (RB_LOAD(&l->waiting) == 0)
+		return 0;
+	RB_STORE(&l->waiting, 0);
+	rb_futex_wake(&l->waiting);
+	return 1;
 }

@@ -15,6 +15,10 @@
  *	written == consumed + overwritten + dropped + still_buffered
  * where written counts every record offered, dropped those never stored.
  *
+ * Blocking (drain, rbtrace(5), "EVENT LOG"): when the consumer asks for it
+ * in rb_header.ev_consumer, an owner whose log is full waits for room, a
+ * bounded time, instead of dropping; never for a consumer that is gone.
+ *
  * The size and the policy are never read from the shared words: both
  * sides take them from their own validated copy of the header (struct
  * rb_evq), so a stray write into the file cannot send an index outside
@@ -35,6 +39,8 @@ struct rb_evq {
 	struct rb_event	*rec;
 	uint32_t	 size;		/* records, a power of two, or 0 */
 	uint32_t	 policy;	/* RB_POLICY_* */
+	uint64_t	*consumer;	/* rb_header.ev_consumer: the owner may
+					   wait when full (drain); NULL never */
 };
 
 /* What one copy of a log gave. */
@@ -51,6 +57,7 @@ RB_HIDDEN int	rb_policy_parse(const char *);
 RB_HIDDEN const char *rb_policy_name(uint32_t);
 RB_HIDDEN void	rb_evq_attach(struct rb_evq *, struct rb_evlog *, uint32_t,
 		    uint32_t);
+RB_HIDDEN void	rb_evq_consumer(struct rb_evq *, uint64_t *);
 RB_HIDDEN void	rb_evlog_reset(const struct rb_evq *);
 RB_HIDDEN int	rb_evlog_put(const struct rb_evq *, uint32_t, uint64_t,
 		    uint64_t, uint64_t);
@@ -61,5 +68,6 @@ RB_HIDDEN int	rb_evlog_putv(const struct rb_evq *, const struct rb_event *,
 RB_HIDDEN size_t rb_evlog_copy(const struct rb_evq *, uint64_t,
 		    struct rb_event *, size_t, struct rb_ev_window *);
 RB_HIDDEN int	rb_evlog_consume(const struct rb_evq *, uint64_t, uint64_t);
+RB_HIDDEN int	rb_evlog_wake(const struct rb_evq *);
 
 #endif /* RB_COMMON_EVLOG_H */

@@ -215,6 +215,8 @@ void rb_ev_thread_start(struct rb_thread *t)
 	}
 	rb_evq_attach(&t->ev, rb_ring_evlog(h, t->ring), h->events,
 		      h->ev_policy);
+	/* A full drain log waits for a recorder that asks for it (evlog.c). */
+	rb_evq_consumer(&t->ev, &rb_proc.map.hdr->ev_consumer);
 	if (h->ev_policy == RB_POLICY_DRAIN) {
 		/* What the recorder never read of the previous owner's log. */
 		uint64_t head = RB_LOAD(&t->ev.log->head);

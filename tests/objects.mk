@@ -45,12 +45,12 @@ tests_apps_cxxnames_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 TESTS += tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
 	tests/integration/cxxnames.sh \
 	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh \
-	tests/integration/record-lost.sh tests/integration/record-fail.sh \
+	tests/integration/record-lost.sh tests/integration/record-fail.sh tests/integration/record-blocking.sh \
 	tests/integration/hot.sh tests/integration/viewers.sh tests/integration/filters.sh \
 	tests/integration/planted.sh tests/integration/hostile-recording.sh
 EXTRA_DIST += tests/apps/app.h tests/integration/dlopen.sh tests/integration/cxx.sh tests/integration/names.sh \
 	tests/integration/cxxnames.sh \
 	tests/integration/api.sh tests/integration/events.sh tests/integration/events-life.sh tests/integration/record.sh \
-	tests/integration/record-lost.sh tests/integration/record-fail.sh \
+	tests/integration/record-lost.sh tests/integration/record-fail.sh tests/integration/record-blocking.sh \
 	tests/integration/hot.sh tests/apps/hot-main.c tests/apps/hot-leaf.c tests/integration/viewers.sh tests/integration/filters.sh \
 	tests/integration/planted.sh tests/integration/hostile-recording.sh

@@ -6,7 +6,7 @@ rbtrace_SOURCES = tools/rbtrace.c tools/progcheck.c tools/progcheck.h \
 	tools/elfsym.c tools/elfsym.h tools/perm.c tools/perm.h \
 	tools/proc.c tools/proc.h \
 	common/tracepath.c common/tracepath.h \
-	common/evlog.c common/evlog.h \
+	common/evlog.c common/evlog.h common/futex.c common/futex.h \
 	common/escape.c common/escape.h \
 	$(RB_COMMON_TOOL_SOURCES) \
 	common/defs.h

@@ -45,6 +45,7 @@ struct rbtrace_opts {
 	pid_t		pid;		/* -p: attach to it */
 	int		detach;		/* -p PID --detach */
 	const char	*recording;	/* its -o, NULL = rbmon's default */
+	const char	*blocking;	/* its --blocking[=TIME], "" no TIME */
 };
 
 /*
@@ -86,8 +87,14 @@ static const struct {
 	{ "global-size", "RBTRACE_GLOBALSZ", RB_MIN_GLOBAL_SZ, RB_MAX_GLOBAL_SZ },
 };
 
-/* rbtrace record: records per thread, and how long the program waits for the recorder. */
-#define RBTRACE_RECORD_EVENTS	"16384"
+/*
+ * rbtrace record: records per thread (4 MiB: a few milliseconds of a busy
+ * thread, what a recorder waiting for a core on a loaded machine needs),
+ * fewer when the rings are many, the logs of them all at most 1 GiB; and
+ * how long the program waits for the recorder.
+ */
+#define RBTRACE_RECORD_EVENTS	131072u
+#define RBTRACE_RECORD_LOGS	(1ull << 25)	/* records, all rings */
 #define RBTRACE_RECORD_WAIT	"10"
 
 /* Waiting for the trace file: polls of 20 ms, a word after 10 s. */
@@ -104,11 +111,15 @@ static void rbtrace_record_usage(FILE *f)
 "Run PROGRAM traced and record every call and return of every thread (fork\n"
 "and exec children included) into RECORDING until it ends: a recorder process\n"
 "(rbmon record) drains the threads' event logs while the program runs.  The\n"
-"program never waits for it: a thread whose log is full drops its new records\n"
-"and counts them, and the summary at the end says how many.\n"
+"program does not wait for it: a thread whose log is full drops its new records\n"
+"and counts them, and the summary at the end says how many (unless --blocking).\n"
 "\n"
 "  -o, --output PATH       the recording (default PROGRAM.PID.rbr here)\n"
-"      --events N          records per thread's log, a power of two (default %s)\n"
+"      --events N          records per thread's log, a power of two (default %u,\n"
+"                          fewer with over 256 rings)\n"
+"      --blocking[=TIME]   lossless: a thread whose log is full waits for the\n"
+"                          recorder, at most TIME (default 1s) a wait, instead of\n"
+"                          dropping; never for a recorder that is gone\n"
 "      --file PATH         the trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace)\n"
 "  -q, --quiet             no summary\n"
 "The geometry options of rbtrace (--rings ...) and --clock apply too; the policy\n"
@@ -556,6 +567,46 @@ static void rbtrace_recorder_ended(const char *prog, const char *out,
 			"wait status %#x", (int)rec, (unsigned)rstatus);
 }
 
+/* rbtrace record's log size: RBTRACE_RECORD_EVENTS, less with many rings. */
+static const char *rbtrace_record_events(const struct rbtrace_opts *o)
+{
+	static char buf[16];
+	const char *r = o->env[0] != NULL ? o->env[0] : getenv("RBTRACE_RINGS");
+	unsigned long rings = r != NULL ? strtoul(r, NULL, 10) : 0;
+	unsigned long n = RBTRACE_RECORD_EVENTS;
+
+	if (rings < RB_MIN_RINGS || rings > RB_MAX_RINGS)
+		rings = RB_DEF_RINGS;
+	while (n > RB_MIN_EVENTS && (unsigned long long)n * rings >
+	       RBTRACE_RECORD_LOGS)
+		n /= 2;
+	snprintf(buf, sizeof(buf), "%lu", n);
+	return buf;
+}
+
+/*
+ * --blocking=TIME: a number and a unit (us, ms, s, m, h), 1 ms to 1 h, as
+ * rbmon record reads it (rbmon(1), DURATIONS).
+ */
+static int rbtrace_blocking_valid(const char *arg)
+{
+	static const struct { const char *unit; double ms; } units[] = {
+		{ "us", 1e-3 }, { "ms", 1 }, { "s", 1e3 }, { "m", 6e4 },
+		{ "h", 3.6e6 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	if (*arg < '0' || *arg > '9')
+		return 0;
+	v = strtod(arg, &end);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0)
+			return v * units[i].ms >= 1 && v * units[i].ms <= 3.6e6;
+	return 0;
+}
+
 /*
  * rbtrace record: the program runs with its event logs in drain and waits
  * at its first hook (RBTRACE_RECORD_WAIT) until rbmon record, started
@@ -601,11 +652,23 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 		/* ^C stops the recorder too, after a last sweep. */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
-		if (o->recording != NULL)
-			execl(rbmon, "rbmon", "record", "-o", o->recording,
-			      path, (char *)NULL);
-		else
-			execl(rbmon, "rbmon", "record", path, (char *)NULL);
+		char blk[128], *av[8];
+		int ac = 0;
+
+		av[ac++] = "rbmon";
+		av[ac++] = "record";
+		if (o->recording != NULL) {
+			av[ac++] = "-o";
+			av[ac++] = (char *)o->recording;
+		}
+		if (o->blocking != NULL) {
+			snprintf(blk, sizeof(blk), "--blocking%s%s",
+				 *o->blocking != '\0' ? "=" : "", o->blocking);
+			av[ac++] = blk;
+		}
+		av[ac++] = (char *)path;
+		av[ac] = NULL;
+		execv(rbmon, av);
 		rbtrace_say("rbtrace: cannot run %s: %s", rbmon,
 			strerror(errno));
 		_exit(127);
@@ -746,6 +809,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "detach", no_argument, NULL, 1008 },
+		{ "blocking", optional_argument, NULL, 1009 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -849,6 +913,19 @@ int main(int argc, char **argv)
 		case 1008:
 			o.detach = 1;
 			break;
+		case 1009:
+			if (!o.record)
+				rbtrace_bad_usage("--blocking goes with rbtrace record");
+			if (optarg != NULL && !rbtrace_blocking_valid(optarg)) {
+				char what[256];
+
+				snprintf(what, sizeof(what),
+					 "--blocking '%.64s': not a time from 1ms to 1h "
+					 "(for example 100ms, 2s)", optarg);
+				rbtrace_bad_usage(what);
+			}
+			o.blocking = optarg != NULL ? optarg : "";
+			break;
 		case 'S':
 			o.stop_on_create = 1;
 			break;
@@ -900,7 +977,7 @@ int main(int argc, char **argv)
 					  "--events cannot be 0");
 		o.policy = "drain";
 		if (o.events == NULL)
-			o.events = RBTRACE_RECORD_EVENTS;
+			o.events = rbtrace_record_events(&o);
 	}
 	/* Exported as given, a relative path would follow a child's chdir(). */
 	if (o.file != NULL && *o.file != '/') {

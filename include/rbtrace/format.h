@@ -41,7 +41,7 @@
 
 #define RB_MAGIC		"RBTRACE\x1a"	/* 8 bytes, no terminator */
 #define RB_MAGIC_LEN		8
-#define RB_VERSION		3
+#define RB_VERSION		4
 #define RB_ENDIAN_MARK		0x01020304u
 
 #define RB_PROGRAM_MAX		64	/* program name, NUL-terminated */
@@ -174,14 +174,30 @@ struct rb_header {
 	uint32_t	events_off;	/* struct rb_evlog, from a ring's start */
 
 	/*
-	 * drain: the recorder consuming every ring's log (its pid, taken with
-	 * compare-and-swap from 0, given back at its end), and the records
-	 * never consumed in logs whose rings went to new threads (atomic adds
-	 * by the claimers).
+	 * drain: the recorder consuming every ring's log (its pid in the low
+	 * 32 bits, and in the high 32 how many milliseconds a thread whose
+	 * log is full may wait for it, 0: never; taken with compare-and-swap
+	 * from 0, given back at its end), and the records never consumed in
+	 * logs whose rings went to new threads (atomic adds by the claimers).
 	 */
 	uint64_t	ev_consumer;
 	uint64_t	ev_reused_lost;
 };
+
+/* rb_header.ev_consumer: the recorder's pid and its blocking time. */
+#define RB_CONSUMER_PID(c)	((uint32_t)((c) & 0xffffffffu))
+#define RB_CONSUMER_BLOCK_MS(c)	((uint32_t)((c) >> 32))
+#define RB_CONSUMER_MAKE(pid, ms)	\
+	((uint64_t)(uint32_t)(pid) | ((uint64_t)(uint32_t)(ms) << 32))
+/* Its low half, the pid, is also the futex word the recorder sleeps on. */
+static inline uint32_t *rb_consumer_word(uint64_t *c)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (uint32_t *)c + 1;
+#else
+	return (uint32_t *)c;
+#endif
+}
 
 /*
  * rb_header.gma_owner: the ring (index + 1) in the low 24 bits; for a watch
@@ -509,8 +525,9 @@ struct rb_event {
 
 /*
  * A ring's event log header, followed by struct rb_event[events].  The
- * owner writes head, dropped and pending_lost; a consumer (drain) writes
- * tail, on a cache line of its own; monitors write off.
+ * owner writes head, dropped, pending_lost and stalled; a consumer
+ * (drain) writes tail, on a cache line of its own; monitors write off;
+ * both write waiting.
  */
 struct rb_evlog {
 	uint64_t	head;		/* records stored, ever (release) */
@@ -518,10 +535,15 @@ struct rb_evlog {
 	uint64_t	pending_lost;	/* drain: dropped, gap not marked yet */
 	uint32_t	off;		/* 1: recording off (EVOF) */
 	uint32_t	pad0;
-	uint64_t	pad1[4];
+	uint64_t	stalled;	/* drain, blocking: tail + 1 when the
+					   owner's last wait ran out, 0 */
+	uint64_t	pad1[3];
 	uint64_t	tail __attribute__((aligned(RB_CACHELINE)));
 					/* drain: records consumed (release) */
-	uint64_t	pad2[7];
+	uint32_t	waiting;	/* drain, blocking: 1 while the owner
+					   waits for room (a futex word) */
+	uint32_t	pad3;
+	uint64_t	pad2[6];
 };
 
 /* Records per ring a file may have: 0, or a power of two in range. */

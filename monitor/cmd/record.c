@@ -18,7 +18,7 @@
 
 /* --record: the recording's default name is the trace file's, here. */
 static int
-record_run(const char *file, const char *output)
+record_run(const char *file, const char *output, uint32_t block_ms)
 {
 	struct rbmon_record_opts	 o;
 	char				*dflt = NULL;
@@ -37,6 +37,7 @@ record_run(const char *file, const char *output)
 	o.replace = dflt == NULL;
 	o.out = output;
 	o.wait_ms = RBMON_READY_WAIT_MS;
+	o.block_ms = block_ms;
 	status = rbmon_record(&o);
 	free(dflt);
 	return status;
@@ -55,6 +56,13 @@ record_usage(FILE *f)
 	    "here, after the\n"
 	    "                       trace file's name)\n"
 	    "  -p, --pid PID        use the trace file PID writes to\n"
+	    "      --blocking[=TIME]\n"
+	    "                       lossless: a thread whose log is full waits "
+	    "for the\n"
+	    "                       recorder, at most TIME (1ms to 1h, default "
+	    "1s) per wait,\n"
+	    "                       instead of dropping; never for a recorder "
+	    "that is gone\n"
 	    "  -h, --help           show this help\n", f);
 }
 
@@ -73,7 +81,7 @@ rbmon_cmd_record(int argc, char **argv)
 	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
 		status = 1;
 	else
-		status = record_run(file, o.output);
+		status = record_run(file, o.output, o.block_ms);
 	free(found);
 	rbmon_opts_free(&o);
 	return status;

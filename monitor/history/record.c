@@ -4,14 +4,18 @@
  * own that drains every thread's event log into a recording while the
  * program runs, as the NPTL Trace Tool's daemon did.
  *
- * The program never waits for it.  With the drain policy a thread whose
- * log is full drops its new records and counts them (the recorder falls
- * behind, nothing is overwritten); with ring the recorder reads what is
- * still there and counts what was overwritten before it came.  It sweeps
- * every ring, more often while logs fill up, writes what it copied as
- * chunks of the recording, and moves the drain log's tail only from the
- * value it read, with compare-and-swap, so that a ring handed to a new
- * thread meanwhile is never touched.
+ * The program does not wait for it unless asked.  With the drain policy a
+ * thread whose log is full drops its new records and counts them (the
+ * recorder falls behind, nothing is overwritten), or, blocking (block_ms,
+ * rbtrace(5) "EVENT LOG"), waits that long for room first, and the
+ * recorder wakes it after each move of its tail; with ring the recorder
+ * reads what is still there and counts what was overwritten before it
+ * came.  It sweeps every ring, again at once while a sweep finds logs
+ * filling up or threads waiting, with sleeps growing from 0.1 to 10 ms
+ * while it finds little, writes what it copied as chunks of the
+ * recording, and moves the drain log's tail only from the value it read,
+ * with compare-and-swap, so that a ring handed to a new thread meanwhile
+ * is never touched.
  *
  * It stops when no process of the trace file runs any more (after a last
  * sweep), or at SIGINT, SIGTERM or SIGHUP.
@@ -31,6 +35,7 @@
 #include "common/atomic.h"
 #include "common/clock.h"
 #include "common/evlog.h"
+#include "common/futex.h"
 #include "common/outfile.h"
 #include "monitor/core/control.h"
 #include "monitor/util/escape.h"
@@ -38,7 +43,7 @@
 #include "monitor/history/recfile.h"
 #include "monitor/history/record.h"
 
-#define REC_SLEEP_MIN_NS	100000ull	/* 0.1 ms: logs filling up */
+#define REC_SLEEP_MIN_NS	100000ull	/* 0.1 ms: a little came */
 #define REC_SLEEP_MAX_NS	10000000ull	/* 10 ms: quiet */
 #define REC_CHECK_NS		100000000ull	/* objects and liveness */
 #define REC_CLOCK_NS		(10ull * 1000000000ull)	/* a clock pair */
@@ -82,7 +87,10 @@ struct recorder {
 	uint32_t	 streams;
 	uint64_t	 lost, dropped, reused0, reused;
 	int		 consumer;	/* we hold rb_header.ev_consumer */
-	int		 busy;		/* a log was half full or more */
+	int		 busy;		/* a log was a quarter full or more,
+					   or its owner waited: sweep again */
+	int		 some;		/* a sweep copied something */
+	uint64_t	 woken;		/* waiting owners woken */
 	int32_t		*stream_pid;	/* per stream, for the summary */
 	size_t		 cap_stream_pid;
 	int		 broken;	/* the trace file went bad */
@@ -101,6 +109,7 @@ struct rec_copy {
 	size_t		 n;
 	struct rb_ev_window w;
 	int		 valid;
+	int		 woke;		/* its owner waited for room */
 };
 
 static void
@@ -158,8 +167,13 @@ rec_copy_guarded(void *arg)
 	 * its emptied log's tail was 0, and so was @from.  Put it back.
 	 */
 	RB_FENCE_SEQ();
-	if (RB_LOAD(&o->gen) != a->gen)
+	if (RB_LOAD(&o->gen) != a->gen) {
 		RB_CAS_RLX(&q.log->tail, &upto, from);
+		return;
+	}
+	/* Room made: its owner may be waiting for it. */
+	if (r->o->block_ms != 0)
+		a->woke = rb_evlog_wake(&q);
 }
 
 static void
@@ -238,6 +252,10 @@ rec_ring(struct recorder *r, uint32_t i)
 	}
 	if (!a.valid)
 		return;		/* changing hands: next sweep */
+	if (a.woke) {
+		r->woken++;
+		r->busy = 1;
+	}
 	if (rr->stream == 0 || rr->gen != a.gen) {
 		rec_end_stream(r, rr, 0, NULL, 1);
 		memset(rr, 0, sizeof *rr);
@@ -269,7 +287,8 @@ rec_ring(struct recorder *r, uint32_t i)
 				rr->marked += r->buf[k].arg;
 		rbrec_put_events(&r->w, rr->stream, a.w.first, r->buf, a.n);
 		rr->next = a.w.first + a.n;
-		if (a.n * 2 >= r->h.events)
+		r->some = 1;
+		if (a.n * 4 >= r->h.events)
 			r->busy = 1;
 	} else if (a.w.first > rr->next) {
 		rr->next = a.w.first;
@@ -445,24 +464,43 @@ rec_claim_guarded(void *arg)
 {
 	struct rec_claim_arg	*a = arg;
 	struct rb_header	*h = a->r->base;
-	uint64_t		 me = (uint64_t)getpid(), cur;
+	uint64_t		 me, cur;
+	uint32_t		 pid;
 
+	/* Our pid, and how long a thread whose log is full waits for us. */
+	me = RB_CONSUMER_MAKE(getpid(), a->r->o->block_ms);
 	if (!a->take) {
 		cur = me;
 		a->ok = RB_CAS_REL(&h->ev_consumer, &cur, 0);
 		return;
 	}
 	cur = RB_LOAD_ACQ(&h->ev_consumer);
-	a->holder = cur;
-	if (cur != 0 && cur <= INT32_MAX &&
-	    rbmon_model_pid_alive((pid_t)cur, 0) && cur != me) {
+	pid = RB_CONSUMER_PID(cur);
+	a->holder = pid;
+	if (pid != 0 && pid <= INT32_MAX &&
+	    rbmon_model_pid_alive((pid_t)pid, 0) && pid != (uint32_t)getpid()) {
 		a->ok = 0;
 		return;
 	}
 	/* Free, or left by a recorder that is gone. */
 	a->ok = RB_CAS(&h->ev_consumer, &cur, me);
 	if (!a->ok)
-		a->holder = cur;
+		a->holder = RB_CONSUMER_PID(cur);
+}
+
+/* Every owner waiting for room: the recorder is going (the file given back). */
+static void
+rec_wake_all_guarded(void *arg)
+{
+	struct recorder		*r = arg;
+	struct rb_evq		 q;
+	uint32_t		 i;
+
+	for (i = 0; i < r->h.rings; i++) {
+		rb_evq_attach(&q, rb_ring_evlog(&r->h, rb_ring_at(r->base,
+		    &r->h, i)), r->h.events, r->h.ev_policy);
+		(void)rb_evlog_wake(&q);
+	}
 }
 
 /* ---- the clock ------------------------------------------------------------ */
@@ -593,6 +631,10 @@ rec_summary(struct recorder *r, uint64_t wall_ns, uint64_t cpu_ns,
 	    (double)cpu_ns / 1e9, secs > 0 ? 100.0 * (double)cpu_ns / 1e9 /
 	    secs : 0.0, !cut && reason == RBREC_END_STOPPED ?
 	    "; interrupted" : "");
+	if (r->o->block_ms != 0)
+		fprintf(stderr, "rbmon:   blocking (up to %u ms a wait): threads "
+		    "waited for room %s times\n", r->o->block_ms,
+		    rbmon_group(a, sizeof a, r->woken));
 	if (r->h.clock == RB_CLOCK_NONE)
 		fputs("rbmon:   no times: the program ran with RBTRACE_CLOCK=none "
 		    "(the calls in order only)\n", stderr);
@@ -606,9 +648,30 @@ rec_sweep(struct recorder *r)
 	uint32_t	i;
 
 	r->busy = 0;
+	r->some = 0;
 	for (i = 0; i < r->h.rings && !r->broken; i++)
 		rec_ring(r, i);
 	rbrec_flush(&r->w);
+}
+
+/*
+ * Sleep @ns, or less: a thread whose log fills up wakes the consumer
+ * (the low half of rb_header.ev_consumer, which holds its pid while it
+ * drains).
+ */
+static void
+rec_sleep(struct recorder *r, uint64_t ns)
+{
+	struct timespec	ts;
+
+	if (r->consumer) {
+		rb_futex_wait(rb_consumer_word(&((struct rb_header *)
+		    r->base)->ev_consumer), (uint32_t)getpid(), ns);
+		return;
+	}
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)ns;
+	nanosleep(&ts, NULL);
 }
 
 static int
@@ -652,6 +715,12 @@ rec_setup(struct recorder *r, char **cause)
 			return -1;
 		}
 		r->consumer = 1;
+	} else if (r->o->block_ms != 0) {
+		rbmon_xasprintf(cause, "its logs keep the %s policy: threads "
+		    "wait for a recorder (--blocking) only with drain",
+		    rb_policy_name(r->h.ev_policy));
+		free(why);
+		return -1;
 	} else if (!r->o->quiet) {
 		fprintf(stderr, "rbmon: %s: the %s policy: records overwritten "
 		    "(ring) or dropped (fill) before they are read are lost; "
@@ -712,6 +781,9 @@ rec_teardown(struct recorder *r)
 		memset(&ca, 0, sizeof ca);
 		ca.r = r;
 		(void)rbmon_model_guarded(&r->m, rec_claim_guarded, &ca);
+		if (r->o->block_ms != 0)
+			(void)rbmon_model_guarded(&r->m, rec_wake_all_guarded,
+			    r);
 	}
 	if (r->writable)
 		rbmon_ctl_close(&r->ctl);
@@ -787,14 +859,18 @@ rbmon_record(const struct rbmon_record_opts *o)
 			break;
 		if (done)
 			break;
-		/* Faster while logs fill up, slower while they do not. */
+		/*
+		 * Again at once while logs fill up or threads wait; a short
+		 * sleep after a sweep that found a little, longer and longer
+		 * ones while it finds nothing.
+		 */
 		if (r.busy)
+			continue;
+		if (r.some)
 			sleep_ns = REC_SLEEP_MIN_NS;
 		else if (sleep_ns < REC_SLEEP_MAX_NS)
 			sleep_ns *= 2;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)sleep_ns;
-		nanosleep(&ts, NULL);
+		rec_sleep(&r, sleep_ns);
 	}
 	/* What the threads wrote since, and the objects of the end. */
 	if (!r.broken && r.w.err == 0) {

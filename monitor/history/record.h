@@ -12,6 +12,8 @@ struct rbmon_record_opts {
 					   theirs (rbmon(1), "FILES IT WRITES") */
 	int		 quiet;		/* no summary */
 	int		 wait_ms;	/* for the trace file to be ready */
+	uint32_t	 block_ms;	/* a thread whose log is full waits
+					   this long for room; 0: it drops */
 };
 
 int	rbmon_record(const struct rbmon_record_opts *);

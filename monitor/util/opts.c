@@ -28,6 +28,7 @@ static const struct option opts_long[] = {
 	{ "events",	no_argument,		NULL, 'e' },
 	{ "record",	no_argument,		NULL, 'R' },
 	{ "output",	required_argument,	NULL, 'o' },
+	{ "blocking",	optional_argument,	NULL, 'B' },
 	{ "list",	no_argument,		NULL, 'L' },
 	{ "prune",	no_argument,		NULL, 'P' },
 	{ "older-than",	required_argument,	NULL, 'O' },
@@ -84,6 +85,30 @@ opts_older(struct rbmon_opts *o, const char *arg)
 	o->have_older = 1;
 }
 
+/* --blocking[=TIME]: 1 ms to an hour, whole milliseconds. */
+static void
+opts_blocking(struct rbmon_opts *o, const char *arg)
+{
+	uint64_t	ns;
+
+	if (arg == NULL) {
+		o->block_ms = RBMON_BLOCKING_MS;
+		return;
+	}
+	switch (rbmon_duration_parse(arg, &ns)) {
+	case RBMON_DUR_OK:
+		if (ns >= 1000000 && ns <= 3600000000000ull)
+			break;
+		/* FALLTHROUGH */
+	default:
+		rbmon_bad_usage("invalid time '%s' for --blocking (1ms to 1h, "
+		    "for example 100ms, 2s)", arg);
+	case RBMON_DUR_BARE:
+		rbmon_duration_bare(NULL, "--blocking", arg, "ms");
+	}
+	o->block_ms = (uint32_t)(ns / 1000000);
+}
+
 /* The mode @cmd is; "live" and "send" have no flag of their own. */
 static void
 opts_preset(struct rbmon_opts *o, const char *cmd)
@@ -128,6 +153,8 @@ opts_check(struct rbmon_opts *o)
 		rbmon_bad_usage("give either FILE or --pid, not both");
 	if (o->output != NULL && !o->record)
 		rbmon_bad_usage("--output goes with --record");
+	if (o->block_ms != 0 && !o->record)
+		rbmon_bad_usage("--blocking goes with --record");
 	if (o->record) {
 		if (o->events || o->dump || o->follow || o->send != NULL ||
 		    o->nsets > 0 || o->nwatches > 0 || o->tid != 0)
@@ -223,6 +250,9 @@ rbmon_opts_parse(struct rbmon_opts *o, const char *cmd, int argc,
 			break;
 		case 'R':
 			o->record = 1;
+			break;
+		case 'B':
+			opts_blocking(o, optarg);
 			break;
 		case 'o':
 			if (*optarg == '\0')

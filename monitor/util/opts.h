@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #define RBMON_DELAY_MAX	36000	/* tenths: an hour */
+#define RBMON_BLOCKING_MS	1000	/* --blocking without a time */
 
 struct rbmon_tids;
 
@@ -72,6 +73,7 @@ struct rbmon_opts {
 	int		 dry, have_older;
 	uint64_t	 older;		/* --older-than, ns */
 	const char	*output;
+	uint32_t	 block_ms;	/* --blocking: record's wait, ms */
 	long		 pid, tid, delay;
 	int		 color, ascii, hide_exited;
 	const char	*send;
