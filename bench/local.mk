@@ -20,7 +20,8 @@ BENCHMARKS = \
 	bench/overhead.sh \
 	bench/record.sh \
 	bench/attach.sh \
-	bench/churn.sh
+	bench/churn.sh \
+	bench/sites.sh
 
 BENCH_APPS = \
 	bench/apps/many \

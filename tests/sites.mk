@@ -27,4 +27,5 @@ tests_sites_sitesdump_SOURCES = tests/sites/sitesdump.c $(RB_SITES_SOURCES)
 tests_sites_sitesdump_CFLAGS = $(AM_CFLAGS) -O2 -fno-instrument-functions
 
 TESTS += tests/sites.sh
-EXTRA_DIST += tests/sites.sh
+EXTRA_DIST += tests/sites.sh tests/sites/prog.c tests/sites/prog.cc tests/sites/hooks.c \
+	tests/sites/objdump-sites.awk

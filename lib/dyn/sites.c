@@ -78,6 +78,7 @@ struct scan {
 	int		ndirect;
 	/* scratch for one range */
 	uint8_t		*bits;		/* leader bitmap, one bit per byte */
+	uint8_t		*tbits;		/* direct branch targets, the same */
 	uint32_t	*lead;		/* leader offsets, sorted */
 	struct regs	*in;		/* state at each leader */
 	size_t		scratch;
@@ -435,7 +436,7 @@ sites_scratch(struct scan *s, size_t size)
 {
 	size_t	need;
 
-	need = sites_round((size + 7) / 8) + sites_round(size * 4);
+	need = 2 * sites_round((size + 7) / 8) + sites_round(size * 4);
 	if (need > s->scratch) {
 		if (s->bits != NULL)
 			munmap(s->bits, s->scratch);
@@ -448,8 +449,10 @@ sites_scratch(struct scan *s, size_t size)
 		if (need > s->t->peak_scratch)
 			s->t->peak_scratch = need;
 	}
-	s->lead = (uint32_t *)(void *)(s->bits + sites_round((size + 7) / 8));
+	s->tbits = s->bits + sites_round((size + 7) / 8);
+	s->lead = (uint32_t *)(void *)(s->tbits + sites_round((size + 7) / 8));
 	memset(s->bits, 0, (size + 7) / 8);
+	memset(s->tbits, 0, (size + 7) / 8);
 	return 0;
 }
 
@@ -476,6 +479,8 @@ sites_scratch_regs(struct scan *s, size_t n)
 
 #define LEADER_SET(s, o)	((s)->bits[(o) >> 3] |= 1 << ((o) & 7))
 #define LEADER_IS(s, o)		(((s)->bits[(o) >> 3] >> ((o) & 7)) & 1)
+#define TARGET_SET(s, o)	((s)->tbits[(o) >> 3] |= 1 << ((o) & 7))
+#define TARGET_IS(s, o)		(((s)->tbits[(o) >> 3] >> ((o) & 7)) & 1)
 
 /* Control transfer of @d: 0 none, 1 conditional, 2 unconditional jump,
    3 call, 4 indirect jump, 5 return or stop. */
@@ -523,6 +528,14 @@ insn_flow(const struct rb_x86_insn *d, int64_t *rel)
 		return 0;
 	}
 	return 0;
+}
+
+static bool
+insn_nop(const struct rb_x86_insn *d)
+{
+	return d->enc == RB_X86_ENC_LEGACY &&
+	    ((d->map == RB_X86_MAP_1B && d->op == 0x90 && !(d->rex & 1)) ||
+	    (d->map == RB_X86_MAP_0F && d->op == 0x1f));
 }
 
 #define RSET(st, r, val)	do { (st)->v[(r)] = (val); \
@@ -744,7 +757,7 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 	struct regs	 cur, any;
 	uint32_t	 off, nlead = 0, pass;
 	size_t		 nsite0 = t->n, k;
-	bool		 reach, changed;
+	bool		 reach, changed, pad;
 	int		 len, flow, h, err;
 	int64_t		 rel;
 	uint8_t		 via, tail;
@@ -765,8 +778,10 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 			goto fail;
 		flow = insn_flow(&d, &rel);
 		if ((flow == 1 || flow == 2) && rel + off + len >= 0 &&
-		    (uint64_t)(rel + off + len) < size)
+		    (uint64_t)(rel + off + len) < size) {
 			LEADER_SET(s, (uint32_t)(rel + off + len));
+			TARGET_SET(s, (uint32_t)(rel + off + len));
+		}
 		if ((flow == 2 || flow == 4 || flow == 5) &&
 		    off + (uint32_t)len < size)
 			LEADER_SET(s, off + (uint32_t)len);
@@ -814,15 +829,22 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 		any_next.top = 0xffff;
 		changed = false;
 		reach = false;
+		pad = false;
 		for (off = 0; off < size; off += (uint32_t)len) {
 			len = rb_x86_decode(code + off, size - off, &d);
 			if (li < (long)nlead && s->lead[li] == off) {
+				/* Not reached by a direct way: padding (nops),
+				   else a jump table's target or a landing pad. */
+				pad = off != 0 && !reach && !TARGET_IS(s, off);
 				if (reach)
 					regs_meet(&s->in[li], &cur);
-				else
-					regs_meet(&s->in[li], &any);
 				cur = s->in[li];
 				li++;
+				reach = cur.top != 0xffff;
+			}
+			if (pad && !insn_nop(&d)) {
+				pad = false;
+				cur = any;
 				reach = cur.top != 0xffff;
 			}
 			if (si < t->n && t->v[si].addr == start + off) {
