@@ -11,7 +11,8 @@
 # -finstrument-functions into BENCH_SITES_BUILD (default
 # $BENCH_SITES_SRC/build) against hooks that only count; a program whose
 # sources are missing is skipped.  Plus every BENCH_SITES_EXTRA file.
-# BENCH_RUNS (5) runs each; medians.  `sitesdump -s` measures inside one
+# BENCH_RUNS (5) runs each; medians.  Then the decoder against objdump
+# over BENCH_SITES_DECODE (libstdc++, gdb): instruction starts that differ.  `sitesdump -s` measures inside one
 # process: ms from the mapped image to the finished table, its largest
 # scratch mapping, the process's maxrss.
 set -u
@@ -37,7 +38,10 @@ build_lua() {
 	[ -n "$d" ] || return 1
 	[ -x "$OUT/lua" ] && return 0
 	note "building Lua from $d"
-	gcc $CFLAGS -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -o "$OUT/lua" \
+	# Debian's luaconf.h includes a header its build generates.
+	mkdir -p "$OUT/lua-inc" && echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' \
+	    > "$OUT/lua-inc/lua5.4-deb-multiarch.h" || return 1
+	gcc $CFLAGS -I"$OUT/lua-inc" -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -o "$OUT/lua" \
 	    $(ls "$d"/*.c | grep -v '/luac\.c$') $HOOKS -lm -ldl
 }
 
@@ -76,38 +80,72 @@ build_ninja() {
 }
 
 progs=
-build_lua && progs="$progs $OUT/lua" || note "no Lua sources: skipped"
-build_sqlite && progs="$progs $OUT/sqlite3" || note "no sqlite3 sources: skipped"
-build_ninja && progs="$progs $OUT/ninja" || note "no ninja sources: skipped"
+build_lua && progs="$progs $OUT/lua" || note "Lua: no sources or no build: skipped"
+build_sqlite && progs="$progs $OUT/sqlite3" || note "sqlite3: no sources or no build: skipped"
+build_ninja && progs="$progs $OUT/ninja" || note "ninja: no sources or no build: skipped"
 progs="$progs ${BENCH_SITES_EXTRA:-}"
 [ -n "${progs// /}" ] || skip "no program to measure"
-[ -n "${BENCH_SITES_BUILD_ONLY:-}" ] && exit 0
+[ -n "${BENCH_SITES_BUILD_ONLY:-}" ] && 
+# The decoder against objdump over whole large objects (too slow for make
+# check, which does the C library): every instruction start must agree.
+for f in ${BENCH_SITES_DECODE:-/usr/lib/x86_64-linux-gnu/libstdc++.so.6 /usr/bin/gdb}; do
+	f=$(readlink -f "$f") && [ -f "$f" ] || continue
+	command -v objdump >/dev/null || break
+	now_us; t0=$NOW
+	objdump -d -z --no-show-raw-insn "$f" |
+	    awk -F: '/^ *[0-9a-f]+:\t/ { sub(/^ +/, "", $1); print $1 }' | sort -u > "$cache/o"
+	now_us; t1=$NOW
+	"$DUMP" -i "$f" 2>/dev/null | sort -u > "$cache/m"
+	now_us; t2=$NOW
+	d=$(comm -3 "$cache/o" "$cache/m" | wc -l)
+	echo "decode $(basename "$f"): $(group "$(wc -l < "$cache/o")") instructions," \
+	    "$d differ from objdump's (objdump $(( (t1 - t0) / 1000 )) ms," \
+	    "sitesdump -i $(( (t2 - t1) / 1000 )) ms, both with sort)"
+done
+exit 0
 
 cache=$(mktemp -d) || broke "mktemp"
 trap 'rm -rf "$cache"' EXIT
-printf '%-10s %7s %6s %5s %5s %8s %8s %9s %8s %9s %9s %8s\n' program text_kib \
+printf '%-10s %7s %6s %5s %5s %7s %8s %8s %8s %9s %9s %8s\n' program text_kib \
     sites funcs fail unknown cold_ms ms/MiB scr_kib kib/MiB cached_ms rss_kib
 for p in $progs; do
 	[ -f "$p" ] || { note "$p: missing"; continue; }
 	cold= hot= line=
 	for r in $(seq "$RUNS"); do
 		line=$("$DUMP" -s "$p" | grep '^sites') || broke "$p: sitesdump"
-		cold="$cold $(echo "$line" | awk '{ print $16 }')"
+		cold="$cold $(echo "$line" | awk '{ print $14 }')"
 	done
 	rm -f "$cache"/*
 	"$DUMP" -s -c "$cache" "$p" > /dev/null || broke "$p: sitesdump -c"
 	for r in $(seq "$RUNS"); do
 		l=$("$DUMP" -s -c "$cache" "$p" | grep '^sites') || broke "$p: cached"
 		echo "$l" | grep -q 'cached 1' || broke "$p: the cache was not used"
-		hot="$hot $(echo "$l" | awk '{ print $16 }')"
+		hot="$hot $(echo "$l" | awk '{ print $14 }')"
 	done
 	set -- $line
-	text=${12} scratch=${18} rss=${22}
+	text=${12} scratch=${16} rss=${20}
 	cm=$(median $cold) hm=$(median $hot)
-	printf '%-10s %7d %6d %5d %5d %8d %8.2f %9.2f %8d %9.1f %9.2f %8d\n' \
+	printf '%-10s %7d %6d %5d %5d %7d %8.2f %8.2f %8d %9.1f %9.2f %8d\n' \
 	    "$(basename "$p")" $((text / 1024)) "$2" "$4" "$6" "$8" \
 	    "$cm" "$(calc "printf \"%.2f\", $cm / ($text / 1048576)")" \
 	    "$scratch" "$(calc "printf \"%.1f\", $scratch / ($text / 1048576)")" \
 	    "$hm" "$rss"
+done
+
+# The decoder against objdump over whole large objects (too slow for make
+# check, which does the C library): every instruction start must agree.
+for f in ${BENCH_SITES_DECODE:-/usr/lib/x86_64-linux-gnu/libstdc++.so.6 /usr/bin/gdb}; do
+	f=$(readlink -f "$f") && [ -f "$f" ] || continue
+	command -v objdump >/dev/null || break
+	now_us; t0=$NOW
+	objdump -d -z --no-show-raw-insn "$f" |
+	    awk -F: '/^ *[0-9a-f]+:\t/ { sub(/^ +/, "", $1); print $1 }' | sort -u > "$cache/o"
+	now_us; t1=$NOW
+	"$DUMP" -i "$f" 2>/dev/null | sort -u > "$cache/m"
+	now_us; t2=$NOW
+	d=$(comm -3 "$cache/o" "$cache/m" | wc -l)
+	echo "decode $(basename "$f"): $(group "$(wc -l < "$cache/o")") instructions," \
+	    "$d differ from objdump's (objdump $(( (t1 - t0) / 1000 )) ms," \
+	    "sitesdump -i $(( (t2 - t1) / 1000 )) ms, both with sort)"
 done
 exit 0

@@ -73,6 +73,8 @@ struct scan {
 	uintptr_t	slots[SITES_MAX_SLOTS];
 	uint8_t		slot_hook[SITES_MAX_SLOTS];
 	int		nslots;
+	uintptr_t	stubs[SITES_MAX_SLOTS]; /* PLT stubs called (runtime) */
+	int		nstubs;
 	uintptr_t	direct[4];
 	uint8_t		direct_hook[4];
 	int		ndirect;
@@ -371,7 +373,7 @@ sites_plt_hook(const struct scan *s, uintptr_t t)
  * to) a hook: its hook, and *@via, *@tail; -1 if not.
  */
 static int
-sites_classify(const struct scan *s, const struct rb_x86_insn *d,
+sites_classify(struct scan *s, const struct rb_x86_insn *d,
     uintptr_t ip, uint8_t *via, uint8_t *tail)
 {
 	uintptr_t	next = ip + d->len, t;
@@ -389,7 +391,14 @@ sites_classify(const struct scan *s, const struct rb_x86_insn *d,
 			}
 		}
 		*via = RB_SITE_PLT;
-		return sites_plt_hook(s, t);
+		h = sites_plt_hook(s, t);
+		if (h >= 0 && s->nstubs < SITES_MAX_SLOTS) {
+			for (i = 0; i < s->nstubs && s->stubs[i] != t; i++)
+				;
+			if (i == s->nstubs)
+				s->stubs[s->nstubs++] = t;
+		}
+		return h;
 	}
 	if (d->op == 0xff && ((d->modrm & 0x38) == 0x10 ||
 	    (d->modrm & 0x38) == 0x20) && (d->modrm >> 6) == 0) {
@@ -1056,6 +1065,37 @@ cie_encoding(const struct rb_sites_obj *o, uint64_t cie)
 }
 
 /*
+ * The PLT stubs' own jumps through the hooks' slots are not sites: drop a
+ * jmp through a slot that lies in a stub some call enters (its start, or
+ * after its endbr64), or that is followed by a lazy stub's push $index.
+ */
+static void
+sites_drop_stubs(const struct scan *s, struct rb_sites *t)
+{
+	size_t	i, k = 0;
+	int	j;
+
+	for (i = 0; i < t->n; i++) {
+		const struct rb_site *st = &t->v[i];
+		uintptr_t	 ip = st->addr + s->o->bias;
+		const uint8_t	*next;
+		bool		 stub = false;
+
+		if (st->via == RB_SITE_GOT && (st->flags & RB_SITE_TAIL)) {
+			for (j = 0; j < s->nstubs; j++)
+				if (ip >= s->stubs[j] && ip - s->stubs[j] < 16)
+					stub = true;
+			next = obj_ptr(s->o, st->addr + st->len, 5, true);
+			if (next != NULL && next[0] == 0x68)
+				stub = true;
+		}
+		if (!stub)
+			t->v[k++] = *st;
+	}
+	t->n = k;
+}
+
+/*
  * rb_sites_build - scan the object @o into @t (zeroed by the caller or
  * freed with rb_sites_free).  Return: 0, -ENOENT without a usable
  * .eh_frame_hdr search table, -ENOMEM.
@@ -1128,6 +1168,7 @@ done:
 		rb_sites_free(t);
 		return err;
 	}
+	sites_drop_stubs(&s, t);
 	for (i = 0; i < t->n; i++) {
 		if (t->v[i].this_fn == RB_SITE_FN_UNKNOWN)
 			t->nunknown++;
@@ -1298,7 +1339,7 @@ rb_sites_save(const struct rb_sites *t, const char *dir)
 
 /* Whether site @st still is what it claims in the object. */
 static bool
-sites_check(const struct scan *s, const struct rb_site *st)
+sites_check(struct scan *s, const struct rb_site *st)
 {
 	const struct rb_sites_obj *o = s->o;
 	struct rb_x86_insn d;

@@ -25,7 +25,10 @@ BEGIN {
 	for (i in a)
 		r32[a[i]] = b[i]
 }
+# The PLT's stubs jump through the hooks' slots: not sites.
+/^Disassembly of section / { plt = ($4 ~ /^\.plt/); next }
 /^[0-9a-f]+ <.*>:$/ { delete val; next }
+plt { next }
 /^ *[0-9a-f]+:\t/ {
 	addr = $1; sub(/:$/, "", addr)
 	line = $0; sub(/^ *[0-9a-f]+:\t/, "", line)
