@@ -81,6 +81,10 @@ struct scan {
 	/* scratch for one range */
 	uint8_t		*bits;		/* leader bitmap, one bit per byte */
 	uint8_t		*tbits;		/* direct branch targets, the same */
+	uint8_t		*fbits;		/* entries from other ranges */
+	uint64_t	*ext;		/* targets of jumps out of a range */
+	size_t		next, extmapped;
+	bool		force;		/* make ext targets unknown entries */
 	uint32_t	*lead;		/* leader offsets, sorted */
 	struct regs	*in;		/* state at each leader */
 	size_t		scratch;
@@ -445,7 +449,7 @@ sites_scratch(struct scan *s, size_t size)
 {
 	size_t	need;
 
-	need = 2 * sites_round((size + 7) / 8) + sites_round(size * 4);
+	need = 3 * sites_round((size + 7) / 8) + sites_round(size * 4);
 	if (need > s->scratch) {
 		if (s->bits != NULL)
 			munmap(s->bits, s->scratch);
@@ -459,9 +463,11 @@ sites_scratch(struct scan *s, size_t size)
 			s->t->peak_scratch = need;
 	}
 	s->tbits = s->bits + sites_round((size + 7) / 8);
-	s->lead = (uint32_t *)(void *)(s->tbits + sites_round((size + 7) / 8));
+	s->fbits = s->tbits + sites_round((size + 7) / 8);
+	s->lead = (uint32_t *)(void *)(s->fbits + sites_round((size + 7) / 8));
 	memset(s->bits, 0, (size + 7) / 8);
 	memset(s->tbits, 0, (size + 7) / 8);
+	memset(s->fbits, 0, (size + 7) / 8);
 	return 0;
 }
 
@@ -490,6 +496,85 @@ sites_scratch_regs(struct scan *s, size_t n)
 #define LEADER_IS(s, o)		(((s)->bits[(o) >> 3] >> ((o) & 7)) & 1)
 #define TARGET_SET(s, o)	((s)->tbits[(o) >> 3] |= 1 << ((o) & 7))
 #define TARGET_IS(s, o)		(((s)->tbits[(o) >> 3] >> ((o) & 7)) & 1)
+#define ENTRY_SET(s, o)		((s)->fbits[(o) >> 3] |= 1 << ((o) & 7))
+#define ENTRY_IS(s, o)		(((s)->fbits[(o) >> 3] >> ((o) & 7)) & 1)
+
+/* Remember @va, the target of a jump out of its range. */
+static int
+sites_ext_push(struct scan *s, uint64_t va)
+{
+	if ((s->next + 1) * sizeof(*s->ext) > s->extmapped) {
+		size_t	 sz = sites_round(s->extmapped ? s->extmapped * 2 :
+		    65536);
+		void	*p;
+
+		if (s->ext == NULL)
+			p = sites_map(sz);
+		else {
+			p = mremap(s->ext, s->extmapped, sz, MREMAP_MAYMOVE);
+			if (p == MAP_FAILED)
+				p = NULL;
+		}
+		if (p == NULL)
+			return -ENOMEM;
+		s->ext = p;
+		s->extmapped = sz;
+	}
+	s->ext[s->next++] = va;
+	return 0;
+}
+
+/* The first of the sorted ext[] at or after @va. */
+static size_t
+sites_ext_find(const struct scan *s, uint64_t va)
+{
+	size_t	lo = 0, hi = s->next;
+
+	while (lo < hi) {
+		size_t	mid = lo + (hi - lo) / 2;
+
+		if (s->ext[mid] < va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void
+u64_sift(uint64_t *v, size_t i, size_t n)
+{
+	uint64_t	tmp;
+	size_t		c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && v[c] < v[c + 1])
+			c++;
+		if (v[i] >= v[c])
+			break;
+		tmp = v[i];
+		v[i] = v[c];
+		v[c] = tmp;
+		i = c;
+	}
+}
+
+static void
+u64_sort(uint64_t *v, size_t n)
+{
+	uint64_t	tmp;
+	size_t		i;
+
+	for (i = n / 2; i-- > 0;)
+		u64_sift(v, i, n);
+	while (n > 1) {
+		n--;
+		tmp = v[0];
+		v[0] = v[n];
+		v[n] = tmp;
+		u64_sift(v, 0, n);
+	}
+}
 
 /* Control transfer of @d: 0 none, 1 conditional, 2 unconditional jump,
    3 call, 4 indirect jump, 5 return or stop. */
@@ -767,6 +852,7 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 	uint32_t	 off, nlead = 0, pass;
 	size_t		 nsite0 = t->n, k;
 	bool		 reach, changed, pad;
+	size_t		 fi;
 	int		 len, flow, h, err;
 	int64_t		 rel;
 	uint8_t		 via, tail;
@@ -781,6 +867,7 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 
 	/* Pass 1: decode, find the sites and the block leaders. */
 	LEADER_SET(s, 0);
+	fi = s->force ? sites_ext_find(s, start) : 0;
 	for (off = 0; off < size; off += (uint32_t)len) {
 		len = rb_x86_decode(code + off, size - off, &d);
 		if (len < 0)
@@ -790,6 +877,18 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 		    (uint64_t)(rel + off + len) < size) {
 			LEADER_SET(s, (uint32_t)(rel + off + len));
 			TARGET_SET(s, (uint32_t)(rel + off + len));
+		} else if ((flow == 1 || flow == 2) && !s->force &&
+		    (err = sites_ext_push(s, start + (uint64_t)(rel + off +
+		    len))) != 0)
+			return err;
+		if (s->force && off != 0 && fi < s->next &&
+		    s->ext[fi] <= start + off) {
+			while (fi < s->next && s->ext[fi] < start + off)
+				fi++;
+			if (fi < s->next && s->ext[fi] == start + off) {
+				LEADER_SET(s, off);
+				ENTRY_SET(s, off);
+			}
 		}
 		if ((flow == 2 || flow == 4 || flow == 5) &&
 		    off + (uint32_t)len < size)
@@ -825,6 +924,9 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 		s->in[k].top = 0xffff;
 	}
 	s->in[0].top = 0;	/* the entry: nothing known */
+	for (k = 1; k < nlead; k++)
+		if (ENTRY_IS(s, s->lead[k]))
+			s->in[k].top = 0;	/* entered from outside */
 
 	/* Passes over the range until the leaders' states settle. */
 	memset(&any, 0, sizeof(any));
@@ -844,7 +946,8 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 			if (li < (long)nlead && s->lead[li] == off) {
 				/* Not reached by a direct way: padding (nops),
 				   else a jump table's target or a landing pad. */
-				pad = off != 0 && !reach && !TARGET_IS(s, off);
+				pad = off != 0 && !reach &&
+				    !TARGET_IS(s, off) && !ENTRY_IS(s, off);
 				if (reach)
 					regs_meet(&s->in[li], &cur);
 				cur = s->in[li];
@@ -1106,6 +1209,8 @@ rb_sites_build(const struct rb_sites_obj *o, struct rb_sites *t)
 	struct scan	 s;
 	const uint8_t	*hdr = NULL, *tab;
 	uint64_t	 hva = 0, hsz = 0, count, i, cie_last = 0;
+	size_t		 e, j, k;
+	int		 round;
 	int		 cie_enc = -1, err = 0, sz;
 	unsigned	 p;
 
@@ -1134,6 +1239,13 @@ rb_sites_build(const struct rb_sites_obj *o, struct rb_sites *t)
 	sites_find_hooks(&s);
 	if (s.nslots == 0 && s.ndirect == 0)
 		goto done;
+	for (round = 0; round < 2 && err == 0; round++) {
+	if (round == 1) {
+		if (s.next == 0)
+			break;
+		u64_sort(s.ext, s.next);
+		s.force = true;
+	}
 	for (i = 0; i < count && err == 0; i++) {
 		uint64_t	 start = hva + (uint64_t)(int64_t)(int32_t)
 		    rd32(tab + i * 8);
@@ -1157,13 +1269,33 @@ rb_sites_build(const struct rb_sites_obj *o, struct rb_sites *t)
 			continue;
 		range = rsz == 8 ? rd64(f) : rsz == 4 ? rd32(f) :
 		    (uint64_t)(f[0] | f[1] << 8);
+		if (round == 0) {
+			err = sites_range(&s, start, range);
+			continue;
+		}
+		/* Entered from another range (a .cold part jumping back):
+		   again, with those entries knowing nothing. */
+		e = sites_ext_find(&s, start + 1);
+		if (e >= s.next || s.ext[e] >= start + range)
+			continue;
+		for (j = 0, k = 0; j < t->n; j++)
+			if (t->v[j].func != start)
+				t->v[k++] = t->v[j];
+		if (k == t->n)
+			continue;
+		t->n = k;
+		t->nfuncs--;
+		t->text_bytes -= range;
 		err = sites_range(&s, start, range);
+	}
 	}
 done:
 	if (s.bits != NULL)
 		munmap(s.bits, s.scratch);
 	if (s.in != NULL)
 		munmap(s.in, s.inmapped);
+	if (s.ext != NULL)
+		munmap(s.ext, s.extmapped);
 	if (err != 0) {
 		rb_sites_free(t);
 		return err;
