@@ -60,6 +60,24 @@ static const char *const sites_hook_names[2] = {
 #define R_DI	7
 #define CALLER_SAVED	0x0fc7	/* ax cx dx si di r8-r11 */
 
+/* One decoded instruction, as the data flow needs it. */
+struct step {
+	uint64_t	val;		/* STEP_CONST: the value */
+	uint32_t	off;
+	int32_t		to;		/* branch target offset, -1 if none */
+	uint16_t	kill;		/* STEP_KILL: registers written */
+	uint8_t		len;
+	uint8_t		flow;
+	uint8_t		kind;
+	uint8_t		reg;
+	uint8_t		src;
+	uint8_t		nop;
+};
+#define STEP_KILL	0
+#define STEP_CONST	1
+#define STEP_COPY64	2
+#define STEP_COPY32	3
+
 /* Constant register values at a point; a register is TOP until reached. */
 struct regs {
 	uint64_t	v[16];
@@ -82,6 +100,8 @@ struct scan {
 	uint8_t		*bits;		/* leader bitmap, one bit per byte */
 	uint8_t		*tbits;		/* direct branch targets, the same */
 	uint8_t		*fbits;		/* entries from other ranges */
+	struct step	*steps;		/* the range's instructions */
+	size_t		nsteps, stepsmapped;
 	uint64_t	*ext;		/* targets of jumps out of a range */
 	size_t		next, extmapped;
 	bool		force;		/* make ext targets unknown entries */
@@ -632,13 +652,13 @@ insn_nop(const struct rb_x86_insn *d)
 	    (d->map == RB_X86_MAP_0F && d->op == 0x1f));
 }
 
-#define RSET(st, r, val)	do { (st)->v[(r)] = (val); \
-	(st)->known |= 1 << (r); } while (0)
 #define RKILL(st, m)		((st)->known &= (uint16_t)~(m))
+#define RSET(sp, r, x)		do { (sp)->kind = STEP_CONST; \
+	(sp)->reg = (uint8_t)(r); (sp)->val = (x); } while (0)
 
 /* Registers an instruction may write, beyond the tracked moves. */
 static void
-insn_effect(const struct rb_x86_insn *d, uintptr_t next, struct regs *st)
+insn_effect(const struct rb_x86_insn *d, uintptr_t next, struct step *st)
 {
 	uint16_t	kill = 0;
 	uint8_t		op = d->op, sub = (d->modrm >> 3) & 7;
@@ -671,11 +691,9 @@ insn_effect(const struct rb_x86_insn *d, uintptr_t next, struct regs *st)
 			int	from = op == 0x89 ? d->reg : d->rm;
 			int	to = op == 0x89 ? d->rm : d->reg;
 
-			if (st->known & (1 << from))
-				RSET(st, to, d->w ? st->v[from] :
-				    (uint32_t)st->v[from]);
-			else
-				RKILL(st, 1 << to);
+			st->kind = d->w ? STEP_COPY64 : STEP_COPY32;
+			st->src = (uint8_t)from;
+			st->reg = (uint8_t)to;
 			return;
 		}
 		if (op < 0x40) {
@@ -796,7 +814,30 @@ insn_effect(const struct rb_x86_insn *d, uintptr_t next, struct regs *st)
 		if (dst & 2)
 			kill |= 1 << d->reg;
 	}
-	RKILL(st, kill);
+	st->kill = kill;
+}
+
+/* Apply the effect of step @sp to @st. */
+static void
+step_apply(const struct step *sp, struct regs *st)
+{
+	switch (sp->kind) {
+	case STEP_CONST:
+		st->v[sp->reg] = sp->val;
+		st->known |= 1 << sp->reg;
+		break;
+	case STEP_COPY64:
+	case STEP_COPY32:
+		if (st->known & (1 << sp->src)) {
+			st->v[sp->reg] = sp->kind == STEP_COPY64 ?
+			    st->v[sp->src] : (uint32_t)st->v[sp->src];
+			st->known |= 1 << sp->reg;
+		} else
+			RKILL(st, 1 << sp->reg);
+		break;
+	default:
+		RKILL(st, sp->kill);
+	}
 }
 
 /* Meet @b into @a; return whether @a changed. */
@@ -840,6 +881,51 @@ lead_index(const struct scan *s, uint32_t n, uint32_t off)
 	return lo < n && s->lead[lo] == off ? (long)lo : -1;
 }
 
+/* Record the step of instruction @d at offset @off of a range of @size. */
+static int
+sites_step(struct scan *s, const struct rb_x86_insn *d, int flow,
+    int64_t rel, uint32_t off, uint64_t size, uintptr_t next)
+{
+	struct step	*sp;
+	int64_t		 to = rel + off + d->len;
+
+	if ((s->nsteps + 1) * sizeof(*s->steps) > s->stepsmapped) {
+		size_t	 sz = sites_round(s->stepsmapped ? s->stepsmapped * 2 :
+		    65536);
+		void	*p;
+
+		if (s->steps == NULL)
+			p = sites_map(sz);
+		else {
+			p = mremap(s->steps, s->stepsmapped, sz,
+			    MREMAP_MAYMOVE);
+			if (p == MAP_FAILED)
+				p = NULL;
+		}
+		if (p == NULL)
+			return -ENOMEM;
+		s->steps = p;
+		s->stepsmapped = sz;
+		if (s->stepsmapped + s->scratch + s->inmapped >
+		    s->t->peak_scratch)
+			s->t->peak_scratch = s->stepsmapped + s->scratch +
+			    s->inmapped;
+	}
+	sp = &s->steps[s->nsteps++];
+	memset(sp, 0, sizeof(*sp));
+	sp->off = off;
+	sp->len = d->len;
+	sp->flow = (uint8_t)flow;
+	sp->nop = insn_nop(d);
+	sp->to = (flow == 1 || flow == 2) && to >= 0 && (uint64_t)to < size ?
+	    (int32_t)to : -1;
+	if (flow == 3)
+		sp->kill = CALLER_SAVED;
+	else
+		insn_effect(d, next, sp);
+	return 0;
+}
+
 /* Scan the range [@start, @start + @size) at link addresses. */
 static int
 sites_range(struct scan *s, uint64_t start, uint64_t size)
@@ -866,6 +952,7 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 		return err;
 
 	/* Pass 1: decode, find the sites and the block leaders. */
+	s->nsteps = 0;
 	LEADER_SET(s, 0);
 	fi = s->force ? sites_ext_find(s, start) : 0;
 	for (off = 0; off < size; off += (uint32_t)len) {
@@ -873,6 +960,9 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 		if (len < 0)
 			goto fail;
 		flow = insn_flow(&d, &rel);
+		if ((err = sites_step(s, &d, flow, rel, off, size,
+		    (uintptr_t)(start + o->bias + off + (uint32_t)len))) != 0)
+			return err;
 		if ((flow == 1 || flow == 2) && rel + off + len >= 0 &&
 		    (uint64_t)(rel + off + len) < size) {
 			LEADER_SET(s, (uint32_t)(rel + off + len));
@@ -941,8 +1031,10 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 		changed = false;
 		reach = false;
 		pad = false;
-		for (off = 0; off < size; off += (uint32_t)len) {
-			len = rb_x86_decode(code + off, size - off, &d);
+		for (k = 0; k < s->nsteps; k++) {
+			const struct step *sp = &s->steps[k];
+
+			off = sp->off;
 			if (li < (long)nlead && s->lead[li] == off) {
 				/* Not reached by a direct way: padding (nops),
 				   else a jump table's target or a landing pad. */
@@ -954,7 +1046,7 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 				li++;
 				reach = cur.top != 0xffff;
 			}
-			if (pad && !insn_nop(&d)) {
+			if (pad && !sp->nop) {
 				pad = false;
 				cur = any;
 				reach = cur.top != 0xffff;
@@ -967,22 +1059,17 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 			}
 			if (!reach)
 				continue;
-			flow = insn_flow(&d, &rel);
+			flow = sp->flow;
 			if (flow == 3 || flow == 4)
 				regs_meet(&any_next, &cur);
-			if (flow == 3)
-				RKILL(&cur, CALLER_SAVED);
-			else
-				insn_effect(&d, (uintptr_t)(start + o->bias +
-				    off + (uint32_t)len), &cur);
-			if (flow == 1 || flow == 2) {
-				int64_t	to = rel + off + len;
+			step_apply(sp, &cur);
+			if (sp->to >= 0) {
 				long	ti;
 
-				if (to >= 0 && (uint64_t)to < size &&
-				    (ti = lead_index(s, nlead, (uint32_t)to))
-				    >= 0 && regs_meet(&s->in[ti], &cur) &&
-				    (uint32_t)to <= off)
+				if ((ti = lead_index(s, nlead,
+				    (uint32_t)sp->to)) >= 0 &&
+				    regs_meet(&s->in[ti], &cur) &&
+				    (uint32_t)sp->to <= off)
 					changed = true;
 			}
 			if (flow == 2 || flow == 4 || flow == 5)
@@ -1296,6 +1383,8 @@ done:
 		munmap(s.in, s.inmapped);
 	if (s.ext != NULL)
 		munmap(s.ext, s.extmapped);
+	if (s.steps != NULL)
+		munmap(s.steps, s.stepsmapped);
 	if (err != 0) {
 		rb_sites_free(t);
 		return err;
