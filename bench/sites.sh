@@ -69,7 +69,7 @@ build_ninja() {
 	mkdir -p "$OUT/ninja-obj" || return 1
 	for f in "$d"/*.cc; do
 		case $f in
-		*_test.cc|*_perftest.cc|*-win32.cc|*/browse.cc|*/hash_collision_bench.cc|*/test.cc) continue;;
+		*_test.cc|*_perftest.cc|*-win32.cc|*.in.cc|*/browse.cc|*/hash_collision_bench.cc|*/test.cc) continue;;
 		esac
 		o=$OUT/ninja-obj/$(basename "$f" .cc).o
 		[ -f "$o" ] || g++ $CFLAGS -std=c++11 -DNINJA_PYTHON=\"python3\" \
@@ -85,24 +85,7 @@ build_sqlite && progs="$progs $OUT/sqlite3" || note "sqlite3: no sources or no b
 build_ninja && progs="$progs $OUT/ninja" || note "ninja: no sources or no build: skipped"
 progs="$progs ${BENCH_SITES_EXTRA:-}"
 [ -n "${progs// /}" ] || skip "no program to measure"
-[ -n "${BENCH_SITES_BUILD_ONLY:-}" ] && 
-# The decoder against objdump over whole large objects (too slow for make
-# check, which does the C library): every instruction start must agree.
-for f in ${BENCH_SITES_DECODE:-/usr/lib/x86_64-linux-gnu/libstdc++.so.6 /usr/bin/gdb}; do
-	f=$(readlink -f "$f") && [ -f "$f" ] || continue
-	command -v objdump >/dev/null || break
-	now_us; t0=$NOW
-	objdump -d -z --no-show-raw-insn "$f" |
-	    awk -F: '/^ *[0-9a-f]+:\t/ { sub(/^ +/, "", $1); print $1 }' | sort -u > "$cache/o"
-	now_us; t1=$NOW
-	"$DUMP" -i "$f" 2>/dev/null | sort -u > "$cache/m"
-	now_us; t2=$NOW
-	d=$(comm -3 "$cache/o" "$cache/m" | wc -l)
-	echo "decode $(basename "$f"): $(group "$(wc -l < "$cache/o")") instructions," \
-	    "$d differ from objdump's (objdump $(( (t1 - t0) / 1000 )) ms," \
-	    "sitesdump -i $(( (t2 - t1) / 1000 )) ms, both with sort)"
-done
-exit 0
+[ -n "${BENCH_SITES_BUILD_ONLY:-}" ] && exit 0
 
 cache=$(mktemp -d) || broke "mktemp"
 trap 'rm -rf "$cache"' EXIT
