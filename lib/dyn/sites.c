@@ -14,7 +14,9 @@
  * whose decode fails or runs past its end keeps no site.  The value of
  * %rdi at each site (this_fn) comes from a forward data flow of constant
  * register values over the range: lea disp(%rip), mov $imm, movabs and
- * register copies make a constant, anything else that may write a register
+ * register copies make a constant, a load from a GOT slot (read-only after
+ * relocation: in PT_GNU_RELRO) a function of another object, named by its
+ * slot, anything else that may write a register
  * makes it unknown, calls clobber the caller-saved ones, and a join keeps a
  * value only if every way in agrees.  Code reached only from an indirect
  * jump or an unwinder (jump tables, landing pads) starts from what all
@@ -77,12 +79,14 @@ struct step {
 #define STEP_CONST	1
 #define STEP_COPY64	2
 #define STEP_COPY32	3
+#define STEP_LOAD	4	/* from the GOT slot at val */
 
 /* Constant register values at a point; a register is TOP until reached. */
 struct regs {
 	uint64_t	v[16];
 	uint16_t	known;
 	uint16_t	top;
+	uint16_t	slot;	/* v[r] is the address of a GOT slot holding it */
 };
 
 struct scan {
@@ -147,6 +151,22 @@ obj_ptr(const struct rb_sites_obj *o, uint64_t va, size_t len, bool code)
 			return (const uint8_t *)(uintptr_t)(va + o->bias);
 	}
 	return NULL;
+}
+
+/* Whether the 8 bytes at link address @va are read-only after relocation. */
+static bool
+obj_relro(const struct rb_sites_obj *o, uint64_t va)
+{
+	unsigned	i;
+
+	for (i = 0; i < o->phnum; i++) {
+		const Elf64_Phdr *ph = &o->phdr[i];
+
+		if (ph->p_type == PT_GNU_RELRO && va >= ph->p_vaddr &&
+		    ph->p_memsz >= 8 && va - ph->p_vaddr <= ph->p_memsz - 8)
+			return obj_ptr(o, va, 8, false) != NULL;
+	}
+	return false;
 }
 
 /* Bytes of code readable from link address @va, 0 if none. */
@@ -675,6 +695,13 @@ insn_effect(const struct rb_x86_insn *d, uintptr_t next, struct step *st)
 			RSET(st, d->reg, (uint32_t)(next + (uintptr_t)d->disp));
 			return;
 		}
+		/* mov disp(%rip), %reg: a GOT slot if in RELRO (the caller) */
+		if (op == 0x8b && d->riprel && d->w &&
+		    !(d->pfx & (RB_X86_P_66 | RB_X86_P_SEG))) {
+			RSET(st, d->reg, next + (uintptr_t)d->disp);
+			st->kind = STEP_LOAD;
+			return;
+		}
 		if (op >= 0xb8 && op <= 0xbf && !(d->pfx & RB_X86_P_66)) {
 			RSET(st, (op & 7) | ((d->rex & 1) << 3),
 			    d->w ? d->imm : (uint32_t)d->imm);
@@ -823,15 +850,23 @@ step_apply(const struct step *sp, struct regs *st)
 {
 	switch (sp->kind) {
 	case STEP_CONST:
+	case STEP_LOAD:
 		st->v[sp->reg] = sp->val;
 		st->known |= 1 << sp->reg;
+		if (sp->kind == STEP_LOAD)
+			st->slot |= 1 << sp->reg;
+		else
+			st->slot &= (uint16_t)~(1 << sp->reg);
 		break;
 	case STEP_COPY64:
 	case STEP_COPY32:
-		if (st->known & (1 << sp->src)) {
+		if ((st->known & (1 << sp->src)) && (sp->kind == STEP_COPY64 ||
+		    !(st->slot & (1 << sp->src)))) {
 			st->v[sp->reg] = sp->kind == STEP_COPY64 ?
 			    st->v[sp->src] : (uint32_t)st->v[sp->src];
 			st->known |= 1 << sp->reg;
+			st->slot = (uint16_t)((st->slot & ~(1 << sp->reg)) |
+			    (((st->slot >> sp->src) & 1) << sp->reg));
 		} else
 			RKILL(st, 1 << sp->reg);
 		break;
@@ -853,7 +888,7 @@ regs_meet(struct regs *a, const struct regs *b)
 		*a = *b;
 		return true;
 	}
-	known = a->known & b->known;
+	known = a->known & b->known & (uint16_t)~(a->slot ^ b->slot);
 	for (r = 0; r < 16; r++)
 		if ((known & (1 << r)) && a->v[r] != b->v[r])
 			known &= (uint16_t)~(1 << r);
@@ -861,6 +896,7 @@ regs_meet(struct regs *a, const struct regs *b)
 	if (known == a->known && top == a->top)
 		return false;
 	a->known = known;
+	a->slot &= known;
 	a->top = top;
 	return true;
 }
@@ -923,6 +959,10 @@ sites_step(struct scan *s, const struct rb_x86_insn *d, int flow,
 		sp->kill = CALLER_SAVED;
 	else
 		insn_effect(d, next, sp);
+	if (sp->kind == STEP_LOAD && !obj_relro(s->o, sp->val - s->o->bias)) {
+		sp->kind = STEP_KILL;
+		sp->kill = 1 << sp->reg;
+	}
 	return 0;
 }
 
@@ -1055,6 +1095,10 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 				t->v[si].this_fn = reach && (cur.known &
 				    (1 << R_DI)) ? cur.v[R_DI] - o->bias :
 				    RB_SITE_FN_UNKNOWN;
+				t->v[si].flags &= (uint8_t)~RB_SITE_FN_SLOT;
+				if (reach && (cur.known & cur.slot &
+				    (1 << R_DI)))
+					t->v[si].flags |= RB_SITE_FN_SLOT;
 				si++;
 			}
 			if (!reach)
@@ -1568,7 +1612,7 @@ sites_check(struct scan *s, const struct rb_site *st)
 	uint8_t		via, tail;
 
 	if (st->hook > RB_SITE_EXIT || st->via > RB_SITE_DIRECT ||
-	    (st->flags & ~RB_SITE_TAIL) || st->pad != 0 ||
+	    (st->flags & ~(RB_SITE_TAIL | RB_SITE_FN_SLOT)) || st->pad != 0 ||
 	    st->len < 5 || st->len > 7 || st->func > st->addr)
 		return false;
 	avail = obj_code_avail(o, st->addr);

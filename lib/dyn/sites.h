@@ -23,6 +23,9 @@
 
 /* rb_site.flags */
 #define RB_SITE_TAIL		0x01	/* a jmp (tail call), not a call */
+#define RB_SITE_FN_SLOT		0x02	/* this_fn is the link address of the
+					   GOT slot that holds it at run time
+					   (a function of another object) */
 
 #define RB_SITE_FN_UNKNOWN	UINT64_MAX
 

@@ -2,7 +2,8 @@
 # objdump-sites.awk: from `objdump -d -w --no-show-raw-insn`, every call
 # (or tail jmp) of __cyg_profile_func_enter/exit: "addr hook call|tail
 # this_fn", this_fn being the address objdump shows loaded into %rdi
-# (lea with its <symbol>, mov $imm, or a copy of a register so loaded,
+# (lea with its <symbol>, mov $imm, *SLOT for a load from a GOT slot, or
+# a copy of a register so loaded,
 # followed linearly through the function), "?" when none, then "load" if
 # loaded into %rdi itself, "copy" if copied from another register (whose
 # value a join the linear walk does not see may change).
@@ -59,6 +60,12 @@ plt { next }
 	if (mn ~ /^lea/ && ops ~ /\(%rip\),%/ && comment ~ /^ *[0-9a-f]+/) {
 		c = comment; sub(/^ */, "", c); sub(/ .*/, "", c)
 		val[reg64(dst)] = c; how[reg64(dst)] = "load"
+		next
+	}
+	if (mn ~ /^mov[q]?$/ && m == 2 && op[1] ~ /\(%rip\)$/ && dst ~ /^%r/ && dst !~ /[dwb]$/ && \
+	    comment ~ /^ *[0-9a-f]+ </) {
+		c = comment; sub(/^ */, "", c); sub(/ .*/, "", c)
+		val[reg64(dst)] = "*" c; how[reg64(dst)] = "load"
 		next
 	}
 	if (mn ~ /^mov[lq]?$/ && m == 2 && op[1] ~ /^\$0x[0-9a-f]+$/ && dst ~ /^%/ && dst !~ /^%([a-d]x|[sd]i|[bs]p|r[0-9]+w)$/ || \

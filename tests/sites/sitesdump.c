@@ -14,7 +14,8 @@
  *                                  objdump -d walks them
  *
  * A site line: address, enter|exit, plt|got|direct, length, call|tail,
- * this_fn (or ?), start of its code range; all hexadecimal link addresses.
+ * this_fn (or ?; *SLOT: the GOT slot holding it), start of its code
+ * range; all hexadecimal link addresses.
  * The hooks' own definitions, for direct calls, come from the file's
  * .symtab or .dynsym (in a process librbtrace has them from the loader).
  */
@@ -318,7 +319,8 @@ main(int argc, char **argv)
 		if (st->this_fn == RB_SITE_FN_UNKNOWN)
 			printf("?");
 		else
-			printf("%" PRIx64, st->this_fn);
+			printf("%s%" PRIx64, (st->flags & RB_SITE_FN_SLOT) ?
+			    "*" : "", st->this_fn);
 		printf(" %" PRIx64 "\n", st->func);
 	}
 	getrusage(RUSAGE_SELF, &ru);
