@@ -2,7 +2,8 @@
 /*
  * check_sites: the x86-64 length decoder on its odd cases, the site table
  * of this program's own instrumented code (tests/sites/instr.c) with
- * this_fn right for an inlined function, and the cache: used when valid,
+ * this_fn right for an inlined function, a dlopen()ed object's table
+ * read from memory as the loader left it, and the cache: used when valid,
  * ignored and rebuilt when corrupt, truncated, or naming a site that is
  * not a call of the hook it claims.
  */
@@ -204,6 +205,69 @@ START_TEST(test_self_table)
 }
 END_TEST
 
+struct plug {
+	struct rb_sites_obj	o;
+	const char		*name;
+	int			found;
+};
+
+static int
+find_plug(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct plug	*p = arg;
+
+	(void)size;
+	if (strcmp(info->dlpi_name, p->name) != 0)
+		return 0;
+	p->o.bias = info->dlpi_addr;
+	p->o.phdr = info->dlpi_phdr;
+	p->o.phnum = info->dlpi_phnum;
+	p->found = 1;
+	return 1;
+}
+
+/* A dlopen()ed object: its PLT and relocations read from memory. */
+START_TEST(test_dlopened)
+{
+	struct plug	 p;
+	struct rb_sites	 t;
+	void		*h;
+	int		(*fn)(int);
+	size_t		 n, i;
+
+	h = dlopen(RB_TEST_SITES_PLUG, RTLD_NOW);
+	ck_assert_msg(h != NULL, "%s", dlerror());
+	fn = (int (*)(int))dlsym(h, "sites_plug");
+	ck_assert_ptr_nonnull(fn);
+	hook_calls = 0;
+	ck_assert_int_eq(fn(3), 7);
+	ck_assert_uint_eq(hook_calls, 2);
+	memset(&p, 0, sizeof(p));
+	p.name = RB_TEST_SITES_PLUG;
+	dl_iterate_phdr(find_plug, &p);
+	ck_assert(p.found);
+	ck_assert_int_eq(rb_sites_build(&p.o, &t), 0);
+	ck_assert_uint_eq(t.nfail, 0);
+	/* Exported, so its address comes from its GOT slot: the site
+	   names the slot, which holds the function once relocated. */
+	ck_assert_uint_eq(t.n, 2);
+	for (i = 0, n = 0; i < t.n; i++) {
+		const struct rb_site *st = &t.v[i];
+		uintptr_t	fnat = st->this_fn + p.o.bias;
+
+		ck_assert(st->this_fn != RB_SITE_FN_UNKNOWN);
+		if (st->flags & RB_SITE_FN_SLOT)
+			fnat = *(const uintptr_t *)fnat;
+		ck_assert_ptr_eq((void *)fnat, (void *)fn);
+		ck_assert_uint_eq(st->via, RB_SITE_PLT);
+		n += st->hook;
+	}
+	ck_assert_uint_eq(n, 1);	/* one enter, one exit */
+	rb_sites_free(&t);
+	dlclose(h);
+}
+END_TEST
+
 static char cache_dir[] = "/tmp/check_sites.XXXXXX";
 
 static void
@@ -313,6 +377,7 @@ main(void)
 	tcase_add_loop_test(tc, test_decode_odd_cases, 0,
 	    (int)(sizeof(dec_cases) / sizeof(dec_cases[0])));
 	tcase_add_test(tc, test_self_table);
+	tcase_add_test(tc, test_dlopened);
 	tcase_add_test(tc, test_cache);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

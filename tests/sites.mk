@@ -14,12 +14,21 @@ tests_sites_libinstr_la_SOURCES = tests/sites/instr.c
 tests_sites_libinstr_la_CFLAGS = -O2 -finstrument-functions
 tests_sites_libinstr_la_LDFLAGS = -static
 
+# dlopen()ed by check_sites: its table read from memory as ld.so left it.
+check_LTLIBRARIES += tests/sites/libsitesplug.la
+tests_sites_libsitesplug_la_SOURCES = tests/sites/plug.c
+tests_sites_libsitesplug_la_CFLAGS = -O2 -finstrument-functions
+tests_sites_libsitesplug_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+
 if HAVE_CHECK
 check_PROGRAMS += tests/check_sites
 TESTS += tests/check_sites
 endif
 tests_check_sites_SOURCES = tests/check_sites.c $(RB_SITES_SOURCES)
-tests_check_sites_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -fno-instrument-functions
+tests_check_sites_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -fno-instrument-functions \
+	-DRB_TEST_SITES_PLUG='"$(abs_top_builddir)/tests/sites/.libs/libsitesplug.so"'
+tests_check_sites_LDFLAGS = -rdynamic
+EXTRA_tests_check_sites_DEPENDENCIES = tests/sites/libsitesplug.la
 tests_check_sites_LDADD = tests/sites/libinstr.la $(CHECK_LIBS) -ldl
 
 check_PROGRAMS += tests/sites/sitesdump
