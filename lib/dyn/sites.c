@@ -994,7 +994,13 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 	/* Pass 1: decode, find the sites and the block leaders. */
 	s->nsteps = 0;
 	LEADER_SET(s, 0);
-	fi = s->force ? sites_ext_find(s, start) : 0;
+	if (s->force) {
+		for (fi = sites_ext_find(s, start + 1); fi < s->next &&
+		    s->ext[fi] < start + size; fi++) {
+			LEADER_SET(s, (uint32_t)(s->ext[fi] - start));
+			ENTRY_SET(s, (uint32_t)(s->ext[fi] - start));
+		}
+	}
 	for (off = 0; off < size; off += (uint32_t)len) {
 		len = rb_x86_decode(code + off, size - off, &d);
 		if (len < 0)
@@ -1011,15 +1017,7 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 		    (err = sites_ext_push(s, start + (uint64_t)(rel + off +
 		    len))) != 0)
 			return err;
-		if (s->force && off != 0 && fi < s->next &&
-		    s->ext[fi] <= start + off) {
-			while (fi < s->next && s->ext[fi] < start + off)
-				fi++;
-			if (fi < s->next && s->ext[fi] == start + off) {
-				LEADER_SET(s, off);
-				ENTRY_SET(s, off);
-			}
-		}
+
 		if ((flow == 2 || flow == 4 || flow == 5) &&
 		    off + (uint32_t)len < size)
 			LEADER_SET(s, off + (uint32_t)len);
@@ -1044,9 +1042,17 @@ sites_range(struct scan *s, uint64_t start, uint64_t size)
 		goto fail;
 	if (t->n == nsite0)
 		return 0;
-	for (off = 0; off < size; off++)
-		if (LEADER_IS(s, off))
-			s->lead[nlead++] = off;
+	/* Every branch target must be an instruction start, or the linear
+	   decode is not the code that runs (overlapping instructions). */
+	for (off = 0, k = 0; off < size; off++) {
+		if (!LEADER_IS(s, off))
+			continue;
+		while (k < s->nsteps && s->steps[k].off < off)
+			k++;
+		if (k == s->nsteps || s->steps[k].off != off)
+			goto fail;
+		s->lead[nlead++] = off;
+	}
 	if ((err = sites_scratch_regs(s, nlead)) != 0)
 		return err;
 	for (k = 0; k < nlead; k++) {
