@@ -45,6 +45,7 @@
 
 #define SITES_MAX_SLOTS		8
 #define SITES_MAX_PASSES	32
+#define SITES_MEMO		64
 
 static const char *const sites_hook_names[2] = {
 	"__cyg_profile_func_enter",
@@ -96,6 +97,9 @@ struct scan {
 	uint8_t		slot_hook[SITES_MAX_SLOTS];
 	int		nslots;
 	uintptr_t	stubs[SITES_MAX_SLOTS]; /* PLT stubs called (runtime) */
+	uintptr_t	memo_t[SITES_MEMO];	/* call targets seen, */
+	int8_t		memo_h[SITES_MEMO];	/* their hook or -1 */
+	unsigned	memo_next;
 	int		nstubs;
 	uintptr_t	direct[4];
 	uint8_t		direct_hook[4];
@@ -379,9 +383,27 @@ sites_slot_hook(const struct scan *s, uintptr_t slot)
 	return -1;
 }
 
+static int sites_plt_decode(const struct scan *, uintptr_t);
+
 /* The hook a PLT stub at runtime address @t jumps through, or -1. */
 static int
-sites_plt_hook(const struct scan *s, uintptr_t t)
+sites_plt_hook(struct scan *s, uintptr_t t)
+{
+	unsigned	i;
+	int		h;
+
+	for (i = 0; i < SITES_MEMO; i++)
+		if (s->memo_t[i] == t && t != 0)
+			return s->memo_h[i];
+	h = sites_plt_decode(s, t);
+	i = s->memo_next++ % SITES_MEMO;
+	s->memo_t[i] = t;
+	s->memo_h[i] = (int8_t)h;
+	return h;
+}
+
+static int
+sites_plt_decode(const struct scan *s, uintptr_t t)
 {
 	const struct rb_sites_obj *o = s->o;
 	struct rb_x86_insn d;
