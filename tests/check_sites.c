@@ -2,7 +2,8 @@
 /*
  * check_sites: the x86-64 length decoder on its odd cases, the site table
  * of this program's own instrumented code (tests/sites/instr.c) with
- * this_fn right for an inlined function, a dlopen()ed object's table
+ * this_fn right for an inlined function, none in a function that jumps
+ * into one of its instructions, a dlopen()ed object's table
  * read from memory as the loader left it, and the cache: used when valid,
  * ignored and rebuilt when corrupt, truncated, or naming a site that is
  * not a call of the hook it claims.
@@ -31,6 +32,25 @@ int		sites_many(int);
 uintptr_t	sites_inlined_addr(void);
 
 static unsigned long hook_calls;
+
+/*
+ * A function that jumps into the middle of one of its instructions: its
+ * linear decode is not what runs, so its call of the hook is no site.
+ */
+void	sites_overlap(void);
+__asm__(
+	".text\n"
+	".globl sites_overlap\n"
+	".type sites_overlap, @function\n"
+	"sites_overlap:\n"
+	".cfi_startproc\n"
+	"	lea sites_overlap(%rip), %rdi\n"
+	"	call __cyg_profile_func_enter\n"
+	"	jmp 1f + 1\n"
+	"1:	movl $0xc3909090, %eax\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size sites_overlap, . - sites_overlap\n");
 
 __attribute__((no_instrument_function)) void
 __cyg_profile_func_enter(void *fn, void *site)
@@ -188,13 +208,17 @@ START_TEST(test_self_table)
 {
 	struct rb_sites_obj	o = self_obj();
 	struct rb_sites		t;
+	size_t			n;
 
 	hook_calls = 0;
 	ck_assert_int_eq(sites_outer(2), 10);
 	ck_assert_int_eq(sites_many(10), 16);
 	ck_assert(hook_calls > 0);
 	ck_assert_int_eq(rb_sites_build(&o, &t), 0);
-	ck_assert_uint_eq(t.nfail, 0);
+	ck_assert_uint_eq(t.nfail, 1);
+	ck_assert_uint_eq(t.fails[0], (uintptr_t)&sites_overlap - o.bias);
+	ck_assert_ptr_null(rb_sites_of(&t, (uintptr_t)&sites_overlap - o.bias,
+	    &n));
 	ck_assert_uint_eq(t.nunknown, 0);
 	expect_fn(&t, o.bias, (uintptr_t)&sites_leaf, 2);
 	expect_fn(&t, o.bias, (uintptr_t)&sites_outer, 2);
