@@ -23,7 +23,8 @@ BENCHMARKS = \
 	bench/attach.sh \
 	bench/churn.sh \
 	bench/exports.sh \
-	bench/hotshare.sh
+	bench/hotshare.sh \
+	bench/sites.sh
 
 BENCH_APPS = \
 	bench/apps/many \

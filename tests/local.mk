@@ -72,6 +72,7 @@ include $(srcdir)/tests/inject.mk
 AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)
 include $(srcdir)/tests/objects.mk
 include $(srcdir)/tests/stacks.mk
+include $(srcdir)/tests/sites.mk
 # Without Check the unit tests are not built, and make check says why.
 if !HAVE_CHECK
 check_DATA += rb-check-missing
