@@ -3,14 +3,14 @@
  * recording.c - fuzz the readers of a recording (rbtrace(5), "RECORDINGS"):
  * the index and the walk, checked frame by frame, then every command that
  * reads one: replay, report and hot (text and JSON), and the Chrome,
- * Perfetto, folded and speedscope exports.
+ * Perfetto, folded and speedscope exports, whole and through the filters.
  *
  * An input is a recording's bytes, as they are: written to a file, which
  * the readers map.  Their output goes to /dev/null (FUZZ_VERBOSE=1: to
  * stderr, with what they say about the recording).
  *
  * Under libFuzzer each input is walked and then read by one command, the
- * one its last byte picks: running all ten made an execution ten times as
+ * one its last byte picks: running them all made an execution many times as
  * long, with no path that only their sequence reaches (each opens the
  * file afresh).  A byte the readers see as well keeps every input a plain
  * recording.  Replayed by driver.c (`make check`), an input is read by all.
@@ -50,6 +50,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (rec_fd < 0)
 		fuzz_fail("mkstemp %s failed", rec_path);
 	atexit(rec_cleanup);
+	/* Every export estimates its size first, filtered or not. */
+	setenv("RBMON_EXPORT_WARN", "1", 1);
 	rec_null = fopen("/dev/null", "w");
 	if (rec_null == NULL)
 		fuzz_fail("cannot open /dev/null");
@@ -189,6 +191,14 @@ static const char *const rec_cmds[][10] = {
 	{ "export", "--perfetto", "-o", "/dev/null" },
 	{ "export", "--folded", "-D", "3" },
 	{ "export", "--speedscope" },
+	/* The filters every reader shares (rbmon(1), FILTERS). */
+	{ "replay", "--time-range", "1us~1s", "-N", "*b*" },
+	{ "report", "-F", "m*", "--min-duration", "10ns", "-D", "4" },
+	{ "hot", "-t", "1,2,3", "--time-range", "10ns~" },
+	{ "export", "--chrome", "-N", "main", "--min-duration", "1ns" },
+	{ "export", "--perfetto", "-o", "/dev/null", "--time-range", "~1ms",
+	  "-F", "*" },
+	{ "export", "--speedscope", "-D", "1", "-F", "f*" },
 };
 #define REC_NCMDS	(sizeof rec_cmds / sizeof rec_cmds[0])
 
