@@ -100,7 +100,7 @@ struct rb_wslot {
 #define RB_WK_EXIT_WAIT_MS	1000	/* exit() waits this long for a compile */
 #define RB_WK_UP_WAIT_MS	1000	/* fork() waits this long for a start */
 #define RB_WK_LAZY_WAIT_MS	2000	/* a watch waits this long for a safe point */
-#define RB_WK_LAZY_TRY_NS	1000000	/* a thread looks for one at most this often */
+#define RB_WK_LAZY_TRY_NS	1000000	/* ... looking at most this often */
 
 static struct {
 	pid_t		 pid;		/* the process that has it, or 0 */
@@ -671,7 +671,8 @@ void rb_watch_fail(struct rb_watch *w, const char *fmt, ...)
 /*
  * Whether this process's worker runs: 1; 0 when the watch waits for it
  * (the thread looks again at a later hook); -1 when @w was answered with
- * an error.  With none, starts it at a safe point (rbtrace(5), WATCHES).
+ * an error.  With none, starts it at a safe point (rbtrace(5), "The
+ * evaluator").
  */
 static int rb_watch_ready(struct rb_thread *t, struct rb_watch *w)
 {

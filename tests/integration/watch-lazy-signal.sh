@@ -5,7 +5,8 @@
 #
 # tests/apps/sigmalloc, without RBTRACE_WATCH_WORKER: every hook of
 # "spinner" after its first runs in its SIGALRM handler (SIGALRM blocked,
-# with a handler: no safe point to start a thread at, rbtrace(5) WATCHES):
+# with a handler: no safe point to start a thread at; rbtrace(5), "The
+# evaluator"):
 #  - a watch on the spinner is answered, within the bound (2 s) and well
 #    before rbmon's timeout, with the error naming RBTRACE_WATCH_WORKER;
 #  - a second one, the same; the process still has no rbtrace-watch task;
