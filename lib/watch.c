@@ -412,7 +412,8 @@ static bool rb_watch_handled(int sig)
  * lock of the C library.  A handler runs with its own signal blocked, so
  * a blocked signal that has a handler means "maybe in it".  Not seen: a
  * handler installed with SA_NODEFER and an empty sa_mask, and a hook in an
- * allocator that is itself instrumented.
+ * allocator that is itself instrumented.  Nor in the child of a vfork(),
+ * which runs on this thread's memory until it execs.
  */
 static bool rb_watch_safe(void)
 {
@@ -420,11 +421,15 @@ static bool rb_watch_safe(void)
 	int sig;
 
 #ifdef RB_RAW_SIGNALS
+	if (syscall(SYS_getpid) != rb_proc.pid)
+		return false;
 	if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &mask, (size_t)8) != 0)
 		return false;
 #else
 	sigset_t set;
 
+	if (getpid() != rb_proc.pid)
+		return false;
 	if (pthread_sigmask(SIG_BLOCK, NULL, &set) != 0)
 		return false;
 	mask = 0;
