@@ -35,12 +35,12 @@
  * handler runs with its own signal blocked).  Else the watch waits and the
  * thread looks again at a later hook, at most once a millisecond, for up to
  * RB_WK_LAZY_WAIT_MS; then the watch is answered with an error that says
- * what to do.  The library runs no program code (no hook) under a lock of
- * its own but in a signal handler, which the rule covers.
+ * what to do.  No hook runs while this thread holds a lock of the
+ * library's, unless in a signal handler that interrupted it: the rule
+ * covers that too.
  *
- * Each ring's entry has a slot
- * here, in this process's memory; the owner and the worker hand it over by
- * its state alone:
+ * Each ring's entry has a slot here, in this process's memory; the owner
+ * and the worker hand it over by its state alone:
  *
  *   owner (a hook)                            worker
  *   IDLE, prog does not match the text:
@@ -72,6 +72,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/futex.h"
@@ -379,7 +380,6 @@ void rb_watch_fork_child(void)
     defined(__arm__) || defined(__riscv) || defined(__powerpc__) || \
     defined(__s390__) || defined(__loongarch__)
 #define RB_RAW_SIGNALS	1
-#include <sys/syscall.h>
 
 struct rb_ksigaction {
 	void		*handler;
