@@ -24,6 +24,7 @@ void rb_settings_defaults(struct rb_settings *s)
 	s->clock = 0;
 	s->orphan_timeout = RB_DEF_ORPHAN_TIMEOUT;
 	s->record_wait = 0;
+	s->watch_worker = RB_WW_LAZY;
 }
 
 /**
@@ -191,6 +192,20 @@ int rb_settings_from_env(struct rb_settings *s,
 		} else {
 			rb_env_bad(warn, "RBTRACE_CLOCK", val,
 				   "not " RB_CLOCK_WORDS, "the default");
+			bad++;
+		}
+	}
+
+	val = get("RBTRACE_WATCH_WORKER");
+	if (val != NULL) {
+		if (strcmp(val, "lazy") == 0) {
+			s->watch_worker = RB_WW_LAZY;
+		} else if (strcmp(val, "start") == 0) {
+			s->watch_worker = RB_WW_START;
+		} else {
+			rb_env_bad(warn, "RBTRACE_WATCH_WORKER", val,
+				   "not lazy or start",
+				   s->watch_worker == RB_WW_START ? "start" : "lazy");
 			bad++;
 		}
 	}

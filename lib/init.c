@@ -108,6 +108,8 @@ static void rb_fork_child(void)
 	rb_proc.image = __atomic_add_fetch(&m->hdr->next_image, 1,
 					   __ATOMIC_RELAXED);
 	rb_thread_table_reset();
+	/* No worker here: the parent's is not ours (before any setup). */
+	rb_watch_fork_child();
 	/* rb_thread_setup() takes these. */
 	pthread_mutex_unlock(&rb_thread_lock);
 	pthread_mutex_unlock(&rb_objects_lock);

@@ -27,7 +27,11 @@ struct rb_settings {
 	int		clock;		/* RB_CLOCK_*, 0 = choose */
 	uint32_t	orphan_timeout;	/* seconds; 0 = stopped threads wait forever */
 	uint32_t	record_wait;	/* seconds the creator waits for a recorder */
+	int		watch_worker;	/* RB_WW_*: when the watch worker starts */
 };
+
+#define RB_WW_LAZY	0	/* at the first watch (rbtrace(5), WATCHES) */
+#define RB_WW_START	1	/* with the first traced thread, and in fork children */
 
 #define RB_DEF_ORPHAN_TIMEOUT	10
 #define RB_MAX_ORPHAN_TIMEOUT	86400
@@ -165,6 +169,9 @@ struct rb_thread {
 	/* The event log (hooks.c); evstate: RB_EVS_*, 0 for the inline path. */
 	struct rb_evq	ev;
 	uint32_t	evstate;
+	/* watch.c: a watch waits for the worker since (ns), tried again at */
+	uint64_t	wk_since;
+	uint64_t	wk_next;
 };
 
 #define RB_EVS_NONE	0x1u	/* no log: nothing is recorded */
@@ -247,6 +254,7 @@ RB_HIDDEN bool rb_gma_claim(uint32_t me, uint64_t pos);
 /* watch.c: watch expressions, evaluated by rbtrace-watch.so */
 RB_HIDDEN void rb_watch_start(void);
 RB_HIDDEN void rb_watch_fork_prepare(void);
+RB_HIDDEN void rb_watch_fork_child(void);
 RB_HIDDEN void rb_watch_serve(struct rb_thread *t);
 RB_HIDDEN void rb_watch_thread_exit(struct rb_thread *t);
 

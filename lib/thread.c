@@ -184,7 +184,9 @@ bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	RB_STORE(&t->state, RB_T_TRACED);
 	RB_STORE(&t->gate, r);
 	pthread_mutex_unlock(&rb_thread_lock);
-	rb_watch_start();
+	/* Else at the first watch, from a hook (rb_watch_serve()). */
+	if (rb_proc.set.watch_worker == RB_WW_START)
+		rb_watch_start();
 	rb_control_thread_start(t);
 	rb_clock_calibrate(m->hdr);
 	return true;

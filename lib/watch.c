@@ -24,11 +24,23 @@
  * A hook takes no lock and allocates nothing: it may run in a signal
  * handler that interrupted malloc().  So the expressions are compiled by
  * the module rbtrace-watch.so (lib/expr/) in a worker thread of this library,
- * started with the process's first traced thread (and again in a fork
- * child), which loads the module on the first watch: programs that are
- * never watched never load it, nor libdw.  Each ring's entry has a slot
- * here, in this process's memory; the owner and the worker hand it over by
- * its state alone:
+ * which loads the module on the first watch: programs that are never
+ * watched never load it, nor libdw.
+ *
+ * The worker itself is started at the first watch (RBTRACE_WATCH_WORKER=
+ * start: with the first traced thread, and in fork children).  Starting a
+ * thread allocates, so the hook that finds a watch and no worker starts it
+ * only at a safe point, where it is not, as far as can be told, in a
+ * signal handler: no signal that has a handler is blocked in the thread (a
+ * handler runs with its own signal blocked).  Else the watch waits and the
+ * thread looks again at a later hook, at most once a millisecond, for up to
+ * RB_WK_LAZY_WAIT_MS; then the watch is answered with an error that says
+ * what to do.  No hook runs while this thread holds a lock of the
+ * library's, unless in a signal handler that interrupted it: the rule
+ * covers that too.
+ *
+ * Each ring's entry has a slot here, in this process's memory; the owner
+ * and the worker hand it over by its state alone:
  *
  *   owner (a hook)                            worker
  *   IDLE, prog does not match the text:
@@ -60,6 +72,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/futex.h"
@@ -87,10 +100,12 @@ struct rb_wslot {
 
 #define RB_WK_EXIT_WAIT_MS	1000	/* exit() waits this long for a compile */
 #define RB_WK_UP_WAIT_MS	1000	/* fork() waits this long for a start */
+#define RB_WK_LAZY_WAIT_MS	2000	/* a watch waits this long for a safe point */
+#define RB_WK_LAZY_TRY_NS	1000000	/* ... looking at most this often */
 
 static struct {
-	pid_t		 pid;		/* the process that has (had) it */
-	int		 state;		/* 0 starting, 1 running, -1 failed */
+	pid_t		 pid;		/* the process that has it, or 0 */
+	int		 state;		/* 0 none or starting, 1 running, -1 failed */
 	char		 err[128];	/* why it failed */
 	uint32_t	 seq;		/* futex: bumped after every request */
 	uint32_t	 busy;		/* futex: 1 while compiling */
@@ -341,10 +356,101 @@ static void rb_watch_slots_reset(void)
 }
 
 /**
+ * rb_watch_fork_child - in a fork child, before any thread setup: the
+ * parent's worker is not the child's, which has none until it starts its own
+ *
+ * The child has one thread, this one: plain stores.
+ */
+void rb_watch_fork_child(void)
+{
+	rb_wk.pid = 0;
+	rb_wk.state = 0;
+	rb_wk.up = 0;
+	rb_self.wk_since = 0;
+	rb_self.wk_next = 0;
+}
+
+/*
+ * The kernel's sigaction and signal set, queried with raw system calls
+ * (async-signal-safe, and not through a wrapper a runtime may interpose);
+ * the handler comes first where the layout is known, else the C library's
+ * calls, async-signal-safe too.
+ */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || \
+    defined(__arm__) || defined(__riscv) || defined(__powerpc__) || \
+    defined(__s390__) || defined(__loongarch__)
+#define RB_RAW_SIGNALS	1
+
+struct rb_ksigaction {
+	void		*handler;
+	unsigned char	 rest[120];	/* flags, restorer, mask */
+};
+#endif
+
+/* Whether signal @sig has a handler: neither SIG_DFL nor SIG_IGN. */
+static bool rb_watch_handled(int sig)
+{
+#ifdef RB_RAW_SIGNALS
+	struct rb_ksigaction k;
+
+	if (syscall(SYS_rt_sigaction, sig, NULL, &k, (size_t)8) != 0)
+		return true;
+	return k.handler != (void *)SIG_DFL && k.handler != (void *)SIG_IGN;
+#else
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa) != 0)
+		return true;
+	return (sa.sa_flags & SA_SIGINFO) ||
+	       (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
+#endif
+}
+
+/*
+ * Whether the calling thread may start a thread: it is not, as far as can
+ * be told, in a signal handler, which may have interrupted malloc() or a
+ * lock of the C library.  A handler runs with its own signal blocked, so
+ * a blocked signal that has a handler means "maybe in it".  Not seen: a
+ * handler installed with SA_NODEFER and an empty sa_mask, and a hook in an
+ * allocator that is itself instrumented.  Nor in the child of a vfork(),
+ * which runs on this thread's memory until it execs.
+ */
+static bool rb_watch_safe(void)
+{
+	uint64_t mask;
+	int sig;
+
+#ifdef RB_RAW_SIGNALS
+	if (syscall(SYS_getpid) != rb_proc.pid)
+		return false;
+	if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &mask, (size_t)8) != 0)
+		return false;
+#else
+	sigset_t set;
+
+	if (getpid() != rb_proc.pid)
+		return false;
+	if (pthread_sigmask(SIG_BLOCK, NULL, &set) != 0)
+		return false;
+	mask = 0;
+	for (sig = 1; sig <= 64 && sig < NSIG; sig++)
+		if (sigismember(&set, sig) == 1)
+			mask |= 1ull << (sig - 1);
+#endif
+	for (sig = 1; sig <= 64; sig++) {
+		if ((mask & (1ull << (sig - 1))) && rb_watch_handled(sig))
+			return false;
+	}
+	return true;
+}
+
+/**
  * rb_watch_start - start this process's worker, unless it has one
  *
- * From a thread's setup (its first hook, or fork() in the child), before
- * the thread serves any watch; once per process.
+ * From a thread's setup with RBTRACE_WATCH_WORKER=start (its first hook,
+ * or fork() in the child), before the thread serves any watch; else from a
+ * hook at a safe point that found a watch and no worker (rb_watch_ready()).
+ * Once per process.
  */
 void rb_watch_start(void)
 {
@@ -476,9 +582,17 @@ static void rb_watch_kick(void)
 /* The owner is done with the slot's program (removal, exit). */
 static void rb_watch_drop(struct rb_thread *t, uint32_t i)
 {
-	struct rb_wslot *s = rb_watch_slot(t, i);
+	struct rb_wslot *s;
 	uint32_t st;
 
+	/*
+	 * Acquire: the slots; pairs with rb_watch_start()'s release store of
+	 * state.  Without a worker this thread handed nothing over (a fork
+	 * child's copies of the parent's programs are dropped at the start).
+	 */
+	if (RB_LOAD_ACQ(&rb_wk.state) != 1)
+		return;
+	s = rb_watch_slot(t, i);
 	if (s == NULL)
 		return;
 	/* Relaxed: the CAS below decides. */
@@ -559,12 +673,60 @@ void rb_watch_fail(struct rb_watch *w, const char *fmt, ...)
 	RB_STORE_REL(&w->resready, 1);
 }
 
-static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
+/*
+ * Whether this process's worker runs: 1; 0 when the watch waits for it
+ * (the thread looks again at a later hook); -1 when @w was answered with
+ * an error.  With none, starts it at a safe point (rbtrace(5), "The
+ * evaluator").
+ */
+static int rb_watch_ready(struct rb_thread *t, struct rb_watch *w)
+{
+	uint64_t now;
+	int state;
+
+	for (;;) {
+		/* Acquire: err, the slots; pairs with rb_watch_start()'s release store of state. */
+		state = RB_LOAD_ACQ(&rb_wk.state);
+		if (state == 1)
+			return 1;
+		if (state < 0) {
+			rb_watch_fail(w, "watches need the library's worker thread: %s",
+				      rb_wk.err);
+			return -1;
+		}
+		/* Relaxed: being started by another thread of this process. */
+		if (RB_LOAD(&rb_wk.pid) == rb_proc.pid)
+			break;
+		now = rb_clock_mono_ns();
+		if (t->wk_since == 0) {
+			t->wk_since = now;
+			t->wk_next = now;
+		}
+		if (now < t->wk_next)
+			break;
+		t->wk_next = now + RB_WK_LAZY_TRY_NS;
+		if (!rb_watch_safe()) {
+			if (now - t->wk_since < RB_WK_LAZY_WAIT_MS * 1000000ull)
+				break;
+			rb_watch_fail(w, "the watch worker is started at the first watch, at a hook outside signal handlers, and this thread ran none in %d s: run the program with RBTRACE_WATCH_WORKER=start to have it from the start",
+				      RB_WK_LAZY_WAIT_MS / 1000);
+			return -1;
+		}
+		rb_watch_start();
+		/* Started (or failed) here, or by another thread meanwhile: look. */
+	}
+	/* Look again at the next hook (seq_cst, as every attention change). */
+	RB_ATTN_OR(t->ring, RB_ATTN_WATCH);
+	return 0;
+}
+
+/* Returns whether entry @w waits for the worker to be started. */
+static bool rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 {
 	struct rb_header *h = rb_proc.map.hdr;
 	const struct rb_watch_ops *ops;
 	struct rb_wsink k = { t, w, i, 0, 0, 0 };
-	struct rb_wslot *s = rb_watch_slot(t, i);
+	struct rb_wslot *s;
 	int32_t len = RB_LOAD(&w->exprlength);
 	char expr[RB_EXPR_MAX], err[RB_RESULT_MAX];
 	int rc;
@@ -572,23 +734,19 @@ static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 	if (len < 0 || len > RB_EXPR_MAX) {
 		rb_watch_fail(w, "bad expression length %d (0..%d)", (int)len,
 			      RB_EXPR_MAX);
-		return;
+		return false;
 	}
+	rc = rb_watch_ready(t, w);
+	if (rc <= 0)
+		return rc == 0;
+	s = rb_watch_slot(t, i);
 	if (s == NULL) {
-		/* Acquire: err; pairs with rb_watch_start()'s release store of state. */
-		if (RB_LOAD_ACQ(&rb_wk.state) < 0)
-			rb_watch_fail(w, "watches need the library's worker thread: %s",
-				      rb_wk.err);
-		/* Relaxed: only whether there are slots at all. */
-		else if (__atomic_load_n(&rb_wk.slots, __ATOMIC_RELAXED) != NULL)
-			rb_watch_fail(w, "no watch slots for ring %u", t->index);
-		else	/* being started: look again at the next hook (seq_cst, as every attention change) */
-			RB_ATTN_OR(t->ring, RB_ATTN_WATCH);
-		return;
+		rb_watch_fail(w, "no watch slots for ring %u", t->index);
+		return false;
 	}
 	/* Acquire: prog and fail; pairs with the worker's release of IDLE. */
 	if (RB_LOAD_ACQ(&s->state) != RB_WS_IDLE)
-		return;		/* the worker pokes the ring when done */
+		return false;	/* the worker pokes the ring when done */
 	memcpy(expr, w->expr, (size_t)len);
 	/* Acquire: the module's ops; pairs with rb_watch_try()'s release store. */
 	ops = __atomic_load_n(&rb_wops, __ATOMIC_ACQUIRE);
@@ -602,13 +760,7 @@ static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 			else
 				rb_watch_fail(w, "out of memory");
 			s->fail = 0;
-			return;
-		}
-		/* Acquire: err; pairs with rb_watch_start()'s release store of state. */
-		if (RB_LOAD_ACQ(&rb_wk.state) < 0) {
-			rb_watch_fail(w, "watches need the library's worker thread: %s",
-				      rb_wk.err);
-			return;
+			return false;
 		}
 		memcpy(s->text, expr, (size_t)len);
 		s->len = (uint32_t)len;
@@ -617,7 +769,7 @@ static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 		/* Release: the text, and done with the old program; pairs with the worker's acquire CAS. */
 		RB_STORE_REL(&s->state, RB_WS_WANT);
 		rb_watch_kick();
-		return;
+		return false;
 	}
 	err[0] = '\0';
 	rc = ops->eval(s->prog, rb_watch_put, &k, err, sizeof(err));
@@ -640,6 +792,7 @@ static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 	 */
 	if (k.gma == 1)
 		RB_STORE_REL(&h->gma_owner, RB_GMA_MAKE(t->index, i + 1));
+	return false;
 }
 
 /*
@@ -649,6 +802,7 @@ static void rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 void rb_watch_serve(struct rb_thread *t)
 {
 	struct rb_ring *r = t->ring;
+	bool waits = false;
 	uint32_t i;
 
 	/* Clear, then look: a request made meanwhile sets the bit again. */
@@ -664,9 +818,13 @@ void rb_watch_serve(struct rb_thread *t)
 			continue;
 		}
 		/* Any other value of inuse or resready asks for nothing. */
-		if (in == RB_WATCH_SET && RB_LOAD_ACQ(&w->resready) == 0)
-			rb_watch_eval(t, i, w);
+		if (in == RB_WATCH_SET && RB_LOAD_ACQ(&w->resready) == 0 &&
+		    rb_watch_eval(t, i, w))
+			waits = true;
 	}
+	/* The wait for a safe point counts from the first watch that waits. */
+	if (!waits)
+		t->wk_since = 0;
 }
 
 /* rb_watch_thread_exit - the exiting thread's programs go to the worker to free */

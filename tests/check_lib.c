@@ -92,6 +92,7 @@ START_TEST(test_settings_defaults)
 	ck_assert_uint_eq(s.geo.global_sz, 16384);
 	ck_assert_int_eq(s.stop_on_create, 0);
 	ck_assert_int_eq(s.trace_on_create, 1);
+	ck_assert_int_eq(s.watch_worker, RB_WW_LAZY);
 }
 END_TEST
 
@@ -120,6 +121,13 @@ START_TEST(test_settings_good)
 	ck_assert_int_eq(s.stop_on_create, 1);
 	ck_assert_int_eq(s.trace_on_create, 0);
 	ck_assert_int_eq(s.clock, RB_CLOCK_MONO);
+
+	set_env1("RBTRACE_WATCH_WORKER", "start");
+	ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv, count_warn), 0);
+	ck_assert_int_eq(s.watch_worker, RB_WW_START);
+	set_env1("RBTRACE_WATCH_WORKER", "lazy");
+	ck_assert_int_eq(rb_settings_from_env(&s, fake_getenv, count_warn), 0);
+	ck_assert_int_eq(s.watch_worker, RB_WW_LAZY);
 
 	/* Every clock by its name, this machine's counter included. */
 	set_env1("RBTRACE_CLOCK", "none");
@@ -152,6 +160,9 @@ static const struct {
 	{ "RBTRACE_CLOCK", "hpet", "rbtrace: RBTRACE_CLOCK=hpet: not " RB_CLOCK_WORDS "; using the default" },
 	{ "RBTRACE_CLOCK", "", "rbtrace: RBTRACE_CLOCK=: not " RB_CLOCK_WORDS "; using the default" },
 	{ "RBTRACE_CLOCK", "None", "rbtrace: RBTRACE_CLOCK=None: not " RB_CLOCK_WORDS "; using the default" },
+	{ "RBTRACE_WATCH_WORKER", "Start", "rbtrace: RBTRACE_WATCH_WORKER=Start: not lazy or start; using lazy" },
+	{ "RBTRACE_WATCH_WORKER", "", "rbtrace: RBTRACE_WATCH_WORKER=: not lazy or start; using lazy" },
+	{ "RBTRACE_WATCH_WORKER", "1", "rbtrace: RBTRACE_WATCH_WORKER=1: not lazy or start; using lazy" },
 	/* The counter of the other architecture. */
 #if RB_CLOCK_COUNTER == RB_CLOCK_CNTVCT
 	{ "RBTRACE_CLOCK", "tsc", "rbtrace: RBTRACE_CLOCK=tsc: not " RB_CLOCK_WORDS "; using the default" },

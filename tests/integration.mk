@@ -241,6 +241,8 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-signal.sh \
 	tests/integration/watch-hostile.sh \
 	tests/integration/watch-fork.sh \
+	tests/integration/watch-lazy.sh \
+	tests/integration/watch-lazy-signal.sh \
 	tests/integration/watch-exit.sh \
 	tests/integration/hostile-output.sh \
 	tests/integration/hostile-objects.sh \

@@ -6,7 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 f=$T/threads.trace
-traced app RBTRACE_FILE="$f" RBTRACE_RINGS=4 "$APPS/threads" 0 10
+# The worker from the start, to count it without a watch.
+traced app RBTRACE_FILE="$f" RBTRACE_RINGS=4 RBTRACE_WATCH_WORKER=start \
+	"$APPS/threads" 0 10
 pid=$LAUNCHED
 wait_ready "ready $pid" "$pid"
 dump_json "$f"

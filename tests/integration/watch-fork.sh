@@ -28,7 +28,9 @@ watch_ok()
 workers() { cat /proc/"$1"/task/*/comm 2>/dev/null | grep -c '^rbtrace-watch$'; }
 
 f=$T/wfork.trace
-traced app RBTRACE_FILE="$f" "$APPS/wfork"
+# The worker from the start, and in the child before any watch, as counted
+# below (watch-lazy.sh: none until the first watch).
+traced app RBTRACE_FILE="$f" RBTRACE_WATCH_WORKER=start "$APPS/wfork"
 pid=$LAUNCHED
 wait_ready "parent $pid" "$pid"
 wait_ready "looper [0-9]+" "$pid"

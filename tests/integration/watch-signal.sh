@@ -39,7 +39,9 @@ number()
 }
 
 f=$T/sigmalloc.trace
-traced app RBTRACE_FILE="$f" "$APPS/sigmalloc"
+# The worker from the start: the spinner's hooks, all in a signal handler,
+# are no safe point to start it at the first watch (watch-lazy-signal.sh).
+traced app RBTRACE_FILE="$f" RBTRACE_WATCH_WORKER=start "$APPS/sigmalloc"
 pid=$LAUNCHED
 wait_threads "$pid" spinner
 S=$(tid_of spinner)
