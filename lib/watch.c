@@ -31,13 +31,13 @@
  * start: with the first traced thread, and in fork children).  Starting a
  * thread allocates, so the hook that finds a watch and no worker starts it
  * only at a safe point, where it is not, as far as can be told, in a
- * signal handler: no signal that has a handler is blocked in the thread (a
- * handler runs with its own signal blocked).  Else the watch waits and the
- * thread looks again at a later hook, at most once a millisecond, for up to
- * RB_WK_LAZY_WAIT_MS; then the watch is answered with an error that says
- * what to do.  No hook runs while this thread holds a lock of the
- * library's, unless in a signal handler that interrupted it: the rule
- * covers that too.
+ * signal handler: no signal frame on the stack above the hook (see
+ * rb_watch_safe()), whatever signals the thread blocks.  Else the watch
+ * waits and the thread looks again at a later hook, at most once a
+ * millisecond, for up to RB_WK_LAZY_WAIT_MS; then the watch is answered
+ * with an error that says what to do.  No hook runs while this thread
+ * holds a lock of the library's, unless in a signal handler that
+ * interrupted it: the rule covers that too.
  *
  * Each ring's entry has a slot here, in this process's memory; the owner
  * and the worker hand it over by its state alone:
@@ -73,6 +73,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "common/futex.h"
@@ -371,14 +372,195 @@ void rb_watch_fork_child(void)
 }
 
 /*
- * The kernel's sigaction and signal set, queried with raw system calls
- * (async-signal-safe, and not through a wrapper a runtime may interpose);
- * the handler comes first where the layout is known, else the C library's
- * calls, async-signal-safe too.
+ * The safe point (rbtrace(5), "The evaluator"): whether this hook runs
+ * inside a signal handler, which may have interrupted malloc() or a lock
+ * of the C library.
+ *
+ * To run a handler, the kernel pushes a signal frame on the stack and
+ * enters the handler as if called from the frame's first word, the
+ * handler's restorer (sa_restorer: the C library's __restore_rt, which
+ * makes the rt_sigreturn call; x86-64 delivers no handler without one).
+ * So the hook collects the restorers of the handlers installed now (raw
+ * rt_sigaction queries: async-signal-safe, and not through a wrapper a
+ * runtime may interpose), adds those of earlier checks (a handler reset
+ * by SA_RESETHAND, or replaced, while it runs), and looks for one in the
+ * words of the live stack above it: from its own frame to a little above
+ * the thread's outermost traced frame, or over the rest of the alternate
+ * signal stack when it runs on that.  A word equal to a restorer means
+ * "in a handler"; a stale copy of one in a live frame only delays the
+ * start to a later hook.  Memory is read with process_vm_readv(), which
+ * does not fault: the scan ends at the first unreadable page.
+ *
+ * Elsewhere than x86-64 the restorer need not be on the stack (arm64
+ * returns through the link register, to the vDSO), and the older rule
+ * holds: a handler runs with its own signal blocked, so a blocked signal
+ * that has a handler means "maybe in it".
  */
-#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || \
-    defined(__arm__) || defined(__riscv) || defined(__powerpc__) || \
-    defined(__s390__) || defined(__loongarch__)
+#define RB_WK_RESTORERS	8		/* restorers remembered across checks */
+#define RB_WK_SCAN_MARGIN 2048		/* above the outermost frame's sp */
+#define RB_WK_SCAN_MAX	(8u << 20)	/* the farthest outermost frame */
+#define RB_WK_SCAN_BLIND (256u << 10)	/* without one: scanned this far */
+#define RB_WK_SCAN_CHUNK 1024		/* bytes read at a time */
+
+#if defined(__x86_64__)
+#define RB_SIGFRAME	1
+
+struct rb_ksigaction {			/* the kernel's struct sigaction */
+	uintptr_t	handler;
+	unsigned long	flags;
+	uintptr_t	restorer;
+	uint64_t	mask;
+};
+
+#define RB_SA_RESTORER	0x04000000ul
+
+/* The restorers seen by earlier checks, 0 for none; never removed. */
+static uintptr_t rb_wk_restorers[RB_WK_RESTORERS];
+
+struct rb_restorers {
+	uintptr_t	 addr[2 * RB_WK_RESTORERS];
+	unsigned	 n;
+	bool		 handled;	/* some signal has a handler now */
+	bool		 over;		/* more than addr holds */
+};
+
+/*
+ * Clear @n bytes at @p, kept by the compiler: a copy of a restorer left
+ * in this frame would be a stale one in the frame of a later hook's
+ * caller, and the next check, from a deeper hook, would scan it.
+ */
+static void rb_wipe(void *p, size_t n)
+{
+	memset(p, 0, n);
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+static void rb_restorer_add(struct rb_restorers *rs, uintptr_t a)
+{
+	unsigned i;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->addr[i] == a)
+			return;
+	if (rs->n == sizeof(rs->addr) / sizeof(rs->addr[0]))
+		rs->over = true;
+	else
+		rs->addr[rs->n++] = a;
+}
+
+/* Remember @a for later checks, lock-free: threads may check at once. */
+static void rb_restorer_keep(uintptr_t a)
+{
+	uintptr_t cur;
+	unsigned i;
+
+	for (i = 0; i < RB_WK_RESTORERS; i++) {
+		cur = RB_LOAD(&rb_wk_restorers[i]);
+		if (cur == 0 && __atomic_compare_exchange_n(&rb_wk_restorers[i],
+		    &cur, a, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return;
+		if (cur == a)
+			return;
+	}
+}
+
+/* The restorers of the handlers installed now, and of earlier checks. */
+static void rb_restorers_get(struct rb_restorers *rs)
+{
+	struct rb_ksigaction k;
+	uintptr_t a;
+	unsigned i;
+	int sig;
+
+	memset(rs, 0, sizeof(*rs));
+	for (sig = 1; sig <= 64; sig++) {
+		memset(&k, 0, sizeof(k));
+		if (syscall(SYS_rt_sigaction, sig, NULL, &k, (size_t)8) != 0)
+			continue;
+		if (k.handler == (uintptr_t)SIG_DFL ||
+		    k.handler == (uintptr_t)SIG_IGN)
+			continue;
+		rs->handled = true;
+		if ((k.flags & RB_SA_RESTORER) && k.restorer != 0) {
+			rb_restorer_add(rs, k.restorer);
+			rb_restorer_keep(k.restorer);
+		}
+	}
+	rb_wipe(&k, sizeof(k));
+	for (i = 0; i < RB_WK_RESTORERS; i++) {
+		a = RB_LOAD(&rb_wk_restorers[i]);
+		if (a != 0)
+			rb_restorer_add(rs, a);
+	}
+}
+
+/* Whether a word of [@lo, @hi) of this thread's stack is a restorer. */
+static bool rb_restorers_found(const struct rb_restorers *rs, uintptr_t lo,
+			       uintptr_t hi)
+{
+	uintptr_t buf[RB_WK_SCAN_CHUNK / sizeof(uintptr_t)];
+	struct iovec l, r;
+	ssize_t got;
+	size_t len, i;
+	unsigned j;
+	bool hit = false;
+
+	while (lo < hi) {
+		len = hi - lo < sizeof(buf) ? hi - lo : sizeof(buf);
+		l.iov_base = buf;
+		l.iov_len = len;
+		r.iov_base = (void *)lo;
+		r.iov_len = len;
+		got = syscall(SYS_process_vm_readv, (long)rb_proc.pid, &l, 1ul,
+			      &r, 1ul, 0ul);
+		if (got <= 0)
+			break;
+		for (i = 0; i < (size_t)got / sizeof(uintptr_t) && !hit; i++)
+			for (j = 0; j < rs->n; j++)
+				if (buf[i] == rs->addr[j])
+					hit = true;
+		if (hit || (size_t)got < len)
+			break;		/* found, or an unreadable page: the end */
+		lo += len;
+	}
+	rb_wipe(buf, sizeof(buf));
+	return hit;
+}
+
+/*
+ * The top of what to scan above @lo, the hook's frame: on the alternate
+ * signal stack, that stack's top; else a margin above the stack pointer
+ * of the thread's outermost traced frame (level 0), which covers a
+ * handler entered with no traced frame below it (the handler's entry
+ * stack pointer is the address of the restorer's word, the sp it records
+ * a little below).  Without one (level 0's slot taken by a deeper level
+ * in a small ring, a named frame, another stack, or one too far),
+ * RB_WK_SCAN_BLIND bytes, or to the first unreadable page.
+ */
+static uintptr_t rb_scan_top(struct rb_thread *t, uintptr_t lo)
+{
+	stack_t ss;
+	const struct rb_slot *s;
+	uint64_t sp;
+
+	memset(&ss, 0, sizeof(ss));
+	if (syscall(SYS_sigaltstack, NULL, &ss) == 0 &&
+	    !(ss.ss_flags & SS_DISABLE) && ss.ss_size > 0 &&
+	    lo >= (uintptr_t)ss.ss_sp && lo - (uintptr_t)ss.ss_sp < ss.ss_size)
+		return (uintptr_t)ss.ss_sp + ss.ss_size;
+	if (t->slots != NULL && t->depth > 0 && t->nslots > 0) {
+		s = (const struct rb_slot *)t->slots;	/* level 0's, unless wrapped */
+		sp = s->sp;
+		if (s->depth == 0 && sp != RB_SP_NONE && sp > lo &&
+		    sp - lo <= RB_WK_SCAN_MAX)
+			return (uintptr_t)sp + RB_WK_SCAN_MARGIN;
+	}
+	return lo + RB_WK_SCAN_BLIND;
+}
+#else
+#if defined(__i386__) || defined(__aarch64__) || defined(__arm__) || \
+    defined(__riscv) || defined(__powerpc__) || defined(__s390__) || \
+    defined(__loongarch__)
 #define RB_RAW_SIGNALS	1
 
 struct rb_ksigaction {
@@ -405,21 +587,43 @@ static bool rb_watch_handled(int sig)
 	       (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
 #endif
 }
+#endif
 
 /*
- * Whether the calling thread may start a thread: it is not, as far as can
- * be told, in a signal handler, which may have interrupted malloc() or a
- * lock of the C library.  A handler runs with its own signal blocked, so
- * a blocked signal that has a handler means "maybe in it".  Not seen: a
- * handler installed with SA_NODEFER and an empty sa_mask, and a hook in an
- * allocator that is itself instrumented.  Nor in the child of a vfork(),
- * which runs on this thread's memory until it execs.
+ * Whether the calling thread @t may start a thread: it is not, as far as
+ * can be told, in a signal handler (above).  Not seen: a handler whose
+ * restorer no check found (installed, run and reset before the first
+ * check), and a hook in an allocator that is itself instrumented.  Nor in
+ * the child of a vfork(), which runs on this thread's memory until it
+ * execs.  Not inlined: the scan starts at this function's frame, above
+ * its own copies of the restorers.
  */
-static bool rb_watch_safe(void)
+static __attribute__((noinline)) bool rb_watch_safe(struct rb_thread *t)
 {
+#ifdef RB_SIGFRAME
+	struct rb_restorers rs;
+	uintptr_t lo;
+	bool found;
+
+	if (syscall(SYS_getpid) != rb_proc.pid)
+		return false;
+	rb_restorers_get(&rs);
+	if (!rs.handled && rs.n == 0)
+		return true;		/* no handler, none seen: none runs */
+	if (rs.over) {
+		rb_wipe(&rs, sizeof(rs));
+		return false;
+	}
+	lo = ((uintptr_t)__builtin_frame_address(0) + sizeof(uintptr_t) - 1) &
+	     ~(uintptr_t)(sizeof(uintptr_t) - 1);
+	found = rb_restorers_found(&rs, lo, rb_scan_top(t, lo));
+	rb_wipe(&rs, sizeof(rs));
+	return !found;
+#else
 	uint64_t mask;
 	int sig;
 
+	(void)t;
 #ifdef RB_RAW_SIGNALS
 	if (syscall(SYS_getpid) != rb_proc.pid)
 		return false;
@@ -442,6 +646,7 @@ static bool rb_watch_safe(void)
 			return false;
 	}
 	return true;
+#endif
 }
 
 /**
@@ -705,7 +910,7 @@ static int rb_watch_ready(struct rb_thread *t, struct rb_watch *w)
 		if (now < t->wk_next)
 			break;
 		t->wk_next = now + RB_WK_LAZY_TRY_NS;
-		if (!rb_watch_safe()) {
+		if (!rb_watch_safe(t)) {
 			if (now - t->wk_since < RB_WK_LAZY_WAIT_MS * 1000000ull)
 				break;
 			rb_watch_fail(w, "the watch worker is started at the first watch, at a hook outside signal handlers, and this thread ran none in %d s: run the program with RBTRACE_WATCH_WORKER=start to have it from the start",

@@ -27,6 +27,7 @@ INTEGRATION_APPS = \
 	tests/apps/brk \
 	tests/apps/brk-nolocals \
 	tests/apps/sigmalloc \
+	tests/apps/sigblock \
 	tests/apps/wfork \
 	tests/apps/kstate \
 	tests/apps/forkchain \
@@ -119,6 +120,10 @@ tests_apps_brk_nolocals_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS) -Wl,--discard-all
 tests_apps_sigmalloc_SOURCES = tests/apps/sigmalloc.c tests/apps/app.h
 tests_apps_sigmalloc_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_sigmalloc_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Handled signals blocked all along, no handler running (watch-lazy-blocked).
+tests_apps_sigblock_SOURCES = tests/apps/sigblock.c tests/apps/app.h
+tests_apps_sigblock_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_sigblock_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 # Watches before and after fork() (watch-fork).
 tests_apps_wfork_SOURCES = tests/apps/wfork.c tests/apps/app.h
 tests_apps_wfork_CFLAGS = $(INTEGRATION_APP_CFLAGS)
@@ -243,6 +248,7 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-fork.sh \
 	tests/integration/watch-lazy.sh \
 	tests/integration/watch-lazy-signal.sh \
+	tests/integration/watch-lazy-blocked.sh \
 	tests/integration/watch-exit.sh \
 	tests/integration/hostile-output.sh \
 	tests/integration/hostile-objects.sh \
