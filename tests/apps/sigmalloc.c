@@ -12,6 +12,10 @@
  * later hook of "spinner" runs inside a signal handler, most of them while
  * malloc() or free() is half done underneath.
  *
+ * With the argument "altstack", the handler runs on an alternate signal
+ * stack of the spinner's (sigaltstack(), SA_ONSTACK), away from the
+ * thread's stack and its traced frames.
+ *
  * Readiness: "thread spinner TID" once the timer runs and a tick was
  * seen, then "main PID"; main waits in sigwait().  SIGTERM or SIGINT ends
  * the program with status 0.
@@ -24,6 +28,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +39,7 @@ volatile unsigned long spins;
 volatile unsigned long ticks;
 int answer = 42;
 struct pair { int a, b; } pair = { 3, 4 };
+static int altstack;
 
 void on_tick(void);
 
@@ -93,6 +99,19 @@ static void *spinner_main(void *arg)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;
 	sa.sa_flags = SA_RESTART;
+	if (altstack) {
+		stack_t ss;
+
+		memset(&ss, 0, sizeof(ss));
+		ss.ss_size = 65536;
+		ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (ss.ss_sp == MAP_FAILED || sigaltstack(&ss, NULL) != 0) {
+			perror("sigmalloc: sigaltstack");
+			exit(1);
+		}
+		sa.sa_flags |= SA_ONSTACK;
+	}
 	sigaction(SIGALRM, &sa, NULL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGALRM);
@@ -105,10 +124,12 @@ static void *spinner_main(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	sigset_t set;
 	pthread_t t;
+
+	altstack = argc > 1 && strcmp(argv[1], "altstack") == 0;
 
 	/* Only the spinner takes SIGALRM; main waits for the end. */
 	sigemptyset(&set);

@@ -10,7 +10,11 @@
 #  - a watch on the spinner is answered, within the bound (2 s) and well
 #    before rbmon's timeout, with the error naming RBTRACE_WATCH_WORKER;
 #  - a second one, the same; the process still has no rbtrace-watch task;
-#  - the program keeps running and ends with status 0.
+#  - the program keeps running and ends with status 0;
+#  - again with the handler on an alternate signal stack ("altstack"),
+#    away from the thread's traced frames: a watch is answered with the
+#    same error, there is no rbtrace-watch task, and the program ends with
+#    status 0.
 . "$(dirname "$0")/lib.sh"
 
 unset RBTRACE_WATCH_WORKER
@@ -42,4 +46,17 @@ expect "rbtrace-watch tasks" 0 \
 kill -0 "$pid" || fail "the program died: $(cat "$T/app.err")"
 stop_and_reap "$pid"
 expect "exit status" 0 "$REAPED"
+
+: >"$RBT_READY"
+f=$T/sigmalloc-alt.trace
+traced alt RBTRACE_FILE="$f" "$APPS/sigmalloc" altstack
+pid=$LAUNCHED
+wait_threads "$pid" spinner
+S=$(tid_of spinner)
+watch_refused answer
+expect "rbtrace-watch tasks (altstack)" 0 \
+	"$(cat /proc/"$pid"/task/*/comm | grep -c '^rbtrace-watch$')"
+kill -0 "$pid" || fail "the program died (altstack): $(cat "$T/alt.err")"
+stop_and_reap "$pid"
+expect "exit status (altstack)" 0 "$REAPED"
 exit 0
