@@ -4,8 +4,8 @@
 # the watch worker at is answered with an error that says what to do.
 #
 # tests/apps/sigmalloc, without RBTRACE_WATCH_WORKER: every hook of
-# "spinner" after its first runs in its SIGALRM handler (SIGALRM blocked,
-# with a handler: no safe point to start a thread at; rbtrace(5), "The
+# "spinner" after its first runs in its SIGALRM handler (a signal frame
+# above the hook: no safe point to start a thread at; rbtrace(5), "The
 # evaluator"):
 #  - a watch on the spinner is answered, within the bound (2 s) and well
 #    before rbmon's timeout, with the error naming RBTRACE_WATCH_WORKER;
