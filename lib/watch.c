@@ -400,7 +400,7 @@ void rb_watch_fork_child(void)
 #define RB_WK_SCAN_MARGIN 2048		/* above the outermost frame's sp */
 #define RB_WK_SCAN_MAX	(8u << 20)	/* the farthest outermost frame */
 #define RB_WK_SCAN_BLIND (256u << 10)	/* without one: scanned this far */
-#define RB_WK_SCAN_CHUNK 1024		/* bytes read at a time */
+#define RB_WK_SCAN_CHUNK 512		/* bytes read at a time (stack) */
 
 #if defined(__x86_64__)
 #define RB_SIGFRAME	1
@@ -423,17 +423,6 @@ struct rb_restorers {
 	bool		 handled;	/* some signal has a handler now */
 	bool		 over;		/* more than addr holds */
 };
-
-/*
- * Clear @n bytes at @p, kept by the compiler: a copy of a restorer left
- * in this frame would be a stale one in the frame of a later hook's
- * caller, and the next check, from a deeper hook, would scan it.
- */
-static void rb_wipe(void *p, size_t n)
-{
-	memset(p, 0, n);
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-}
 
 static void rb_restorer_add(struct rb_restorers *rs, uintptr_t a)
 {
@@ -486,7 +475,6 @@ static void rb_restorers_get(struct rb_restorers *rs)
 			rb_restorer_keep(k.restorer);
 		}
 	}
-	rb_wipe(&k, sizeof(k));
 	for (i = 0; i < RB_WK_RESTORERS; i++) {
 		a = RB_LOAD(&rb_wk_restorers[i]);
 		if (a != 0)
@@ -523,7 +511,6 @@ static bool rb_restorers_found(const struct rb_restorers *rs, uintptr_t lo,
 			break;		/* found, or an unreadable page: the end */
 		lo += len;
 	}
-	rb_wipe(buf, sizeof(buf));
 	return hit;
 }
 
@@ -556,6 +543,39 @@ static uintptr_t rb_scan_top(struct rb_thread *t, uintptr_t lo)
 			return (uintptr_t)sp + RB_WK_SCAN_MARGIN;
 	}
 	return lo + RB_WK_SCAN_BLIND;
+}
+
+/*
+ * Whether a signal frame is above the caller of this function.  Not
+ * inlined: the scan starts at its own frame, above its copies of the
+ * restorers.
+ */
+static __attribute__((noinline)) bool rb_sigframe_seen(struct rb_thread *t)
+{
+	struct rb_restorers rs;
+	uintptr_t lo;
+
+	rb_restorers_get(&rs);
+	if (!rs.handled && rs.n == 0)
+		return false;		/* no handler, none seen: none runs */
+	if (rs.over)
+		return true;
+	lo = ((uintptr_t)__builtin_frame_address(0) + sizeof(uintptr_t) - 1) &
+	     ~(uintptr_t)(sizeof(uintptr_t) - 1);
+	return rb_restorers_found(&rs, lo, rb_scan_top(t, lo));
+}
+
+/*
+ * Clear the stack rb_sigframe_seen() used, called from the same frame: a
+ * copy of a restorer left there would be a stale one in the frame of a
+ * later hook's caller, which the next check, from a deeper hook, scans.
+ */
+static __attribute__((noinline)) void rb_sigframe_wipe(void)
+{
+	char b[RB_WK_SCAN_CHUNK + 768];
+
+	memset(b, 0, sizeof(b));
+	__asm__ __volatile__("" : : "r"(b) : "memory");
 }
 #else
 #if defined(__i386__) || defined(__aarch64__) || defined(__arm__) || \
@@ -592,33 +612,21 @@ static bool rb_watch_handled(int sig)
 /*
  * Whether the calling thread @t may start a thread: it is not, as far as
  * can be told, in a signal handler (above).  Not seen: a handler whose
- * restorer no check found (installed, run and reset before the first
- * check), and a hook in an allocator that is itself instrumented.  Nor in
- * the child of a vfork(), which runs on this thread's memory until it
- * execs.  Not inlined: the scan starts at this function's frame, above
- * its own copies of the restorers.
+ * restorer no check found (reset or replaced before the first), a signal
+ * frame beyond the scan, a hook in an allocator that is itself
+ * instrumented.  Nor in the child of a vfork(), which runs on this
+ * thread's memory until it execs.
  */
-static __attribute__((noinline)) bool rb_watch_safe(struct rb_thread *t)
+static bool rb_watch_safe(struct rb_thread *t)
 {
 #ifdef RB_SIGFRAME
-	struct rb_restorers rs;
-	uintptr_t lo;
-	bool found;
+	bool seen;
 
 	if (syscall(SYS_getpid) != rb_proc.pid)
 		return false;
-	rb_restorers_get(&rs);
-	if (!rs.handled && rs.n == 0)
-		return true;		/* no handler, none seen: none runs */
-	if (rs.over) {
-		rb_wipe(&rs, sizeof(rs));
-		return false;
-	}
-	lo = ((uintptr_t)__builtin_frame_address(0) + sizeof(uintptr_t) - 1) &
-	     ~(uintptr_t)(sizeof(uintptr_t) - 1);
-	found = rb_restorers_found(&rs, lo, rb_scan_top(t, lo));
-	rb_wipe(&rs, sizeof(rs));
-	return !found;
+	seen = rb_sigframe_seen(t);
+	rb_sigframe_wipe();
+	return !seen;
 #else
 	uint64_t mask;
 	int sig;
