@@ -388,8 +388,11 @@ rbmon_cmd_hot(int argc, char **argv)
 		    "too many arguments");
 	if (json && flags_only)
 		rbmon_cmd_usage("hot", "give --json or --flags, not both");
-	if (rbread_open_or_say(&x, "hot", argv[optind], "hot") != 0)
+	if (rbread_open_or_say(&x, "hot", argv[optind], "hot") != 0) {
+		free(tids.v);
+		rbmon_filter_free(&fl);
 		return 1;
+	}
 	x.filter = &fl;
 	memset(&h, 0, sizeof h);
 	h.x = &x;

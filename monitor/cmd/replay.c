@@ -262,8 +262,11 @@ rbmon_cmd_replay(int argc, char **argv)
 		rbmon_cmd_usage("replay", optind == argc ? "no recording given" :
 		    "too many arguments");
 	if (rbread_open_or_say(&x, "replay", argv[optind],
-	    rbmon_filter_needs(&fl)) != 0)
+	    rbmon_filter_needs(&fl)) != 0) {
+		free(tids.v);
+		rbmon_filter_free(&fl);
 		return 1;
+	}
 	x.filter = &fl;
 	rp.x = &x;
 	rp.out = stdout;

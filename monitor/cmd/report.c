@@ -183,8 +183,11 @@ rbmon_cmd_report(int argc, char **argv)
 		rbmon_cmd_usage("report", optind == argc ? "no recording given" :
 		    "too many arguments");
 	if (rbread_open_or_say(&x, "report", argv[optind],
-	    rbmon_filter_needs(&fl)) != 0)
+	    rbmon_filter_needs(&fl)) != 0) {
+		free(tids.v);
+		rbmon_filter_free(&fl);
 		return 1;
+	}
 	x.filter = &fl;
 	notimes = rbread_no_times(&x);
 	memset(&r, 0, sizeof r);
