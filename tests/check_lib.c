@@ -255,7 +255,7 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_bp, addr) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_bp, hits) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_object) % 8, 0);
-	ck_assert_uint_eq(sizeof(struct rb_slot), 48);
+	ck_assert_uint_eq(sizeof(struct rb_slot), 56);
 	ck_assert_uint_eq(sizeof(struct rb_watch), 16 + RB_EXPR_MAX + RB_RESULT_MAX);
 	/* the owner's hot fields and the monitor's command fields on lines of their own */
 	ck_assert_uint_eq(offsetof(struct rb_ring, currSlot) % 64, 0);
