@@ -61,8 +61,10 @@ x=$(damaged version1); header_put "$x" version 1
 refuse "format version 1" "$x"
 x=$(damaged version2); header_put "$x" version 2
 refuse "format version 2" "$x"
-x=$(damaged version4); header_put "$x" version 4
-refuse "format version 4" "$x"
+x=$(damaged version3); header_put "$x" version 3
+refuse "format version 3" "$x"
+x=$(damaged version5); header_put "$x" version 5
+refuse "format version 5" "$x"
 x=$(damaged version0); header_put "$x" version 0
 refuse "format version 0" "$x"
 
