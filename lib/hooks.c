@@ -443,7 +443,7 @@ rb_unwind(struct rb_thread *t, uintptr_t site, uint64_t sp)
  */
 static RB_NOINSTR __attribute__((noinline, cold)) void
 rb_attention_enter(struct rb_thread *t, void *fn, void *site, void *hook,
-    uint64_t sp)
+	    uint64_t sp)
 {
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
@@ -475,7 +475,8 @@ rb_attention_exit(struct rb_thread *t, void *fn)
 
 /* The gate is closed: a thread's first hook claims its ring (thread.c). */
 static RB_NOINSTR __attribute__((noinline, cold)) void
-rb_enter_slow(struct rb_thread *t, void *fn, void *site, void *hook, uint64_t sp)
+rb_enter_slow(struct rb_thread *t, void *fn, void *site, void *hook,
+	    uint64_t sp)
 {
 	if (rb_thread_claim(t, (uintptr_t)fn, (uintptr_t)site))
 		rb_attention_enter(t, fn, site, hook, sp);
@@ -487,7 +488,7 @@ rb_enter_slow(struct rb_thread *t, void *fn, void *site, void *hook, uint64_t sp
  */
 static RB_NOINSTR __attribute__((noinline, cold)) void
 rb_enter_unwound(struct rb_thread *t, void *fn, void *site, void *hook,
-    uint64_t sp)
+	    uint64_t sp)
 {
 	uint64_t ts = rb_counter_read();
 
@@ -505,7 +506,7 @@ rb_enter_unwound(struct rb_thread *t, void *fn, void *site, void *hook,
  */
 static RB_NOINSTR __attribute__((noinline)) void
 rb_enter_other(struct rb_thread *t, void *fn, void *site, void *hook,
-    uint64_t sp)
+	    uint64_t sp)
 {
 	/* Relaxed: as in rb_enter(). */
 	if (t->slowclock != RB_TCLOCK_NONE ||
@@ -564,7 +565,10 @@ void __cyg_profile_func_enter(void *fn, void *site)
 	rb_enter(fn, site, __builtin_return_address(0), RB_CALLER_SP());
 }
 
-/* The entry hook as called with stack pointer @sp (unit tests): no hook address. */
+/*
+ * The entry hook as called with stack pointer @sp (unit tests), without
+ * the hook's return address.
+ */
 RB_NOINSTR void rb_enter_at(void *fn, void *site, uint64_t sp)
 {
 	rb_enter(fn, site, NULL, sp);
