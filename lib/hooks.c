@@ -289,8 +289,8 @@ static inline RB_NOINSTR uint32_t rb_wrap(struct rb_thread *t,
  * of calls.
  */
 static inline RB_NOINSTR __attribute__((always_inline)) struct rb_slot *
-rb_push(struct rb_thread *t, struct rb_ring *r, uintptr_t fn, uintptr_t site, uint64_t sp,
-	uint64_t ts, uint32_t flags)
+rb_push(struct rb_thread *t, struct rb_ring *r, uintptr_t fn, uintptr_t site,
+	uintptr_t hook, uint64_t sp, uint64_t ts, uint32_t flags)
 {
 	uint32_t d = t->depth, c = t->cur, n;
 	struct rb_slot *s = rb_slot(t, c);
@@ -305,6 +305,7 @@ rb_push(struct rb_thread *t, struct rb_ring *r, uintptr_t fn, uintptr_t site, ui
 	RB_STORE(&s->depth, d);
 	RB_STORE(&s->fn, fn);
 	RB_STORE(&s->site, site);
+	RB_STORE(&s->hook, hook);
 	RB_STORE(&s->sp, sp);
 	RB_STORE(&s->ts, ts);
 	RB_STORE(&s->line, 0);
@@ -443,7 +444,8 @@ rb_unwind(struct rb_thread *t, uintptr_t site, uint64_t sp)
  * caller returned to, on top.
  */
 static RB_NOINSTR __attribute__((noinline, cold)) void
-rb_attention_enter(struct rb_thread *t, void *fn, void *site, uint64_t sp)
+rb_attention_enter(struct rb_thread *t, void *fn, void *site, void *hook,
+	    uint64_t sp)
 {
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
@@ -452,7 +454,8 @@ rb_attention_enter(struct rb_thread *t, void *fn, void *site, uint64_t sp)
 
 		if (rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp))
 			rb_unwind(t, (uintptr_t)site, sp);
-		rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+		rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site,
+		    (uintptr_t)hook, sp, ts, 0);
 		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 	}
 	if ((a & ~RB_ATTN_UNTRACED) || rb_bp_filtered((uintptr_t)fn))
@@ -474,10 +477,11 @@ rb_attention_exit(struct rb_thread *t, void *fn)
 
 /* The gate is closed: a thread's first hook claims its ring (thread.c). */
 static RB_NOINSTR __attribute__((noinline, cold)) void
-rb_enter_slow(struct rb_thread *t, void *fn, void *site, uint64_t sp)
+rb_enter_slow(struct rb_thread *t, void *fn, void *site, void *hook,
+	    uint64_t sp)
 {
 	if (rb_thread_claim(t, (uintptr_t)fn, (uintptr_t)site))
-		rb_attention_enter(t, fn, site, sp);
+		rb_attention_enter(t, fn, site, hook, sp);
 }
 
 /*
@@ -485,12 +489,14 @@ rb_enter_slow(struct rb_thread *t, void *fn, void *site, uint64_t sp)
  * out of line, so that the fast path keeps no value across a call.
  */
 static RB_NOINSTR __attribute__((noinline, cold)) void
-rb_enter_unwound(struct rb_thread *t, void *fn, void *site, uint64_t sp)
+rb_enter_unwound(struct rb_thread *t, void *fn, void *site, void *hook,
+	    uint64_t sp)
 {
 	uint64_t ts = rb_counter_read();
 
 	rb_unwind(t, (uintptr_t)site, sp);
-	rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+	rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)hook, sp,
+	    ts, 0);
 	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 }
 
@@ -501,24 +507,30 @@ rb_enter_unwound(struct rb_thread *t, void *fn, void *site, uint64_t sp)
  * that the counter's path is as it is without it.
  */
 static RB_NOINSTR __attribute__((noinline)) void
-rb_enter_other(struct rb_thread *t, void *fn, void *site, uint64_t sp)
+rb_enter_other(struct rb_thread *t, void *fn, void *site, void *hook,
+	    uint64_t sp)
 {
 	/* Relaxed: as in rb_enter(). */
 	if (t->slowclock != RB_TCLOCK_NONE ||
 	    RB_UNLIKELY((RB_LOAD(&t->ring->attention) |
 			 rb_bp_filtered((uintptr_t)fn)) != 0)) {
-		rb_attention_enter(t, fn, site, sp);
+		rb_attention_enter(t, fn, site, hook, sp);
 		return;
 	}
 	if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp)))
 		rb_unwind(t, (uintptr_t)site, sp);
-	rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, sp, 0, 0);
+	rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)hook, sp,
+	    0, 0);
 	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, 0);
 }
 
-/* Entering @fn, called from @site, whose stack pointer is @sp. */
+/*
+ * Entering @fn, called from @site, whose stack pointer is @sp; @hook is
+ * where the entry hook returns to in @fn's code (or in the function @fn
+ * was inlined into).
+ */
 static inline RB_NOINSTR __attribute__((always_inline)) void
-rb_enter(void *fn, void *site, uint64_t sp)
+rb_enter(void *fn, void *site, void *hook, uint64_t sp)
 {
 	struct rb_thread *t = &rb_self;
 	struct rb_ring *r;
@@ -532,17 +544,18 @@ rb_enter(void *fn, void *site, uint64_t sp)
 	 * three tests.
 	 */
 	if (RB_UNLIKELY(r == NULL))
-		rb_enter_slow(t, fn, site, sp);
+		rb_enter_slow(t, fn, site, hook, sp);
 	else if (RB_UNLIKELY((RB_LOAD(&r->attention) | t->slowclock |
 			 rb_bp_filtered((uintptr_t)fn)) != 0))
-		rb_enter_other(t, fn, site, sp);
+		rb_enter_other(t, fn, site, hook, sp);
 	else if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site,
 					 sp)))
-		rb_enter_unwound(t, fn, site, sp);
+		rb_enter_unwound(t, fn, site, hook, sp);
 	else {
 		uint64_t ts = rb_counter_read();
 
-		rb_push(t, r, (uintptr_t)fn, (uintptr_t)site, sp, ts, 0);
+		rb_push(t, r, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)hook,
+		    sp, ts, 0);
 		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 	}
 	rb_hook_end(t);
@@ -551,13 +564,16 @@ rb_enter(void *fn, void *site, uint64_t sp)
 RB_NOINSTR __attribute__((visibility("default")))
 void __cyg_profile_func_enter(void *fn, void *site)
 {
-	rb_enter(fn, site, RB_CALLER_SP());
+	rb_enter(fn, site, __builtin_return_address(0), RB_CALLER_SP());
 }
 
-/* The entry hook as called with stack pointer @sp (unit tests). */
+/*
+ * The entry hook as called with stack pointer @sp (unit tests), without
+ * the hook's return address.
+ */
 RB_NOINSTR void rb_enter_at(void *fn, void *site, uint64_t sp)
 {
-	rb_enter(fn, site, sp);
+	rb_enter(fn, site, NULL, sp);
 }
 
 RB_NOINSTR __attribute__((visibility("default")))
@@ -653,7 +669,8 @@ static RB_NOINSTR void rb_push_text(struct rb_thread *t, uintptr_t site,
 	char *dst;
 	uint32_t q;
 
-	s = rb_push(t, t->ring, 0, site, RB_SP_NONE, rb_clock_raw_slow(), flags);
+	s = rb_push(t, t->ring, 0, site, 0, RB_SP_NONE, rb_clock_raw_slow(),
+	    flags);
 	dst = rb_slot_name(s);
 	n = strnlen(name ? name : "", t->slot_sz - 1);
 	memcpy(dst, name ? name : "", n);
@@ -696,7 +713,8 @@ void rb_push_marker(struct rb_thread *t, const char *name)
 void rb_push_seeded(struct rb_thread *t, uintptr_t fn, uintptr_t site,
 		    uint64_t sp)
 {
-	struct rb_slot *s = rb_push(t, t->ring, fn, site, sp, 0, RB_SLOT_SEEDED);
+	struct rb_slot *s = rb_push(t, t->ring, fn, site, 0, sp, 0,
+	    RB_SLOT_SEEDED);
 	uint32_t q = RB_LOAD(&s->seq);
 
 	/* (B) The fields before the even seq; pairs with the reader's acquire load of seq. */

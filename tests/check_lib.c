@@ -266,7 +266,7 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_bp, addr) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_bp, hits) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_object) % 8, 0);
-	ck_assert_uint_eq(sizeof(struct rb_slot), 48);
+	ck_assert_uint_eq(sizeof(struct rb_slot), 56);
 	ck_assert_uint_eq(sizeof(struct rb_watch), 16 + RB_EXPR_MAX + RB_RESULT_MAX);
 	/* the owner's hot fields and the monitor's command fields on lines of their own */
 	ck_assert_uint_eq(offsetof(struct rb_ring, currSlot) % 64, 0);
@@ -1290,6 +1290,35 @@ static const struct rb_slot *own_slot(uint32_t k)
 			  rb_slot_index(k, t->nslots, t->pinned));
 }
 
+/* Enter @fn from here: the entry hook returns into this function. */
+static __attribute__((noinline)) void enter_here(void *fn)
+{
+	__cyg_profile_func_enter(fn, NULL);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* A slot keeps the entry hook's return address; named frames none. */
+START_TEST(test_hooks_hook_address)
+{
+	uintptr_t here = (uintptr_t)enter_here;
+	char path[512];
+	uint64_t h;
+
+	snprintf(path, sizeof(path), "%s/h.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	enter_here(FN(0, 1));		/* the slow first hook */
+	h = RB_LOAD(&own_slot(0)->hook);
+	ck_assert(h > here && h < here + 64);
+	/* the fast path; same stack pointer and site: taken for inlined */
+	enter_here(FN(1, 1));
+	ck_assert_uint_eq(RB_LOAD(&own_slot(1)->fn), (uintptr_t)FN(1, 1));
+	h = RB_LOAD(&own_slot(1)->hook);
+	ck_assert(h > here && h < here + 64);
+	ck_assert_int_eq(rbtrace_push("named", "x.c", 7), 3);
+	ck_assert_uint_eq(RB_LOAD(&own_slot(2)->hook), 0);
+}
+END_TEST
+
 /* A few calls, a return, a named frame and a line mark. */
 static void clock_calls(void)
 {
@@ -1501,6 +1530,7 @@ Suite *suite_lib(void)
 	tcase_add_test(tc, test_hooks_wrap_and_resync);
 	tcase_add_test(tc, test_hooks_unwound);
 	tcase_add_test(tc, test_hooks_keep_errno);
+	tcase_add_test(tc, test_hooks_hook_address);
 	tcase_add_test(tc, test_hooks_breakpoints);
 	tcase_add_test(tc, test_hooks_lapse_single);
 	suite_add_tcase(s, tc);

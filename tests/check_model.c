@@ -298,7 +298,7 @@ START_TEST(test_header_corrupt)
 	expect_header_error(&v, 100, "not an rbtrace trace file");
 	h = v; h.version = 7;
 	expect_header_error(&h, size,
-	    "trace format version 7; this rbmon reads version 4");
+	    "trace format version 7; this rbmon reads version 5");
 	h = v; h.endian = 0x04030201u;
 	expect_header_error(&h, size, "byte order");
 	h = v; h.header_size = 12;

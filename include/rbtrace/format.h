@@ -41,7 +41,7 @@
 
 #define RB_MAGIC		"RBTRACE\x1a"	/* 8 bytes, no terminator */
 #define RB_MAGIC_LEN		8
-#define RB_VERSION		4
+#define RB_VERSION		5
 #define RB_ENDIAN_MARK		0x01020304u
 
 #define RB_PROGRAM_MAX		64	/* program name, NUL-terminated */
@@ -433,6 +433,10 @@ struct rb_slot {
 	uint32_t	depth;
 	uint64_t	fn;		/* function address (0 for named frames) */
 	uint64_t	site;		/* return address in the caller */
+	uint64_t	hook;		/* return address of the entry hook's
+					   call, in the function's code or in
+					   the code it was inlined into; 0 for
+					   named and seeded frames */
 	uint64_t	sp;		/* the function's stack pointer when it
 					   called the entry hook; RB_SP_NONE
 					   for named frames */

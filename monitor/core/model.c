@@ -268,6 +268,7 @@ rbmon_model_read_slot(const struct rb_slot *sl, uint32_t slot_sz,
 		out->depth = RB_LOAD(&sl->depth);
 		out->fn = RB_LOAD(&sl->fn);
 		out->site = RB_LOAD(&sl->site);
+		out->hook = RB_LOAD(&sl->hook);
 		out->ts = RB_LOAD(&sl->ts);
 		out->line = RB_LOAD(&sl->line);
 		out->flags = RB_LOAD(&sl->flags);
@@ -414,6 +415,7 @@ rbmon_model_read_stack(const struct rb_header *h, struct rb_ring *r,
 			f->seq = scratch->seq;
 			f->fn = scratch->fn;
 			f->site = scratch->site;
+			f->hook = scratch->hook;
 			f->ts = scratch->ts;
 			f->line = scratch->line;
 			f->seeded = (scratch->flags & RB_SLOT_SEEDED) != 0 &&

@@ -43,7 +43,7 @@ struct rbmon_object {
 struct rbmon_slot {
 	uint32_t	seq;
 	uint32_t	depth;
-	uint64_t	fn, site, ts;
+	uint64_t	fn, site, hook, ts;
 	int32_t		line;
 	uint32_t	flags;
 	char		*name;		/* slot_sz + 1 bytes, NUL-terminated */
@@ -57,6 +57,8 @@ struct rbmon_frame {
 	int		before_attach;	/* the frames entered before an attach */
 	int		seeded;		/* entered before an attach, unwound */
 	uint64_t	fn, site, ts;
+	uint64_t	hook;		/* the entry hook's return address, 0:
+					   none (rb_slot.hook) */
 	uint64_t	seen_ns;	/* first seen, CLOCK_MONOTONIC; 0: not
 					   tracked (rbmon_seen_update()) */
 	int32_t		line;

@@ -18,6 +18,11 @@
  * function inlined without hooks of its own (a compiler told to instrument
  * after inlining, a header from code built without them) becomes a row
  * from the debug information alone.
+ *
+ * The thread's newest group has no call to locate it: the address its
+ * innermost frame's entry hook returned to (hook) stands for it, the
+ * inline chain there telling which inlined copy of each function the
+ * thread is in.
  */
 #include "config.h"
 
@@ -138,6 +143,39 @@ stack_group_chain(struct stack_rows *rows, const struct rbmon_thread *t,
 }
 
 /*
+ * The group [i, j], inlined frames over their machine frame, without a call
+ * to locate it: the inline chain at frame @i's entry hook call (its hook
+ * address, minus one) tells which instance of each inlined function the
+ * thread is in, wherever a function was inlined more than once.  Frame @i
+ * itself keeps the line stack_group_plain() gives it.  Return: 0 if the
+ * chain is not of this group's code.
+ */
+static int
+stack_group_hook(struct stack_rows *rows, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    const struct rbmon_thread *t, size_t i, size_t j,
+    const struct rbmon_sym *sym)
+{
+	const struct rbmon_inline *chain;
+	const struct rbmon_frame *f = &t->frames[i];
+	struct rbmon_frame	*top;
+	size_t			 first = rows->n, n;
+
+	if (i == j || f->hook == 0)
+		return 0;
+	n = rbmon_symbols_site(sy, s, p, f->hook - 1, &chain);
+	if (n < 2 || !stack_same(&sym[0], &chain[0]))
+		return 0;
+	if (!stack_group_chain(rows, t, i, j, sym, chain, n))
+		return 0;
+	top = &rows->v[first];
+	top->at_line = 0;
+	if (i == 0 && (t->wrapped == 0 || t->gap_at != 0))
+		top->at_line = f->line > 0 ? f->line : sym[0].line;
+	return 1;
+}
+
+/*
  * The group [i, j] without a call to locate it: the innermost frame is at
  * its definition (the thread's innermost frame) or nowhere known (the call
  * it made was lost); each frame inlined into another is at the one place
@@ -240,7 +278,8 @@ rbmon_stack_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 			if (stack_group_chain(&rows, t, i, j, sym + i, chain, n))
 				continue;
 			/* Reached through frames without hooks: no line. */
-		}
+		} else if (stack_group_hook(&rows, sy, s, p, t, i, j, sym + i))
+			continue;
 		stack_group_plain(&rows, sy, s, p, t, i, j, sym + i);
 	}
 	if (t->gap_at >= t->nframes)

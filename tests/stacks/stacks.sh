@@ -3,7 +3,8 @@
 #
 # Sourced by each case's script, whose `stacks_run CASE COMPILER` runs
 # tests/apps/stk-CASE-COMPILER under the freshly built librbtrace.so,
-# waits until every thread is blocked in read(), takes
+# waits until every thread is blocked in read() (in a futex wait for the
+# programs that park in pthread_cond_wait(): STACKS_SYSCALL), takes
 # `rbmon --dump --json` and then gdb's stacks of the same frozen process
 # (gdb -p -batch with gdb-frames.py), and compares them frame by frame
 # with compare.py: function, file, line, inlined.  See tests/stacks.mk.
@@ -19,6 +20,9 @@ fail()
 }
 
 STACKS_DIR=$top_srcdir/tests/stacks
+# The system call every parked thread is blocked in: read, or futex for
+# condvar and cvwait (x86_64 numbers).
+STACKS_SYSCALL=0
 GDB=${GDB:-gdb}
 PYTHON=${PYTHON:-python3}
 
@@ -50,17 +54,18 @@ stacks_require()
 	return 0
 }
 
-# in_read PID N - PID has N tasks, all blocked in read(2) (syscall 0 on
-# x86_64), the library's watch worker aside; prints what each is doing.
+# in_read PID N [SYSCALL] - PID has N tasks, all blocked in read(2)
+# (syscall 0 on x86_64) or SYSCALL, the library's watch worker aside;
+# prints what each is doing.
 in_read()
 {
-	local task sc k=0 all=0
+	local task sc k=0 all=0 want=${3:-0}
 
 	for task in /proc/"$1"/task/*; do
 		[ "$(cat "$task/comm" 2>/dev/null)" = rbtrace-watch ] && continue
 		read -r sc _ <"$task/syscall" || return 1
 		echo "task ${task##*/}: syscall $sc"
-		[ "$sc" = 0 ] || all=1
+		[ "$sc" = "$want" ] || all=1
 		k=$((k + 1))
 	done
 	echo "$k tasks, $2 expected"
@@ -170,7 +175,8 @@ stacks_capture()
 	*)
 		wait_ready "parked $pid [0-9]+" "$pid"
 		n=$(awk -v p="$pid" '$1 == "parked" && $2 == p { print $3; exit }' "$RBT_READY")
-		wait_for "all $n threads of $pid blocked in read()" in_read "$pid" "$n"
+		wait_for "all $n threads of $pid blocked in system call $STACKS_SYSCALL" \
+			in_read "$pid" "$n" "$STACKS_SYSCALL"
 		wait_json "$f" "[.processes[] | select(.pid == $pid) | .threads[] |
 			select(.state != \"exited\")] | length == $n" "rbmon to show $n threads"
 		dump_json "$f"
@@ -263,6 +269,17 @@ stacks_check()
 			(.name | startswith("bench::MutexLock::~MutexLock")))] |
 			length' "$T/gdb.json")"
 		;;
+	condvar)
+		# Each thread in another inlined copy of CondVar::wait().
+		expect "gdb: the frames of main and of the worker" \
+			"port::CondVar::wait+ bench::Bench::run main|port::CondVar::wait+ bench::Bench::wait_turn+ bench::Bench::run worker_main" \
+			"$(gdb_frames '[.frames[] | (.name | sub("\\(.*"; "")) + (if .inlined then "+" else "" end)] | join(" ")' | sort | paste -sd'|')"
+		;;
+	cvwait)
+		expect "gdb: the frames of main and of the worker" \
+			"queue_wait+ consume main|queue_wait+ consume worker_main" \
+			"$(gdb_frames '[.frames[] | .name + (if .inlined then "+" else "" end)] | join(" ")' | sort | paste -sd'|')"
+		;;
 	line0)
 		# The row before the merged call's line-0 row: case 'l'.
 		expect "gdb: the line of read_format's call of read_item" \
@@ -297,6 +314,9 @@ stacks_run()
 	local prog=$APPS/stk-$1-$2
 
 	stacks_require "$2" "$prog"
+	case $1 in
+	condvar | cvwait) STACKS_SYSCALL=202 ;;
+	esac
 	case $1-$2 in
 	cold-gcc)
 		nm "$prog" | grep -q ' handle_request\.cold$' ||
