@@ -220,6 +220,15 @@ hot_files(const struct hot_run *h, const uint32_t *order,
 	return nf;
 }
 
+/* A time in ns as a double, for rbread_time(): beyond 2^64 ns it says the most. */
+static uint64_t
+hot_ns(double ns)
+{
+	if (!(ns > 0))
+		return 0;
+	return ns >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)ns;
+}
+
 /*
  * What the hooks cost as measured (hookcost.c): @made calls, those whose
  * records were lost included, at the measured cost a call: @mhook ns.
@@ -246,7 +255,7 @@ hot_measured_text(const struct hot_run *h, uint64_t made, double mhook,
 	else
 		printf("); its clock reads and calls not timed: recorded on "
 		    "another machine or\nboot, so this is low)");
-	rbread_time(a, sizeof a, (uint64_t)mhook);
+	rbread_time(a, sizeof a, hot_ns(mhook));
 	rbread_time(b, sizeof b, h->span);
 	printf(";\nfor the %s calls it made", rbmon_group(n, sizeof n, made));
 	if (lost->lost != 0)
@@ -510,7 +519,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		rbread_lost_json(stdout, &x);
 		fputs("}\n", stdout);
 	} else {
-		rbread_time(a, sizeof a, (uint64_t)hook);
+		rbread_time(a, sizeof a, hot_ns(hook));
 		rbread_time(b, sizeof b, h.span);
 		printf("%" PRIu64 " call%s", all, all == 1 ? "" : "s");
 		if (lost.lost != 0)
@@ -560,7 +569,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			for (i = 0; i < n; i++)
 				if (pick[i])
 					picked += h.calls[order[i]];
-			rbread_time(a, sizeof a, (uint64_t)left);
+			rbread_time(a, sizeof a, hot_ns(left));
 			printf("\nNot instrumenting the %zu marked * would "
 			    "remove %.1f%% of the calls (hooks: about %s).\n"
 			    "GCC:\n  -finstrument-functions-exclude-function-"
