@@ -237,6 +237,7 @@ INTEGRATION_TESTS = \
 	tests/integration/attach-api.sh \
 	tests/integration/break-cxx.sh \
 	tests/integration/break-blocked.sh \
+	tests/integration/send-pid-file.sh \
 	tests/integration/break-debuglink.sh \
 	tests/integration/hostile-geometry.sh \
 	tests/integration/hostile-heartbeat.sh \

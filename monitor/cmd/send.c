@@ -425,7 +425,8 @@ send_usage(FILE *f)
 	    "      --set FLAG=0|1   set a flag\n"
 	    "      --timeout SEC    how long --send and --watch wait (default "
 	    "5)\n"
-	    "  -p, --pid PID        use the trace file PID writes to\n"
+	    "  -p, --pid PID        use the trace file PID writes to; with a FILE,\n"
+	    "                       the process of it BLST, BCLR, EVON and EVOF act on\n"
 	    "  -h, --help           show this help\n", f);
 }
 
@@ -447,7 +448,9 @@ rbmon_cmd_send(int argc, char **argv)
 	if (rbmon_opts_answered(&o, send_usage))
 		return 0;
 	/* 2 whenever no answer was had */
-	if ((file = rbmon_discover_file(o.file, o.pid, &found)) == NULL)
+	/* -p with a FILE chooses the process, not the file. */
+	if ((file = rbmon_discover_file(o.file,
+	    o.file != NULL ? 0 : o.pid, &found)) == NULL)
 		status = 2;
 	else
 		status = send_run(file, o.pid, o.tid, o.send, o.sets,

@@ -149,7 +149,8 @@ opts_check(struct rbmon_opts *o)
 		o->file = o->args[0];
 	if (o->nargs > 1)
 		rbmon_bad_usage("too many arguments: '%s'", o->args[1]);
-	if (o->file != NULL && o->pid != 0)
+	/* With --send a FILE's process is chosen with -p (BLST, BCLR, EV*). */
+	if (o->file != NULL && o->pid != 0 && o->send == NULL)
 		rbmon_bad_usage("give either FILE or --pid, not both");
 	if (o->output != NULL && !o->record)
 		rbmon_bad_usage("--output goes with --record");
