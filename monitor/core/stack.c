@@ -62,6 +62,38 @@ stack_same(const struct rbmon_sym *sym, const struct rbmon_inline *in)
 }
 
 /*
+ * A function's entry hook is called from its own code, so frame @f's hook
+ * address lies in its function's code unless the function was inlined
+ * there: an extern inline function of a header (glibc's getc_unlocked())
+ * names its out-of-line copy, in another object, as the function entered.
+ * Such a frame is the instance the inline chain at its hook call names:
+ * @sym becomes that function, in the file of that code, with no
+ * definition line (the one of its out-of-line copy is not this code's).
+ * A copy in the same object is the function the chain names already (one
+ * origin), matched to its instance as any inlined frame is.
+ */
+static void
+stack_hook_sym(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
+    const struct rbmon_process *p, const struct rbmon_frame *f,
+    struct rbmon_sym *sym)
+{
+	const struct rbmon_inline *chain;
+	size_t			 n;
+
+	if (f->hook == 0 || f->torn || f->named || f->seeded)
+		return;
+	n = rbmon_symbols_site(sy, s, p, f->hook - 1, &chain);
+	if (n < 2 || chain[0].function == NULL)
+		return;		/* not in an inlined instance */
+	if (rbmon_symbols_same_object(sy, s, p, f->fn, f->hook - 1) != 0)
+		return;
+	sym->function = chain[0].function;
+	sym->file = chain[0].file;
+	sym->line = 0;
+	sym->origin = chain[0].origin;
+}
+
+/*
  * Is ring frame @k inlined into the machine frame of frame @k + 1, whose
  * function is frame @phys's?  They share the return address, and the
  * debug information has that function inlined there (without it, a frame
@@ -241,8 +273,10 @@ rbmon_stack_resolve(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 	sym = rbmon_xcalloc(t->nframes, sizeof *sym);
 	phys = rbmon_xcalloc(t->nframes, sizeof *phys);
 	for (k = 0; k < t->nframes; k++) {
-		if (!t->frames[k].torn && !t->frames[k].named)
+		if (!t->frames[k].torn && !t->frames[k].named) {
 			rbmon_symbols_lookup(sy, s, p, t->frames[k].fn, &sym[k]);
+			stack_hook_sym(sy, s, p, &t->frames[k], &sym[k]);
+		}
 	}
 	/* Machine frames, from the outermost in: phys is the called one. */
 	for (k = t->nframes; k-- > 0;) {

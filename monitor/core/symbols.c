@@ -1173,6 +1173,34 @@ rbmon_symbols_site(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 }
 
 /**
+ * rbmon_symbols_same_object - do two addresses of a process lie in one object?
+ * @sy: the cache
+ * @s: the snapshot the process comes from
+ * @p: the process
+ * @a: a runtime address
+ * @b: another
+ *
+ * Return: 1 if they do, 0 if they lie in two objects, -1 if either is in
+ * none known.
+ */
+int
+rbmon_symbols_same_object(struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p,
+    uint64_t a, uint64_t b)
+{
+	struct symbols_image	*im;
+	Dwfl_Module		*ma, *mb;
+
+	if (a == 0 || b == 0)
+		return -1;
+	im = symbols_image_get(sy, s, p);
+	if ((ma = symbols_module(im, a)) == NULL ||
+	    (mb = symbols_module(im, b)) == NULL)
+		return -1;
+	return ma == mb;
+}
+
+/**
  * rbmon_symbols_source - where the source file a frame names is
  * @sy: the cache
  * @s: the snapshot the process comes from

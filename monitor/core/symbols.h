@@ -38,6 +38,9 @@ size_t	rbmon_symbols_site(struct rbmon_symbols *,
 int	rbmon_symbols_inlined(struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
 	    uint64_t, uint64_t, uint64_t, const char **, int *);
+int	rbmon_symbols_same_object(struct rbmon_symbols *,
+	    const struct rbmon_snapshot *, const struct rbmon_process *,
+	    uint64_t, uint64_t);
 char	*rbmon_symbols_demangle(const char *);
 char	*rbmon_symbols_source(struct rbmon_symbols *,
 	    const struct rbmon_snapshot *, const struct rbmon_process *,
