@@ -17,12 +17,13 @@ STACKS_CXXFLAGS = $(STACKS_CFLAGS) -fexceptions
 STACKS_HDRS = tests/apps/stk.h tests/apps/app.h tests/apps/stk-inline.h \
 	tests/apps/stk-stl.h tests/apps/stk-condvar.h
 STACKS_CASES = deep inline exc cold threads longjmp dbgfile attach stl line0 \
-	asleep condvar cvwait
+	asleep condvar cvwait getc
 STACKS_SRCS = tests/apps/stk-deep.c tests/apps/stk-inline.c \
 	tests/apps/stk-exc.cc tests/apps/stk-cold.c tests/apps/stk-threads.c \
 	tests/apps/stk-longjmp.c tests/apps/stk-attach.c \
 	tests/apps/stk-stl.cc tests/apps/stk-stl-aux.cc tests/apps/stk-line0.c \
-	tests/apps/stk-asleep.c tests/apps/stk-condvar.cc tests/apps/stk-cvwait.c
+	tests/apps/stk-asleep.c tests/apps/stk-condvar.cc tests/apps/stk-cvwait.c \
+	tests/apps/stk-getc.c
 
 STACKS_APPS =
 if HAVE_STACKS_GCC
@@ -73,7 +74,8 @@ STACKS_TESTS = \
 	tests/stacks/line0-clang.sh \
 	tests/stacks/asleep-gcc.sh tests/stacks/asleep-clang.sh \
 	tests/stacks/condvar-gcc.sh tests/stacks/condvar-clang.sh \
-	tests/stacks/cvwait-gcc.sh
+	tests/stacks/cvwait-gcc.sh \
+	tests/stacks/getc-clang.sh
 
 TESTS += $(STACKS_TESTS)
 EXTRA_DIST += $(STACKS_TESTS) $(STACKS_SRCS) $(STACKS_HDRS) \

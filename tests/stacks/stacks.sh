@@ -280,6 +280,11 @@ stacks_check()
 			"queue_wait+ consume main|queue_wait+ consume worker_main" \
 			"$(gdb_frames '[.frames[] | .name + (if .inlined then "+" else "" end)] | join(" ")' | sort | paste -sd'|')"
 		;;
+	getc)
+		expect "gdb: the frames of main and of the worker" \
+			"getc_unlocked+ read_word main|getc_unlocked+ read_word worker_main" \
+			"$(gdb_frames '[.frames[] | .name + (if .inlined then "+" else "" end)] | join(" ")' | sort | paste -sd'|')"
+		;;
 	line0)
 		# The row before the merged call's line-0 row: case 'l'.
 		expect "gdb: the line of read_format's call of read_item" \
