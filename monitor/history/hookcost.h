@@ -20,7 +20,7 @@ struct rbhook_cost {
 	double		 clock_ns;	/* a read of its clock */
 	double		 call_ns;	/* a call to an empty function */
 	int		 here;		/* those two timed here */
-	double		 pair_ns;	/* a call's hooks */
+	double		 pair_ns;	/* a call's hooks; 0: not measured */
 };
 
 void	rbhook_leaf(struct rbhook_cost *, uint64_t);
