@@ -355,10 +355,9 @@ hot_usage(FILE *f)
 	    "times the\n"
 	    "                      hook cost\n"
 	    "      --cost NS       what a call costs in the hooks, for the "
-	    "first line and\n"
-	    "                      the advice (default 15; the cost measured "
-	    "in the run\n"
-	    "                      is given next to it)\n"
+	    "estimate and the\n"
+	    "                      advice (default: as measured in the run, "
+	    "else 15)\n"
 	    "      --flags         print only the GCC flags, on one line\n"
 	    "      --json          the table, the estimate and the flags as JSON\n"
 	    "  -h, --help          show this help\n", f);
