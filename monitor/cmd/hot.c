@@ -299,8 +299,8 @@ hot_measured_text(const struct hot_run *h)
 
 	if (c->pair_ns <= 0) {
 		puts("The hooks' cost was not measured: no call in the "
-		    "recording called nothing,\nand it was not made on this "
-		    "machine since it booted.");
+		    "recording called nothing\n(and returned in a time "
+		    "the clock could tell).");
 		return;
 	}
 	printf("Measured in this run: about %.0f ns a call in the hooks "
@@ -328,12 +328,13 @@ hot_measured_json(const struct hot_run *h, uint64_t made, double mhook)
 	    ", \"capped\": %s, \"share\": ", c->pair_ns, c->leaf_ns,
 	    c->leaves, c->here ? "true" : "false", c->clock_ns, c->call_ns,
 	    made, mhook, bound, capped ? "true" : "false");
-	if (h->span != 0)
+	if (h->span != 0 && c->pair_ns > 0)
 		printf("%.4f", bound / (double)h->span);
 	else
 		fputs("null", stdout);
 	fputs(", \"slowdown\": ", stdout);
-	if (h->span != 0 && !capped && bound < (double)h->span)
+	if (h->span != 0 && c->pair_ns > 0 && !capped &&
+	    bound < (double)h->span)
 		printf("%.2f}", (double)h->span / ((double)h->span - bound));
 	else
 		fputs("null}", stdout);
