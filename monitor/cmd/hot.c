@@ -44,7 +44,8 @@ struct hot_run {
 	uint64_t	 span;		/* the threads' recorded time, summed */
 	uint64_t	 tcalls;	/* the stream being walked: its calls */
 	uint64_t	*tspan;		/* per stream: its recorded time */
-	double		*tmade;		/* per stream: calls made, lost too */
+	double		*tmade;		/* per stream: calls kept */
+	double		*tlost;		/* per stream: calls lost (records / 2) */
 	uint64_t	 first, last;	/* the stream being walked, raw */
 	int		 have_first;
 	struct rbhook_cost *cost;	/* what the run's hooks cost */
@@ -235,24 +236,24 @@ hot_ns(double ns)
 }
 
 /*
- * The hooks' time in the threads: each thread's calls made (those whose
- * records were lost included) at @cost ns a call, but never more than the
- * time it was recorded for (from its first record to its last, which
+ * The hooks' time in the threads: each thread's calls kept at @cost ns a
+ * call and those whose records were lost at @drop, but never more than
+ * the time it was recorded for (from its first record to its last, which
  * calls lost after its last record fall outside of).  Sets @capped when
  * some thread's estimate was more than its time.
  */
 static double
-hot_bounded(const struct hot_run *h, double cost, int *capped)
+hot_bounded(const struct hot_run *h, double cost, double drop, int *capped)
 {
 	double	sum = 0, v;
 	size_t	i;
 
 	*capped = 0;
 	for (i = 0; i < h->x->rec.nstreams; i++) {
-		v = h->tmade[i] * cost;
+		v = h->tmade[i] * cost + h->tlost[i] * drop;
 		if (v > (double)h->tspan[i]) {
 			v = (double)h->tspan[i];
-			if (h->tmade[i] != 0)
+			if (v < h->tmade[i] * cost + h->tlost[i] * drop)
 				*capped = 1;
 		}
 		sum += v;
@@ -311,6 +312,9 @@ hot_measured_text(const struct hot_run *h)
 		printf("; a clock read %.1f ns and a call %.1f ns, timed here",
 		    c->clock_ns, c->call_ns);
 	printf(").\n");
+	if (c->here && c->drop_ns < c->pair_ns)
+		printf("A call whose records a full log dropped: about %.0f ns "
+		    "(its hooks read no clock).\n", c->drop_ns);
 }
 
 static void
@@ -320,14 +324,15 @@ hot_measured_json(const struct hot_run *h, uint64_t made, double mhook)
 	double			 bound;
 	int			 capped;
 
-	bound = hot_bounded(h, c->pair_ns, &capped);
+	bound = hot_bounded(h, c->pair_ns, c->drop_ns, &capped);
 	printf(", \"measured\": {\"cost_ns\": %.1f, \"leaf_median_ns\": %.0f"
 	    ", \"leaves\": %" PRIu64 ", \"timed_here\": %s"
 	    ", \"clock_read_ns\": %.1f, \"call_ns\": %.1f, \"calls\": %"
 	    PRIu64 ", \"hook_ns\": %.0f, \"hook_bounded_ns\": %.0f"
-	    ", \"capped\": %s, \"share\": ", c->pair_ns, c->leaf_ns,
-	    c->leaves, c->here ? "true" : "false", c->clock_ns, c->call_ns,
-	    made, mhook, bound, capped ? "true" : "false");
+	    ", \"lost_cost_ns\": %.1f, \"capped\": %s, \"share\": ",
+	    c->pair_ns, c->leaf_ns, c->leaves, c->here ? "true" : "false",
+	    c->clock_ns, c->call_ns, made, mhook, bound, c->drop_ns,
+	    capped ? "true" : "false");
 	if (h->span != 0 && c->pair_ns > 0)
 		printf("%.4f", bound / (double)h->span);
 	else
@@ -389,7 +394,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	const char		**files;
 	unsigned char		*pick, *listed;
 	uint64_t		 all = 0, picked = 0;
-	double			 cost = 15, hook, left;
+	double			 cost = 15, drop, hook, left;
 	size_t			 i, j, n, nfiles, npick = 0, top = 20;
 	int			 ch, json = 0, flags_only = 0, first, lower;
 	int			 given = 0, capped;
@@ -457,6 +462,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	h.cost = rbmon_xcalloc(1, sizeof *h.cost);
 	h.tspan = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *h.tspan);
 	h.tmade = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *h.tmade);
+	h.tlost = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *h.tlost);
 	hd.arg = &h;
 	for (i = 0; i < x.rec.nstreams; i++) {
 		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
@@ -475,7 +481,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		h.span += h.tspan[i];
 		h.tmade[i] = (double)h.tcalls;
 		if (x.counts[i].walked)
-			h.tmade[i] += (double)x.counts[i].lost / 2;
+			h.tlost[i] = (double)x.counts[i].lost / 2;
 	}
 	rbmon_filter_unmatched("hot", &fl);
 	order = rbmon_xcalloc(h.n + 1, sizeof *order);
@@ -503,6 +509,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		basis = "measured";
 	} else
 		basis = "nominal";
+	drop = basis[0] == 'm' ? h.cost->drop_ns : cost;
 	made = all + lost.lost / 2;
 	mhook = (double)made * h.cost->pair_ns;
 
@@ -531,7 +538,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		listed[order[i]] = pick[i];
 	files = rbmon_xcalloc(n + 1, sizeof *files);
 	nfiles = hot_files(&h, order, pick, n, listed, files);
-	hook = hot_bounded(&h, cost, &capped);
+	hook = hot_bounded(&h, cost, drop, &capped);
 	left = (double)(all - picked) * cost;
 
 	if (flags_only) {
@@ -607,7 +614,8 @@ rbmon_cmd_hot(int argc, char **argv)
 			    "measurable, below)", cost);
 		if (lost.lost != 0)
 			printf(", for these and the %s calls in the records "
-			    "lost", rbmon_group(b, sizeof b, lost.lost / 2));
+			    "lost (at %.0f ns)", rbmon_group(b, sizeof b,
+			    lost.lost / 2), drop);
 		printf(", took\n");
 		hot_share_text(&h, hook, capped);
 		hot_measured_text(&h);
@@ -706,6 +714,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	free(h.cost);
 	free(h.tspan);
 	free(h.tmade);
+	free(h.tlost);
 	free(tids.v);
 	rbmon_filter_free(&fl);
 	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));

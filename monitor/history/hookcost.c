@@ -20,6 +20,13 @@
  * fastest of a few rounds), when the recording was made on this machine
  * since it last booted (its boot id), on the recording's clock, and
  * reported: the hooks cannot cost less than two of each.
+ *
+ * A record a full log drops is not stamped: its hook reads no clock and
+ * stores nothing, only counts it.  A call whose records were lost then
+ * costs a pair less two clock reads (timed here; not timed, the pair),
+ * never less than two calls: on redis-server recorded with logs of 256
+ * records (nine calls in ten lost), the pair for them all was 1.8 times
+ * what its CPU time grew by, this 1.15 times.
  */
 #include "config.h"
 
@@ -136,4 +143,10 @@ rbhook_estimate(struct rbhook_cost *c, const struct rbwalk_ctx *x)
 	c->pair_ns = 2 * c->leaf_ns;
 	if (c->leaves != 0 && c->pair_ns < 2 * (c->clock_ns + c->call_ns))
 		c->pair_ns = 2 * (c->clock_ns + c->call_ns);
+	c->drop_ns = c->pair_ns;
+	if (c->here && c->pair_ns > 0) {
+		c->drop_ns = c->pair_ns - 2 * c->clock_ns;
+		if (c->drop_ns < 2 * c->call_ns)
+			c->drop_ns = 2 * c->call_ns;
+	}
 }
