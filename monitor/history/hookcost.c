@@ -15,7 +15,7 @@
  * which is a little high by the bodies of the shortest calls.  Adding a
  * clock read and a call to that would count them twice: bench/hotshare.sh
  * found that 1.5 times what redis-server's CPU time grew by, where the
- * above is within 1.1 times of it, and of fib's (the recorder's CPU time
+ * above is within 1.15 times of it, and of fib's (the recorder's CPU time
  * taken out).  The clock read and the call are still timed here (the
  * fastest of a few rounds), when the recording was made on this machine
  * since it last booted (its boot id), on the recording's clock, and
