@@ -42,6 +42,10 @@ struct hot_run {
 	uint32_t	(*hist)[HOT_BUCKETS];
 	size_t		 n;
 	uint64_t	 span;		/* the threads' recorded time, summed */
+	uint64_t	 tcalls;	/* the stream being walked: its calls */
+	uint64_t	*tspan;		/* per stream: its recorded time */
+	double		*tmade;		/* per stream: calls kept */
+	double		*tlost;		/* per stream: calls lost (records / 2) */
 	uint64_t	 first, last;	/* the stream being walked, raw */
 	int		 have_first;
 	struct rbhook_cost *cost;	/* what the run's hooks cost */
@@ -75,8 +79,10 @@ hot_enter(struct rbcalls_walk *w, struct rbcalls_frame *f, size_t depth)
 		h->first = f->start;
 		h->have_first = 1;
 	}
-	if (!(f->flags & RBCALLS_F_ENTRY_LOST))
+	if (!(f->flags & RBCALLS_F_ENTRY_LOST)) {
 		h->calls[f->func]++;
+		h->tcalls++;
+	}
 }
 
 static void
@@ -230,65 +236,111 @@ hot_ns(double ns)
 }
 
 /*
- * What the hooks cost as measured (hookcost.c): @made calls, those whose
- * records were lost included, at the measured cost a call: @mhook ns.
+ * The hooks' time in the threads: each thread's calls kept at @cost ns a
+ * call and those whose records were lost at @drop, but never more than
+ * the time it was recorded for (from its first record to its last, which
+ * calls lost after its last record fall outside of).  Sets @capped when
+ * some thread's estimate was more than its time.
+ */
+static double
+hot_bounded(const struct hot_run *h, double cost, double drop, int *capped)
+{
+	double	sum = 0, v;
+	size_t	i;
+
+	*capped = 0;
+	for (i = 0; i < h->x->rec.nstreams; i++) {
+		v = h->tmade[i] * cost + h->tlost[i] * drop;
+		if (v > (double)h->tspan[i]) {
+			v = (double)h->tspan[i];
+			if (v < h->tmade[i] * cost + h->tlost[i] * drop)
+				*capped = 1;
+		}
+		sum += v;
+	}
+	return sum;
+}
+
+/*
+ * The hooks' share of the threads' time, and what it makes of them.  The
+ * threads' time is wall time, their waits included: busy all along, they
+ * used span / (span - hooks) times the CPU time they would without the
+ * hooks; the more they waited, the more than that (the hooks are a larger
+ * part of less CPU time).  Said only when no thread's estimate was capped.
  */
 static void
-hot_measured_text(const struct hot_run *h, uint64_t made, double mhook,
-    const struct rbread_losses *lost)
+hot_share_text(const struct hot_run *h, double hook, int capped)
+{
+	char	a[32], b[32];
+
+	rbread_time(a, sizeof a, hot_ns(hook));
+	rbread_time(b, sizeof b, h->span);
+	printf("about %s of the threads' %s", a, b);
+	if (h->span == 0) {
+		printf(".\n");
+		return;
+	}
+	printf(" (%.1f%%", 100.0 * hook / (double)h->span);
+	if (capped)
+		printf(": a thread's estimate exceeded its time and was "
+		    "taken as all of it;\nno slowdown can be told");
+	else if (hook < (double)h->span)
+		printf("; their time is wall time, waits included:\nbusy all "
+		    "along, they used %.2fx the CPU time they would without "
+		    "the hooks,\nand more where they waited",
+		    (double)h->span / ((double)h->span - hook));
+	printf(").\n");
+}
+
+/* How the hooks' cost a call was measured (hookcost.c). */
+static void
+hot_measured_text(const struct hot_run *h)
 {
 	const struct rbhook_cost *c = h->cost;
-	char			 a[32], b[32], n[32], m[32];
 
-	if (c->leaves == 0 && !c->here) {
+	if (c->pair_ns <= 0) {
 		puts("The hooks' cost was not measured: no call in the "
-		    "recording called nothing,\nand it was not made on this "
-		    "machine since it booted.");
+		    "recording called nothing\n(and returned in a time "
+		    "the clock could tell).");
 		return;
 	}
 	printf("Measured in this run: about %.0f ns a call in the hooks "
-	    "(2 x (its shortest\ncalls' median %.0f ns", c->pair_ns,
-	    c->leaf_ns);
+	    "(2 x its shortest\ncalls' median, %.0f ns from the entry's "
+	    "clock read to the exit's: one whole\nhook and a short body",
+	    c->pair_ns, c->leaf_ns);
 	if (c->here)
-		printf(" + a clock read %.1f ns + a call %.1f ns, timed here))",
+		printf("; a clock read %.1f ns and a call %.1f ns, timed here",
 		    c->clock_ns, c->call_ns);
-	else
-		printf("); its clock reads and calls not timed: recorded on "
-		    "another machine or\nboot, so this is low)");
-	rbread_time(a, sizeof a, hot_ns(mhook));
-	rbread_time(b, sizeof b, h->span);
-	printf(";\nfor the %s calls it made", rbmon_group(n, sizeof n, made));
-	if (lost->lost != 0)
-		printf(" (%s of them in the records lost)",
-		    rbmon_group(m, sizeof m, lost->lost / 2));
-	printf(":\nabout %s of the threads' %s", a, b);
-	if (h->span != 0 && mhook < (double)h->span)
-		printf(" (%.1f%%: %.1fx the time without)",
-		    100.0 * mhook / (double)h->span,
-		    (double)h->span / ((double)h->span - mhook));
-	else if (h->span != 0)
-		printf(" (%.1f%%)", 100.0 * mhook / (double)h->span);
-	printf(".\n");
+	printf(").\n");
+	if (c->here && c->drop_ns < c->pair_ns)
+		printf("A call whose records a full log dropped: about %.0f ns "
+		    "(its hooks read no clock).\n", c->drop_ns);
 }
 
 static void
 hot_measured_json(const struct hot_run *h, uint64_t made, double mhook)
 {
 	const struct rbhook_cost *c = h->cost;
+	double			 bound;
+	int			 capped;
 
+	bound = hot_bounded(h, c->pair_ns, c->drop_ns, &capped);
 	printf(", \"measured\": {\"cost_ns\": %.1f, \"leaf_median_ns\": %.0f"
 	    ", \"leaves\": %" PRIu64 ", \"timed_here\": %s"
 	    ", \"clock_read_ns\": %.1f, \"call_ns\": %.1f, \"calls\": %"
-	    PRIu64 ", \"hook_ns\": %.0f, \"share\": ", c->pair_ns, c->leaf_ns,
-	    c->leaves, c->here ? "true" : "false", c->clock_ns, c->call_ns,
-	    made, mhook);
-	if (h->span != 0)
-		printf("%.4f", mhook / (double)h->span);
+	    PRIu64 ", \"hook_ns\": %.0f, \"hook_bounded_ns\": %.0f"
+	    ", \"lost_cost_ns\": %.1f, \"capped\": %s, \"share\": ",
+	    c->pair_ns, c->leaf_ns, c->leaves, c->here ? "true" : "false",
+	    c->clock_ns, c->call_ns, made, mhook, bound, c->drop_ns,
+	    capped ? "true" : "false");
+	if (h->span != 0 && c->pair_ns > 0)
+		printf("%.4f", bound / (double)h->span);
 	else
 		fputs("null", stdout);
 	fputs(", \"slowdown\": ", stdout);
-	if (h->span != 0 && mhook < (double)h->span)
-		printf("%.2f}", (double)h->span / ((double)h->span - mhook));
+	if (h->span != 0 && c->pair_ns > 0 && !capped &&
+	    bound < (double)h->span)
+		printf("%.2f}", (double)h->span / ((double)h->span - bound));
 	else
 		fputs("null}", stdout);
 }
@@ -309,10 +361,9 @@ hot_usage(FILE *f)
 	    "times the\n"
 	    "                      hook cost\n"
 	    "      --cost NS       what a call costs in the hooks, for the "
-	    "first line and\n"
-	    "                      the advice (default 15; the cost measured "
-	    "in the run\n"
-	    "                      is given next to it)\n"
+	    "estimate and the\n"
+	    "                      advice (default: as measured in the run, "
+	    "else 15)\n"
 	    "      --flags         print only the GCC flags, on one line\n"
 	    "      --json          the table, the estimate and the flags as JSON\n"
 	    "  -h, --help          show this help\n", f);
@@ -343,10 +394,12 @@ rbmon_cmd_hot(int argc, char **argv)
 	const char		**files;
 	unsigned char		*pick, *listed;
 	uint64_t		 all = 0, picked = 0;
-	double			 cost = 15, hook, left;
+	double			 cost = 15, drop, hook, left;
 	size_t			 i, j, n, nfiles, npick = 0, top = 20;
 	int			 ch, json = 0, flags_only = 0, first, lower;
+	int			 given = 0, capped;
 	char			 a[32], b[32];
+	const char		*basis;
 	uint64_t		 made;
 	double			 mhook;
 
@@ -371,6 +424,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			    !(cost >= 0 && cost <= 1e6))
 				rbmon_cmd_usage("hot", "invalid cost '%s' (ns per "
 				    "call, 0 to 1000000)", optarg);
+			given = 1;
 			break;
 		case 'f':
 			flags_only = 1;
@@ -406,20 +460,28 @@ rbmon_cmd_hot(int argc, char **argv)
 	memset(&h, 0, sizeof h);
 	h.x = &x;
 	h.cost = rbmon_xcalloc(1, sizeof *h.cost);
+	h.tspan = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *h.tspan);
+	h.tmade = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *h.tmade);
+	h.tlost = rbmon_xcalloc(x.rec.nstreams + 1, sizeof *h.tlost);
 	hd.arg = &h;
 	for (i = 0; i < x.rec.nstreams; i++) {
 		if (!rbmon_cmd_tid_wanted(&tids, x.rec.streams[i].info.tid))
 			continue;
 		h.have_first = 0;
 		h.last = 0;
+		h.tcalls = 0;
 		rbcalls_walk_init(&w, &x, i, &hd);
 		while (rbcalls_walk_step(&w))
 			;
 		rbcalls_walk_finish(&w);
 		rbcalls_walk_free(&w);
 		if (h.have_first && h.last > h.first)
-			h.span += rbwalk_rel_ns(&x, h.last) -
+			h.tspan[i] = rbwalk_rel_ns(&x, h.last) -
 			    rbwalk_rel_ns(&x, h.first);
+		h.span += h.tspan[i];
+		h.tmade[i] = (double)h.tcalls;
+		if (x.counts[i].walked)
+			h.tlost[i] = (double)x.counts[i].lost / 2;
 	}
 	rbmon_filter_unmatched("hot", &fl);
 	order = rbmon_xcalloc(h.n + 1, sizeof *order);
@@ -434,9 +496,20 @@ rbmon_cmd_hot(int argc, char **argv)
 	rbread_losses(&x, &lost);
 	rbread_lost_say(&x, "hot", "per thread at the end");
 	lower = rbread_lower(&x);
-	/* What the hooks cost in this run, for every call it made. */
-	if (!flags_only)
-		rbhook_estimate(h.cost, &x);
+	/*
+	 * What the hooks cost a call: as given, else as measured in this
+	 * run, else the nominal cost.  For every call made, those whose
+	 * records were lost too.
+	 */
+	rbhook_estimate(h.cost, &x);
+	if (given)
+		basis = "given";
+	else if (h.cost->pair_ns > 0) {
+		cost = h.cost->pair_ns;
+		basis = "measured";
+	} else
+		basis = "nominal";
+	drop = basis[0] == 'm' ? h.cost->drop_ns : cost;
 	made = all + lost.lost / 2;
 	mhook = (double)made * h.cost->pair_ns;
 
@@ -465,7 +538,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		listed[order[i]] = pick[i];
 	files = rbmon_xcalloc(n + 1, sizeof *files);
 	nfiles = hot_files(&h, order, pick, n, listed, files);
-	hook = (double)all * cost;
+	hook = hot_bounded(&h, cost, drop, &capped);
 	left = (double)(all - picked) * cost;
 
 	if (flags_only) {
@@ -483,9 +556,10 @@ rbmon_cmd_hot(int argc, char **argv)
 		}
 	} else if (json) {
 		printf("{\"calls\": %" PRIu64
-		    ", \"thread_ns\": %" PRIu64 ", \"cost_ns\": %g"
-		    ", \"hook_ns\": %.0f, \"hook_ns_after\": %.0f"
-		    ", \"functions\": [", all, h.span, cost, hook, left);
+		    ", \"thread_ns\": %" PRIu64 ", \"cost_ns\": %.1f"
+		    ", \"cost_basis\": \"%s\", \"hook_ns\": %.0f"
+		    ", \"hook_ns_after\": %.0f, \"functions\": [", all,
+		    h.span, cost, basis, hook, left);
 		for (i = 0; i < n; i++) {
 			const struct rbwalk_func	*f = &x.funcs[order[i]];
 
@@ -519,9 +593,8 @@ rbmon_cmd_hot(int argc, char **argv)
 		rbread_lost_json(stdout, &x);
 		fputs("}\n", stdout);
 	} else {
-		rbread_time(a, sizeof a, hot_ns(hook));
-		rbread_time(b, sizeof b, h.span);
-		printf("%" PRIu64 " call%s", all, all == 1 ? "" : "s");
+		printf("%s call%s", rbmon_group(a, sizeof a, all),
+		    all == 1 ? "" : "s");
 		if (lost.lost != 0)
 			printf(" (and %s%" PRIu64 " record%s lost: counts are "
 			    "lower bounds)", lost.unknown ? "at least " : "",
@@ -531,12 +604,21 @@ rbmon_cmd_hot(int argc, char **argv)
 		else if (lost.incomplete)
 			printf(" (the recording is incomplete: counts are lower "
 			    "bounds)");
-		printf("; at %g ns a call the hooks took about %s of the "
-		    "threads' %s", cost, a, b);
-		if (h.span != 0)
-			printf(" (%.1f%%)", 100.0 * hook / (double)h.span);
-		printf(".\n");
-		hot_measured_text(&h, made, mhook, &lost);
+		if (given)
+			printf("; the hooks, at %g ns a call (given)", cost);
+		else if (h.cost->pair_ns > 0)
+			printf("; the hooks, at %.0f ns a call (measured in this "
+			    "run, below)", cost);
+		else
+			printf("; the hooks, at %g ns a call (nominal: not "
+			    "measurable, below)", cost);
+		if (lost.lost != 0)
+			printf(", for these and the %s calls in the records "
+			    "lost (at %.0f ns)", rbmon_group(b, sizeof b,
+			    lost.lost / 2), drop);
+		printf(", took\n");
+		hot_share_text(&h, hook, capped);
+		hot_measured_text(&h);
 		printf("\n%10s  %6s  %6s  %11s  %s\n", "Calls", "Share",
 		    "Cumul", "Self/call", "Function");
 		for (i = 0, picked = 0; i < n; i++) {
@@ -630,6 +712,9 @@ rbmon_cmd_hot(int argc, char **argv)
 	free(h.self);
 	free(h.hist);
 	free(h.cost);
+	free(h.tspan);
+	free(h.tmade);
+	free(h.tlost);
 	free(tids.v);
 	rbmon_filter_free(&fl);
 	return rbread_done(&x, fflush(stdout) == 0 && !ferror(stdout));

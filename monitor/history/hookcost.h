@@ -20,7 +20,8 @@ struct rbhook_cost {
 	double		 clock_ns;	/* a read of its clock */
 	double		 call_ns;	/* a call to an empty function */
 	int		 here;		/* those two timed here */
-	double		 pair_ns;	/* a call's hooks */
+	double		 pair_ns;	/* a call's hooks; 0: not measured */
+	double		 drop_ns;	/* theirs when a full log dropped both */
 };
 
 void	rbhook_leaf(struct rbhook_cost *, uint64_t);

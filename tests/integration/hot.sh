@@ -49,11 +49,25 @@ record plain
 expect "calls of the plain build" "$(printf '%s\n' 'leaf_add 1000' 'leaf_add_all 2' \
 	'leaf_mul 500' 'main 1' 'sq 200' 'walk 10')" "$(counts plain)"
 
-"$RBMON" hot "$T/plain.rbr" >"$T/plain.txt" 2>"$T/plain.txt.err" ||
+# At a cost given, the estimate is that cost times the calls.
+"$RBMON" hot --cost 15 "$T/plain.rbr" >"$T/plain.txt" 2>"$T/plain.txt.err" ||
 	fail "rbmon hot exited $?: $(cat "$T/plain.txt.err")"
 [ -s "$T/plain.txt.err" ] && fail "rbmon hot said: $(cat "$T/plain.txt.err")"
-grep -q '^1713 calls; at 15 ns a call the hooks took about 25.695 us' "$T/plain.txt" ||
-	fail "no total of 1713 calls at 15 ns: $(head -1 "$T/plain.txt")"
+grep -qx '1,713 calls; the hooks, at 15 ns a call (given), took' "$T/plain.txt" ||
+	fail "no total of 1,713 calls at 15 ns given: $(head -1 "$T/plain.txt")"
+sed -n 2p "$T/plain.txt" | grep -q "^about 25.695 us of the threads' " ||
+	fail "no estimate at 15 ns: $(head -2 "$T/plain.txt")"
+# By default, at the cost measured in the run, which the line says.
+"$RBMON" hot "$T/plain.rbr" >"$T/measured.txt" 2>"$T/measured.txt.err" ||
+	fail "rbmon hot exited $?: $(cat "$T/measured.txt.err")"
+cost=$(jq '.measured.cost_ns | round' "$T/plain.json")
+[ "$cost" -gt 0 ] || fail "no cost measured: $(jq -c .measured "$T/plain.json")"
+expect "the JSON's cost and its basis" "$cost measured" \
+	"$(jq -r '"\(.cost_ns | round) \(.cost_basis)"' "$T/plain.json")"
+grep -qx "1,713 calls; the hooks, at $cost ns a call (measured in this run, below), took" \
+	"$T/measured.txt" || fail "no total at the measured $cost ns: $(head -1 "$T/measured.txt")"
+jq -e '.measured.share <= 1 and .measured.hook_bounded_ns <= .thread_ns' "$T/plain.json" >/dev/null ||
+	fail "the hooks' share is over the threads' time: $(jq -c .measured "$T/plain.json")"
 # Every row's file:line is where gdb's info functions says it is defined.
 for f in leaf_add leaf_mul walk main; do
 	want=$(gdb -nx -batch -ex "info functions ^$f\$" "$T/plain" 2>/dev/null |
@@ -85,7 +99,9 @@ build nofunc "$GCC" "$flags"
 record nofunc
 expect "calls once the function list is excluded (leaf_add_all too, as noted)" \
 	"$(printf '%s\n' 'main 1' 'walk 10')" "$(counts nofunc)"
-expect "no suggestion left" "" "$("$RBMON" hot --flags "$T/nofunc.rbr")"
+# At the nominal cost: at the cost measured (tens of ns), walk, which
+# calls nothing instrumented any more, is short enough to suggest.
+expect "no suggestion left" "" "$("$RBMON" hot --cost 15 --flags "$T/nofunc.rbr")"
 
 build nofile "$GCC" -finstrument-functions-exclude-file-list=hot-leaf.c
 record nofile

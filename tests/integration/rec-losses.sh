@@ -80,6 +80,26 @@ expect "hot's measured cost" '{"cost_ns":100,"leaf_median_ns":50,"leaves":4,"tim
 	"$(jq -c '.measured | {cost_ns, leaf_median_ns, leaves, timed_here, calls, hook_ns}' "$T/hot.json")"
 grep -q '^Measured in this run: about 100 ns a call in the hooks' "$T/hot.txt" ||
 	fail "no measured cost in hot's text: $(cat "$T/hot.txt")"
+# Each thread's hooks fit in the time it was recorded for (350 ns, 7.5
+# calls at 100 ns being more): the share is at most all of it, and no
+# slowdown is told.
+expect "hot's bounded estimate" '{"hook_bounded_ns":700,"capped":true,"share":1,"slowdown":null}' \
+	"$(jq -c '.measured | {hook_bounded_ns, capped, share, slowdown}' "$T/hot.json")"
+expect "hot's estimate in its text" "about 700 ns of the threads' 700 ns (100.0%: a thread's estimate exceeded its time and was taken as all of it;" \
+	"$(sed -n 2p "$T/hot.txt")"
+grep -o '[0-9.]*%' "$T/hot.txt" | awk '$1 + 0 > 100 { bad = 1 } END { exit !bad }' &&
+	fail "a share over 100%: $(cat "$T/hot.txt")"
+# Threads that end mid-call have no call that called nothing and left:
+# the cost cannot be measured, the nominal 15 ns is used, and said.
+"$MKREC" -M -o "$T/m.rbr" threads 1 || fail "mkrec -M"
+run hot.m hot "$T/m.rbr"
+expect "hot's first line at the nominal cost" "4 calls; the hooks, at 15 ns a call (nominal: not measurable, below), took" \
+	"$(head -1 "$T/hot.m")"
+grep -q "^The hooks' cost was not measured" "$T/hot.m" ||
+	fail "no word of the cost not measured: $(cat "$T/hot.m")"
+run hot.mjson hot --json "$T/m.rbr"
+expect "hot --json at the nominal cost" '{"cost_ns":15,"cost_basis":"nominal","hook_ns":60}' \
+	"$(jq -c '{cost_ns, cost_basis, hook_ns}' "$T/hot.mjson")"
 
 # ---- the exports: the statement on stderr; Chrome's otherData ---------------
 for f in chrome folded speedscope; do
