@@ -577,6 +577,7 @@ struct rb_attach_status {
 
 static struct rb_attach_status rb_status;
 static int rb_status_busy;		/* a request's thread runs */
+static pid_t rb_status_tid;		/* the latest request's thread */
 static char rb_status_spec[sizeof(rb_spec)];
 static int (*rb_status_fn)(const char *spec, char *msg, size_t msglen);
 
@@ -601,6 +602,8 @@ static void *rb_status_main(void *arg)
 	int ret;
 
 	(void)arg;
+	/* Relaxed: read by the seed request rbtrace sends after the reply. */
+	__atomic_store_n(&rb_status_tid, rb_gettid(), __ATOMIC_RELAXED);
 	ret = rb_attach_job(rb_status_fn, rb_status_spec, rb_status.msg,
 			    sizeof(rb_status.msg));
 	__atomic_store_n(&rb_status.ret, ret, __ATOMIC_RELAXED);
@@ -770,7 +773,13 @@ static int rb_seed_request(const char *req, char *msg, size_t msglen)
 
 		for (i = 0; ok && i < RB_SEED_NREGS; i++)
 			ok = rb_seed_hex(&p, &reg[i]);
-		if (ok && tid > 0 && tid <= INT32_MAX)
+		/*
+		 * The library's own threads get no ring: the one that did
+		 * the attach may not have exited yet, the watch worker.
+		 */
+		if (ok && tid > 0 && tid <= INT32_MAX &&
+		    (pid_t)tid != __atomic_load_n(&rb_status_tid, __ATOMIC_RELAXED) &&
+		    (pid_t)tid != rb_watch_tid())
 			count[rb_seed_thread((pid_t)tid, reg)]++;
 		p += strcspn(p, "\n");
 		if (*p == '\n')

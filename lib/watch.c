@@ -106,6 +106,7 @@ struct rb_wslot {
 
 static struct {
 	pid_t		 pid;		/* the process that has it, or 0 */
+	pid_t		 tid;		/* its thread, once it runs (rb_watch_tid()) */
 	int		 state;		/* 0 none or starting, 1 running, -1 failed */
 	char		 err[128];	/* why it failed */
 	uint32_t	 seq;		/* futex: bumped after every request */
@@ -305,6 +306,8 @@ static void *rb_watch_worker(void *arg)
 	(void)arg;
 	/* Never traced: a hook in code it runs (a traced malloc) does nothing. */
 	rb_self.state = RB_T_DONE;
+	/* Relaxed: read by a seed request, with every other thread stopped. */
+	RB_STORE(&rb_wk.tid, rb_gettid());
 	prctl(PR_SET_NAME, "rbtrace-watch", 0, 0, 0);
 	/* Release: its start-up before up; pairs with rb_watch_fork_prepare(). */
 	RB_STORE_REL(&rb_wk.up, 1);
@@ -655,6 +658,13 @@ static bool rb_watch_safe(struct rb_thread *t)
 	}
 	return true;
 #endif
+}
+
+/* The worker's thread in this process, or 0: it gets no ring. */
+pid_t rb_watch_tid(void)
+{
+	/* Relaxed: see rb_watch_worker(). */
+	return RB_LOAD(&rb_wk.pid) == rb_proc.pid ? RB_LOAD(&rb_wk.tid) : 0;
 }
 
 /**
