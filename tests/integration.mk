@@ -185,6 +185,7 @@ tests_apps_hostile_SOURCES = tests/apps/hostile.c
 INTEGRATION_TESTS = \
 	tests/integration/attach.sh \
 	tests/integration/attach-churn.sh \
+	tests/integration/attach-own.sh \
 	tests/integration/tui-gone.sh \
 	tests/integration/tui-quit.sh \
 	tests/integration/tui-launcher.sh \
