@@ -83,30 +83,21 @@ void rb_thread_refresh_name(struct rb_thread *t)
 }
 
 /*
- * Make ring @idx, held in CLAIMING, this thread's: identity first, then the
- * LIVE publication.  @frames/@depth describe an inherited stack (fork).
- *
- * Return: false if a detach came first (the ring given back as detached).
+ * Ring @idx's identity for thread @t (t->tid set), held in CLAIMING: what
+ * rb_thread_setup() and rb_thread_premake() both write before LIVE; @t
+ * bound to the ring's slots.
  */
-bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
-		     uint32_t depth)
+static void rb_thread_identify(struct rb_thread *t, uint32_t idx, int trace,
+			       uint32_t attention)
 {
 	struct rb_map *m = &rb_proc.map;
 	const struct rb_header *h = &m->geo;
 	struct rb_ring *r = rb_ring_at(m->base, h, idx);
 	struct rb_owner *o = rb_owner_at(m->base, h, idx);
-	int trace = RB_LOAD(&m->hdr->trace_on_create) != 0;
-	int soc = RB_LOAD(&m->hdr->stop_on_create) != 0;
 	uint32_t i;
 
 	RB_STORE(&r->depth, 0);
 	RB_STORE(&r->pinned_site, 0);
-	t->tid = rb_gettid();
-	t->step = 0;
-	t->level = 0;
-	t->resume = 0;
-	t->fresh = 0;
-	t->pending = soc ? RB_WHY_CREATE : RB_WHY_NONE;
 	r->pid = rb_proc.pid;
 	r->tid = t->tid;
 	r->pstart = rb_proc.pstart;
@@ -124,8 +115,7 @@ bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	r->state = RB_STATE_RUNNING;
 	r->trace = trace;
 	r->signal = 0;
-	/* Single and breakpoints are added by rb_control_thread_start(). */
-	r->attention = (trace ? 0 : RB_ATTN_UNTRACED) | (soc ? RB_ATTN_SELF : 0);
+	r->attention = attention;
 	r->cmdready = RB_CMD_EMPTY;
 	r->cmdpid = 0;
 	r->msglen = 0;
@@ -141,6 +131,34 @@ bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
 	t->pinned = rb_slots_pinned(h->slots);
 	t->index = idx;
 	t->slowclock = rb_clock_mode(h->clock);
+}
+
+/*
+ * Make ring @idx, held in CLAIMING, this thread's: identity first, then the
+ * LIVE publication.  @frames/@depth describe an inherited stack (fork).
+ *
+ * Return: false if a detach came first (the ring given back as detached).
+ */
+bool rb_thread_setup(struct rb_thread *t, uint32_t idx, const char *frames,
+		     uint32_t depth)
+{
+	struct rb_map *m = &rb_proc.map;
+	const struct rb_header *h = &m->geo;
+	struct rb_ring *r = rb_ring_at(m->base, h, idx);
+	struct rb_owner *o = rb_owner_at(m->base, h, idx);
+	int trace = RB_LOAD(&m->hdr->trace_on_create) != 0;
+	int soc = RB_LOAD(&m->hdr->stop_on_create) != 0;
+	uint32_t i;
+
+	t->tid = rb_gettid();
+	t->step = 0;
+	t->level = 0;
+	t->resume = 0;
+	t->fresh = 0;
+	t->pending = soc ? RB_WHY_CREATE : RB_WHY_NONE;
+	/* Single and breakpoints are added by rb_control_thread_start(). */
+	rb_thread_identify(t, idx, trace,
+			   (trace ? 0 : RB_ATTN_UNTRACED) | (soc ? RB_ATTN_SELF : 0));
 	rb_ev_thread_start(t);
 	t->depth = 0;
 	t->cur = 0;
@@ -208,48 +226,13 @@ void rb_thread_premake(struct rb_thread *t, uint32_t idx, pid_t tid,
 	struct rb_map *m = &rb_proc.map;
 	const struct rb_header *h = &m->geo;
 	struct rb_ring *r = rb_ring_at(m->base, h, idx);
-	struct rb_owner *o = rb_owner_at(m->base, h, idx);
 	int trace = RB_LOAD(&m->hdr->trace_on_create) != 0;
-	uint32_t i;
 
 	memset(t, 0, sizeof(*t));
-	RB_STORE(&r->depth, 0);
-	RB_STORE(&r->pinned_site, 0);
 	t->tid = tid;
-	r->pid = rb_proc.pid;
-	r->tid = tid;
-	r->pstart = rb_proc.pstart;
-	r->image = rb_proc.image;
-	r->gen = RB_LOAD(&o->gen);
-	r->created_ns = rb_clock_mono_ns();
-	r->exited_ns = 0;
-	r->ppid = rb_proc.ppid != 0 ? rb_proc.ppid : getppid();
-	r->why = 0;
-	r->stop_ns = 0;
-	r->stopfn = 0;
-	r->stops = 0;
-	r->orphaned = 0;
-	r->state = RB_STATE_RUNNING;
-	r->trace = trace;
-	r->signal = 0;
 	/* Commands wait for its first hook, as a stop on creation would. */
-	r->attention = trace ? 0 : RB_ATTN_UNTRACED;
-	r->cmdready = RB_CMD_EMPTY;
-	r->cmdpid = 0;
-	r->msglen = 0;
+	rb_thread_identify(t, idx, trace, trace ? 0 : RB_ATTN_UNTRACED);
 	r->inherited = 0;
-	for (i = 0; i < RB_WATCHES; i++) {
-		r->watches[i].inuse = RB_WATCH_FREE;
-		r->watches[i].resready = 0;
-	}
-	t->ring = r;
-	t->slots = (char *)r + h->slots_off;
-	t->slot_size = h->slot_size;
-	t->slot_sz = h->slot_sz;
-	t->nslots = h->slots;
-	t->pinned = rb_slots_pinned(h->slots);
-	t->index = idx;
-	t->slowclock = rb_clock_mode(h->clock);
 	t->evstate = RB_EVS_NONE;
 	RB_STORE(&r->currSlot, 0);
 	rb_ring_set_name(r, name);
