@@ -481,26 +481,39 @@ sites_classify(struct scan *s, const struct rb_x86_insn *d,
 	return -1;
 }
 
+/* Make the mapping at *@v (*@mapped bytes, or none) hold @need bytes. */
+static int
+sites_grow(void **v, size_t *mapped, size_t need)
+{
+	size_t	 sz;
+	void	*p;
+
+	if (need <= *mapped)
+		return 0;
+	sz = sites_round(*mapped ? *mapped * 2 : 65536);
+	if (*v == NULL)
+		p = sites_map(sz);
+	else {
+		p = mremap(*v, *mapped, sz, MREMAP_MAYMOVE);
+		if (p == MAP_FAILED)
+			p = NULL;
+	}
+	if (p == NULL)
+		return -ENOMEM;
+	*v = p;
+	*mapped = sz;
+	return 0;
+}
+
 /* Grow the site array to hold one more. */
 static int
 sites_push(struct rb_sites *t, const struct rb_site *st)
 {
-	if ((t->n + 1) * sizeof(*t->v) > t->mapped) {
-		size_t	 sz = sites_round(t->mapped ? t->mapped * 2 : 65536);
-		void	*p;
+	void	*v = t->v;
 
-		if (t->v == NULL)
-			p = sites_map(sz);
-		else {
-			p = mremap(t->v, t->mapped, sz, MREMAP_MAYMOVE);
-			if (p == MAP_FAILED)
-				p = NULL;
-		}
-		if (p == NULL)
-			return -ENOMEM;
-		t->v = p;
-		t->mapped = sz;
-	}
+	if (sites_grow(&v, &t->mapped, (t->n + 1) * sizeof(*t->v)) != 0)
+		return -ENOMEM;
+	t->v = v;
 	t->v[t->n++] = *st;
 	return 0;
 }
@@ -565,23 +578,11 @@ sites_scratch_regs(struct scan *s, size_t n)
 static int
 sites_ext_push(struct scan *s, uint64_t va)
 {
-	if ((s->next + 1) * sizeof(*s->ext) > s->extmapped) {
-		size_t	 sz = sites_round(s->extmapped ? s->extmapped * 2 :
-		    65536);
-		void	*p;
+	void	*v = s->ext;
 
-		if (s->ext == NULL)
-			p = sites_map(sz);
-		else {
-			p = mremap(s->ext, s->extmapped, sz, MREMAP_MAYMOVE);
-			if (p == MAP_FAILED)
-				p = NULL;
-		}
-		if (p == NULL)
-			return -ENOMEM;
-		s->ext = p;
-		s->extmapped = sz;
-	}
+	if (sites_grow(&v, &s->extmapped, (s->next + 1) * sizeof(*s->ext)) != 0)
+		return -ENOMEM;
+	s->ext = v;
 	s->ext[s->next++] = va;
 	return 0;
 }
