@@ -113,6 +113,8 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	h->rings_off = l.rings_off;
 	h->bpfilter_off = l.bpfilter_off;
 	h->bps_off = l.bps_off;
+	h->dyn_off = l.dyn_off;
+	h->dyn_procs = RB_DYN_PROCS;
 	h->bps = RB_BP_ENTRIES;
 	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->slots_off = l.slots_off;

@@ -142,6 +142,8 @@ bpfix_make(struct bpfix *fx)
 	h->objects_off = l.objects_off;
 	h->bpfilter_off = l.bpfilter_off;
 	h->bps_off = l.bps_off;
+	h->dyn_off = l.dyn_off;
+	h->dyn_procs = RB_DYN_PROCS;
 	h->bps = RB_BP_ENTRIES;
 	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->rings_off = l.rings_off;

@@ -231,8 +231,11 @@ START_TEST(test_layout_alignment)
 	ck_assert_uint_eq(l.bpfilter_off % 64, 0);
 	ck_assert_uint_eq(l.bps_off, l.bpfilter_off + RB_BP_FILTER_BITS / 8);
 	ck_assert_uint_eq(l.bps_off % 64, 0);
-	ck_assert_uint_ge(l.rings_off,
+	ck_assert_uint_ge(l.dyn_off,
 			  l.bps_off + RB_BP_ENTRIES * sizeof(struct rb_bp));
+	ck_assert_uint_eq(l.dyn_off % 64, 0);
+	ck_assert_uint_ge(l.rings_off,
+			  l.dyn_off + RB_DYN_PROCS * sizeof(struct rb_dynproc));
 	ck_assert_uint_eq(l.rings_off % 4096, 0);
 	ck_assert_uint_eq(l.ring_size % 64, 0);
 	ck_assert_uint_eq(l.slots_off % 64, 0);
@@ -257,7 +260,13 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_header, clock_tsc0) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
-	ck_assert_uint_eq(sizeof(struct rb_header), 400);	/* rbtrace(5) */
+	ck_assert_uint_eq(sizeof(struct rb_header), 424);	/* rbtrace(5) */
+	ck_assert_uint_eq(offsetof(struct rb_header, dyn_off) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct rb_dynfn), 16);
+	ck_assert_uint_eq(offsetof(struct rb_dynproc, fns) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct rb_dynproc),
+			  offsetof(struct rb_dynproc, fns) +
+			  RB_DYN_LISTED * sizeof(struct rb_dynfn));
 	ck_assert_uint_eq(sizeof(struct rb_event), 32);
 	ck_assert_uint_eq(sizeof(struct rb_evlog), 128);
 	/* the consumer's tail on a line of its own, away from the owner's head */

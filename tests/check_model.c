@@ -84,6 +84,8 @@ fixture_make(struct fixture *fx, uint32_t rings, uint32_t slots,
 	h->rings_off = l.rings_off;
 	h->bpfilter_off = l.bpfilter_off;
 	h->bps_off = l.bps_off;
+	h->dyn_off = l.dyn_off;
+	h->dyn_procs = RB_DYN_PROCS;
 	h->bps = RB_BP_ENTRIES;
 	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->slots_off = l.slots_off;
@@ -252,6 +254,8 @@ header_valid(void)
 	h.rings_off = l.rings_off;
 	h.bpfilter_off = l.bpfilter_off;
 	h.bps_off = l.bps_off;
+	h.dyn_off = l.dyn_off;
+	h.dyn_procs = RB_DYN_PROCS;
 	h.bps = RB_BP_ENTRIES;
 	h.bpfilter_bits = RB_BP_FILTER_BITS;
 	h.slots_off = l.slots_off;
@@ -298,7 +302,7 @@ START_TEST(test_header_corrupt)
 	expect_header_error(&v, 100, "not an rbtrace trace file");
 	h = v; h.version = 7;
 	expect_header_error(&h, size,
-	    "trace format version 7; this rbmon reads version 5");
+	    "trace format version 7; this rbmon reads version 6");
 	h = v; h.endian = 0x04030201u;
 	expect_header_error(&h, size, "byte order");
 	h = v; h.header_size = 12;

@@ -20,6 +20,8 @@
  *   | breakpoint filter         |  RB_BP_FILTER_BITS bits
  *   +---------------------------+ bps_off
  *   | struct rb_bp[bps]         |  breakpoints of every process image
+ *   +---------------------------+ dyn_off (64-byte aligned)
+ *   | struct rb_dynproc[dyn_procs] |  dynamic tracing of every process
  *   +---------------------------+ rings_off (4096-byte aligned)
  *   | ring 0                    |  ring_size bytes each:
  *   | ring 1                    |    struct rb_ring
@@ -41,7 +43,7 @@
 
 #define RB_MAGIC		"RBTRACE\x1a"	/* 8 bytes, no terminator */
 #define RB_MAGIC_LEN		8
-#define RB_VERSION		5
+#define RB_VERSION		6
 #define RB_ENDIAN_MARK		0x01020304u
 
 #define RB_PROGRAM_MAX		64	/* program name, NUL-terminated */
@@ -182,6 +184,12 @@ struct rb_header {
 	 */
 	uint64_t	ev_consumer;
 	uint64_t	ev_reused_lost;
+
+	/* dynamic tracing, see struct rb_dynproc; dyn_procs is fixed */
+	uint64_t	dyn_off;
+	uint32_t	dyn_procs;	/* RB_DYN_PROCS */
+	uint32_t	pad2;
+	uint64_t	dyn_lost;	/* processes that found no entry; atomic adds */
 };
 
 /* rb_header.ev_consumer: the recorder's pid and its blocking time. */
@@ -557,6 +565,64 @@ static inline int rb_events_valid(uint64_t n)
 			  (n & (n - 1)) == 0);
 }
 
+/*
+ * Dynamic tracing (rbtrace(5), "DYNAMIC TRACING"): every call of the hooks
+ * in a process's code is a site, switched between the call and a no-op
+ * at run time.  One entry per process that ever switched a site off, written
+ * only by that process's librbtrace, as a seqlock: gen odd while it
+ * changes, readers copy the entry between two equal even loads of gen.
+ */
+#define RB_DYN_PROCS		16
+#define RB_DYN_LISTED		1024	/* functions off named per process */
+#define RB_DYN_WHY_MAX		128
+
+/* rb_dynproc.state */
+#define RB_DYNP_FREE		0
+#define RB_DYNP_CLAIMED		1
+
+/* rb_dynproc.flags */
+#define RB_DYNF_DORMANT		0x01u	/* asleep: every site off */
+#define RB_DYNF_REFUSED		0x02u	/* the system refused to write code:
+					   no site can be switched; why says
+					   why */
+#define RB_DYNF_AUTO		0x04u	/* automatic exclusion asked for */
+#define RB_DYNF_AUTO_DONE	0x08u	/* its warm-up is over */
+#define RB_DYNF_PARTIAL		0x10u	/* some objects have no site table
+					   (why says which) */
+
+/* rb_dynfn.reason: why a function is off (bits). */
+#define RB_DYN_BY_NAME		0x1u	/* --exclude, or a monitor */
+#define RB_DYN_BY_AUTO		0x2u	/* --auto-exclude */
+
+struct rb_dynfn {
+	uint64_t	addr;		/* the function (this_fn), runtime */
+	uint32_t	reason;		/* RB_DYN_BY_* */
+	uint32_t	pad;
+};
+
+struct rb_dynproc {
+	uint32_t	state;		/* RB_DYNP_*, claimed by compare-and-swap */
+	uint32_t	gen;		/* odd while the entry changes */
+	int32_t		pid;
+	uint32_t	flags;		/* RB_DYNF_* */
+	uint64_t	pstart;		/* the process's start time */
+	uint64_t	image;		/* rb_ring.image of the process */
+	uint32_t	objects;	/* objects with sites */
+	uint32_t	funcs;		/* functions with sites */
+	uint64_t	sites;		/* sites in the tables */
+	uint64_t	sites_off;	/* sites that are a no-op now */
+	uint32_t	off_name;	/* functions off by name */
+	uint32_t	off_auto;	/* functions off automatically */
+	uint32_t	listed;		/* entries of fns[] in use */
+	uint32_t	pad;
+	uint64_t	batches;	/* patch batches applied */
+	uint64_t	traps;		/* threads sent on from a trap */
+	uint64_t	private_bytes;	/* text made private by writing it */
+	uint64_t	last_ns;	/* how long the last batch took */
+	char		why[RB_DYN_WHY_MAX];
+	struct rb_dynfn	fns[RB_DYN_LISTED];
+};
+
 #define RB_ALIGN(x, a)		(((x) + ((uint64_t)(a) - 1)) & ~((uint64_t)(a) - 1))
 
 /* The layout arithmetic, shared by writers and readers. */
@@ -567,7 +633,7 @@ struct rb_geometry {
 
 struct rb_layout {
 	uint64_t	gma_off, owners_off, objects_off, rings_off;
-	uint64_t	bpfilter_off, bps_off;
+	uint64_t	bpfilter_off, bps_off, dyn_off;
 	uint32_t	msgarea_off, slots_off, slot_size, ring_size;
 	uint32_t	events_off;
 	uint64_t	total_size;
@@ -594,8 +660,11 @@ static inline int rb_layout_compute(const struct rb_geometry *g,
 				   (uint64_t)g->objects * sizeof(struct rb_object),
 				   RB_CACHELINE);
 	l->bps_off = l->bpfilter_off + RB_BP_FILTER_BITS / 8;
-	l->rings_off = RB_ALIGN(l->bps_off +
-				(uint64_t)RB_BP_ENTRIES * sizeof(struct rb_bp),
+	l->dyn_off = RB_ALIGN(l->bps_off +
+			      (uint64_t)RB_BP_ENTRIES * sizeof(struct rb_bp),
+			      RB_CACHELINE);
+	l->rings_off = RB_ALIGN(l->dyn_off +
+				(uint64_t)RB_DYN_PROCS * sizeof(struct rb_dynproc),
 				4096);
 	l->msgarea_off = (uint32_t)sizeof(struct rb_ring);
 	l->slots_off = (uint32_t)RB_ALIGN(l->msgarea_off + g->msg_sz,
@@ -687,6 +756,7 @@ static inline int rb_header_check_layout(const struct rb_header *h,
 	    l.objects_off != h->objects_off || l.rings_off != h->rings_off ||
 	    l.bpfilter_off != h->bpfilter_off || l.bps_off != h->bps_off ||
 	    h->bps != RB_BP_ENTRIES || h->bpfilter_bits != RB_BP_FILTER_BITS ||
+	    l.dyn_off != h->dyn_off || h->dyn_procs != RB_DYN_PROCS ||
 	    l.msgarea_off != h->msgarea_off || l.slots_off != h->slots_off ||
 	    l.slot_size != h->slot_size || l.ring_size != h->ring_size ||
 	    l.events_off != h->events_off ||
@@ -710,6 +780,13 @@ static inline struct rb_object *rb_object_at(void *base,
 					     const struct rb_header *h, uint32_t i)
 {
 	return (struct rb_object *)((char *)base + h->objects_off) + i;
+}
+
+static inline struct rb_dynproc *rb_dynproc_at(void *base,
+					       const struct rb_header *h,
+					       uint32_t i)
+{
+	return (struct rb_dynproc *)((char *)base + h->dyn_off) + i;
 }
 
 static inline struct rb_bp *rb_bp_at(void *base, const struct rb_header *h,

@@ -49,6 +49,8 @@ int main(void)
 	FIELD(bpfilter_off);
 	FIELD(bps_off);
 	FIELD(bps);
+	FIELD(dyn_off);
+	FIELD(dyn_procs);
 	printf("header %zu %zu\n", (size_t)0, sizeof(struct rb_header));
 	printf("bp %zu %zu\n", (size_t)0, sizeof(struct rb_bp));
 	printf("bpfilter %zu %zu\n", (size_t)0, (size_t)RB_BP_FILTER_BITS / 8);
