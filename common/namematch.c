@@ -192,7 +192,7 @@ nm_glob_form(const char *g, const char *s, size_t n)
 {
 	char	form[RB_NAME_GLOB_MAX];
 
-	if (nm_fold(s, n, form, sizeof form) != 0)
+	if (nm_fold(s, n, form, sizeof form) != 0 || form[0] == '\0')
 		return 0;
 	return fnmatch(g, form, 0) == 0;
 }
@@ -203,7 +203,7 @@ nm_glob_form(const char *g, const char *s, size_t n)
  * The rule of rb_name_equal(), and for a glob (a pattern with any of
  * "*?[") also fnmatch(3) without flags against each form of @d that rule
  * accepts: the whole name, the name without its parameter list, and each
- * of these without its return type.  For the glob, whitespace is folded
+ * of these without its return type (an empty form matches nothing).  For the glob, whitespace is folded
  * in the pattern and the form alike (nm_fold(): kept as one space only
  * between two identifier characters); a pattern or form longer than
  * RB_NAME_GLOB_MAX folded matches as a glob nothing.  A name with glob
