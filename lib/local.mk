@@ -10,6 +10,7 @@ RB_LIB_BASE = lib/internal.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	$(RB_COMMON_SOURCES)
 RB_LIB_SOURCES = $(RB_LIB_BASE) lib/control.c
 RB_LIB_SOURCES += lib/dyn/x86len.c lib/dyn/x86len.h lib/dyn/sites.c lib/dyn/sites.h
+RB_LIB_SOURCES += lib/dyn/names.c lib/dyn/names.h
 
 lib_LTLIBRARIES += lib/librbtrace.la
 lib_librbtrace_la_SOURCES = $(RB_LIB_SOURCES)
