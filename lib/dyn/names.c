@@ -255,7 +255,9 @@ names_obj_cb(struct dl_phdr_info *info, size_t sz, void *arg)
 		return 0;
 	o = &os->v[os->n];
 	memset(o, 0, sizeof *o);
-	o->path = strdup(first ? "/proc/self/exe" : info->dlpi_name);
+	/* The main program has no name, unless ld.so was run to start it. */
+	o->path = strdup(info->dlpi_name != NULL && info->dlpi_name[0] != '\0' ?
+	    info->dlpi_name : "/proc/self/exe");
 	o->phdr = calloc(info->dlpi_phnum ? info->dlpi_phnum : 1,
 	    sizeof *o->phdr);
 	if (o->path == NULL || o->phdr == NULL) {
@@ -569,9 +571,10 @@ names_patterns(const char *patterns, char **buf, const char ***pat,
 
 /**
  * rb_names_match_hits - the functions of this process that patterns name
- * @patterns: one a line (rb_patterns_split()'s output, or a file's lines);
- *	a pattern is a name as rbmon's breakpoints take it, or a glob
- *	(common/namematch.c, rb_name_match())
+ * @patterns: one a line (rb_patterns_split()'s output, or a file's lines),
+ *	spaces, tabs and a CR around it ignored; a pattern is a name as
+ *	rbmon's breakpoints take it, or a glob (common/namematch.c,
+ *	rb_name_match())
  * @cb: called once per function named, by runtime address, in the
  *	order of addresses; returning nonzero stops the walk
  * @hit: if not NULL, hit[i] is set to 1 when line i (from 0) named a
