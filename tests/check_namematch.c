@@ -327,7 +327,7 @@ int	nmtest_orig(int);
 void	nmtest_orig_clone(void) __asm__("nmtest_orig.constprop.0");
 void	nmtest_orig_cold(void) __asm__("nmtest_orig.cold");
 void	nmtest_lonely_clone(void) __asm__("nmtest_lonely.isra.0");
-void	nmtest_mangled(void) __asm__("_Z13nmtest_mangledi");
+void	nmtest_mangled(void) __asm__("_Z14nmtest_mangledi");
 
 __attribute__((noinline)) int
 nmtest_alpha(int x)
@@ -361,10 +361,10 @@ __asm__(
 	"nmtest_lonely.isra.0:\n"
 	"	ret\n"
 	".size nmtest_lonely.isra.0, . - nmtest_lonely.isra.0\n"
-	".type _Z13nmtest_mangledi, @function\n"
-	"_Z13nmtest_mangledi:\n"
+	".type _Z14nmtest_mangledi, @function\n"
+	"_Z14nmtest_mangledi:\n"
 	"	ret\n"
-	".size _Z13nmtest_mangledi, . - _Z13nmtest_mangledi\n");
+	".size _Z14nmtest_mangledi, . - _Z14nmtest_mangledi\n");
 
 #define NM_FOUND_MAX	32
 
@@ -480,8 +480,8 @@ START_TEST(test_names_c)
 		    "nmtest_mangled(int)");
 	} else {
 		ck_assert_int_eq(names_count("nmtest_mangled"), 0);
-		names_one("_Z13nmtest_mangledi", nmtest_mangled,
-		    "_Z13nmtest_mangledi");
+		names_one("_Z14nmtest_mangledi", nmtest_mangled,
+		    "_Z14nmtest_mangledi");
 	}
 	/* Names of addresses. */
 	ck_assert_int_eq(rb_names_of((uintptr_t)nmtest_alpha, out, sizeof out),

@@ -625,7 +625,8 @@ rb_names_match_hits(const char *patterns, rb_names_cb *cb, void *arg,
 			snprintf(err, errlen, "out of memory");
 			goto done;
 		}
-	qsort(x.out.v, x.out.n, sizeof *x.out.v, names_hit_cmp);
+	if (x.out.n > 0)
+		qsort(x.out.v, x.out.n, sizeof *x.out.v, names_hit_cmp);
 	n = 0;
 	for (i = 0; i < x.out.n; i++) {
 		if (i > 0 && x.out.v[i].addr == x.out.v[i - 1].addr)
