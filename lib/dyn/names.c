@@ -229,6 +229,9 @@ names_map(const struct names_obj *o, size_t *size)
  * The objects of the process.
  */
 
+static const char	*names_func_sym(const struct rb_names_symtab *,
+			    const Elf64_Sym *);
+
 static int
 names_obj_cb(struct dl_phdr_info *info, size_t sz, void *arg)
 {
@@ -306,33 +309,46 @@ names_objs(struct names_objs *os)
 
 /*
  * The process's __cxa_demangle, if it has a C++ runtime: in the global
- * scope, or in a runtime loaded by a dlopen()ed object (@h then holds it
- * loaded until dlclose()).
+ * scope, or else in an object's symbol table (a runtime that a dlopen()ed
+ * object brought, outside the global scope), if the loader agrees that
+ * the function at that address is __cxa_demangle: the file proposes, the
+ * loader's own tables decide.  (Never dlopen() here: this library
+ * interposes on it, and its callers may hold locks that dlopen() takes.)
  */
 static names_demangle_fn *
-names_demangler(void **h)
+names_demangler(const struct names_objs *os)
 {
-	static const char *const	 rt[] = {
-		"libstdc++.so.6", "libc++abi.so.1", "libc++.so.1"
-	};
-	names_demangle_fn		*fn;
-	size_t				 i;
+	static const char	 want[] = "__cxa_demangle";
+	struct rb_names_symtab	 st;
+	const struct names_obj	*o;
+	const char		*nm;
+	Dl_info			 info;
+	uintptr_t		 addr;
+	names_demangle_fn	*fn;
+	size_t			 i, k, size;
+	void			*img;
 
-	*h = NULL;
-	fn = (names_demangle_fn *)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	if (fn != NULL)
-		return fn;
-	for (i = 0; i < sizeof rt / sizeof rt[0]; i++) {
-		*h = dlopen(rt[i], RTLD_LAZY | RTLD_NOLOAD);
-		if (*h == NULL)
+	fn = (names_demangle_fn *)dlsym(RTLD_DEFAULT, want);
+	for (i = 0; fn == NULL && i < os->n; i++) {
+		o = &os->v[i];
+		if (o->self || (img = names_map(o, &size)) == NULL)
 			continue;
-		fn = (names_demangle_fn *)dlsym(*h, "__cxa_demangle");
-		if (fn != NULL)
-			return fn;
-		dlclose(*h);
-		*h = NULL;
+		if (rb_names_symtab(img, size, &st) != 0)
+			st.nsym = 0;
+		for (k = 1; fn == NULL && k < st.nsym; k++) {
+			if ((nm = names_func_sym(&st, &st.sym[k])) == NULL ||
+			    strcmp(nm, want) != 0)
+				continue;
+			addr = (uintptr_t)(st.sym[k].st_value + o->bias);
+			if (dladdr((void *)addr, &info) != 0 &&
+			    (uintptr_t)info.dli_saddr == addr &&
+			    info.dli_sname != NULL &&
+			    strcmp(info.dli_sname, want) == 0)
+				fn = (names_demangle_fn *)addr;
+		}
+		munmap(img, size);
 	}
-	return NULL;
+	return fn;
 }
 
 /*
@@ -593,7 +609,6 @@ rb_names_match_hits(const char *patterns, rb_names_cb *cb, void *arg,
 	struct names_objs	 os;
 	const char		**pat = NULL;
 	char			*buf = NULL;
-	void			*rt = NULL;
 	size_t			 i, npat = 0, some = 0;
 	int			 n = -1;
 
@@ -619,7 +634,7 @@ rb_names_match_hits(const char *patterns, rb_names_cb *cb, void *arg,
 	x.npat = npat;
 	x.hit = hit;
 	x.nhit = hit != NULL ? nhit : 0;
-	x.demangle = names_demangler(&rt);
+	x.demangle = names_demangler(&os);
 	for (i = 0; i < os.n; i++)
 		if (!os.v[i].self && names_match_obj(&x, &os.v[i]) != 0) {
 			snprintf(err, errlen, "out of memory");
@@ -636,8 +651,6 @@ rb_names_match_hits(const char *patterns, rb_names_cb *cb, void *arg,
 			break;
 	}
 done:
-	if (rt != NULL)
-		dlclose(rt);
 	for (i = 0; i < x.out.n; i++)
 		free(x.out.v[i].name);
 	free(x.out.v);
@@ -678,8 +691,8 @@ rb_names_of(uint64_t addr, char *out, size_t size)
 	const char		*nm, *base, *dem, *best = NULL;
 	size_t			 i, k, bl, isz;
 	uint64_t		 lo;
-	void			*img, *rt = NULL;
-	int			 kind, found = -1;
+	void			*img;
+	int			 kind, found = -1, looked = 0;
 
 	snprintf(out, size, "0x%llx", (unsigned long long)addr);
 	if (names_objs(&os) != 0)
@@ -709,8 +722,10 @@ rb_names_of(uint64_t addr, char *out, size_t size)
 					break;
 			}
 			if (best != NULL) {
-				if (x.demangle == NULL && rt == NULL)
-					x.demangle = names_demangler(&rt);
+				if (!looked) {
+					x.demangle = names_demangler(&os);
+					looked = 1;
+				}
 				rb_symbol_kind(best, &bl);
 				base = names_base(&x, best, bl, &dem);
 				if (base != NULL) {
@@ -723,8 +738,6 @@ rb_names_of(uint64_t addr, char *out, size_t size)
 		munmap(img, isz);
 		best = NULL;
 	}
-	if (rt != NULL)
-		dlclose(rt);
 	free(x.base);
 	free(x.dem);
 	names_objs_free(&os);
