@@ -254,6 +254,8 @@ RB_HIDDEN bool rb_gma_claim(uint32_t me, uint64_t pos);
 /* watch.c: watch expressions, evaluated by rbtrace-watch.so */
 RB_HIDDEN void rb_watch_start(void);
 RB_HIDDEN pid_t rb_watch_tid(void);
+/* Can this hook start a thread (no signal handler under it)?  watch.c */
+RB_HIDDEN bool rb_watch_safe(struct rb_thread *t);
 RB_HIDDEN void rb_watch_fork_prepare(void);
 RB_HIDDEN void rb_watch_fork_child(void);
 RB_HIDDEN void rb_watch_serve(struct rb_thread *t);

@@ -620,7 +620,7 @@ static bool rb_watch_handled(int sig)
  * instrumented.  Nor in the child of a vfork(), which runs on this
  * thread's memory until it execs.
  */
-static bool rb_watch_safe(struct rb_thread *t)
+bool rb_watch_safe(struct rb_thread *t)
 {
 #ifdef RB_SIGFRAME
 	bool seen;

@@ -75,7 +75,9 @@ STACKS_TESTS = \
 	tests/stacks/asleep-gcc.sh tests/stacks/asleep-clang.sh \
 	tests/stacks/condvar-gcc.sh tests/stacks/condvar-clang.sh \
 	tests/stacks/cvwait-gcc.sh \
-	tests/stacks/getc-clang.sh
+	tests/stacks/getc-clang.sh \
+	tests/stacks/threads-off-gcc.sh tests/stacks/threads-off-clang.sh \
+	tests/stacks/exc-off-gcc.sh tests/stacks/exc-off-clang.sh
 
 TESTS += $(STACKS_TESTS)
 EXTRA_DIST += $(STACKS_TESTS) $(STACKS_SRCS) $(STACKS_HDRS) \

@@ -471,6 +471,7 @@ struct syncer {
 
 static void dyn_publish(void);
 static void dyn_auto_arm(uint32_t ms);
+static int dyn_worker_start(void);
 
 /*
  * Under the loader's lock (a dl_iterate_phdr() callback): list the
@@ -885,6 +886,10 @@ dyn_line(char *line, char *out, size_t outlen, bool *sync, bool *wake,
 			return -1;
 		}
 		dyn_auto_arm(ms);
+		if (dyn_worker_start() != 0) {
+			snprintf(out, outlen, "cannot start the library's worker thread");
+			return -1;
+		}
 		snprintf(out, outlen, "automatic exclusion for %u ms", ms);
 		return 0;
 	}
@@ -1249,15 +1254,18 @@ rb_dyn_post(struct rb_thread *t, const char *req, char *msg, size_t msglen)
 {
 	size_t	n = strlen(req);
 
-	(void)t;
 	if (n >= sizeof(wk.req)) {
 		snprintf(msg, msglen, "request too long");
 		return -1;
 	}
-	if (!__atomic_load_n(&wk.running, __ATOMIC_ACQUIRE)) {
-		snprintf(msg, msglen, "dynamic tracing is not set up in this process "
-		    "(start it with --dormant, --exclude or --auto-exclude, or "
-		    "use rbtrace -p PID --exclude)");
+	/*
+	 * The worker is started by the first request that needs it, from a
+	 * hook where starting a thread is safe (as the watch worker is).
+	 */
+	if (!__atomic_load_n(&wk.running, __ATOMIC_ACQUIRE) &&
+	    (!rb_watch_safe(t) || dyn_worker_start() != 0)) {
+		snprintf(msg, msglen, "cannot start the library's worker thread "
+		    "here (in a signal handler?): post the command again");
 		return -1;
 	}
 	/* A hook takes no lock that another thread may hold long: try only. */
@@ -1400,6 +1408,8 @@ dyn_auto_round(void)
 	}
 	memset(as.key, 0, len);
 	as.span_ns = 0;
+	/* The counter's rate, if nothing measured it yet (no thread since 10 ms). */
+	rb_clock_calibrate(rb_proc.map.hdr);
 	rb_thread_each_ring(auto_ring, NULL);
 	if (as.span_ns == 0)
 		return;
@@ -1563,13 +1573,14 @@ rb_dyn_setup(void)
 	pthread_mutex_unlock(&dyn_lock);
 	if (d)
 		dyn_release_rings();
+	/* The worker only for automatic exclusion; else at the first request from a hook. */
 	if (a) {
 		pthread_mutex_lock(&dyn_lock);
 		dyn_auto_arm(ms);
 		pthread_mutex_unlock(&dyn_lock);
+		if (dyn_worker_start() != 0)
+			rb_warn("rbtrace: cannot start the dynamic tracing thread: no automatic exclusion");
 	}
-	if (dyn_worker_start() != 0)
-		rb_warn("rbtrace: cannot start the dynamic tracing thread: the functions stay as they are");
 }
 
 /**
@@ -1627,6 +1638,7 @@ rb_dyn_fork_child(void)
 	if (!dyn_used)
 		return;
 	dyn_publish();
-	dyn_worker_start();
+	if (__atomic_load_n(&wk.auto_on, __ATOMIC_ACQUIRE))
+		dyn_worker_start();
 }
 

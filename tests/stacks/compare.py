@@ -24,6 +24,12 @@ rest with gdb's outermost ones; its outermost frame must be gdb's.  A
 thread of an attached program whose outermost frame is the before-attach
 frame ("before_attach": true) has the frames over it compared with gdb's
 innermost ones; gdb must show more.
+
+  compare.py --off NAMES RBMON_JSON GDB_JSON
+      The same, with the functions NAMES (comma-separated) switched off
+      (rbtrace --exclude): their frames are removed from gdb's first, and
+      the frame that called one may have no line in rbmon's (the call it
+      made is in the function switched off).
 """
 import json
 import os
@@ -150,7 +156,8 @@ def frame_diff(i, rb, gd):
     if base(rb.get("file")) != base(gd["file"]):
         bad.append("file")
     want = gd["funcline"] if i == 0 else gd["line"]
-    if rb.get("line") != want:
+    if rb.get("line") != want and not (gd.get("called_off") and
+                                       rb.get("line") is None):
         bad.append("line")
     if bool(rb.get("inlined", False)) != bool(gd["inlined"]):
         bad.append("inlined")
@@ -240,7 +247,21 @@ def print_thread(tid, th, gd, pairs, problems):
                  "   <- " + ", ".join(bad) if bad else ""))
 
 
-def compare(rbmon, gdbj):
+def drop_off(gd, off):
+    """gdb's frames (innermost first) without those of the functions
+    switched off; the frame over one, its caller, is marked called_off."""
+    kept = []
+    called = False
+    for f in gd:
+        if norm_name(f["name"]) in off:
+            called = True
+            continue
+        kept.append(dict(f, called_off=True) if called else f)
+        called = False
+    return kept
+
+
+def compare(rbmon, gdbj, off=frozenset()):
     pid = gdbj["pid"]
     procs = [p for p in rbmon.get("processes", []) if p.get("pid") == pid]
     if not procs:
@@ -254,7 +275,7 @@ def compare(rbmon, gdbj):
     status = 0
     for gt in gdbj["threads"]:
         tid = gt["tid"]
-        gd = [f for f in gt["frames"] if f["own"]]
+        gd = drop_off([f for f in gt["frames"] if f["own"]], off)
         th = rthreads.pop(tid, None)
         if not gd:
             print("thread %d: gdb shows no frame of the program "
@@ -316,10 +337,14 @@ def main(argv):
         json.dump(synth(load(argv[2]), *args), sys.stdout)
         print()
         return 0
+    off = frozenset()
+    if len(argv) == 5 and argv[1] == "--off":
+        off = frozenset(norm_name(n) for n in argv[2].split(",") if n)
+        argv = argv[:1] + argv[3:]
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    return compare(load(argv[1]), load(argv[2]))
+    return compare(load(argv[1]), load(argv[2]), off)
 
 
 if __name__ == "__main__":

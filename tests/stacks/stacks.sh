@@ -55,14 +55,16 @@ stacks_require()
 }
 
 # in_read PID N [SYSCALL] - PID has N tasks, all blocked in read(2)
-# (syscall 0 on x86_64) or SYSCALL, the library's watch worker aside;
+# (syscall 0 on x86_64) or SYSCALL, the library's workers aside;
 # prints what each is doing.
 in_read()
 {
 	local task sc k=0 all=0 want=${3:-0}
 
 	for task in /proc/"$1"/task/*; do
-		[ "$(cat "$task/comm" 2>/dev/null)" = rbtrace-watch ] && continue
+		case $(cat "$task/comm" 2>/dev/null) in
+		rbtrace-watch | rbtrace-dyn) continue ;;
+		esac
 		read -r sc _ <"$task/syscall" || return 1
 		echo "task ${task##*/}: syscall $sc"
 		[ "$sc" = "$want" ] || all=1
@@ -79,7 +81,9 @@ all_asleep()
 	local task st k=0 all=0
 
 	for task in /proc/"$1"/task/*; do
-		[ "$(cat "$task/comm" 2>/dev/null)" = rbtrace-watch ] && continue
+		case $(cat "$task/comm" 2>/dev/null) in
+		rbtrace-watch | rbtrace-dyn) continue ;;
+		esac
 		st=$(awk '{ sub(/.*\) /, ""); print $1 }' "$task/stat" 2>/dev/null)
 		echo "task ${task##*/}: state $st"
 		[ "$st" = S ] || all=1
@@ -165,7 +169,7 @@ stacks_capture()
 		pid=$STACKS_PID
 		;;
 	*)
-		traced app RBTRACE_FILE="$f" "$1"
+		traced app RBTRACE_FILE="$f" ${STACKS_OFF:+RBTRACE_EXCLUDE="$STACKS_OFF"} "$1"
 		pid=$LAUNCHED
 		;;
 	esac
@@ -206,13 +210,14 @@ gdb_frames()
 }
 
 # stacks_compare - compare.py on the captured dumps; fails with both
-# stacks side by side.
+# stacks side by side.  STACKS_OFF: the functions switched off at start
+# (RBTRACE_EXCLUDE), whose frames gdb shows and rbmon must not.
 stacks_compare()
 {
 	local rc=0
 
-	"$PYTHON" "$STACKS_DIR/compare.py" "$T/rbmon.json" "$T/gdb.json" \
-		>"$T/compare.out" 2>&1 || rc=$?
+	"$PYTHON" "$STACKS_DIR/compare.py" ${STACKS_OFF:+--off "$STACKS_OFF"} \
+		"$T/rbmon.json" "$T/gdb.json" >"$T/compare.out" 2>&1 || rc=$?
 	cat "$T/compare.out" >&2
 	[ "$rc" -eq 1 ] && {
 		echo "$TEST_NAME: FAIL: rbmon's stacks differ from gdb's (above)" >&2

@@ -1,0 +1,7 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# threads-off-gcc: threads-gcc with functions switched off at start
+# (RBTRACE_EXCLUDE): rbmon's stacks must be gdb's without those frames.
+. "$(dirname "$0")/stacks.sh"
+STACKS_OFF=next_job,accept_loop,flush_wait
+stacks_run threads gcc
