@@ -22,6 +22,7 @@ noinst_LTLIBRARIES += monitor/libmonitor.la
 monitor_libmonitor_la_SOURCES = \
 	common/strl.h \
 	monitor/core/model.c monitor/core/model.h \
+	monitor/core/dyn.c monitor/core/dyn.h \
 	monitor/core/symbols.c monitor/core/symbols.h \
 	monitor/core/stack.c monitor/core/stack.h \
 	monitor/core/dump.c monitor/core/dump.h \

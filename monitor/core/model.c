@@ -26,6 +26,7 @@
 
 #include "common/bootid.h"
 #include "common/procstat.h"
+#include "monitor/core/dyn.h"
 #include "monitor/core/model.h"
 #include "monitor/core/taskstat.h"
 
@@ -643,6 +644,7 @@ model_read_all(struct rbmon_model *m, struct rbmon_snapshot *s)
 {
 	model_objects_read(m, s);
 	model_rings_read(m, s);
+	rbmon_dyn_read(m, s);
 }
 
 /**
@@ -854,6 +856,9 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 				p->image = t->image;
 			}
 		}
+		p->dyn = rbmon_dyn_find(s, p->pid, p->pstart);
+		if (p->dyn != NULL)
+			((struct rbmon_dyn *)p->dyn)->linked = 1;
 		/* After its threads: its CPU time is at least any of theirs. */
 		if (p->alive)
 			model_proc_kernel(m, p);
@@ -979,6 +984,7 @@ rbmon_model_free(struct rbmon_snapshot *s)
 	}
 	free(s->procs);
 	free(s->objects);
+	rbmon_dyn_free(s);
 	memset(s, 0, sizeof *s);
 }
 

@@ -141,7 +141,12 @@ struct rbmon_process {
 	double		cpu;		/* % of one core, all its threads (also
 					   untraced and ended ones); < 0: unknown */
 	uint64_t	cpu_ns;		/* utime + stime, if kstate != 0 */
+	const struct rbmon_dyn *dyn;	/* its dynamic tracing entry (dyn.c),
+					   in the snapshot's dyn[]; NULL: none */
 };
+
+struct rbmon_dyn;
+struct rb_dynfn;
 
 struct rbmon_snapshot {
 	uint32_t	rings_total;
@@ -160,6 +165,10 @@ struct rbmon_snapshot {
 	 * table again at every lookup.
 	 */
 	uint64_t	gen;
+	/* The dynamic tracing table's claimed entries (dyn.c). */
+	size_t		ndyn;
+	struct rbmon_dyn *dyn;
+	struct rb_dynfn	*dyn_scratch;	/* a copy's list, before the checks */
 };
 
 /* Wall and trace clocks sampled once per snapshot. */
