@@ -76,6 +76,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/screen/tuisearch.c \
 	monitor/screen/tuiprompt.c \
 	monitor/screen/tuiblist.c \
+	monitor/screen/tuidlist.c \
 	monitor/screen/tuitext.c \
 	monitor/screen/tuihist.c \
 	monitor/screen/tuitop.c \
