@@ -85,8 +85,8 @@ discover_examine(struct rbmon_found *f, pid_t want)
 				f->threads++;
 		}
 	}
-	for (i = 0; i < s.ndyn; i++) {
-		d = &s.dyn[i];
+	for (i = 0; i < s.dyn.n; i++) {
+		d = &s.dyn.v[i];
 		if (!d->torn && (d->flags & RB_DYNF_DORMANT) &&
 		    rbmon_model_pid_alive(d->pid, d->pstart))
 			f->dormant = 1;

@@ -366,10 +366,10 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 			}
 		}
 	}
-	for (i = 0; i < s->ndyn; i++) {
-		if (s->dyn[i].linked)
+	for (i = 0; i < s->dyn.n; i++) {
+		if (s->dyn.v[i].linked)
 			continue;
-		dump_dyn_process(&s->dyn[i], &dp);
+		dump_dyn_process(&s->dyn.v[i], &dp);
 		fprintf(out, "process %d (", dp.pid);
 		rbmon_esc_fputs(rbmon_model_program(m, s, dp.image), out);
 		fprintf(out, ") %s, no traced thread\n", dp.alive ? "alive" :
@@ -679,10 +679,10 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 		fputs("]}", out);
 	}
 	j = s->nprocs;
-	for (i = 0; i < s->ndyn; i++) {
-		if (s->dyn[i].linked)
+	for (i = 0; i < s->dyn.n; i++) {
+		if (s->dyn.v[i].linked)
 			continue;
-		dump_dyn_process(&s->dyn[i], &dp);
+		dump_dyn_process(&s->dyn.v[i], &dp);
 		fprintf(out, "%s{\"pid\": %d, \"ppid\": null, \"alive\": %s, "
 		    "\"cpu\": null, \"cpu_ns\": null, ", j++ == 0 ? "" : ", ",
 		    dp.pid, dp.alive ? "true" : "false");

@@ -14,8 +14,8 @@
 
 #include "common/atomic.h"
 #include "monitor/core/dyn.h"
-#include "monitor/core/model.h"
 #include "monitor/util/alloc.h"
+#include "monitor/util/util.h"
 
 #define DYN_FLAGS	(RB_DYNF_DORMANT | RB_DYNF_REFUSED | RB_DYNF_AUTO | \
 			 RB_DYNF_AUTO_DONE | RB_DYNF_PARTIAL)
@@ -97,17 +97,17 @@ dyn_keep(struct rbmon_dyn *d, const struct rb_dynfn *fns)
 }
 
 /**
- * rbmon_dyn_read - copy every claimed entry of the table into a snapshot
- * @m: an open model
- * @s: the snapshot being filled (s->dyn, s->ndyn)
+ * rbmon_dyn_read - copy every claimed entry of the table
+ * @base: the file's mapping
+ * @h: its header, validated (dyn_off and dyn_procs as the layout says)
+ * @s: filled in; release with rbmon_dyn_free()
  *
  * Called under the model's SIGBUS guard: on a file truncated meanwhile it
- * does not return, and rbmon_model_free() releases what was copied.
+ * does not return, and rbmon_dyn_free() releases what was copied.
  */
 void
-rbmon_dyn_read(struct rbmon_model *m, struct rbmon_snapshot *s)
+rbmon_dyn_read(void *base, const struct rb_header *h, struct rbmon_dyns *s)
 {
-	const struct rb_header	*h = &m->hdr;
 	struct rb_dynproc	*e;
 	struct rbmon_dyn	*d;
 	uint32_t		 i;
@@ -115,21 +115,21 @@ rbmon_dyn_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 	if (h->dyn_off == 0 || h->dyn_procs == 0)
 		return;
 	for (i = 0; i < h->dyn_procs; i++) {
-		e = rb_dynproc_at(m->base, h, i);
+		e = rb_dynproc_at(base, h, i);
 		/*
 		 * Acquire: pairs with the claimer's release of CLAIMED after
 		 * it wrote pid, pstart and image.
 		 */
 		if (RB_LOAD_ACQ(&e->state) != RB_DYNP_CLAIMED)
 			continue;
-		if (s->dyn == NULL)
-			s->dyn = rbmon_xcalloc(h->dyn_procs, sizeof *s->dyn);
-		if (s->dyn_scratch == NULL)
-			s->dyn_scratch = rbmon_xcalloc(RB_DYN_LISTED,
-			    sizeof *s->dyn_scratch);
-		d = &s->dyn[s->ndyn];
+		if (s->v == NULL)
+			s->v = rbmon_xcalloc(h->dyn_procs, sizeof *s->v);
+		if (s->scratch == NULL)
+			s->scratch = rbmon_xcalloc(RB_DYN_LISTED,
+			    sizeof *s->scratch);
+		d = &s->v[s->n];
 		memset(d, 0, sizeof *d);
-		if (dyn_copy(e, d, s->dyn_scratch) != 0) {
+		if (dyn_copy(e, d, s->scratch) != 0) {
 			/* Relaxed: the identity alone, to say whose. */
 			memset(d, 0, sizeof *d);
 			d->torn = 1;
@@ -139,51 +139,49 @@ rbmon_dyn_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 		} else {
 			d->flags &= DYN_FLAGS;
 			d->why[RB_DYN_WHY_MAX] = '\0';
-			dyn_keep(d, s->dyn_scratch);
+			dyn_keep(d, s->scratch);
 		}
 		if (d->pid <= 0) {
 			free(d->fns);
 			d->fns = NULL;
 			continue;
 		}
-		s->ndyn++;
+		s->n++;
 	}
 }
 
 /**
- * rbmon_dyn_free - release a snapshot's copies
- * @s: the snapshot
+ * rbmon_dyn_free - release the copies
+ * @s: filled by rbmon_dyn_read(), or zeroed; zeroed on return
  */
 void
-rbmon_dyn_free(struct rbmon_snapshot *s)
+rbmon_dyn_free(struct rbmon_dyns *s)
 {
 	size_t	i;
 
-	for (i = 0; i < s->ndyn; i++)
-		free(s->dyn[i].fns);
-	free(s->dyn);
-	free(s->dyn_scratch);
-	s->dyn = NULL;
-	s->dyn_scratch = NULL;
-	s->ndyn = 0;
+	for (i = 0; i < s->n; i++)
+		free(s->v[i].fns);
+	free(s->v);
+	free(s->scratch);
+	memset(s, 0, sizeof *s);
 }
 
 /**
  * rbmon_dyn_find - the entry of a process
- * @s: a snapshot
+ * @s: the copies
  * @pid: the process
  * @pstart: its start time (pid reuse is another process)
  *
  * Return: the copy, or NULL if the process has none.
  */
 const struct rbmon_dyn *
-rbmon_dyn_find(const struct rbmon_snapshot *s, int32_t pid, uint64_t pstart)
+rbmon_dyn_find(const struct rbmon_dyns *s, int32_t pid, uint64_t pstart)
 {
 	size_t	i;
 
-	for (i = 0; i < s->ndyn; i++) {
-		if (s->dyn[i].pid == pid && s->dyn[i].pstart == pstart)
-			return &s->dyn[i];
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].pid == pid && s->v[i].pstart == pstart)
+			return &s->v[i];
 	}
 	return NULL;
 }

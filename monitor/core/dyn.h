@@ -10,9 +10,6 @@
 
 #define RBMON_DYN_TRIES		100	/* gen rereads before an entry is torn */
 
-struct rbmon_model;
-struct rbmon_snapshot;
-
 /* A claimed entry of the table, copied out (rbtrace(5), "DYNAMIC TRACING"). */
 struct rbmon_dyn {
 	int32_t		 pid;
@@ -29,10 +26,17 @@ struct rbmon_dyn {
 	char		 why[RB_DYN_WHY_MAX + 1];
 };
 
-void	rbmon_dyn_read(struct rbmon_model *, struct rbmon_snapshot *);
-void	rbmon_dyn_free(struct rbmon_snapshot *);
-const struct rbmon_dyn *rbmon_dyn_find(const struct rbmon_snapshot *,
-	    int32_t, uint64_t);
+/* A snapshot's copies of the table (in struct rbmon_snapshot). */
+struct rbmon_dyns {
+	size_t		 n;
+	struct rbmon_dyn *v;
+	struct rb_dynfn	*scratch;	/* a copy's list, before the checks */
+};
+
+void	rbmon_dyn_read(void *, const struct rb_header *, struct rbmon_dyns *);
+void	rbmon_dyn_free(struct rbmon_dyns *);
+const struct rbmon_dyn *rbmon_dyn_find(const struct rbmon_dyns *, int32_t,
+	    uint64_t);
 uint64_t rbmon_dyn_off(const struct rbmon_dyn *);
 uint64_t rbmon_dyn_more(const struct rbmon_dyn *);
 const char *rbmon_dyn_reason(uint32_t);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "monitor/core/dyn.h"
 #include "monitor/util/util.h"
 #include "rbtrace/format.h"
 
@@ -145,9 +146,6 @@ struct rbmon_process {
 					   in the snapshot's dyn[]; NULL: none */
 };
 
-struct rbmon_dyn;
-struct rb_dynfn;
-
 struct rbmon_snapshot {
 	uint32_t	rings_total;
 	uint32_t	rings_used;	/* LIVE + CLAIMING */
@@ -165,10 +163,7 @@ struct rbmon_snapshot {
 	 * table again at every lookup.
 	 */
 	uint64_t	gen;
-	/* The dynamic tracing table's claimed entries (dyn.c). */
-	size_t		ndyn;
-	struct rbmon_dyn *dyn;
-	struct rb_dynfn	*dyn_scratch;	/* a copy's list, before the checks */
+	struct rbmon_dyns dyn;	/* the dynamic tracing table's entries */
 };
 
 /* Wall and trace clocks sampled once per snapshot. */
@@ -220,7 +215,5 @@ void	rbmon_age_format(char *, size_t, uint64_t);
 void	rbmon_seen_update(struct rbmon_seen *, struct rbmon_snapshot *,
 	    uint64_t);
 void	rbmon_seen_free(struct rbmon_seen *);
-
-const char *rbmon_group(char *, size_t, uint64_t);
 
 #endif /* RBMON_MODEL_H */
