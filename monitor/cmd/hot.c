@@ -392,7 +392,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		{ "top", required_argument, NULL, 'n' },
 		{ "cost", required_argument, NULL, 'C' },
 		{ "flags", no_argument, NULL, 'f' },
-		{ "names", no_argument, NULL, 'N' },
+		{ "names", no_argument, NULL, 'L' },
 		RBMON_FILTER_LONGOPTS_BUT_F,
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
@@ -446,7 +446,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		case 'f':
 			flags_only = 1;
 			break;
-		case 'N':
+		case 'L':
 			names_only = 1;
 			break;
 		case 'J':
