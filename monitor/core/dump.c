@@ -253,13 +253,17 @@ dump_text_dyn(FILE *out, const struct rbmon_dyn *d)
 
 	rbmon_dyn_summary(d, line, sizeof line);
 	fprintf(out, "  dynamic: %s\n", line);
-	if (d->torn || d->why[0] == '\0')
+	if (d->torn)
 		return;
 	if (d->flags & RB_DYNF_REFUSED) {
-		fputs("  dynamic: refused: ", out);
-		rbmon_esc_fputs(d->why, out);
+		fputs("  dynamic: refused", out);
+		if (d->why[0] != '\0') {
+			fputs(": ", out);
+			rbmon_esc_fputs(d->why, out);
+		} else
+			fputs(" (no reason given)", out);
 		fputc('\n', out);
-	} else if (d->flags & RB_DYNF_PARTIAL) {
+	} else if ((d->flags & RB_DYNF_PARTIAL) && d->why[0] != '\0') {
 		fputs("  dynamic: partial: ", out);
 		rbmon_esc_fputs(d->why, out);
 		fputc('\n', out);
