@@ -83,6 +83,12 @@ dump_json "$f"
 expect "refused in --json" $'no \033[31mwritable text' \
 	"$(jqv ".processes[] | select(.pid == $pid) | .dynamic.refused")"
 
+# Refused without a reason: still said.
+"$POKE" "$f" 0 "$pid" flags=2 why= || fail "dynpoke failed"
+"$RBMON" --dump "$f" >"$T/dump" || fail "rbmon --dump failed"
+grep -qx "  dynamic: refused (no reason given)" "$T/dump" ||
+	{ cat "$T/dump" >&2; fail "--dump: a refusal without a reason"; }
+
 # ---- hostile entries: nothing crashes, nothing unbounded --------------------
 "$POKE" "$f" 0 "$pid" flags=0xffffffff why=@fill listed=4000000000 \
 	off_name=4294967295 off_auto=4294967295 sites_off=99 sites=1 \
