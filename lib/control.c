@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "common/futex.h"
+#include "dyn/dyn.h"
 #include "internal.h"
 
 #define RB_ARGS_MAX	1024	/* longest argument text a command takes */
@@ -323,6 +324,29 @@ static char *rb_word(char **s)
 	return w;
 }
 
+/*
+ * DYN REQUEST: a dynamic tracing request (rb_dyn_request()'s lines:
+ * "exclude-addr 0xADDR", "include PATTERN", ...), handed to the library's
+ * worker: it changes code, which a hook must not do.  OK says it is queued.
+ */
+static int rb_cmd_dyn(struct rb_ctx *c)
+{
+	char msg[256];
+	char *a = c->args;
+
+	while (*a == ' ' || *a == '\t')
+		a++;
+	if (*a == '\0')
+		return rb_cmd_err(c, "usage: DYN REQUEST (exclude-addr 0xADDR, "
+				  "include-addr 0xADDR, include-all, exclude PATTERN, "
+				  "include PATTERN)");
+	msg[0] = '\0';
+	if (rb_dyn_post(c->t, a, msg, sizeof(msg)) != 0)
+		return rb_cmd_err(c, "%s", msg[0] != '\0' ? msg : "refused");
+	rb_resp_printf(c->out, "%s", msg[0] != '\0' ? msg : "queued");
+	return 1;
+}
+
 struct rb_cmd {
 	char	name[5];
 	bool	more;		/* may be continued with MORE (no side effect) */
@@ -341,6 +365,7 @@ static const struct rb_cmd rb_cmds[] = {
 	{ "TROF", false, rb_cmd_trof },
 	{ "PING", true, rb_cmd_ping },
 	{ "MORE", false, rb_cmd_more },
+	{ "DYN ", false, rb_cmd_dyn },
 };
 
 static const struct rb_cmd *rb_cmd_find(const char *name)
@@ -438,7 +463,7 @@ static void rb_command(struct rb_thread *t, uint32_t *why)
 			char shown[5];
 
 			rb_cmd_show(cmd, shown);
-			rb_cmd_err(&c, "unknown command '%s' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE)",
+			rb_cmd_err(&c, "unknown command '%s' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE DYN)",
 				   shown);
 		} else {
 			k->run(&c);
@@ -663,4 +688,14 @@ void rb_control(struct rb_thread *t, bool exiting, uint64_t fn)
 	if (why)
 		rb_stop(t, why | (exiting ? RB_WHY_EXIT : 0), fn);
 	errno = saved;
+}
+
+/* stub until lib/dyn/dyn.c */
+__attribute__((weak)) int rb_dyn_post(struct rb_thread *t, const char *req,
+				      char *msg, size_t msglen)
+{
+	(void)t;
+	(void)req;
+	snprintf(msg, msglen, "dynamic tracing is not built in");
+	return -1;
 }

@@ -22,6 +22,7 @@ noinst_LTLIBRARIES += monitor/libmonitor.la
 monitor_libmonitor_la_SOURCES = \
 	common/strl.h \
 	monitor/core/model.c monitor/core/model.h \
+	monitor/core/dyn.c monitor/core/dyn.h \
 	monitor/core/symbols.c monitor/core/symbols.h \
 	monitor/core/stack.c monitor/core/stack.h \
 	monitor/core/dump.c monitor/core/dump.h \
@@ -75,6 +76,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/screen/tuisearch.c \
 	monitor/screen/tuiprompt.c \
 	monitor/screen/tuiblist.c \
+	monitor/screen/tuidlist.c \
 	monitor/screen/tuitext.c \
 	monitor/screen/tuihist.c \
 	monitor/screen/tuitop.c \

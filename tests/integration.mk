@@ -153,6 +153,9 @@ tests_apps_libhookshim_la_LIBADD = -ldl
 # Writes watch entries and header fields of a live file (watch-hostile).
 check_PROGRAMS += tests/apps/wpoke
 tests_apps_wpoke_SOURCES = tests/apps/wpoke.c
+# Writes entries of the dynamic tracing table of a live file (dyn-monitor).
+check_PROGRAMS += tests/apps/dynpoke
+tests_apps_dynpoke_SOURCES = tests/apps/dynpoke.c
 # Prints rb_header field offsets for the tests that patch headers.
 tests_apps_offsets_SOURCES = tests/apps/offsets.c
 # Built without -finstrument-functions: rbtrace warns (untraced*.sh); only
@@ -253,6 +256,7 @@ INTEGRATION_TESTS = \
 	tests/integration/watch-lazy-blocked.sh \
 	tests/integration/watch-exit.sh \
 	tests/integration/hostile-output.sh \
+	tests/integration/dyn-monitor.sh \
 	tests/integration/hostile-objects.sh \
 	tests/integration/hostile-discover.sh \
 	tests/integration/hostile-writable.sh \

@@ -174,6 +174,18 @@ hot_key(const struct rbwalk_func *f)
 	return out;
 }
 
+/* @key as it was before hot_key() escaped its commas, in place. */
+static void
+hot_unescape(char *key)
+{
+	char	*p, *q;
+
+	for (p = q = key; *p != '\0'; p++)
+		if (!(p[0] == '\\' && p[1] == ','))
+			*q++ = *p;
+	*q = '\0';
+}
+
 /* Would @key, as GCC matches it, exclude @name too? */
 static int
 hot_matches(const char *key, const char *name)
@@ -365,6 +377,9 @@ hot_usage(FILE *f)
 	    "                      advice (default: as measured in the run, "
 	    "else 15)\n"
 	    "      --flags         print only the GCC flags, on one line\n"
+	    "      --names         print only the functions to exclude, one a "
+	    "line, for\n"
+	    "                      rbtrace --exclude @FILE\n"
 	    "      --json          the table, the estimate and the flags as JSON\n"
 	    "  -h, --help          show this help\n", f);
 	rbmon_filter_usage(f, 0);
@@ -377,6 +392,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		{ "top", required_argument, NULL, 'n' },
 		{ "cost", required_argument, NULL, 'C' },
 		{ "flags", no_argument, NULL, 'f' },
+		{ "names", no_argument, NULL, 'L' },
 		RBMON_FILTER_LONGOPTS_BUT_F,
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
@@ -397,6 +413,7 @@ rbmon_cmd_hot(int argc, char **argv)
 	double			 cost = 15, drop, hook, left;
 	size_t			 i, j, n, nfiles, npick = 0, top = 20;
 	int			 ch, json = 0, flags_only = 0, first, lower;
+	int			 names_only = 0;
 	int			 given = 0, capped;
 	char			 a[32], b[32];
 	const char		*basis;
@@ -429,6 +446,9 @@ rbmon_cmd_hot(int argc, char **argv)
 		case 'f':
 			flags_only = 1;
 			break;
+		case 'L':
+			names_only = 1;
+			break;
 		case 'J':
 			json = 1;
 			break;
@@ -449,8 +469,9 @@ rbmon_cmd_hot(int argc, char **argv)
 	if (optind + 1 != argc)
 		rbmon_cmd_usage("hot", optind == argc ? "no recording given" :
 		    "too many arguments");
-	if (json && flags_only)
-		rbmon_cmd_usage("hot", "give --json or --flags, not both");
+	if (json + flags_only + names_only > 1)
+		rbmon_cmd_usage("hot", "give one of --json, --flags and "
+		    "--names");
 	if (rbread_open_or_say(&x, "hot", argv[optind], "hot") != 0) {
 		free(tids.v);
 		rbmon_filter_free(&fl);
@@ -541,7 +562,16 @@ rbmon_cmd_hot(int argc, char **argv)
 	hook = hot_bounded(&h, cost, drop, &capped);
 	left = (double)(all - picked) * cost;
 
-	if (flags_only) {
+	if (names_only) {
+		/* The names --flags gives, GCC's escaping of commas undone. */
+		for (i = 0; i < n; i++) {
+			if (!pick[i])
+				continue;
+			hot_unescape(keys[i]);
+			rbmon_esc_fputs(keys[i], stdout);
+			putchar('\n');
+		}
+	} else if (flags_only) {
 		if (npick != 0) {
 			fputs("-finstrument-functions-exclude-function-list=",
 			    stdout);

@@ -18,6 +18,7 @@
 
 #include "common/tracepath.h"
 #include "monitor/core/discover.h"
+#include "monitor/core/dyn.h"
 #include "monitor/util/escape.h"
 #include "monitor/core/model.h"
 
@@ -47,6 +48,7 @@ discover_examine(struct rbmon_found *f, pid_t want)
 	struct rbmon_model	 m;
 	struct rbmon_snapshot	 s;
 	struct rbmon_process	*p;
+	const struct rbmon_dyn	*d;
 	size_t			 i, j;
 	char			*cause = NULL;
 
@@ -82,6 +84,12 @@ discover_examine(struct rbmon_found *f, pid_t want)
 			if (p->threads[j].own == RB_OWN_LIVE)
 				f->threads++;
 		}
+	}
+	for (i = 0; i < s.dyn.n; i++) {
+		d = &s.dyn.v[i];
+		if (!d->torn && (d->flags & RB_DYNF_DORMANT) &&
+		    rbmon_model_pid_alive(d->pid, d->pstart))
+			f->dormant = 1;
 	}
 	rbmon_model_free(&s);
 	rbmon_model_close(&m);
@@ -288,6 +296,8 @@ rbmon_discover_list(FILE *out, FILE *err)
 			fprintf(out, " %s", owner);
 			free(owner);
 		}
+		if (f->reason == NULL && f->dormant)
+			fputs(" dormant", out);
 		fputc('\n', out);
 		free(path[i]);
 		free(prog[i]);

@@ -23,6 +23,8 @@ struct rbmon_found {
 	uint64_t	 created_ns;	/* CLOCK_REALTIME */
 	int		 has_pid;	/* the pid asked for writes to it */
 	int		 pid_alive;	/* ... and is that process still */
+	int		 dormant;	/* a live process of it is asleep
+					   (dynamic tracing: every site off) */
 };
 
 struct rbmon_found_list {

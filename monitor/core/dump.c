@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "monitor/core/dump.h"
+#include "monitor/core/dyn.h"
 #include "monitor/util/cxxname.h"
 #include "monitor/util/escape.h"
 #include "monitor/core/taskstat.h"
@@ -241,6 +242,50 @@ dump_program(const struct rbmon_model *m, const struct rbmon_snapshot *s)
 	return m->hdr.program;
 }
 
+/*
+ * "  dynamic: ..." for a process's dynamic tracing entry, and what the
+ * system refused or which objects have no site table, when it says.
+ */
+static void
+dump_text_dyn(FILE *out, const struct rbmon_dyn *d)
+{
+	char	line[256];
+
+	rbmon_dyn_summary(d, line, sizeof line);
+	fprintf(out, "  dynamic: %s\n", line);
+	if (d->torn)
+		return;
+	if (d->flags & RB_DYNF_REFUSED) {
+		fputs("  dynamic: refused", out);
+		if (d->why[0] != '\0') {
+			fputs(": ", out);
+			rbmon_esc_fputs(d->why, out);
+		} else
+			fputs(" (no reason given)", out);
+		fputc('\n', out);
+	} else if ((d->flags & RB_DYNF_PARTIAL) && d->why[0] != '\0') {
+		fputs("  dynamic: partial: ", out);
+		rbmon_esc_fputs(d->why, out);
+		fputc('\n', out);
+	}
+}
+
+/*
+ * A process the dynamic tracing table names but no ring does (asleep from
+ * its start, say): what symbols.c and the dumps need of it.
+ */
+static void
+dump_dyn_process(const struct rbmon_dyn *d, struct rbmon_process *p)
+{
+	memset(p, 0, sizeof *p);
+	p->pid = d->pid;
+	p->pstart = d->pstart;
+	p->image = d->image;
+	p->alive = rbmon_model_pid_alive(d->pid, d->pstart);
+	p->cpu = -1;
+	p->dyn = d;
+}
+
 /**
  * rbmon_dump_text - print a snapshot like jstack or eu-stack would
  * @out: stream
@@ -256,6 +301,7 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 {
 	const struct rbmon_process	*p;
 	const struct rbmon_thread	*t;
+	struct rbmon_process		 dp;
 	struct rbmon_shown		 sh;
 	char				*blocked;
 	size_t				 i, j, k;
@@ -275,6 +321,8 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 		rbmon_esc_fputs(rbmon_model_program(m, s, p->image), out);
 		fprintf(out, ") %s, parent %d\n", p->alive ? "alive" :
 		    rbmon_process_exited(p) ? "exited" : "gone", p->ppid);
+		if (p->dyn != NULL)
+			dump_text_dyn(out, p->dyn);
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
 			fprintf(out, "  thread %d \"", t->tid);
@@ -321,6 +369,16 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 				    rbmon_frame_number(t, k), &sh);
 			}
 		}
+	}
+	for (i = 0; i < s->dyn.n; i++) {
+		if (s->dyn.v[i].linked)
+			continue;
+		dump_dyn_process(&s->dyn.v[i], &dp);
+		fprintf(out, "process %d (", dp.pid);
+		rbmon_esc_fputs(rbmon_model_program(m, s, dp.image), out);
+		fprintf(out, ") %s, no traced thread\n", dp.alive ? "alive" :
+		    "gone");
+		dump_text_dyn(out, dp.dyn);
 	}
 }
 
@@ -518,6 +576,46 @@ dump_json_control(FILE *out, struct rbmon_symbols *sy,
 	fprintf(out, ", \"address\": \"0x%" PRIx64 "\"}, ", t->stopfn);
 }
 
+/*
+ * "dynamic": a process's dynamic tracing entry, or null: {"dormant",
+ * "refused" (null, or why), "sites", "sites_off", "functions_off", "off"
+ * (the functions named, each {"function", "address", "reason"}), "more"
+ * (those off but not named)}; {"torn": true} for an entry that changed at
+ * every try.
+ */
+static void
+dump_json_dyn(FILE *out, struct rbmon_symbols *sy,
+    const struct rbmon_snapshot *s, const struct rbmon_process *p)
+{
+	const struct rbmon_dyn	*d = p->dyn;
+	struct rbmon_sym	 sym;
+	size_t			 i;
+
+	fputs("\"dynamic\": ", out);
+	if (d == NULL) {
+		fputs("null, ", out);
+		return;
+	}
+	if (d->torn) {
+		fputs("{\"torn\": true}, ", out);
+		return;
+	}
+	fprintf(out, "{\"dormant\": %s, \"refused\": ",
+	    (d->flags & RB_DYNF_DORMANT) ? "true" : "false");
+	rbmon_json_string(out, (d->flags & RB_DYNF_REFUSED) ? d->why : NULL);
+	fprintf(out, ", \"sites\": %" PRIu64 ", \"sites_off\": %" PRIu64
+	    ", \"functions_off\": %" PRIu64 ", \"off\": [", d->sites,
+	    d->sites_off, rbmon_dyn_off(d));
+	for (i = 0; i < d->nfns; i++) {
+		rbmon_symbols_lookup(sy, s, p, d->fns[i].addr, &sym);
+		fputs(i == 0 ? "{\"function\": " : ", {\"function\": ", out);
+		rbmon_json_string(out, sym.function);
+		fprintf(out, ", \"address\": \"0x%" PRIx64 "\", \"reason\": "
+		    "\"%s\"}", d->fns[i].addr, rbmon_dyn_reason(d->fns[i].reason));
+	}
+	fprintf(out, "], \"more\": %" PRIu64 "}, ", rbmon_dyn_more(d));
+}
+
 /**
  * rbmon_dump_json - a snapshot as one JSON object (rbmon(1), "JSON OUTPUT")
  * @out: stream
@@ -533,6 +631,7 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 {
 	const struct rbmon_process	*p;
 	const struct rbmon_thread	*t;
+	struct rbmon_process		 dp;
 	struct rbmon_shown		 sh;
 	size_t				 i, j, k;
 
@@ -555,7 +654,9 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 			fprintf(out, ", \"cpu_ns\": %" PRIu64, p->cpu_ns);
 		else
 			fputs(", \"cpu_ns\": null", out);
-		fputs(", \"threads\": [", out);
+		fputs(", ", out);
+		dump_json_dyn(out, sy, s, p);
+		fputs("\"threads\": [", out);
 		for (j = 0; j < p->nthreads; j++) {
 			t = &p->threads[j];
 			fprintf(out, "%s{\"tid\": %d, \"name\": ",
@@ -580,6 +681,17 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 			fputs("]}", out);
 		}
 		fputs("]}", out);
+	}
+	j = s->nprocs;
+	for (i = 0; i < s->dyn.n; i++) {
+		if (s->dyn.v[i].linked)
+			continue;
+		dump_dyn_process(&s->dyn.v[i], &dp);
+		fprintf(out, "%s{\"pid\": %d, \"ppid\": null, \"alive\": %s, "
+		    "\"cpu\": null, \"cpu_ns\": null, ", j++ == 0 ? "" : ", ",
+		    dp.pid, dp.alive ? "true" : "false");
+		dump_json_dyn(out, sy, s, &dp);
+		fputs("\"threads\": []}", out);
 	}
 	fputs("]}\n", out);
 }

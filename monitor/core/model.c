@@ -37,27 +37,6 @@ void				(*rbmon_model_fatal_hook)(void);
 
 
 /**
- * rbmon_group - @v with its thousands grouped, "48,113,201", into @buf
- *
- * Return: @buf.
- */
-const char *
-rbmon_group(char *buf, size_t len, uint64_t v)
-{
-	char	tmp[32];
-	size_t	n, i, o = 0;
-
-	n = (size_t)snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
-/**
  * rbmon_model_check_header - validate a header copy against a file size
  * @h: the copy, read once from the file
  * @file_size: st_size of the file
@@ -643,6 +622,7 @@ model_read_all(struct rbmon_model *m, struct rbmon_snapshot *s)
 {
 	model_objects_read(m, s);
 	model_rings_read(m, s);
+	rbmon_dyn_read(m->base, &m->hdr, &s->dyn);
 }
 
 /**
@@ -854,6 +834,9 @@ model_group(struct rbmon_model *m, struct rbmon_snapshot *s)
 				p->image = t->image;
 			}
 		}
+		p->dyn = rbmon_dyn_find(&s->dyn, p->pid, p->pstart);
+		if (p->dyn != NULL)
+			((struct rbmon_dyn *)p->dyn)->linked = 1;
 		/* After its threads: its CPU time is at least any of theirs. */
 		if (p->alive)
 			model_proc_kernel(m, p);
@@ -979,6 +962,7 @@ rbmon_model_free(struct rbmon_snapshot *s)
 	}
 	free(s->procs);
 	free(s->objects);
+	rbmon_dyn_free(&s->dyn);
 	memset(s, 0, sizeof *s);
 }
 

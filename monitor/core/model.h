@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "monitor/core/dyn.h"
 #include "monitor/util/util.h"
 #include "rbtrace/format.h"
 
@@ -141,6 +142,8 @@ struct rbmon_process {
 	double		cpu;		/* % of one core, all its threads (also
 					   untraced and ended ones); < 0: unknown */
 	uint64_t	cpu_ns;		/* utime + stime, if kstate != 0 */
+	const struct rbmon_dyn *dyn;	/* its dynamic tracing entry (dyn.c),
+					   in the snapshot's dyn[]; NULL: none */
 };
 
 struct rbmon_snapshot {
@@ -160,6 +163,7 @@ struct rbmon_snapshot {
 	 * table again at every lookup.
 	 */
 	uint64_t	gen;
+	struct rbmon_dyns dyn;	/* the dynamic tracing table's entries */
 };
 
 /* Wall and trace clocks sampled once per snapshot. */
@@ -211,7 +215,5 @@ void	rbmon_age_format(char *, size_t, uint64_t);
 void	rbmon_seen_update(struct rbmon_seen *, struct rbmon_snapshot *,
 	    uint64_t);
 void	rbmon_seen_free(struct rbmon_seen *);
-
-const char *rbmon_group(char *, size_t, uint64_t);
 
 #endif /* RBMON_MODEL_H */

@@ -143,6 +143,12 @@ static const struct rbmon_binding keytab[] = {
 	    .help = "stop-on-create: new threads stop at their first call" },
 	BIND('T', M, RBMON_ACT_TOC, KS_C),
 	    .help = "trace-on-create: new threads keep their stacks" },
+	BIND('x', M, RBMON_ACT_DYN_OFF, KS_C),
+	    .help = "in the stack pane: stop tracing the selected frame's\n"
+	    "function in its process (dynamic tracing)" },
+	BIND('X', M, RBMON_ACT_DLIST, KS_C),
+	    .help = "list the functions not traced in the thread's\n"
+	    "process (Enter traces one again, a all)" },
 
 	/* Watches. */
 	BIND('w', M, RBMON_ACT_WATCH, KS_W), .bar_pos = 11, .bar = "Watch",
@@ -313,6 +319,22 @@ static const struct rbmon_binding keytab[] = {
 	BIND('r', RBMON_KM_BLIST, RBMON_ACT_BL_REFRESH, KS_C), .bar_pos = 4,
 	    .bar = "refresh", .help = "read the list again" },
 	BIND(RBMON_CTRL('l'), RBMON_KM_BLIST, RBMON_ACT_BL_REFRESH, KS_C) },
+
+	/* The functions not traced: any other key goes back. */
+	BIND(RBMON_KEY_UP, RBMON_KM_DLIST, RBMON_ACT_DL_UP, KS_C),
+	    .bar_pos = 3, .bar = "move", .bar_key = "Up/Down",
+	    .help = "move", .pair_with = RBMON_ACT_DL_DOWN },
+	BIND('k', RBMON_KM_DLIST, RBMON_ACT_DL_UP, KS_C) },
+	BIND(RBMON_KEY_DOWN, RBMON_KM_DLIST, RBMON_ACT_DL_DOWN, KS_C) },
+	BIND('j', RBMON_KM_DLIST, RBMON_ACT_DL_DOWN, KS_C) },
+	BIND('\r', RBMON_KM_DLIST, RBMON_ACT_DL_INCLUDE, KS_C), .bar_pos = 1,
+	    .bar = "trace", .help = "trace the function under the cursor again" },
+	BIND('\n', RBMON_KM_DLIST, RBMON_ACT_DL_INCLUDE, KS_C) },
+	BIND(RBMON_KEY_ENTER, RBMON_KM_DLIST, RBMON_ACT_DL_INCLUDE, KS_C) },
+	BIND('i', RBMON_KM_DLIST, RBMON_ACT_DL_INCLUDE, KS_C) },
+	BIND('a', RBMON_KM_DLIST, RBMON_ACT_DL_INCLUDE_ALL, KS_C),
+	    .bar_pos = 2, .bar = "trace all",
+	    .help = "trace every function switched off by name again" },
 };
 
 #define KEYTAB_N	(sizeof keytab / sizeof keytab[0])

@@ -25,6 +25,7 @@ enum rbmon_kmode {
 	RBMON_KM_SEARCH,	/* the search's own keys, before the editor's */
 	RBMON_KM_PICK,		/* the list of trace files, before the screen */
 	RBMON_KM_QUIT,		/* the question before quitting */
+	RBMON_KM_DLIST,		/* the functions not traced (dynamic) */
 	RBMON_KM_COUNT
 };
 
@@ -84,6 +85,8 @@ enum rbmon_action {
 	RBMON_ACT_SINGLE,
 	RBMON_ACT_SOC,
 	RBMON_ACT_TOC,
+	RBMON_ACT_DYN_OFF,	/* the selected frame's function off */
+	RBMON_ACT_DLIST,	/* the functions not traced */
 	/* watches */
 	RBMON_ACT_WATCH,
 	RBMON_ACT_WATCH_ALL,
@@ -136,6 +139,11 @@ enum rbmon_action {
 	RBMON_ACT_BL_DELETE_ALL,
 	RBMON_ACT_BL_ADD,
 	RBMON_ACT_BL_REFRESH,
+	/* the list of functions not traced */
+	RBMON_ACT_DL_UP,
+	RBMON_ACT_DL_DOWN,
+	RBMON_ACT_DL_INCLUDE,
+	RBMON_ACT_DL_INCLUDE_ALL,
 	RBMON_ACT_COUNT
 };
 

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,8 +182,9 @@ tuictl_send(struct rbmon_tui *t, const struct rbmon_thread *th,
 	c->busy = 1;
 	c->stopper = stopper;
 	c->deadline = rbmon_mono_ns() + TUICTL_TIMEOUT_NS;
-	rbmon_tui_message(t, RBMON_MSG_INFO, "%s%s%s sent to thread %d ...",
-	    cmd, *args ? " " : "", args, th->tid);
+	/* "DYN " is a word of three letters. */
+	rbmon_tui_message(t, RBMON_MSG_INFO, "%.*s%s%s sent to thread %d ...",
+	    (int)strcspn(cmd, " "), cmd, *args ? " " : "", args, th->tid);
 	return RBMON_REDRAW;
 }
 
@@ -622,6 +624,75 @@ rbmon_tuictl_end(struct rbmon_tui *t, int force)
 	t->ctl = NULL;
 }
 
+/**
+ * rbmon_tuictl_dyn - post a dynamic tracing request to a thread
+ * @tid: the thread, which must still be there and not have ended
+ * @req: "exclude-addr 0x...", "include-addr 0x..." or "include-all"
+ *
+ * The answer shows on the message line.  Return: the loop's flags.
+ */
+int
+rbmon_tuictl_dyn(struct rbmon_tui *t, int32_t tid, const char *req)
+{
+	const struct rbmon_process	*p;
+	const struct rbmon_thread	*th;
+	size_t				 i, j;
+
+	for (i = 0; t->have_snap && i < t->s.nprocs; i++) {
+		p = &t->s.procs[i];
+		for (j = 0; j < p->nthreads; j++) {
+			th = &p->threads[j];
+			if (th->tid != tid)
+				continue;
+			switch (rbmon_thread_state(p, th)) {
+			case RBMON_TS_EXITED:
+			case RBMON_TS_GONE:
+			case RBMON_TS_DETACHED:
+				continue;
+			default:
+				return tuictl_send(t, th, "DYN ", req, 0);
+			}
+		}
+	}
+	rbmon_tui_message(t, RBMON_MSG_ERROR, "thread %d has ended", tid);
+	return RBMON_REDRAW;
+}
+
+/* x: the function of the stack pane's selected frame off. */
+static int
+tuictl_dyn_off(struct rbmon_tui *t)
+{
+	const struct rbmon_process	*p = NULL;
+	const struct rbmon_thread	*th;
+	const struct rbmon_frame	*f;
+	struct rbmon_srow		 r;
+	char				 req[64];
+
+	if ((th = rbmon_tuictl_thread(t, &p)) == NULL)
+		return RBMON_REDRAW;
+	if (t->focus != RBMON_PANE_STACK) {
+		rbmon_tui_message(t, RBMON_MSG_INFO, "x stops tracing the "
+		    "function of a frame in the stack pane (Enter or Tab "
+		    "goes there)");
+		return RBMON_REDRAW;
+	}
+	if (!rbmon_view_stack_at(&t->v, th, t->v.stack_sel, &r) ||
+	    r.kind == RBMON_SROW_GAP || r.kind == RBMON_SROW_BLOCKED ||
+	    r.frame >= th->nframes) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "no frame selected");
+		return RBMON_REDRAW;
+	}
+	f = &th->frames[r.frame];
+	if (f->torn || f->named || f->synthetic || f->fn == 0) {
+		rbmon_tui_message(t, RBMON_MSG_ERROR, "frame #%zu has no "
+		    "function address of its own to switch off",
+		    rbmon_frame_number(th, r.frame));
+		return RBMON_REDRAW;
+	}
+	snprintf(req, sizeof req, "exclude-addr 0x%" PRIx64, f->fn);
+	return tuictl_send(t, th, "DYN ", req, 0);
+}
+
 /* g, C, T: a global flag. */
 static int
 tuictl_flag(struct rbmon_tui *t, const char *name, int32_t now, int *mine,
@@ -681,6 +752,11 @@ rbmon_tuictl_action(struct rbmon_tui *t, enum rbmon_action act)
 		if ((th = rbmon_tuictl_thread(t, NULL)) == NULL)
 			return RBMON_REDRAW;
 		return tuictl_send(t, th, th->trace ? "TROF" : "TRON", "", 0);
+	case RBMON_ACT_DYN_OFF:
+		return tuictl_dyn_off(t);
+	case RBMON_ACT_DLIST:
+		rbmon_dlist_open(t);
+		return RBMON_REDRAW;
 	case RBMON_ACT_SINGLE:
 		return tuictl_flag(t, "single", t->have_snap ? t->s.single : 0,
 		    &c->set_single, "single stepping: every thread stops at "

@@ -26,6 +26,7 @@ int	rbmon_tuictl_action(struct rbmon_tui *, enum rbmon_action);
 int	rbmon_tuictl_bp(struct rbmon_tui *, const struct rbmon_bp_scope *,
 	    const char *, const char *, char **);
 void	rbmon_tuictl_break_prompt(struct rbmon_tui *);
+int	rbmon_tuictl_dyn(struct rbmon_tui *, int32_t, const char *);
 int	rbmon_tuictl_quit(struct rbmon_tui *);
 void	rbmon_tuictl_end(struct rbmon_tui *, int);
 

@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "monitor/core/dump.h"
+#include "monitor/core/dyn.h"
 #include "monitor/history/events.h"
 #include "monitor/util/cxxname.h"
 #include "monitor/util/escape.h"
@@ -517,6 +518,14 @@ draw_stack_title(struct rbmon_tui *t, const struct rbmon_process *p,
 	if (t->c.kind == RB_CLOCK_NONE)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
 		    "; no clock: times seen by rbmon");
+	/* Dynamic tracing: frames of functions switched off are absent. */
+	if (p->dyn != NULL && !p->dyn->torn &&
+	    (p->dyn->flags & RB_DYNF_DORMANT))
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    "; dormant");
+	else if (p->dyn != NULL && rbmon_dyn_off(p->dyn) > 0)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+		    "; %" PRIu64 " not traced", rbmon_dyn_off(p->dyn));
 	rbmon_draw_text(t->lay.stack_y, 1, t->lay.cols - 1, a, buf);
 }
 

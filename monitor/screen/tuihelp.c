@@ -122,6 +122,11 @@ rbmon_help_open(struct rbmon_tui *t)
 	help_add_keys(hs, RBMON_KM_BLIST, RBMON_KS_CONTROL);
 	rbmon_text_add(hs, "  other keys        back to the monitor", 0);
 	rbmon_text_add(hs, "", 0);
+	rbmon_text_add(hs, "Functions not traced (X): switched off in the "
+	    "process by x, by name or automatically", 1);
+	help_add_keys(hs, RBMON_KM_DLIST, RBMON_KS_CONTROL);
+	rbmon_text_add(hs, "  other keys        back to the monitor", 0);
+	rbmon_text_add(hs, "", 0);
 	rbmon_text_add(hs, "Watches (C expressions the selected thread evaluates at "
 	    "its hooks)", 1);
 	help_add_keys(hs, RBMON_KM_MAIN, RBMON_KS_WATCH);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -203,4 +204,25 @@ rbmon_duration_bare(const char *cmd, const char *opt, const char *arg,
 {
 	rbmon_cmd_usage(cmd, "%s %s: a duration needs a unit (" RBMON_DUR_UNITS
 	    "), as in %s%s", opt, arg, arg, unit);
+}
+
+/**
+ * rbmon_group - @v with its thousands grouped, "48,113,201", into @buf
+ *
+ * Return: @buf.
+ */
+const char *
+rbmon_group(char *buf, size_t len, uint64_t v)
+{
+	char	tmp[32];
+	size_t	n, i, o = 0;
+
+	n = (size_t)snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
 }

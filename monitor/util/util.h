@@ -42,4 +42,6 @@ void	rbmon_duration_bare(const char *, const char *, const char *,
 	    const char *)
 	    __attribute__((noreturn));
 
+const char *rbmon_group(char *, size_t, uint64_t);
+
 #endif /* RBMON_UTIL_H */

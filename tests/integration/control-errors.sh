@@ -56,7 +56,7 @@ A=$ALPHA
 
 # --- Malformed commands.
 send_err "$f" "$A" XYZW \
-	"unknown command 'XYZW' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE)"
+	"unknown command 'XYZW' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE DYN)"
 send_err "$f" "$A" "STOP now" "STOP takes no argument"
 send_err "$f" "$A" "CONT 1" "CONT takes no argument"
 send_err "$f" "$A" "PING x" "PING takes no argument"
@@ -137,7 +137,7 @@ blst()
 
 # The unknown command's answer is longer than the 64-byte message area.
 send_err "$small" "$SA" XYZW \
-	"unknown command 'XYZW' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE)"
+	"unknown command 'XYZW' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE DYN)"
 
 bps "$small" "$SA"
 [ "$(wc -c <"$T/blst.want")" -gt $((64 + 1024)) ] ||

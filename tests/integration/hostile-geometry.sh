@@ -78,7 +78,7 @@ rc=0
 mapfile -t got <"$T/hostile.out"
 expect "lines answered" 7 "${#got[@]}"
 expect "answer to XYZW (its tail in the global area)" \
-	"ERR unknown command 'XYZW' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE)" \
+	"ERR unknown command 'XYZW' (known: STOP CONT STEP NEXT FINI TRON TROF PING MORE DYN)" \
 	"${got[0]}"
 expect "answer to a msglen of 500" "ERR bad argument length 500 (0..64)" "${got[1]}"
 expect "answer to a msglen of -1" "ERR bad argument length -1 (0..64)" "${got[2]}"

@@ -89,6 +89,10 @@ grep -q 'remove 99.2% of the calls (hooks: about 195 ns)' "$T/plain.txt" ||
 
 flags=$("$RBMON" hot --flags "$T/plain.rbr")
 expect "rbmon hot --flags" "-finstrument-functions-exclude-function-list=leaf_add,leaf_mul,sq" "$flags"
+# --names: the same functions, one a line, for rbtrace --exclude @FILE.
+expect "rbmon hot --names" "leaf_add
+leaf_mul
+sq" "$("$RBMON" hot --names "$T/plain.rbr")"
 expect "-n 1 marks one" '["leaf_add"]' \
 	"$("$RBMON" hot --json -n 1 "$T/plain.rbr" | jq -c .gcc_exclude_function_list)"
 expect "the JSON's file list" '["hot-leaf.c"]' "$(jq -c .gcc_exclude_file_list "$T/plain.json")"
@@ -134,6 +138,8 @@ expect "-n 0 message" "rbmon hot: invalid count '0' (1 to 100000)" "$(head -1 "$
 expect "--cost -1 exit" 2 "$rc"
 "$RBMON" hot --json --flags "$T/plain.rbr" >/dev/null 2>"$T/e3"; rc=$?
 expect "--json --flags exit" 2 "$rc"
+"$RBMON" hot --names --flags "$T/plain.rbr" >/dev/null 2>"$T/e5"; rc=$?
+expect "--names --flags exit" 2 "$rc"
 printf 'not a recording, only a line of text long enough to hold a header\n' >"$T/bad.rbr"
 "$RBMON" hot "$T/bad.rbr" >/dev/null 2>"$T/e4"; rc=$?
 expect "a text file's exit" 1 "$rc"
