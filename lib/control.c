@@ -689,13 +689,3 @@ void rb_control(struct rb_thread *t, bool exiting, uint64_t fn)
 		rb_stop(t, why | (exiting ? RB_WHY_EXIT : 0), fn);
 	errno = saved;
 }
-
-/* stub until lib/dyn/dyn.c */
-__attribute__((weak)) int rb_dyn_post(struct rb_thread *t, const char *req,
-				      char *msg, size_t msglen)
-{
-	(void)t;
-	(void)req;
-	snprintf(msg, msglen, "dynamic tracing is not built in");
-	return -1;
-}

@@ -656,7 +656,7 @@ dyn_publish(void)
 			continue;
 		if (v & RB_DYN_BY_NAME)
 			off_name++;
-		if (v & RB_DYN_BY_AUTO)
+		else if (v & RB_DYN_BY_AUTO)
 			off_auto++;
 		if (n < RB_DYN_LISTED) {
 			list[n].addr = fns.key[i];

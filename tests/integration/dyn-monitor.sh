@@ -7,9 +7,10 @@
 # them as the frames are named, --list marks a dormant file; hostile
 # entries (a list longer than the table, a reason without its NUL, unknown
 # bits, a gen odd for ever) are shown bounded, escaped or as torn; the
-# DYN command reaches the library and comes back; the screen's stack
-# title counts what is not traced, X lists it, x asks for a frame's
-# function.
+# DYN command reaches the library, whose worker switches the function and
+# writes the entry itself; the screen's stack title counts what is not
+# traced, X lists it, Enter there switches one back on, x switches a
+# frame's function off.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tui.sh"
 
@@ -125,13 +126,21 @@ expect "ringless entry in --json" true \
 "$POKE" "$f" 1 999999 pstart=1 image=77 state=0 || fail "dynpoke failed"
 kill -0 "$pid" || fail "the program died"
 
-# ---- the DYN command --------------------------------------------------------
-rc=0
-"$RBMON" --send "DYN exclude-addr $fn1" -t "$A" "$f" >"$T/send.out" 2>"$T/send.err" || rc=$?
-# Before the library's side is linked it says so; after, the request is queued.
-if [ "$rc" -ne 0 ]; then
-	expect "DYN's ERR" "rbmon: thread $A: dynamic tracing is not built in" "$(cat "$T/send.err")"
-fi
+# ---- the DYN command, end to end ---------------------------------------------
+# The library takes the request, its worker switches blocked_wait off and
+# writes the process's entry (entry 0, claimed above with its pstart).
+"$RBMON" --send "DYN exclude-addr $fn1" -t "$A" "$f" >"$T/send.out" 2>"$T/send.err" ||
+	fail "DYN exclude-addr: $(cat "$T/send.err")"
+grep -q "queued" "$T/send.out" || fail "DYN exclude-addr said: $(cat "$T/send.out")"
+wait_json "$f" ".processes[] | select(.pid == $pid) | .dynamic |
+	.functions_off == 1 and .sites > 0 and .sites_off > 0 and
+	.off == [{\"function\": \"blocked_wait\", \"address\": \"$fn1\", \"reason\": \"name\"}]" \
+	"blocked_wait off in the library's own entry"
+"$RBMON" --send "DYN include-addr $fn1" -t "$A" "$f" >/dev/null 2>"$T/send.err" ||
+	fail "DYN include-addr: $(cat "$T/send.err")"
+wait_json "$f" ".processes[] | select(.pid == $pid) | .dynamic |
+	.functions_off == 0 and .sites_off == 0 and .off == []" \
+	"blocked_wait on again"
 "$RBMON" --send "DYN" -t "$A" "$f" >/dev/null 2>"$T/send.err" && fail "DYN without a request answered OK"
 grep -q "usage: DYN REQUEST" "$T/send.err" || fail "DYN's usage: $(cat "$T/send.err")"
 
@@ -152,14 +161,16 @@ tui_wait "^ Not traced in process $pid: 2 functions not traced \(1 by name, 1 au
 tui_wait "^ name +$fn1 +blocked_wait" "blocked_wait in the list"
 tui_wait "^ auto +$fn2 +$name2" "$name2 in the list"
 tui_keys Enter
-tui_wait "^(thread $A: dynamic tracing is not built in|thread $A: queued)" \
-	"the answer to DYN include-addr"
+tui_wait "^thread $A: queued" "the answer to DYN include-addr"
 tui_keys q
-tui_wait "^ Stack of thread $A" "back from the list"
+# The library's own entry again: nothing off.
+tui_wait "^ Stack of thread $A \"alpha\": running, depth [0-9]+ *$" \
+	"back from the list, no count in the stack title"
 tui_keys Tab
 tui_keys x
-tui_wait "^(thread $A: dynamic tracing is not built in|thread $A: queued)" \
-	"the answer to DYN exclude-addr"
+tui_wait "^thread $A: queued" "the answer to DYN exclude-addr"
+tui_wait "^ Stack of thread $A \"alpha\": running, depth [0-9]+; 1 not traced" \
+	"the frame's function off, counted in the stack title"
 "$POKE" "$f" 0 "$pid" flags=1 || fail "dynpoke failed"
 tui_wait "^ Stack of thread $A \"alpha\": running, depth [0-9]+; dormant" \
 	"dormant in the stack title"
