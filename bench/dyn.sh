@@ -14,9 +14,11 @@
 #    BENCH_SITES_SRC (default /work/real/h7), as bench/sites.sh finds
 #    them; a program whose sources are missing is skipped.
 #    Builds, into BENCH_DYN_BUILD (default $BENCH_SITES_SRC/dyn-build),
-#    once: plain (gcc -g -O2), gcc-fi (gcc -g -O2 -finstrument-functions)
-#    and clang-fi (clang -g -O2 -finstrument-functions-after-inlining; no
-#    clang, no such build).  Modes of each instrumented build:
+#    once: plain (gcc -g -O2), gcc-fi (gcc -g -O2 -finstrument-functions),
+#    and with clang (if installed) clang-plain (clang -g -O2) and clang-fi
+#    (clang -g -O2 -finstrument-functions-after-inlining).  x_plain is the
+#    ratio to the plain build of the same compiler, x_gcc to gcc's.
+#    Modes of each instrumented build:
 #	hooks	the binary alone: glibc's empty hooks, no preload;
 #	nop	a copy with every site overwritten by a NOP of its length on
 #		disk (a tail call by a ret), from the site table that
@@ -100,13 +102,14 @@ command -v clang >/dev/null && HAVE_CLANG=1
 
 GCC_FI="-g -O2 -finstrument-functions"
 CLANG_FI="-g -O2 -finstrument-functions-after-inlining"
-BUILDS="gcc-fi"
-[ $HAVE_CLANG = 1 ] && BUILDS="$BUILDS clang-fi"
+BUILDS="gcc-fi" PLAINS=plain
+[ $HAVE_CLANG = 1 ] && BUILDS="$BUILDS clang-fi" PLAINS="$PLAINS clang-plain"
 
 # build_cc VARIANT - the compiler and flags of a build, into CC_ and CF_.
 build_cc() {
 	case $1 in
 	plain)		CC_=gcc CF_="-g -O2";;
+	clang-plain)	CC_=clang CF_="-g -O2";;
 	gcc-fi)		CC_=gcc CF_=$GCC_FI;;
 	clang-fi)	CC_=clang CF_=$CLANG_FI;;
 	esac
@@ -213,7 +216,7 @@ run_variant() {
 	local prog=$1 v=$2 bin build mode t0 t1 rc
 	local -a env=()
 	build=${v%/*} mode=${v#*/}
-	[ "$v" = plain ] && build=plain mode=hooks
+	case $v in *plain) build=$v mode=hooks;; esac
 	bin=$OUT/$prog/$build/prog
 	case $mode in
 	nop)	bin=$OUT/$prog/$build/nop;;
@@ -253,17 +256,17 @@ sql_script > "$T/work.sql" || broke "the SQL script"
 
 note "library: dormant $([ $HAVE_DORMANT = 1 ] && echo available || echo 'not available')," \
     "auto-exclude $([ $HAVE_AUTO = 1 ] && echo available || echo 'not available')"
-printf '%-8s %-9s %-8s %9s %8s\n' program build mode seconds x_plain
+printf '%-8s %-11s %-8s %9s %8s %8s\n' program build mode seconds x_plain x_gcc
 for prog in $PROGRAMS; do
 	ok=1
-	for b in plain $BUILDS; do
+	for b in $PLAINS $BUILDS; do
 		"build_$prog" "$b" || { ok=0; break; }
 	done
 	[ $ok = 1 ] || { note "$prog: no sources or no build: skipped"; continue; }
 	for b in $BUILDS; do
 		nop_copy "$prog" "$b" || broke "$prog $b: the NOP copy"
 	done
-	variants=(plain)
+	variants=($PLAINS)
 	for b in $BUILDS; do
 		for m in $MODES; do
 			available "$m" && variants+=("$b/$m")
@@ -281,17 +284,21 @@ for prog in $PROGRAMS; do
 			times[$v]="${times[$v]:-} $SECS"
 		done
 	done
-	base=$(median ${times[plain]})
-	printf '%-8s %-9s %-8s %9.3f %8.2f\n' "$prog" plain - "$base" 1
+	gbase=$(median ${times[plain]})
 	for b in $BUILDS; do
+		p=plain; [ "$b" = clang-fi ] && p=clang-plain
+		base=$(median ${times[$p]})
+		printf '%-8s %-11s %-8s %9.3f %8.2f %8.2f\n' "$prog" "$p" - "$base" 1 \
+		    "$(calc "printf \"%.4f\", $base / $gbase")"
 		for m in $MODES; do
 			if ! available "$m"; then
-				printf '%-8s %-9s %-8s %18s\n' "$prog" "$b" "$m" "not available"
+				printf '%-8s %-11s %-8s %18s\n' "$prog" "$b" "$m" "not available"
 				continue
 			fi
 			s=$(median ${times[$b/$m]})
-			printf '%-8s %-9s %-8s %9.3f %8.2f\n' "$prog" "$b" "$m" "$s" \
-			    "$(calc "printf \"%.4f\", $s / $base")"
+			printf '%-8s %-11s %-8s %9.3f %8.2f %8.2f\n' "$prog" "$b" "$m" "$s" \
+			    "$(calc "printf \"%.4f\", $s / $base")" \
+			    "$(calc "printf \"%.4f\", $s / $gbase")"
 		done
 	done
 	unset times
