@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "lib/dyn/dyn.h"
 #include "rbtrace/rbtrace.h"
 
 #if defined(__x86_64__)
@@ -172,7 +173,7 @@ static int rb_tid_cmp(const void *a, const void *b)
 }
 
 /* The threads running now; their stacks began before the attach. */
-static void rb_attach_tids(void)
+void rb_attach_tids(void)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
@@ -480,6 +481,8 @@ void rb_attach_rebind(void)
 }
 
 /* Is this library in the global scope ahead of the C library: preloaded or linked? */
+static int rb_dyn_reply(const char *req, char *msg, size_t msglen);
+
 static bool rb_attach_preloaded(void)
 {
 	return dlsym(RTLD_DEFAULT, rb_bind_names[0]) == rb_bind_to[0];
@@ -502,6 +505,11 @@ static int rb_attach_on(const char *spec, char *msg, size_t msglen)
 		return RB_ATTACH_ALREADY;
 	}
 	if (rb_attach_state() == RB_ATT_NONE && rb_attach_preloaded()) {
+		/* Asleep (rbtrace --dormant): woken (rbtrace(5), "DYNAMIC TRACING"). */
+		if (rbtrace_file() != NULL && rb_dyn_asleep()) {
+			rb_seed_init();
+			return rb_dyn_reply("wake", msg, msglen);
+		}
 		if (rbtrace_file() != NULL)
 			rb_warnf("already traced: librbtrace was loaded at start; tracing into %s",
 				 rb_proc.map.path);
@@ -584,6 +592,35 @@ static int (*rb_status_fn)(const char *spec, char *msg, size_t msglen);
 static int rb_attach_off(const char *spec, char *msg, size_t msglen);
 static int rb_seed_request(const char *req, char *msg, size_t msglen);
 
+/*
+ * A dynamic tracing request (rbtrace(5), "DYNAMIC TRACING"); the reply is
+ * the trace file, then what was done.
+ */
+static int rb_dyn_reply(const char *req, char *msg, size_t msglen)
+{
+	size_t n;
+
+	snprintf(msg, msglen, "%s\n", rb_proc.map.path);
+	n = strlen(msg);
+	if (rb_dyn_request(req, msg + n, msglen - n) != 0) {
+		/* The error alone: rb_warn()'s capture takes the whole reply. */
+		memmove(msg, msg + n, strlen(msg + n) + 1);
+		return RB_ATTACH_FAILED;
+	}
+	return RB_ATTACH_OK;
+}
+
+/* "dyn\n" then the lines of a request (rbtrace -p PID --exclude ...). */
+static int rb_dyn_job(const char *spec, char *msg, size_t msglen)
+{
+	if (atomic_load_explicit(&rb_proc.init, memory_order_acquire) !=
+	    RB_INIT_DONE) {
+		rb_warn("not traced: librbtrace is loaded but was never set up here");
+		return RB_ATTACH_FAILED;
+	}
+	return rb_dyn_reply(spec, msg, msglen);
+}
+
 static int rb_attach_job(int (*fn)(const char *, char *, size_t),
 			 const char *spec, char *msg, size_t msglen)
 {
@@ -646,6 +683,7 @@ int __rbtrace_start(const char *req, char *msg, size_t msglen)
 	int err;
 
 	int (*fn)(const char *, char *, size_t);
+	const char *body;
 
 	if (strncmp(req, "seed\n", 5) == 0)
 		return rb_seed_request(req + 5, msg, msglen);
@@ -653,11 +691,14 @@ int __rbtrace_start(const char *req, char *msg, size_t msglen)
 		fn = rb_attach_on_spec;
 	else if (strcmp(req, "detach\n") == 0)
 		fn = rb_attach_off;
+	else if (strncmp(req, "dyn\n", 4) == 0)
+		fn = rb_dyn_job;
 	else {
 		snprintf(msg, msglen, "unknown request");
 		return RB_ATTACH_FAILED;
 	}
-	n = strlen(req + 7);
+	body = req + strcspn(req, "\n") + 1;
+	n = strlen(body);
 	if (n >= sizeof(rb_status_spec)) {
 		snprintf(msg, msglen, "the attach request is too long");
 		return RB_ATTACH_FAILED;
@@ -667,7 +708,7 @@ int __rbtrace_start(const char *req, char *msg, size_t msglen)
 		return RB_ATTACH_FAILED;
 	}
 	rb_status_fn = fn;
-	memcpy(rb_status_spec, req + 7, n + 1);
+	memcpy(rb_status_spec, body, n + 1);
 	memset(&rb_status, 0, sizeof(rb_status));
 	snprintf(msg, msglen, "%p", (void *)&rb_status);
 	sigfillset(&all);
@@ -690,6 +731,15 @@ static int rb_attach_off(const char *spec, char *msg, size_t msglen)
 
 	(void)spec;
 	if (rb_attach_state() != RB_ATT_ON) {
+		/* Loaded at start: put to sleep (rbtrace(5), "DYNAMIC TRACING"). */
+		if (rb_attach_state() == RB_ATT_NONE && rb_attach_self() &&
+		    rb_attach_preloaded() && rbtrace_file() != NULL) {
+			if (rb_dyn_asleep()) {
+				rb_warn("asleep already");
+				return RB_ATTACH_ALREADY;
+			}
+			return rb_dyn_reply("sleep", msg, msglen);
+		}
 		if (rb_attach_state() == RB_ATT_NONE && rb_attach_self() &&
 		    rb_attach_preloaded())
 			rb_warn("librbtrace was loaded at start, not attached: it cannot be detached");
@@ -762,7 +812,7 @@ static int rb_seed_request(const char *req, char *msg, size_t msglen)
 	const char *p = req;
 	int i;
 
-	if (rb_attach_state() != RB_ATT_ON ||
+	if ((rb_attach_state() != RB_ATT_ON && !rb_dyn_woken()) ||
 	    atomic_load_explicit(&rb_proc.init, memory_order_acquire) !=
 	    RB_INIT_DONE) {
 		snprintf(msg, msglen, "not attached");
@@ -779,7 +829,7 @@ static int rb_seed_request(const char *req, char *msg, size_t msglen)
 		 */
 		if (ok && tid > 0 && tid <= INT32_MAX &&
 		    (pid_t)tid != __atomic_load_n(&rb_status_tid, __ATOMIC_RELAXED) &&
-		    (pid_t)tid != rb_watch_tid())
+		    (pid_t)tid != rb_watch_tid() && (pid_t)tid != rb_dyn_tid())
 			count[rb_seed_thread((pid_t)tid, reg)]++;
 		p += strcspn(p, "\n");
 		if (*p == '\n')

@@ -386,6 +386,13 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
 			return;
 		}
 	}
+	/*
+	 * Every level seen and none holds @fn: an exit without its entry (a
+	 * function switched on while this thread was inside it, rbtrace(5),
+	 * "DYNAMIC TRACING"), which pops nothing.
+	 */
+	if (k > lim && lim == d)
+		return;
 	rb_set_depth(t, d - 1);
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/tracepath.h"
 #include "internal.h"
+#include "lib/dyn/dyn.h"
 #include "rbtrace/rbtrace.h"
 
 struct rb_process rb_proc;
@@ -63,7 +64,9 @@ static void rb_fork_prepare(void)
 {
 	struct rb_thread *t = &rb_self;
 
-	/* The child must find nothing held by a thread it lacks: no attach under way, */
+	/* The child must find nothing held by a thread it lacks: no batch of sites half written, */
+	rb_dyn_fork_prepare();
+	/* no attach under way, */
 	rb_attach_fork_lock();
 	/* no thread of ours half-started, */
 	rb_watch_fork_prepare();
@@ -93,6 +96,7 @@ static void rb_fork_unlock(void)
 static void rb_fork_parent(void)
 {
 	rb_fork_unlock();
+	rb_dyn_fork_parent();
 }
 
 static void rb_fork_child(void)
@@ -138,6 +142,7 @@ static void rb_fork_child(void)
 	pthread_setspecific(rb_thread_key, t->ring);
 	pthread_mutex_unlock(&rb_fork_lock);
 	rb_attach_fork_unlock();
+	rb_dyn_fork_child();
 }
 
 /*
@@ -286,6 +291,8 @@ __attribute__((constructor(101))) static void rb_constructor(void)
 
 	if (path != NULL && *path && access(path, F_OK) == 0)
 		rb_process_init();
+	/* RBTRACE_DORMANT, RBTRACE_DYN, RBTRACE_AUTO_EXCLUDE: before main(). */
+	rb_dyn_setup();
 }
 
 /* exit(): the calling thread is done; other threads' rings stay as they are. */

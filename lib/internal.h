@@ -313,6 +313,7 @@ static inline RB_NOINSTR int rb_attach_state(void)
 }
 RB_HIDDEN const char *rb_attach_getenv(const char *name);
 RB_HIDDEN bool rb_attach_predates(pid_t tid);
+RB_HIDDEN void rb_attach_tids(void);
 RB_HIDDEN void rb_attach_forked(pid_t parent);
 RB_HIDDEN void rb_attach_rebind(void);
 RB_HIDDEN void rb_attach_fork_lock(void);

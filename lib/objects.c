@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "lib/dyn/dyn.h"
 
 struct rb_objects_ctx {
 	struct rb_map	*m;
@@ -286,6 +287,9 @@ void *dlopen(const char *file, int mode)
 		if (rb_attach_state() == RB_ATT_ON)
 			rb_attach_rebind();
 	}
+	/* Its sites as the process's state wants them (asleep, excluded). */
+	if (handle != NULL && rb_dyn_active())
+		rb_dyn_loaded();
 	return handle;
 }
 
@@ -306,5 +310,8 @@ void *dlmopen(Lmid_t lmid, const char *file, int mode)
 		if (rb_attach_state() == RB_ATT_ON)
 			rb_attach_rebind();
 	}
+	/* Its sites as the process's state wants them (asleep, excluded). */
+	if (handle != NULL && rb_dyn_active())
+		rb_dyn_loaded();
 	return handle;
 }

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "lib/dyn/dyn.h"
 
 /*
  * Which pthread owns which ring, for pthread_setname_np() on another
@@ -288,7 +289,7 @@ bool rb_thread_attach(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 	}
 	/* Asleep through the attach: the ring made for it then (seed.c). */
 	idx = -1;
-	if (rb_attach_state() == RB_ATT_ON) {
+	if (rb_attach_state() == RB_ATT_ON || rb_dyn_woken()) {
 		idx = rb_seed_adopt(rb_gettid());
 		if (idx < 0)
 			rb_seed_sweep();
@@ -304,7 +305,8 @@ bool rb_thread_attach(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 		return false;
 	/* A thread that ran before an attach: its outer frames are unwound. */
 	t->floor = 0;
-	if (rb_attach_state() == RB_ATT_ON && rb_attach_predates(t->tid))
+	if ((rb_attach_state() == RB_ATT_ON || rb_dyn_woken()) &&
+	    rb_attach_predates(t->tid))
 		rb_seed_stack(t, fn, site);
 	/* For the exit destructor; the key's value is never dereferenced. */
 	pthread_setspecific(rb_thread_key, t->ring);
@@ -325,6 +327,9 @@ bool rb_thread_claim(struct rb_thread *t, uintptr_t fn, uintptr_t site)
 		return false;
 	/* Detached: nothing is claimed until the next attach, whose setting ON comes after the detach's writes. */
 	if (__atomic_load_n(&rb_attached, __ATOMIC_ACQUIRE) == RB_ATT_OFF)
+		return false;
+	/* Asleep (dynamic tracing): the same, until woken. */
+	if (rb_dyn_asleep())
 		return false;
 	return rb_thread_attach(t, fn, site);
 }

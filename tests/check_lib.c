@@ -922,9 +922,43 @@ START_TEST(test_hooks_wrap_and_resync)
 	ck_assert_int_eq(t->ring->depth, 7);
 	__cyg_profile_func_exit(FN(4, 2), NULL);	/* skips 6 and 5 */
 	ck_assert_int_eq(t->ring->depth, 4);
-	/* exits below the first frame never go negative */
+	/*
+	 * An exit whose entry was never seen (a function switched on while
+	 * inside it): levels 3 to 1 hold deeper frames, cannot be checked
+	 * and pop one each; level 0 holds FN(0, 1), checked: nothing pops.
+	 */
 	for (k = 0; k < 10; k++)
 		__cyg_profile_func_exit(FN(0, 9), NULL);
+	ck_assert_int_eq(t->ring->depth, 1);
+	/* exits below the first frame never go negative */
+	for (k = 0; k < 10; k++)
+		__cyg_profile_func_exit(FN(0, 1), NULL);
+	ck_assert_int_eq(t->ring->depth, 0);
+}
+END_TEST
+
+/*
+ * A function switched on while a thread is inside it: its exit comes
+ * without its entry and pops nothing; the frames below stay as they are.
+ */
+START_TEST(test_hooks_exit_unentered)
+{
+	char path[512];
+	struct rb_thread *t;
+
+	snprintf(path, sizeof(path), "%s/u.trace", tmpdir);
+	setenv("RBTRACE_FILE", path, 1);
+	enter(FN(0, 1), SITE(FN(0, 1)));
+	enter(FN(1, 1), SITE(FN(1, 1)));
+	t = &rb_self;
+	ck_assert_int_eq(t->ring->depth, 2);
+	__cyg_profile_func_exit(FN(5, 1), SITE(FN(5, 1)));
+	ck_assert_int_eq(t->ring->depth, 2);
+	__cyg_profile_func_exit(FN(1, 1), SITE(FN(1, 1)));
+	ck_assert_int_eq(t->ring->depth, 1);
+	__cyg_profile_func_exit(FN(5, 1), SITE(FN(5, 1)));
+	ck_assert_int_eq(t->ring->depth, 1);
+	__cyg_profile_func_exit(FN(0, 1), SITE(FN(0, 1)));
 	ck_assert_int_eq(t->ring->depth, 0);
 }
 END_TEST
@@ -1537,6 +1571,7 @@ Suite *suite_lib(void)
 	tcase_add_test(tc, test_publish_no_torn_frames);
 	tcase_add_test(tc, test_release_under_hooks);
 	tcase_add_test(tc, test_hooks_wrap_and_resync);
+	tcase_add_test(tc, test_hooks_exit_unentered);
 	tcase_add_test(tc, test_hooks_unwound);
 	tcase_add_test(tc, test_hooks_keep_errno);
 	tcase_add_test(tc, test_hooks_hook_address);

@@ -269,8 +269,9 @@ static void at_seed(pid_t pid, const char *lib, struct rbtrace_attach *a)
 }
 
 int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
-		       int detach, struct rbtrace_attach *a)
+		       int mode, struct rbtrace_attach *a)
 {
+	int detach = mode == RBTRACE_AT_DETACH, dyn = mode == RBTRACE_AT_DYN;
 	char comm[64], err[1024], msg[2048], *req;
 	struct at_status st;
 	struct rb_inject *in;
@@ -301,6 +302,12 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 			 "%d (%s) is a static program: it has no dynamic loader to load librbtrace with",
 			 (int)pid, comm);
 		return 1;
+	}
+	if (m.readable && dyn && !m.ours) {
+		snprintf(a->line, sizeof(a->line),
+			 "%d (%s) is not traced: librbtrace is not loaded in it",
+			 (int)pid, comm);
+		return 2;
 	}
 	if (m.readable && detach && !m.ours) {
 		snprintf(a->line, sizeof(a->line),
@@ -344,7 +351,7 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 		return 1;
 	}
 	a->tid = rb_inject_tid(in);
-	if (!m.ours && !detach &&
+	if (!m.ours && !detach && !dyn &&
 	    rb_inject_dlopen(in, lib, err, sizeof(err)) != 0) {
 		a->pause_ms = (double)rb_inject_close(in) / 1e6;
 		snprintf(a->line, sizeof(a->line), "%s", err);
@@ -357,8 +364,8 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 		snprintf(a->line, sizeof(a->line), "out of memory");
 		return 1;
 	}
-	snprintf(req, strlen(spec) + 8, "%s\n%s", detach ? "detach" : "attach",
-		 detach ? "" : spec);
+	snprintf(req, strlen(spec) + 8, "%s\n%s",
+		 dyn ? "dyn" : detach ? "detach" : "attach", detach ? "" : spec);
 	msg[0] = '\0';
 	ret = rb_inject_call(in, lib, "__rbtrace_start", req, &fret, msg,
 			     sizeof(msg), err, sizeof(err));
@@ -396,7 +403,7 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 	else
 		snprintf(a->file, sizeof(a->file), "%s", msg);
 	snprintf(a->line, sizeof(a->line), "%s", nl != NULL ? nl : "");
-	if (!detach)
+	if (mode == RBTRACE_AT_ATTACH)
 		at_seed(pid, lib, a);
 	return 0;
 }

@@ -18,12 +18,19 @@ struct rbtrace_attach {
 	double	seed_ms;	/* how long they were stopped */
 };
 
+/* rbtrace_attach_run()'s @mode */
+#define RBTRACE_AT_ATTACH	0	/* or wake a program asleep */
+#define RBTRACE_AT_DETACH	1	/* or put to sleep one loaded at start */
+#define RBTRACE_AT_DYN		2	/* a dynamic tracing request */
+
 /*
  * rbtrace_attach_run - load @lib into process @pid and trace it with the
- * settings @spec ("RBTRACE_FILE=..." lines), or with @detach stop tracing
- * it.  Return: 0 when done, 1 otherwise (@a->line says why).
+ * settings @spec ("RBTRACE_FILE=..." lines); or stop tracing it; or send
+ * it the dynamic tracing request @spec ("exclude LIST" lines, rbtrace(5),
+ * "DYNAMIC TRACING").  Return: 0 when done, 1 otherwise (@a->line says
+ * why), 2 for a request to a process without librbtrace.
  */
 int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
-		       int detach, struct rbtrace_attach *a);
+		       int mode, struct rbtrace_attach *a);
 
 #endif

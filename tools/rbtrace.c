@@ -46,6 +46,11 @@ struct rbtrace_opts {
 	int		detach;		/* -p PID --detach */
 	const char	*recording;	/* its -o, NULL = rbmon's default */
 	const char	*blocking;	/* its --blocking[=TIME], "" no TIME */
+	/* dynamic tracing (rbtrace(5), "DYNAMIC TRACING") */
+	int		dormant;
+	char		*exclude;	/* patterns, comma-separated; NULL none */
+	char		*include;
+	const char	*auto_exclude;	/* "1" or a warm-up in ms; NULL off */
 };
 
 /*
@@ -136,6 +141,7 @@ static void rbtrace_usage(FILE *f)
 "Usage: rbtrace [OPTIONS] [--] PROGRAM [ARGS...]\n"
 "       rbtrace -p PID [OPTIONS]     (attach)\n"
 "       rbtrace -p PID --detach\n"
+"       rbtrace -p PID --exclude PATTERN ... --include PATTERN ...\n"
 "Run PROGRAM with librbtrace preloaded: every thread's live call stack is kept\n"
 "in a trace file that rbmon reads while the program runs, or after it ended.\n"
 "PROGRAM must be built with -finstrument-functions (and -g for file:line);\n"
@@ -145,7 +151,19 @@ static void rbtrace_usage(FILE *f)
 "(ptrace); --detach stops tracing it again.  See ATTACH in rbtrace(1).\n"
 "\n"
 "  -p, --pid PID           attach to process PID instead of running a program\n"
-"      --detach            with -p: stop tracing PID; it runs on untraced\n"
+"      --detach            with -p: stop tracing PID; it runs on untraced (one\n"
+"                          started by rbtrace is put to sleep: --dormant)\n"
+"      --dormant           start with every hook call a no-op: the program runs\n"
+"                          at nearly its untraced speed until 'rbtrace -p PID'\n"
+"                          wakes it ('rbtrace -p PID --detach': asleep again)\n"
+"      --exclude PATTERN   do not trace the functions PATTERN names: a name as\n"
+"                          breakpoints take it, a glob (*, ?, [...]), a comma-\n"
+"                          separated list, or @FILE with one per line; with -p,\n"
+"                          in the running program.  Repeatable\n"
+"      --include PATTERN   trace them again (after --exclude: --exclude '*'\n"
+"                          --include 'foo*' traces only foo*).  Repeatable\n"
+"      --auto-exclude[=MS] after a warm-up (MS, default 500) stop tracing the\n"
+"                          functions called very often that return very fast\n"
 "  -o, --file PATH         trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace);\n"
 "                          a relative PATH is taken from the current directory\n"
 "      --rings N           rings, one per thread of every process (default %u)\n"
@@ -431,6 +449,14 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 	/* The first calls wait for the recorder (unless the caller says). */
 	if (o->record)
 		setenv("RBTRACE_RECORD_WAIT", RBTRACE_RECORD_WAIT, 0);
+	if (o->dormant)
+		setenv("RBTRACE_DORMANT", "1", 1);
+	if (o->exclude != NULL)
+		setenv("RBTRACE_EXCLUDE", o->exclude, 1);
+	if (o->include != NULL)
+		setenv("RBTRACE_INCLUDE", o->include, 1);
+	if (o->auto_exclude != NULL)
+		setenv("RBTRACE_AUTO_EXCLUDE", o->auto_exclude, 1);
 }
 
 /*
@@ -706,6 +732,72 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 	return rec > 0 ? rbtrace_status(status) : 125;
 }
 
+/*
+ * --exclude/--include @arg appended to the list @list: its patterns as
+ * given, each @FILE replaced by the patterns its lines hold (read here,
+ * in rbtrace's directory, whether the program is started or running).
+ * Return: 0, or -1 said.
+ */
+static int rbtrace_patterns_add(char **list, const char *arg)
+{
+	char line[4096], *p, *add = NULL;
+	size_t n = 0, k;
+	FILE *f;
+
+	if (*arg == '\0') {
+		rbtrace_say("rbtrace: an empty pattern names no function");
+		return -1;
+	}
+	if (arg[0] != '@') {
+		add = strdup(arg);
+		n = add != NULL ? strlen(add) : 0;
+	} else {
+		f = fopen(arg + 1, "re");
+		if (f == NULL) {
+			rbtrace_say("rbtrace: %s: %s", arg + 1, strerror(errno));
+			return -1;
+		}
+		while (fgets(line, sizeof(line), f) != NULL) {
+			k = strcspn(line, "\r\n");
+			line[k] = '\0';
+			if (k == 0 || line[0] == '#')
+				continue;
+			p = realloc(add, n + k + 2);
+			if (p == NULL) {
+				fclose(f);
+				free(add);
+				return -1;
+			}
+			add = p;
+			if (n > 0)
+				add[n++] = ',';
+			memcpy(add + n, line, k + 1);
+			n += k;
+		}
+		fclose(f);
+		if (add == NULL) {
+			rbtrace_say("rbtrace: %s names no function", arg + 1);
+			return -1;
+		}
+	}
+	if (add == NULL)
+		return -1;
+	if (*list == NULL) {
+		*list = add;
+		return 0;
+	}
+	p = realloc(*list, strlen(*list) + n + 2);
+	if (p == NULL) {
+		free(add);
+		return -1;
+	}
+	*list = p;
+	strcat(*list, ",");
+	strcat(*list, add);
+	free(add);
+	return 0;
+}
+
 /* Appends "NAME=VALUE\n" to @spec (@size bytes, @n used). */
 static void rbtrace_spec_add(char *spec, size_t size, size_t *n,
 			     const char *name, const char *value)
@@ -717,6 +809,66 @@ static void rbtrace_spec_add(char *spec, size_t size, size_t *n,
 	k = snprintf(spec + *n, size - *n, "%s=%s\n", name, value);
 	if (k > 0)
 		*n += (size_t)k;
+}
+
+/* The library's reply, one request per line: on one line for the terminal. */
+static void rbtrace_reply_lines(char *line)
+{
+	char out[sizeof(((struct rbtrace_attach *)0)->line)];
+	size_t i, k = 0;
+
+	for (i = 0; line[i] != '\0' && k + 3 < sizeof(out); i++) {
+		if (line[i] == '\n') {
+			out[k++] = ';';
+			out[k++] = ' ';
+		} else
+			out[k++] = line[i];
+	}
+	out[k] = '\0';
+	memcpy(line, out, k + 1);
+}
+
+/* rbtrace -p PID --exclude ... --include ... --auto-exclude (rbtrace(5), "DYNAMIC TRACING"). */
+static int rbtrace_dyn_main(struct rbtrace_opts *o, int other)
+{
+	char lib[PATH_MAX], *req;
+	struct rbtrace_attach a;
+	size_t len = 64;
+	int r;
+
+	if (rbtrace_find_lib(lib, sizeof(lib)) < 0)
+		return 1;
+	if (other)
+		rbtrace_bad_usage("-p with --exclude, --include or --auto-exclude "
+				  "takes no other option but -q");
+	len += o->exclude != NULL ? strlen(o->exclude) : 0;
+	len += o->include != NULL ? strlen(o->include) : 0;
+	req = malloc(len);
+	if (req == NULL)
+		return 1;
+	snprintf(req, len, "%s%s%s%s%s%s%s%s",
+		 o->exclude ? "exclude " : "", o->exclude ? o->exclude : "",
+		 o->exclude ? "\n" : "",
+		 o->include ? "include " : "", o->include ? o->include : "",
+		 o->include ? "\n" : "",
+		 o->auto_exclude ? "auto " : "",
+		 o->auto_exclude ? o->auto_exclude : "");
+	r = rbtrace_attach_run(o->pid, lib, req, RBTRACE_AT_DYN, &a);
+	free(req);
+	if (r == 2)
+		rbtrace_say("rbtrace: %s: attach first (rbtrace -p %d), or start "
+			"it with rbtrace --exclude", a.line, (int)o->pid);
+	else if (r != 0)
+		rbtrace_say("rbtrace: %s", a.line);
+	if (r != 0)
+		return 1;
+	printf("%s\n", a.file);
+	fflush(stdout);
+	rbtrace_reply_lines(a.line);
+	if (!o->quiet)
+		rbtrace_say("rbtrace: %d: %s; its thread %d stopped for %.2f ms",
+			(int)o->pid, a.line, (int)a.tid, a.pause_ms);
+	return 0;
 }
 
 /* rbtrace -p PID [--detach] (tools/attach.c). */
@@ -739,8 +891,14 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 	other |= o->file != NULL || o->events != NULL || o->policy != NULL ||
 		 o->clock != NULL || o->stop_on_create || !o->trace_on_create ||
 		 o->monitor;
-	if (o->detach && other)
+	if (o->detach && (other || o->exclude != NULL || o->include != NULL ||
+			  o->auto_exclude != NULL))
 		rbtrace_bad_usage("--detach takes no option but -p and -q");
+	if (o->dormant)
+		rbtrace_bad_usage("--dormant starts a program asleep; with -p, "
+				  "--detach puts a running one to sleep");
+	if (o->exclude != NULL || o->include != NULL || o->auto_exclude != NULL)
+		return rbtrace_dyn_main(o, other);
 	if (rbtrace_find_lib(lib, sizeof(lib)) < 0 ||
 	    (o->monitor && rbtrace_find_rbmon(rbmon, sizeof(rbmon)) < 0))
 		return 1;
@@ -764,15 +922,19 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 		rbtrace_say("rbtrace: the settings are too long");
 		return 1;
 	}
-	if (rbtrace_attach_run(o->pid, lib, spec, o->detach, &a) != 0) {
+	if (rbtrace_attach_run(o->pid, lib, spec, o->detach ?
+			       RBTRACE_AT_DETACH : RBTRACE_AT_ATTACH, &a) != 0) {
 		rbtrace_say("rbtrace: %s", a.line);
 		return 1;
 	}
 	/* The trace file alone on stdout, for scripts. */
 	printf("%s\n", a.file);
 	fflush(stdout);
+	rbtrace_reply_lines(a.line);
 	if (!o->quiet)
 		rbtrace_say("rbtrace: %s %d: %s; its thread %d stopped for %.2f ms",
+			strncmp(a.line, "woken", 5) == 0 ? "woke" :
+			strncmp(a.line, "asleep", 6) == 0 ? "put to sleep" :
 			o->detach ? "detached from" : "attached to", (int)o->pid,
 			a.line, (int)a.tid, a.pause_ms);
 	if (!o->quiet && a.seeded[0] != '\0' && a.threads > 0)
@@ -810,6 +972,10 @@ int main(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "detach", no_argument, NULL, 1008 },
 		{ "blocking", optional_argument, NULL, 1009 },
+		{ "dormant", no_argument, NULL, 1010 },
+		{ "exclude", required_argument, NULL, 1011 },
+		{ "include", required_argument, NULL, 1012 },
+		{ "auto-exclude", optional_argument, NULL, 1013 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -925,6 +1091,21 @@ int main(int argc, char **argv)
 				rbtrace_bad_usage(what);
 			}
 			o.blocking = optarg != NULL ? optarg : "";
+			break;
+		case 1010:
+			o.dormant = 1;
+			break;
+		case 1011:
+		case 1012:
+			if (rbtrace_patterns_add(c == 1011 ? &o.exclude :
+						 &o.include, optarg) < 0)
+				return 2;
+			break;
+		case 1013:
+			if (optarg != NULL && rbtrace_parse_uint(optarg, 10,
+								 600000) < 0)
+				rbtrace_bad_usage("--auto-exclude=MS: a warm-up from 10 to 600000 ms");
+			o.auto_exclude = optarg != NULL ? optarg : "1";
 			break;
 		case 'S':
 			o.stop_on_create = 1;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "rbtrace/format.h"
 
@@ -41,10 +42,20 @@ int	rb_dyn_request(const char *req, char *msg, size_t msglen);
 int	rb_dyn_post(struct rb_thread *t, const char *req, char *msg,
 	    size_t msglen);
 
-/* Is this process asleep (every site off)? */
+/* Is this process asleep (every site off)?  Woken since it slept? */
 bool	rb_dyn_asleep(void);
+bool	rb_dyn_woken(void);
 
-/* A fork child: its text is its parent's; its entry in the file its own. */
+/* Are site tables built (an object loaded later must be brought in line)? */
+bool	rb_dyn_active(void);
+void	rb_dyn_loaded(void);
+
+/* The worker thread, which is never traced. */
+pid_t	rb_dyn_tid(void);
+
+/* fork(): no batch under way across it; the child's entry in the file its own. */
+void	rb_dyn_fork_prepare(void);
+void	rb_dyn_fork_parent(void);
 void	rb_dyn_fork_child(void);
 
 #endif
