@@ -53,7 +53,8 @@
 # tests/sites/sitesdump bench/apps/holdprobe bench/apps/nopsites`):
 #	top_builddir=$PWD top_srcdir=/path/to/src bash /path/to/src/bench/dyn.sh
 # or with `make bench BENCHMARKS=bench/dyn.sh`.  Knobs (environment):
-# BENCH_RUNS, BENCH_DYN_PROGRAMS ("fib lua sqlite3"), the sizes above,
+# BENCH_RUNS, BENCH_DYN_PROGRAMS ("fib lua sqlite3"; empty: the probe only),
+# the sizes above,
 # BENCH_DYN_PROBE=0 (no hold probe), WAIT_TIMEOUT (30 s).
 set -u
 
@@ -63,7 +64,7 @@ NAME=dyn
 RUNS=${BENCH_RUNS:-5}
 SRC=${BENCH_SITES_SRC:-/work/real/h7}
 OUT=${BENCH_DYN_BUILD:-$SRC/dyn-build}
-PROGRAMS=${BENCH_DYN_PROGRAMS:-fib lua sqlite3}
+PROGRAMS=${BENCH_DYN_PROGRAMS-fib lua sqlite3}
 FIB_N=${BENCH_DYN_FIB_N:-36}
 LUA_SCALE=${BENCH_DYN_LUA_SCALE:-25}
 SQL_ROWS=${BENCH_DYN_SQL_ROWS:-60000}
@@ -323,8 +324,15 @@ held() {
 	ITER=$4
 }
 
+# rbtrace -p tells the library it would load from one loaded at start by
+# the file's identity: both are copied, so that a relink of the build
+# tree meanwhile does not make them differ.
+mkdir -p "$T/bin" && cp "$LIB" "$T/bin/librbtrace.so" && cp "$RBTRACE" "$T/bin/rbtrace" ||
+    broke "cannot copy librbtrace and rbtrace"
+RBTRACE_LIB=$T/bin/librbtrace.so
+export RBTRACE_LIB
 if [ $HAVE_DORMANT = 1 ]; then
-	coproc HP { exec env LD_PRELOAD="$LIB" RBTRACE_DORMANT=1 \
+	coproc HP { exec env LD_PRELOAD="$RBTRACE_LIB" RBTRACE_DORMANT=1 \
 	    RBTRACE_FILE="$T/probe.trace" "$PROBE" "$THREADS" 2> "$T/probe.err"; }
 else
 	coproc HP { exec "$PROBE" "$THREADS" 2> "$T/probe.err"; }
@@ -353,7 +361,7 @@ if [ $HAVE_DORMANT = 1 ]; then
 			opt=; [ $kind = sleep ] && opt=--detach
 			window; a=$W
 			now_us; t0=$NOW
-			if ! "$RBTRACE" -q -p "$PROBE_PID" $opt > "$T/cmd.out" 2>&1; then
+			if ! "$T/bin/rbtrace" -q -p "$PROBE_PID" $opt > "$T/cmd.out" 2>&1; then
 				note "rbtrace -p $PROBE_PID $opt failed: $(head -c 300 "$T/cmd.out")"
 				break 2
 			fi
