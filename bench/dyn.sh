@@ -233,13 +233,19 @@ run_variant() {
 	    "$bin" "${ARGS[@]}" < "$STDIN" > "$T/run.out" 2> "$T/run.err" || rc=$?
 	now_us; t1=$NOW
 	rm -f "$T/run.trace"
-	[ $rc = 0 ] || broke "$prog $v exited $rc: $(head -c 300 "$T/run.err")"
+	[ $rc = 0 ] || broke "$prog $v exited $rc: $(head -c 300 "$T/run.err" | tr -cd '[:print:]\n')"
+	# What the library said of switching sites (a refusal, say), once.
+	if [ "$mode" = dormant ] || [ "$mode" = auto ] && [ -z "${SAID[$prog/$v]:-}" ] &&
+	    grep -q '^rbtrace:' "$T/run.err"; then
+		note "$prog $v: $(grep -m1 '^rbtrace:' "$T/run.err" | head -c 300 | tr -cd '[:print:]')"
+		SAID[$prog/$v]=1
+	fi
 	reduce "$prog" < "$T/run.out" > "$T/run.red"
 	if [ "$v" = plain ]; then
 		[ -s "$T/run.red" ] || broke "$prog plain: no output"
 		cp "$T/run.red" "$T/$prog.expect"
 	elif ! cmp -s "$T/run.red" "$T/$prog.expect"; then
-		broke "$prog $v: output differs from the plain build's: $(head -c 200 "$T/run.red")"
+		broke "$prog $v: output differs from the plain build's: $(head -c 200 "$T/run.red" | tr -cd '[:print:]\n')"
 	fi
 	SECS=$(calc "printf \"%.4f\", ($t1 - $t0) / 1e6")
 }
@@ -253,6 +259,7 @@ available() {
 }
 
 MODES="hooks nop dormant stack traced auto"
+declare -A SAID=()
 sql_script > "$T/work.sql" || broke "the SQL script"
 
 note "library: dormant $([ $HAVE_DORMANT = 1 ] && echo available || echo 'not available')," \
@@ -338,8 +345,8 @@ else
 	coproc HP { exec "$PROBE" "$THREADS" 2> "$T/probe.err"; }
 fi
 PROBE_PID=$HP_PID
-read -r -t "$WAIT_TIMEOUT" -u "${HP[0]}" REPLY || broke "probe: not ready: $(head -c 300 "$T/probe.err")"
-[[ $REPLY =~ ^ready\ [0-9]+$ ]] || broke "probe: said $REPLY"
+read -r -t "$WAIT_TIMEOUT" -u "${HP[0]}" REPLY || broke "probe: not ready: $(head -c 300 "$T/probe.err" | tr -cd "[:print:]")"
+[[ $REPLY =~ ^ready\ [0-9]+$ ]] || broke "probe: said $(printf %s "$REPLY" | tr -cd "[:print:]")"
 PROBE_PID=${REPLY#ready }
 sleep 0.2
 
@@ -362,7 +369,7 @@ if [ $HAVE_DORMANT = 1 ]; then
 			window; a=$W
 			now_us; t0=$NOW
 			if ! "$T/bin/rbtrace" -q -p "$PROBE_PID" $opt > "$T/cmd.out" 2>&1; then
-				note "rbtrace -p $PROBE_PID $opt failed: $(head -c 300 "$T/cmd.out")"
+				note "rbtrace -p $PROBE_PID $opt failed: $(head -c 300 "$T/cmd.out" | tr -cd "[:print:]")"
 				break 2
 			fi
 			now_us; t1=$NOW
