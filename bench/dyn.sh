@@ -264,7 +264,8 @@ sql_script > "$T/work.sql" || broke "the SQL script"
 
 note "library: dormant $([ $HAVE_DORMANT = 1 ] && echo available || echo 'not available')," \
     "auto-exclude $([ $HAVE_AUTO = 1 ] && echo available || echo 'not available')"
-printf '%-8s %-11s %-8s %9s %8s %8s\n' program build mode seconds x_plain x_gcc
+[ -n "${PROGRAMS// /}" ] &&
+    printf '%-8s %-11s %-8s %9s %8s %8s\n' program build mode seconds x_plain x_gcc
 for prog in $PROGRAMS; do
 	ok=1
 	for b in $PLAINS $BUILDS; do
