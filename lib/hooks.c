@@ -349,14 +349,45 @@ static inline RB_NOINSTR void rb_set_depth(struct rb_thread *t, uint32_t d)
 /*
  * Leaving @fn.  Normally the top slot holds @fn.  If it holds another
  * function at that level, frames were skipped (longjmp, a named frame never
- * popped): unwind to the nearest level that holds @fn.  Slots overwritten
- * by a wrapped deeper stack cannot be checked and are popped one by one, so
- * the cost never grows with depth.
+ * popped): unwind to the nearest level that holds @fn (rb_pop_search()).
+ * Return: false for an exit whose entry was never seen, which pops
+ * nothing and is not recorded.
  */
-static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
-				     uintptr_t fn)
+static RB_NOINSTR __attribute__((noinline)) bool
+rb_pop_search(struct rb_thread *t, uintptr_t fn, uint32_t d)
 {
-	uint32_t d = t->depth, c, k, lim;
+	const struct rb_slot *s;
+	uint32_t k, lim;
+
+	/*
+	 * Slots overwritten by a wrapped deeper stack cannot be checked and
+	 * are popped one by one, so the cost never grows with depth.
+	 */
+	lim = d < t->nslots ? d : t->nslots;
+	for (k = 2; k <= lim; k++) {
+		s = rb_slot(t, rb_slot_index(d - k, t->nslots, t->pinned));
+		if (RB_LOAD(&s->depth) != d - k)
+			break;
+		if (RB_LOAD(&s->fn) == fn) {
+			rb_set_depth(t, d - k);
+			return true;
+		}
+	}
+	/*
+	 * Every level seen and none holds @fn: an exit without its entry (a
+	 * function switched on while this thread was inside it, rbtrace(5),
+	 * "DYNAMIC TRACING").
+	 */
+	if (k > lim && lim == d)
+		return false;
+	rb_set_depth(t, d - 1);
+	return true;
+}
+
+static inline RB_NOINSTR __attribute__((always_inline)) bool
+rb_pop(struct rb_thread *t, struct rb_ring *r, uintptr_t fn)
+{
+	uint32_t d = t->depth, c;
 	struct rb_slot *s;
 
 	/*
@@ -364,7 +395,7 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
 	 * frame entered before the attach).
 	 */
 	if (RB_UNLIKELY(d <= t->floor))
-		return;
+		return true;
 	c = rb_slot_below(t, t->cur, d);
 	s = rb_slot(t, c);
 	if (RB_LIKELY(RB_LOAD(&s->fn) == fn) ||
@@ -374,26 +405,9 @@ static inline RB_NOINSTR void rb_pop(struct rb_thread *t, struct rb_ring *r,
 		/* Relaxed: a pop exposes nothing (no pair). */
 		RB_STORE(&r->depth, (int32_t)(d - 1));
 		RB_STORE(&r->currSlot, (int32_t)c);
-		return;
+		return true;
 	}
-	lim = d < t->nslots ? d : t->nslots;
-	for (k = 2; k <= lim; k++) {
-		s = rb_slot(t, rb_slot_index(d - k, t->nslots, t->pinned));
-		if (RB_LOAD(&s->depth) != d - k)
-			break;
-		if (RB_LOAD(&s->fn) == fn) {
-			rb_set_depth(t, d - k);
-			return;
-		}
-	}
-	/*
-	 * Every level seen and none holds @fn: an exit without its entry (a
-	 * function switched on while this thread was inside it, rbtrace(5),
-	 * "DYNAMIC TRACING"), which pops nothing.
-	 */
-	if (k > lim && lim == d)
-		return;
-	rb_set_depth(t, d - 1);
+	return rb_pop_search(t, fn, d);
 }
 
 /*
@@ -474,10 +488,8 @@ rb_attention_exit(struct rb_thread *t, void *fn)
 {
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
-	if (!(a & RB_ATTN_UNTRACED)) {
-		rb_pop(t, t->ring, (uintptr_t)fn);
+	if (!(a & RB_ATTN_UNTRACED) && rb_pop(t, t->ring, (uintptr_t)fn))
 		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
-	}
 	if (a & ~RB_ATTN_UNTRACED)
 		rb_control(t, true, (uintptr_t)fn);
 }
@@ -597,8 +609,7 @@ void __cyg_profile_func_exit(void *fn, void *site)
 		/* No ring: an exit has nothing to pop. */
 	} else if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0)) {
 		rb_attention_exit(t, fn);
-	} else {
-		rb_pop(t, r, (uintptr_t)fn);
+	} else if (RB_LIKELY(rb_pop(t, r, (uintptr_t)fn))) {
 		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
 	}
 	rb_hook_end(t);

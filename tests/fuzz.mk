@@ -9,6 +9,8 @@
 #   expr     the expression module: compile, then evaluate (lib/expr/)
 #   recording  the readers of a recording: its index and walk, checked,
 #            then replay, report, hot and every export (monitor/cmd/)
+#   names    pattern lists and names (common/namematch.c), and an ELF
+#            file's symbol table as dynamic tracing reads it (lib/dyn/)
 #
 # `make check` builds each with driver.c's main() and the configured
 # compiler and replays the committed corpus, tests/fuzz/corpus/TARGET/
@@ -20,13 +22,13 @@
 # from the files of real programs, and the recording target's from real
 # recordings and tests/mkrec's crafted ones.
 
-FUZZ_TARGETS = reader control expr recording
+FUZZ_TARGETS = reader control expr recording names
 FUZZ_SECONDS = 60
 FUZZ_JOBS = 1
 FUZZ_FLAGS =
 
 FUZZ_REPLAYS = tests/fuzz/replay-reader tests/fuzz/replay-control \
-	tests/fuzz/replay-expr tests/fuzz/replay-recording
+	tests/fuzz/replay-expr tests/fuzz/replay-recording tests/fuzz/replay-names
 check_PROGRAMS += $(FUZZ_REPLAYS)
 TESTS += $(FUZZ_REPLAYS)
 FUZZ_HDRS = tests/fuzz/fuzz.h
@@ -78,8 +80,19 @@ tests_fuzz_replay_expr_CFLAGS = $(AM_CFLAGS) -fno-instrument-functions \
 	$(FUZZ_EXPR_CFLAGS)
 tests_fuzz_replay_expr_LDADD = $(FUZZ_EXPR_LIBS)
 
+# Names and symbol tables: the library's files, compiled in.
+FUZZ_NAMES_SRCS = tests/fuzz/names.c lib/dyn/names.c common/namematch.c
+tests_fuzz_replay_names_SOURCES = $(FUZZ_NAMES_SRCS) tests/fuzz/driver.c \
+	$(FUZZ_HDRS) lib/dyn/names.h common/namematch.h
+tests_fuzz_replay_names_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DFUZZ_CORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/names"' \
+	-DFUZZ_MIN_INPUTS=8
+tests_fuzz_replay_names_CFLAGS = $(AM_CFLAGS) -fno-instrument-functions
+tests_fuzz_replay_names_LDADD = -ldl
+
 EXTRA_DIST += tests/fuzz/mkcorpus.sh tests/fuzz/run.sh \
 	tests/fuzz/control.dict tests/fuzz/expr.dict tests/fuzz/recording.dict \
+	tests/fuzz/names.dict \
 	tests/fuzz/corpus
 
 # make fuzz: the same targets with libFuzzer.
@@ -118,6 +131,11 @@ tests/fuzz/fuzz-expr: $(FUZZ_EXPR_SRCS:%=$(srcdir)/%) $(FUZZ_HDRS) config.h \
 	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_COMMON) \
 	$(AM_CPPFLAGS) $(FUZZ_EXPR_CFLAGS) -o $@ \
 	$(FUZZ_EXPR_SRCS:%=$(srcdir)/%) $(FUZZ_EXPR_LIBS)
+
+tests/fuzz/fuzz-names: $(FUZZ_NAMES_SRCS:%=$(srcdir)/%) $(FUZZ_HDRS) config.h \
+		$(srcdir)/lib/dyn/names.h $(srcdir)/common/namematch.h
+	$(AM_V_CC)$(MKDIR_P) tests/fuzz && $(FUZZ_CC) $(FUZZ_COMMON) \
+	$(AM_CPPFLAGS) -o $@ $(FUZZ_NAMES_SRCS:%=$(srcdir)/%) -ldl
 
 if HAVE_LIBFUZZER
 fuzz: $(FUZZ_TARGETS:%=tests/fuzz/fuzz-%)

@@ -73,6 +73,8 @@ AM_TESTS_ENVIRONMENT = $(INTEGRATION_TESTS_ENVIRONMENT)
 include $(srcdir)/tests/objects.mk
 include $(srcdir)/tests/stacks.mk
 include $(srcdir)/tests/sites.mk
+include $(srcdir)/tests/dyn.mk
+include $(srcdir)/tests/names.mk
 # Without Check the unit tests are not built, and make check says why.
 if !HAVE_CHECK
 check_DATA += rb-check-missing

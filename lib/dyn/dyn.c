@@ -51,18 +51,12 @@
 
 #include "common/futex.h"
 #include "lib/internal.h"
+#include "common/namematch.h"
 #include "lib/dyn/dyn.h"
+#include "lib/dyn/names.h"
 #include "lib/dyn/patch.h"
 #include "lib/dyn/sites.h"
 #include "lib/dyn/x86len.h"
-
-/*
- * Function names (names.c): every function of the loaded objects whose
- * name a pattern names; the name of a function's address.
- */
-int	rb_names_match(const char *, int (*)(uint64_t, const char *, void *),
-	    void *, char *, size_t);
-int	rb_names_of(uint64_t, char *, size_t);
 
 #define DYN_MAX_OBJS		1024
 #define DYN_PIN			0x80u	/* switched on by name: never automatic */
@@ -804,46 +798,50 @@ dyn_file_lines(const char *verb, const char *path, char *out, size_t size,
 }
 
 /*
- * The request lines of a user's list @list ("P,P,@FILE"): split at the
- * commas outside brackets, so that "f(int, int)" is one pattern.
+ * The patterns of a user's list @list ("P, P, @FILE", rb_patterns_split()),
+ * one a line into @out, each @FILE replaced by its lines.
+ * Return: 0, or -1 with @why.
  */
 static int
-dyn_list_lines(const char *verb, const char *list, char *out, size_t size,
-    size_t *k)
+dyn_list_lines(const char *list, char *out, size_t size, size_t *k,
+    char *why, size_t whylen)
 {
-	char	 pat[1024];
-	size_t	 n = 0;
-	int	 depth = 0, w;
-	const char *p;
+	char	*pats, *p, *nl;
+	size_t	 need;
+	int	 w;
 
-	for (p = list;; p++) {
-		if (*p == '\0' || (*p == ',' && depth == 0)) {
-			while (n > 0 && pat[n - 1] == ' ')
-				n--;
-			pat[n] = '\0';
-			if (pat[0] == '@') {
-				if (dyn_file_lines(verb, pat + 1, out, size, k) != 0)
-					return -1;
-			} else if (n > 0) {
-				w = snprintf(out + *k, size - *k, "%s%s%s\n",
-				    verb ? verb : "", verb ? " " : "", pat);
-				if (w < 0 || (size_t)w >= size - *k)
-					return -1;
-				*k += (size_t)w;
+	need = rb_patterns_split(list, why, whylen);
+	if (need == RB_PATTERNS_BAD)
+		return -1;
+	pats = dyn_map(dyn_round(need + 1));
+	if (pats == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	rb_patterns_split(list, pats, need + 1);
+	for (p = pats; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			break;
+		*nl = '\0';
+		if (*p == '@') {
+			if (dyn_file_lines(NULL, p + 1, out, size, k) != 0) {
+				snprintf(why, whylen, "cannot read %.200s", p + 1);
+				munmap(pats, dyn_round(need + 1));
+				return -1;
 			}
-			n = 0;
-			if (*p == '\0')
-				return 0;
 			continue;
 		}
-		if (*p == '(' || *p == '<' || *p == '[')
-			depth++;
-		else if ((*p == ')' || *p == '>' || *p == ']') && depth > 0)
-			depth--;
-		if ((n == 0 && *p == ' ') || n + 1 >= sizeof(pat))
-			continue;
-		pat[n++] = *p;
+		w = snprintf(out + *k, size - *k, "%s\n", p);
+		if (w < 0 || (size_t)w >= size - *k) {
+			snprintf(why, whylen, "too many patterns");
+			munmap(pats, dyn_round(need + 1));
+			return -1;
+		}
+		*k += (size_t)w;
 	}
+	munmap(pats, dyn_round(need + 1));
+	return 0;
 }
 
 /* One line of a request; @out gets one line of reply. */
@@ -852,9 +850,12 @@ dyn_line(char *line, char *out, size_t outlen, bool *sync, bool *wake,
     bool *sleep_)
 {
 	struct matched	 m = { 0, 0, 0, 0 };
-	char		 err[256] = "", name[256], *pats;
-	const char	*arg;
-	size_t		 plen = 0;
+	char		 err[256] = "", name[256], *pats, *p, *nl;
+	char		 missbuf[104] = "";
+	const char	*arg, *miss;
+	uint8_t		 hit[4096];
+	size_t		 plen = 0, misslen = 0;
+	unsigned	 missn = 0;
 	uint32_t	 ms;
 	uint64_t	 addr;
 	bool		 excl;
@@ -944,12 +945,37 @@ dyn_line(char *line, char *out, size_t outlen, bool *sync, bool *wake,
 		return -1;
 	}
 	pats[0] = '\0';
-	if (dyn_list_lines(NULL, arg, pats, DYN_PATS_MAX, &plen) != 0) {
+	if (dyn_list_lines(arg, pats, DYN_PATS_MAX, &plen, err,
+	    sizeof(err)) != 0) {
 		munmap(pats, DYN_PATS_MAX);
-		snprintf(out, outlen, "cannot read the patterns of '%.100s' whole", arg);
+		snprintf(out, outlen, "%s %s", excl ? "exclude:" : "include:",
+		    err);
 		return -1;
 	}
-	r = rb_names_match(pats, dyn_match_cb, &m, err, sizeof(err));
+	memset(hit, 0, sizeof(hit));
+	r = rb_names_match_hits(pats, dyn_match_cb, &m, hit, sizeof(hit),
+	    err, sizeof(err));
+	/* The first pattern that names nothing, by its line. */
+	miss = NULL;
+	for (i = 0, p = pats; r >= 0 && *p != '\0' && i < sizeof(hit); i++) {
+		nl = strchr(p, '\n');
+		if (!hit[i]) {
+			missn++;
+			if (miss == NULL) {
+				miss = p;
+				misslen = nl ? (size_t)(nl - p) : strlen(p);
+			}
+		}
+		if (nl == NULL)
+			break;
+		p = nl + 1;
+	}
+	if (miss != NULL) {
+		if (misslen > 100)
+			misslen = 100;
+		memcpy(missbuf, miss, misslen);
+		missbuf[misslen] = '\0';
+	}
 	munmap(pats, DYN_PATS_MAX);
 	if (r < 0) {
 		snprintf(out, outlen, "%s", err[0] ? err : "cannot read the symbols");
@@ -958,12 +984,14 @@ dyn_line(char *line, char *out, size_t outlen, bool *sync, bool *wake,
 	dyn_remember(line, strlen(line));
 	*sync = true;
 	if (m.n == 0 && m.nosites == 0) {
-		snprintf(out, outlen, "no function matches '%.100s'", arg);
+		snprintf(out, outlen, "no function matches '%s'", missbuf);
 		return -1;
 	}
-	snprintf(out, outlen, "%u function%s %s%s", m.n, m.n == 1 ? "" : "s",
-	    excl ? "off" : "on", m.nosites && m.n == 0 ?
-	    " (those matching are not instrumented)" : "");
+	snprintf(out, outlen, "%u function%s %s%s%s%s%s", m.n,
+	    m.n == 1 ? "" : "s", excl ? "off" : "on",
+	    m.nosites && m.n == 0 ? " (those matching are not instrumented)" :
+	    "", missn ? "; no function matches '" : "", missn ? missbuf : "",
+	    missn ? "'" : "");
 	return 0;
 }
 
@@ -1443,6 +1471,21 @@ dyn_any_sites(void)
 	return false;
 }
 
+/* A reply on standard error, one line each, the state's line aside. */
+static void
+dyn_warn_lines(char *msg)
+{
+	char	*p, *nl;
+
+	for (p = msg; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			break;	/* the last line: the process's state */
+		*nl = '\0';
+		rb_warnf("rbtrace: %s", p);
+	}
+}
+
 /*
  * At start-up, before main(): RBTRACE_DORMANT=1, RBTRACE_EXCLUDE and
  * RBTRACE_INCLUDE (lists of patterns and @FILEs; the includes after the
@@ -1490,21 +1533,24 @@ rb_dyn_setup(void)
 	    in != NULL && *in ? "include " : "", in != NULL && *in ? in : "",
 	    in != NULL && *in ? "\n" : "");
 	dl_iterate_phdr(dyn_self_phdr, (void *)(uintptr_t)rb_dyn_setup);
+	/* The tables first: a process that calls no hook is left alone, silently. */
 	pthread_mutex_lock(&dyn_lock);
+	dyn_sync(msg, sizeof(msg), NULL);
+	if (!dyn_any_sites()) {
+		pthread_mutex_unlock(&dyn_lock);
+		munmap(lines, size);
+		return;
+	}
 	if (d) {
 		dyn_dormant = 1;
 		__atomic_store_n(&dyn_asleep, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&dyn_lock);
-	if (rb_dyn_request(lines, msg, sizeof(msg)) != 0)
-		rb_warnf("rbtrace: %s", msg);
+	/* Said on failure, and for a pattern that names nothing. */
+	if (rb_dyn_request(lines, msg, sizeof(msg)) != 0 ||
+	    strstr(msg, "no function matches") != NULL)
+		dyn_warn_lines(msg);
 	munmap(lines, size);
-	pthread_mutex_lock(&dyn_lock);
-	if (!dyn_any_sites()) {
-		pthread_mutex_unlock(&dyn_lock);
-		return;
-	}
-	pthread_mutex_unlock(&dyn_lock);
 	/* The trace file: a dormant program is listed too. */
 	if (!rb_process_init())
 		return;
@@ -1584,23 +1630,3 @@ rb_dyn_fork_child(void)
 	dyn_worker_start();
 }
 
-/* Until names.c: patterns cannot be matched (addresses can). */
-__attribute__((weak)) int
-rb_names_match(const char *patterns, int (*cb)(uint64_t, const char *, void *),
-    void *arg, char *err, size_t errlen)
-{
-	(void)patterns;
-	(void)cb;
-	(void)arg;
-	snprintf(err, errlen, "function names cannot be matched in this build");
-	return -1;
-}
-
-__attribute__((weak)) int
-rb_names_of(uint64_t addr, char *out, size_t size)
-{
-	(void)addr;
-	(void)out;
-	(void)size;
-	return -1;
-}

@@ -35,172 +35,30 @@
 #include <elfutils/libdwfl.h>
 
 #include "common/atomic.h"
+#include "common/namematch.h"
 #include "monitor/core/breakpoint.h"
 
 #define BP_COPY_TRIES	100	/* rereads of an entry caught changing */
-#define BP_SPACES	8	/* top-level spaces of a name considered */
 #define BP_ID_MAX	0xffffffu	/* rb_ring.why keeps ids in 24 bits */
 
 /* ------------------------------------------------------------------
  * Names.
  */
 
-static int
-bp_ident(int c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-/* @a (@n bytes) and @b (@m bytes) equal, whitespace aside? */
-static int
-bp_eq(const char *a, size_t n, const char *b, size_t m)
-{
-	size_t	i = 0, j = 0;
-
-	for (;;) {
-		while (i < n && isspace((unsigned char)a[i]))
-			i++;
-		while (j < m && isspace((unsigned char)b[j]))
-			j++;
-		if (i == n || j == m)
-			return i == n && j == m;
-		if (a[i++] != b[j++])
-			return 0;
-	}
-}
-
 /*
- * Where @d's parameter list starts (its length if it has none), and the
- * spaces outside brackets before it, which end a return type.  Operator
- * names ("operator()", "operator<", "operator new") and "(anonymous
- * namespace)" are read as the names they are.
- */
-struct bp_shape {
-	size_t	params;
-	size_t	spaces[BP_SPACES];
-	size_t	nspaces;
-};
-
-static void
-bp_shape(const char *d, struct bp_shape *sh)
-{
-	static const char	 anon[] = "(anonymous namespace)";
-	size_t			 n = strlen(d), i = 0;
-	int			 depth = 0;
-
-	sh->params = n;
-	sh->nspaces = 0;
-	while (i < n) {
-		if (strncmp(d + i, anon, sizeof anon - 1) == 0) {
-			i += sizeof anon - 1;
-			continue;
-		}
-		if (strncmp(d + i, "operator", 8) == 0 &&
-		    (i == 0 || !bp_ident(d[i - 1])) && !bp_ident(d[i + 8])) {
-			i += 8;
-			if (d[i] == '(' && d[i + 1] == ')')
-				i += 2;
-			else
-				while (d[i] != '\0' &&
-				    strchr("+-*/%^&|~!=<>,[]", d[i]) != NULL)
-					i++;
-			if (d[i] == ' ')
-				i++;	/* "operator new": no return type */
-			continue;
-		}
-		switch (d[i]) {
-		case '(':
-			if (depth == 0) {
-				sh->params = i;
-				return;
-			}
-			/* FALLTHROUGH */
-		case '<':
-		case '[':
-		case '{':
-			depth++;
-			break;
-		case ')':
-		case '>':
-		case ']':
-		case '}':
-			if (depth > 0)
-				depth--;
-			break;
-		case ' ':
-			if (depth == 0 && sh->nspaces < BP_SPACES)
-				sh->spaces[sh->nspaces++] = i;
-			break;
-		}
-		i++;
-	}
-}
-
-/**
- * rbmon_bp_name_match - does a user's name @q name the demangled @d?
- *
- * With or without the parameter list (and what follows it: const,
- * ref-qualifiers), with or without the return type (templates: "descend<0>"
- * names "int descend<0>(int)"); whitespace does not count.
- * Return: 1 or 0.
+ * The rule itself is common/namematch.c's, shared with the library's
+ * dynamic tracing; a breakpoint's name is never a glob.
  */
 int
 rbmon_bp_name_match(const char *q, const char *d)
 {
-	struct bp_shape	 sh;
-	size_t		 ql = strlen(q), ends[2], e, k, i;
-
-	if (ql == 0)
-		return 0;
-	bp_shape(d, &sh);
-	ends[0] = strlen(d);
-	ends[1] = sh.params;
-	for (i = 0; i < 2; i++) {
-		e = ends[i];
-		if (bp_eq(q, ql, d, e))
-			return 1;
-		for (k = 0; k < sh.nspaces; k++)
-			if (sh.spaces[k] < e &&
-			    bp_eq(q, ql, d + sh.spaces[k] + 1,
-			    e - sh.spaces[k] - 1))
-				return 1;
-	}
-	return 0;
+	return rb_name_equal(q, d);
 }
 
-/**
- * rbmon_bp_symbol_kind - what a symbol's suffixes make it
- * @name: a symbol name ("f", "f.cold", "_Z1fi.constprop.0", ...)
- * @base: set to the length of the name before its first suffix
- *
- * GCC names the parts it splits off a function "NAME.cold" and
- * "NAME.part.N" (no hooks of their own: the hooks stay with NAME) and its
- * specialised copies "NAME.constprop.N", "NAME.isra.N" (their hooks pass
- * NAME's address); other suffixes (.lto_priv.N, .localalias) name the
- * function itself.
- * Return: RBMON_BP_SYM_*.
- */
 int
 rbmon_bp_symbol_kind(const char *name, size_t *base)
 {
-	const char	*p = strchr(name, '.'), *q;
-	int		 kind = RBMON_BP_SYM_FUNC;
-	size_t		 n;
-
-	*base = p == NULL ? strlen(name) : (size_t)(p - name);
-	while (p != NULL) {
-		q = strchr(p + 1, '.');
-		n = q == NULL ? strlen(p + 1) : (size_t)(q - p - 1);
-		if ((n == 4 && strncmp(p + 1, "cold", 4) == 0) ||
-		    (n == 4 && strncmp(p + 1, "part", 4) == 0))
-			return RBMON_BP_SYM_FRAGMENT;
-		if ((n == 9 && strncmp(p + 1, "constprop", 9) == 0) ||
-		    (n == 4 && strncmp(p + 1, "isra", 4) == 0) ||
-		    (n == 11 && strncmp(p + 1, "specialized", 11) == 0))
-			kind = RBMON_BP_SYM_CLONE;
-		p = q;
-	}
-	return kind;
+	return rb_symbol_kind(name, base);
 }
 
 /* ------------------------------------------------------------------
@@ -250,7 +108,7 @@ bp_sym_matches(const struct bp_query *q, const char *sym, size_t base)
 	raw = rbmon_xcalloc(1, base + 1);
 	memcpy(raw, sym, base);
 	d = rbmon_symbols_demangle(raw);
-	ok = strcmp(d, raw) != 0 && rbmon_bp_name_match(q->name, d);
+	ok = strcmp(d, raw) != 0 && rb_name_equal(q->name, d);
 	free(d);
 	free(raw);
 	return ok;
@@ -303,10 +161,10 @@ bp_module_symtab(Dwfl_Module *mod, void **ud, const char *name,
 		    addr == 0 || (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
 		    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
 			continue;
-		kind = rbmon_bp_symbol_kind(nm, &bl);
-		if (kind == RBMON_BP_SYM_FRAGMENT || !bp_sym_matches(q, nm, bl))
+		kind = rb_symbol_kind(nm, &bl);
+		if (kind == RB_SYM_FRAGMENT || !bp_sym_matches(q, nm, bl))
 			continue;
-		bp_addrs_add(kind == RBMON_BP_SYM_CLONE ? &q->clones :
+		bp_addrs_add(kind == RB_SYM_CLONE ? &q->clones :
 		    &q->funcs, addr);
 	}
 	bp_module_done(q);
@@ -349,14 +207,14 @@ bp_dwarf_func(Dwarf_Die *f, void *arg)
 		nm = dwarf_diename(f);
 		if (nm == NULL || strcmp(nm, x->q->name) != 0)
 			return DWARF_CB_OK;
-		kind = RBMON_BP_SYM_FUNC;
+		kind = RB_SYM_FUNC;
 	} else {
-		kind = rbmon_bp_symbol_kind(nm, &bl);
-		if (kind == RBMON_BP_SYM_FRAGMENT ||
+		kind = rb_symbol_kind(nm, &bl);
+		if (kind == RB_SYM_FRAGMENT ||
 		    !bp_sym_matches(x->q, nm, bl))
 			return DWARF_CB_OK;
 	}
-	bp_addrs_add(kind == RBMON_BP_SYM_CLONE ? &x->q->clones :
+	bp_addrs_add(kind == RB_SYM_CLONE ? &x->q->clones :
 	    &x->q->funcs, pc + x->bias);
 	return DWARF_CB_OK;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/namematch.h"
 #include "monitor/core/control.h"
 #include "monitor/core/symbols.h"
 
@@ -23,9 +24,9 @@ int	rbmon_bp_run(struct rbmon_ctl *, struct rbmon_symbols *,
 int	rbmon_bp_name_match(const char *, const char *);
 int	rbmon_bp_symbol_kind(const char *, size_t *);
 
-/* rbmon_bp_symbol_kind(): what a symbol's suffix makes it. */
-#define RBMON_BP_SYM_FUNC	0	/* a function (or an alias of one) */
-#define RBMON_BP_SYM_CLONE	1	/* .constprop/.isra: hooks see the original */
-#define RBMON_BP_SYM_FRAGMENT	2	/* .cold/.part: receives no hooks */
+/* rbmon_bp_symbol_kind(): what a symbol's suffix makes it (RB_SYM_*). */
+#define RBMON_BP_SYM_FUNC	RB_SYM_FUNC
+#define RBMON_BP_SYM_CLONE	RB_SYM_CLONE
+#define RBMON_BP_SYM_FRAGMENT	RB_SYM_FRAGMENT
 
 #endif /* RBMON_BREAKPOINT_H */

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# tests/dyn.mk: dynamic tracing (rbtrace(5), "DYNAMIC TRACING"), included
+# from tests/local.mk.  tests/apps/dyncount.c is built at -O2, as the
+# programs people trace are, by gcc and g++ (as C++) and, where it is
+# installed, clang and clang++, by the rules below rather than automake's,
+# so that the compiler and the flags are exactly these.
+DYN_CFLAGS = -g -O2 -finstrument-functions -pthread
+DYN_APPS =
+if HAVE_STACKS_GCC
+DYN_APPS += tests/apps/dyncount-gcc tests/apps/dyncount-gxx
+endif
+if HAVE_CLANG
+DYN_APPS += tests/apps/dyncount-clang tests/apps/dyncount-clangxx
+endif
+check_DATA += $(DYN_APPS)
+
+tests/apps/dyncount-gcc: $(srcdir)/tests/apps/dyncount.c $(srcdir)/tests/apps/app.h
+	$(AM_V_CC)$(MKDIR_P) tests/apps && \
+	$(STACKS_GCC) $(DYN_CFLAGS) -o $@ $<
+tests/apps/dyncount-gxx: $(srcdir)/tests/apps/dyncount.c $(srcdir)/tests/apps/app.h
+	$(AM_V_CXX)$(MKDIR_P) tests/apps && \
+	$(STACKS_GXX) -x c++ $(DYN_CFLAGS) -o $@ $<
+tests/apps/dyncount-clang: $(srcdir)/tests/apps/dyncount.c $(srcdir)/tests/apps/app.h
+	$(AM_V_CC)$(MKDIR_P) tests/apps && \
+	$(CLANG) $(DYN_CFLAGS) -o $@ $<
+tests/apps/dyncount-clangxx: $(srcdir)/tests/apps/dyncount.c $(srcdir)/tests/apps/app.h
+	$(AM_V_CXX)$(MKDIR_P) tests/apps && \
+	$(CLANGXX) -x c++ $(DYN_CFLAGS) -o $@ $<
+
+DYN_TESTS = tests/integration/dyn-dormant.sh tests/integration/dyn-exclude.sh
+TESTS += $(DYN_TESTS)
+EXTRA_DIST += $(DYN_TESTS) tests/apps/dyncount.c
+CLEANFILES += tests/apps/dyncount-gcc tests/apps/dyncount-gxx \
+	tests/apps/dyncount-clang tests/apps/dyncount-clangxx
