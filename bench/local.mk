@@ -24,7 +24,8 @@ BENCHMARKS = \
 	bench/churn.sh \
 	bench/exports.sh \
 	bench/hotshare.sh \
-	bench/sites.sh
+	bench/sites.sh \
+	bench/dyn.sh
 
 BENCH_APPS = \
 	bench/apps/many \
@@ -33,7 +34,9 @@ BENCH_APPS = \
 	bench/apps/sleepers \
 	bench/apps/pace \
 	bench/apps/clockcost \
-	bench/apps/gapmeter
+	bench/apps/gapmeter \
+	bench/apps/holdprobe \
+	bench/apps/nopsites
 
 # Reference hooks, preloaded in place of librbtrace.so (bench/ref/refhooks.c):
 # a store-only live stack, and a store-only event logger.
@@ -86,6 +89,11 @@ bench_apps_gapmeter_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_gapmeter_CFLAGS = $(BENCH_APP_CFLAGS)
 bench_apps_gapmeter_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 
+bench_apps_holdprobe_SOURCES = bench/apps/holdprobe.c
+bench_apps_holdprobe_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
+bench_apps_holdprobe_CFLAGS = $(BENCH_APP_CFLAGS)
+bench_apps_holdprobe_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
+
 bench_apps_pace_SOURCES = bench/apps/pace.c
 bench_apps_pace_CPPFLAGS = $(BENCH_APP_CPPFLAGS)
 bench_apps_pace_CFLAGS = $(BENCH_APP_CFLAGS)
@@ -95,12 +103,17 @@ bench_apps_pace_LDFLAGS = $(PTHREAD_LIBS) $(SAN_AUT_LDFLAGS)
 bench_apps_clockcost_SOURCES = bench/apps/clockcost.c common/clock.h
 bench_apps_clockcost_CFLAGS = $(WARN_CFLAGS) -O2 -fno-instrument-functions
 
+# Overwrites the hook calls of a copy of a program with no-ops, from the
+# site table (bench/dyn.sh): not instrumented.
+bench_apps_nopsites_SOURCES = bench/apps/nopsites.c
+bench_apps_nopsites_CFLAGS = $(WARN_CFLAGS) -O2 -fno-instrument-functions
+
 BENCH_ENVIRONMENT = \
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)'; \
 	export top_builddir top_srcdir;
 
 bench: $(BENCH_APPS:=$(EXEEXT)) $(BENCH_REFS) rbmon$(EXEEXT) rbtrace$(EXEEXT) lib/librbtrace.la \
-	tests/apps/churn$(EXEEXT)
+	tests/apps/churn$(EXEEXT) tests/sites/sitesdump$(EXEEXT)
 	@$(BENCH_ENVIRONMENT) \
 	ran=0; skipped=0; broke=; \
 	for s in $(BENCHMARKS); do \
