@@ -27,7 +27,8 @@ tests/apps/dyncount-clangxx: $(srcdir)/tests/apps/dyncount.c $(srcdir)/tests/app
 	$(AM_V_CXX)$(MKDIR_P) tests/apps && \
 	$(CLANGXX) -x c++ $(DYN_CFLAGS) -o $@ $<
 
-DYN_TESTS = tests/integration/dyn-dormant.sh tests/integration/dyn-exclude.sh
+DYN_TESTS = tests/integration/dyn-dormant.sh tests/integration/dyn-exclude.sh \
+	tests/integration/dyn-break.sh
 TESTS += $(DYN_TESTS)
 EXTRA_DIST += $(DYN_TESTS) tests/apps/dyncount.c
 CLEANFILES += tests/apps/dyncount-gcc tests/apps/dyncount-gxx \

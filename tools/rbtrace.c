@@ -933,8 +933,8 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 	rbtrace_reply_lines(a.line);
 	if (!o->quiet)
 		rbtrace_say("rbtrace: %s %d: %s; its thread %d stopped for %.2f ms",
-			strncmp(a.line, "woken", 5) == 0 ? "woke" :
-			strncmp(a.line, "asleep", 6) == 0 ? "put to sleep" :
+			strncmp(a.line, "awake;", 6) == 0 ? "woke" :
+			strncmp(a.line, "asleep;", 7) == 0 ? "put to sleep" :
 			o->detach ? "detached from" : "attached to", (int)o->pid,
 			a.line, (int)a.tid, a.pause_ms);
 	if (!o->quiet && a.seeded[0] != '\0' && a.threads > 0)

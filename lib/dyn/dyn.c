@@ -848,7 +848,7 @@ dyn_list_lines(const char *list, char *out, size_t size, size_t *k,
 /* One line of a request; @out gets one line of reply. */
 static int
 dyn_line(char *line, char *out, size_t outlen, bool *sync, bool *wake,
-    bool *sleep_)
+    bool *sleep_, bool remember)
 {
 	struct matched	 m = { 0, 0, 0, 0 };
 	char		 err[256] = "", name[256], *pats, *p, *nl;
@@ -863,14 +863,15 @@ dyn_line(char *line, char *out, size_t outlen, bool *sync, bool *wake,
 	size_t		 i;
 	int		 r;
 
+	/* These are said by the state's line that ends every reply. */
 	if (strcmp(line, "wake") == 0) {
 		*wake = true;
-		snprintf(out, outlen, "woken");
+		out[0] = '\0';
 		return 0;
 	}
 	if (strcmp(line, "sleep") == 0) {
 		*sleep_ = true;
-		snprintf(out, outlen, "asleep");
+		out[0] = '\0';
 		return 0;
 	}
 	if (strcmp(line, "auto") == 0 || strncmp(line, "auto ", 5) == 0) {
@@ -894,7 +895,7 @@ dyn_line(char *line, char *out, size_t outlen, bool *sync, bool *wake,
 		return 0;
 	}
 	if (strcmp(line, "status") == 0) {
-		snprintf(out, outlen, "status");
+		out[0] = '\0';
 		return 0;
 	}
 	if (strcmp(line, "include-all") == 0) {
@@ -986,7 +987,8 @@ dyn_line(char *line, char *out, size_t outlen, bool *sync, bool *wake,
 		snprintf(out, outlen, "%s", err[0] ? err : "cannot read the symbols");
 		return -1;
 	}
-	dyn_remember(line, strlen(line));
+	if (remember)
+		dyn_remember(line, strlen(line));
 	*sync = true;
 	if (m.n == 0 && m.nosites == 0) {
 		snprintf(out, outlen, "no function matches '%s'", missbuf);
@@ -1005,7 +1007,7 @@ dyn_msg_add(char *msg, size_t msglen, size_t *k, const char *line)
 {
 	int	n;
 
-	if (*k >= msglen)
+	if (*k >= msglen || *line == '\0')
 		return;
 	n = snprintf(msg + *k, msglen - *k, "%s%s", *k ? "\n" : "", line);
 	if (n > 0)
@@ -1041,11 +1043,12 @@ dyn_release_rings(void)
 	rb_thread_release_all(1000000000ull, &kept, &fenced);
 }
 
-/**
- * rb_dyn_request - do @req now (see dyn.h)
+/*
+ * Do @req now; @remember: keep its patterns for objects loaded later
+ * (not when they are those being applied again).
  */
-int
-rb_dyn_request(const char *req, char *msg, size_t msglen)
+static int
+dyn_request(const char *req, char *msg, size_t msglen, bool remember)
 {
 	char		 out[512], err[256], *line;
 	const char	*p = req, *nl;
@@ -1073,7 +1076,7 @@ rb_dyn_request(const char *req, char *msg, size_t msglen)
 			memcpy(line, p, len);
 			line[len] = '\0';
 			if (dyn_line(line, out, sizeof(out), &sync, &wake,
-			    &sleep_) != 0)
+			    &sleep_, remember) != 0)
 				ret = RB_DYN_FAILED;
 			dyn_msg_add(msg, msglen, &k, out);
 			munmap(line, dyn_round(len + 1));
@@ -1104,6 +1107,15 @@ rb_dyn_request(const char *req, char *msg, size_t msglen)
 	dyn_msg_add(msg, msglen, &k, out);
 	pthread_mutex_unlock(&dyn_lock);
 	return ret;
+}
+
+/**
+ * rb_dyn_request - do @req now (see dyn.h)
+ */
+int
+rb_dyn_request(const char *req, char *msg, size_t msglen)
+{
+	return dyn_request(req, msg, msglen, true);
 }
 
 /**
@@ -1599,15 +1611,24 @@ rb_dyn_active(void)
 void
 rb_dyn_loaded(void)
 {
-	char	msg[1024], *req;
+	char	msg[1024], *req = NULL;
+	size_t	len = 0;
 
 	if (!rb_dyn_active())
 		return;
+	/* A copy: the request may grow the list it comes from. */
 	pthread_mutex_lock(&dyn_lock);
-	req = dyn_plen != 0 ? dyn_patterns : NULL;
+	if (dyn_plen != 0) {
+		len = dyn_round(dyn_plen + 1);
+		req = dyn_map(len);
+		if (req != NULL)
+			memcpy(req, dyn_patterns, dyn_plen + 1);
+	}
 	pthread_mutex_unlock(&dyn_lock);
 	/* The patterns again, for the new object's functions. */
-	rb_dyn_request(req != NULL ? req : "", msg, sizeof(msg));
+	dyn_request(req != NULL ? req : "", msg, sizeof(msg), false);
+	if (req != NULL)
+		munmap(req, len);
 }
 
 void

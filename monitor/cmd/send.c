@@ -15,6 +15,7 @@
 #include "monitor/core/breakpoint.h"
 #include "monitor/core/control.h"
 #include "monitor/core/discover.h"
+#include "monitor/core/dyn.h"
 #include "monitor/core/model.h"
 #include "monitor/core/safeio.h"
 #include "monitor/core/symbols.h"
@@ -247,7 +248,15 @@ send_bp_thread(struct rbmon_model *m, const char *path, long pid)
 		if (one == NULL && (pid == 0 || s.procs[i].pid == pid))
 			one = t;
 	}
-	if (one == NULL && pid != 0)
+	for (i = 0; one == NULL && pid != 0 && i < s.nprocs; i++)
+		if (s.procs[i].pid == pid && s.procs[i].dyn != NULL &&
+		    (s.procs[i].dyn->flags & RB_DYNF_DORMANT))
+			break;
+	if (one == NULL && pid != 0 && i < s.nprocs)
+		fprintf(stderr, "rbmon: process %ld is asleep (dynamic tracing): "
+		    "no thread is traced until rbtrace -p %ld wakes it\n", pid,
+		    pid);
+	else if (one == NULL && pid != 0)
 		fprintf(stderr, "rbmon: process %ld has no live traced thread "
 		    "in the file\n", pid);
 	else if (one == NULL) {

@@ -37,6 +37,8 @@
 #include "common/atomic.h"
 #include "common/namematch.h"
 #include "monitor/core/breakpoint.h"
+#include "monitor/core/control.h"
+#include "monitor/core/dyn.h"
 
 #define BP_COPY_TRIES	100	/* rereads of an entry caught changing */
 #define BP_ID_MAX	0xffffffu	/* rb_ring.why keeps ids in 24 bits */
@@ -312,6 +314,8 @@ struct bp_op {
 	/* list */
 	struct bp_row			*rows;
 	size_t				 nrows;
+	/* dynamic tracing: the table's copies */
+	struct rbmon_dyns		 dyns;
 };
 
 static struct rb_bp *
@@ -579,6 +583,77 @@ bp_guarded(struct bp_op *o, void (*fn)(void *), char **cause)
 	return 0;
 }
 
+static void
+bp_do_dyn(void *arg)
+{
+	struct bp_op	*o = arg;
+
+	rbmon_dyn_read(o->c->base, &o->c->m->hdr, &o->dyns);
+}
+
+/*
+ * A breakpoint on a function switched off (rbtrace(5), "DYNAMIC TRACING")
+ * would never be hit: ask the scope's thread to switch its locations back
+ * on (a DYN command, waited for a moment), or say why not, after the
+ * breakpoint's line in @f.
+ */
+static void
+bp_dyn_check(struct bp_op *o, FILE *f)
+{
+	const struct rbmon_dyn	*d;
+	struct rbmon_cmd	 k;
+	char			 req[512], *why = NULL;
+	size_t			 i, j, n = 0, len = 0;
+	int			 r;
+
+	memset(&o->dyns, 0, sizeof o->dyns);
+	if (o->c->base == NULL || bp_guarded(o, bp_do_dyn, &why) != 0) {
+		free(why);
+		return;
+	}
+	d = rbmon_dyn_find(&o->dyns, o->sc->pid, o->sc->pstart);
+	if (d == NULL || d->torn)
+		goto out;
+	if (d->flags & RB_DYNF_DORMANT) {
+		fprintf(f, "; the process is asleep, no function is traced: "
+		    "rbtrace -p %d wakes it", (int)o->sc->pid);
+		goto out;
+	}
+	req[0] = '\0';
+	for (i = 0; i < o->n; i++)
+		for (j = 0; j < d->nfns; j++)
+			if (d->fns[j].addr == o->addrs[i] &&
+			    len + 40 < sizeof req) {
+				len += (size_t)snprintf(req + len,
+				    sizeof req - len, "%sinclude-addr %#llx",
+				    n ? "\n" : "",
+				    (unsigned long long)o->addrs[i]);
+				n++;
+			}
+	if (n == 0)
+		goto out;
+	memset(&k, 0, sizeof k);
+	r = -1;
+	if (rbmon_ctl_target(o->c, o->sc->tid, &k, &why) == 0 &&
+	    rbmon_ctl_post(o->c, &k, "DYN ", req, &why) == 0) {
+		r = rbmon_ctl_wait(o->c, &k, 1000000000ull, &why);
+		if (r == 0)
+			rbmon_ctl_withdraw(o->c, &k);
+	}
+	if (r > 0 && k.ok)
+		fprintf(f, "; it was not traced (switched off): switched back on");
+	else
+		fprintf(f, "; it is not traced (switched off), and thread %d "
+		    "could not switch it back on%s%s: rbtrace -p %d --include "
+		    "%s, or X in rbmon's screen", (int)o->sc->tid,
+		    why != NULL ? ": " : "", why != NULL ? why : "",
+		    (int)o->sc->pid, o->name);
+	rbmon_cmd_free(&k);
+out:
+	free(why);
+	rbmon_dyn_free(&o->dyns);
+}
+
 static int
 bp_row_cmp(const void *a, const void *b)
 {
@@ -793,6 +868,7 @@ bp_brkp(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 		fprintf(f, ", stops from hit %u", from);
 	if (tid != 0)
 		fprintf(f, ", thread %d only", (int)tid);
+	bp_dyn_check(&o, f);
 	bp_close(&out);
 	ret = 1;
 out:

@@ -51,9 +51,22 @@ static const struct option opts_long[] = {
 };
 
 /*
- * --send EVON|EVOF (rbmon_ctl_parse()'s word) acts on the file, BLST and
- * BCLR on a process's breakpoints: none needs --thread.
+ * --send EVON|EVOF (rbmon_ctl_parse()'s word) acts on the file, BLST,
+ * BCLR and BRKP on a process's breakpoints: none needs --thread (but a
+ * breakpoint for one thread, BRKP F thread, names it).
  */
+/* Does @line end with the word "thread"? */
+static int
+opts_ends_thread(const char *line)
+{
+	size_t	n = strlen(line);
+
+	while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+		n--;
+	return n >= 7 && strncmp(line + n - 6, "thread", 6) == 0 &&
+	    (line[n - 7] == ' ' || line[n - 7] == '\t');
+}
+
 static int
 opts_nothread(const char *line)
 {
@@ -65,7 +78,8 @@ opts_nothread(const char *line)
 	return n == 4 && (strncasecmp(line, "EVON", 4) == 0 ||
 	    strncasecmp(line, "EVOF", 4) == 0 ||
 	    strncasecmp(line, "BLST", 4) == 0 ||
-	    strncasecmp(line, "BCLR", 4) == 0);
+	    strncasecmp(line, "BCLR", 4) == 0 ||
+	    (strncasecmp(line, "BRKP", 4) == 0 && !opts_ends_thread(line)));
 }
 
 static void
