@@ -347,14 +347,18 @@ static inline RB_NOINSTR void rb_set_depth(struct rb_thread *t, uint32_t d)
 }
 
 /*
- * Leaving @fn.  Normally the top slot holds @fn.  If it holds another
- * function at that level, frames were skipped (longjmp, a named frame never
- * popped): unwind to the nearest level that holds @fn (rb_pop_search()).
+ * Leaving @fn.  Normally the top slot holds @fn (rb_pop()).  If it holds
+ * another function at that level, frames were skipped (longjmp, a named
+ * frame never popped): unwind to the nearest level that holds @fn
+ * (rb_pop_search()).
+ */
+
+/*
  * Return: false for an exit whose entry was never seen, which pops
  * nothing and is not recorded.
  */
-static RB_NOINSTR __attribute__((noinline)) bool
-rb_pop_search(struct rb_thread *t, uintptr_t fn, uint32_t d)
+static RB_NOINSTR bool rb_pop_search(struct rb_thread *t, uintptr_t fn,
+				     uint32_t d)
 {
 	const struct rb_slot *s;
 	uint32_t k, lim;
@@ -384,6 +388,10 @@ rb_pop_search(struct rb_thread *t, uintptr_t fn, uint32_t d)
 	return true;
 }
 
+/*
+ * The common case: the top slot holds @fn, or cannot be checked; nothing
+ * to pop.  Return: false if rb_pop_search() must decide.
+ */
 static inline RB_NOINSTR __attribute__((always_inline)) bool
 rb_pop(struct rb_thread *t, struct rb_ring *r, uintptr_t fn)
 {
@@ -407,7 +415,18 @@ rb_pop(struct rb_thread *t, struct rb_ring *r, uintptr_t fn)
 		RB_STORE(&r->currSlot, (int32_t)c);
 		return true;
 	}
-	return rb_pop_search(t, fn, d);
+	return false;
+}
+
+/*
+ * The exit when the top slot holds another function: out of line, so
+ * that the fast path keeps no value across a call.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_exit_search(struct rb_thread *t, uintptr_t fn)
+{
+	if (rb_pop_search(t, fn, t->depth))
+		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
 }
 
 /*
@@ -488,8 +507,12 @@ rb_attention_exit(struct rb_thread *t, void *fn)
 {
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
-	if (!(a & RB_ATTN_UNTRACED) && rb_pop(t, t->ring, (uintptr_t)fn))
-		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
+	if (!(a & RB_ATTN_UNTRACED)) {
+		if (rb_pop(t, t->ring, (uintptr_t)fn))
+			rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
+		else
+			rb_exit_search(t, (uintptr_t)fn);
+	}
 	if (a & ~RB_ATTN_UNTRACED)
 		rb_control(t, true, (uintptr_t)fn);
 }
@@ -611,6 +634,8 @@ void __cyg_profile_func_exit(void *fn, void *site)
 		rb_attention_exit(t, fn);
 	} else if (RB_LIKELY(rb_pop(t, r, (uintptr_t)fn))) {
 		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
+	} else {
+		rb_exit_search(t, (uintptr_t)fn);
 	}
 	rb_hook_end(t);
 }

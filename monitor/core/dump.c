@@ -580,8 +580,9 @@ dump_json_control(FILE *out, struct rbmon_symbols *sy,
  * "dynamic": a process's dynamic tracing entry, or null: {"dormant",
  * "refused" (null, or why), "sites", "sites_off", "functions_off", "off"
  * (the functions named, each {"function", "address", "reason"}), "more"
- * (those off but not named)}; {"torn": true} for an entry that changed at
- * every try.
+ * (those off but not named), "batches", "traps", "private_bytes",
+ * "last_batch_ns"}; {"torn": true} for an entry that changed at every
+ * try.
  */
 static void
 dump_json_dyn(FILE *out, struct rbmon_symbols *sy,
@@ -613,7 +614,10 @@ dump_json_dyn(FILE *out, struct rbmon_symbols *sy,
 		fprintf(out, ", \"address\": \"0x%" PRIx64 "\", \"reason\": "
 		    "\"%s\"}", d->fns[i].addr, rbmon_dyn_reason(d->fns[i].reason));
 	}
-	fprintf(out, "], \"more\": %" PRIu64 "}, ", rbmon_dyn_more(d));
+	fprintf(out, "], \"more\": %" PRIu64 ", \"batches\": %" PRIu64
+	    ", \"traps\": %" PRIu64 ", \"private_bytes\": %" PRIu64
+	    ", \"last_batch_ns\": %" PRIu64 "}, ", rbmon_dyn_more(d),
+	    d->batches, d->traps, d->private_bytes, d->last_ns);
 }
 
 /**

@@ -60,6 +60,10 @@ dyn_copy(struct rb_dynproc *e, struct rbmon_dyn *d, struct rb_dynfn *fns)
 		d->sites_off = RB_LOAD(&e->sites_off);
 		d->off_name = RB_LOAD(&e->off_name);
 		d->off_auto = RB_LOAD(&e->off_auto);
+		d->batches = RB_LOAD(&e->batches);
+		d->traps = RB_LOAD(&e->traps);
+		d->private_bytes = RB_LOAD(&e->private_bytes);
+		d->last_ns = RB_LOAD(&e->last_ns);
 		listed = RB_LOAD(&e->listed);
 		if (listed > RB_DYN_LISTED)
 			listed = RB_DYN_LISTED;

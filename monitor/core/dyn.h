@@ -21,6 +21,9 @@ struct rbmon_dyn {
 	uint32_t	 objects, funcs;
 	uint64_t	 sites, sites_off;
 	uint32_t	 off_name, off_auto;
+	uint64_t	 batches, traps;	/* batches written, traps sent on */
+	uint64_t	 private_bytes;	/* text made private by them */
+	uint64_t	 last_ns;	/* how long the last batch took */
 	size_t		 nfns;		/* listed, known reasons only */
 	struct rb_dynfn	*fns;		/* reason: RB_DYN_BY_* bits only */
 	char		 why[RB_DYN_WHY_MAX + 1];

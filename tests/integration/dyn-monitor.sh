@@ -56,7 +56,8 @@ doc = json.load(open(sys.argv[1]))
 pid, fn1, fn2, name2 = int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 p = [p for p in doc["processes"] if p["pid"] == pid][0]
 want = {"dormant": False, "refused": None, "sites": 20112, "sites_off": 3456,
-        "functions_off": 12, "more": 10,
+        "functions_off": 12, "more": 10, "batches": 0, "traps": 0,
+        "private_bytes": 0, "last_batch_ns": 0,
         "off": [{"function": "blocked_wait", "address": fn1, "reason": "name"},
                 {"function": name2, "address": fn2, "reason": "name,auto"}]}
 if p["dynamic"] != want:
