@@ -28,7 +28,7 @@ tests/apps/dyncount-clangxx: $(srcdir)/tests/apps/dyncount.c $(srcdir)/tests/app
 	$(CLANGXX) -x c++ $(DYN_CFLAGS) -o $@ $<
 
 DYN_TESTS = tests/integration/dyn-dormant.sh tests/integration/dyn-exclude.sh \
-	tests/integration/dyn-break.sh
+	tests/integration/dyn-break.sh tests/integration/dyn-auto.sh
 TESTS += $(DYN_TESTS)
 EXTRA_DIST += $(DYN_TESTS) tests/apps/dyncount.c
 CLEANFILES += tests/apps/dyncount-gcc tests/apps/dyncount-gxx \

@@ -63,6 +63,8 @@
 #define DYN_OFF_BITS		(RB_DYN_BY_NAME | RB_DYN_BY_AUTO)
 #define DYN_REQ_MAX		8192
 #define DYN_PATS_MAX		(1u << 20)
+#define AUTO_ROUND_NS		(20 * 1000000ull)	/* between automatic rounds */
+#define AUTO_IDLE_ROUNDS	10
 
 /* One loaded object as the tables know it. */
 struct dobj {
@@ -1153,8 +1155,9 @@ static struct {
 	uint64_t	auto_start;
 } wk;
 static pthread_mutex_t wk_lock = PTHREAD_MUTEX_INITIALIZER;
+static int auto_reset;		/* the automatic counts start again */
 
-static void dyn_auto_round(void);
+static unsigned dyn_auto_round(void);
 
 static void
 dyn_worker_serve(void)
@@ -1178,6 +1181,7 @@ dyn_worker(void *arg)
 {
 	uint64_t	 now, next;
 	uint32_t	 seq;
+	unsigned	 idle = 0;
 	sigset_t	 all;
 
 	(void)arg;
@@ -1191,9 +1195,17 @@ dyn_worker(void *arg)
 		dyn_worker_serve();
 		now = rb_clock_mono_ns();
 		if (__atomic_load_n(&wk.auto_on, __ATOMIC_ACQUIRE) && now >= next) {
-			dyn_auto_round();
-			next = now + 50 * 1000000ull;
-			if (now - wk.auto_start >= (uint64_t)wk.auto_ms * 1000000ull) {
+			/*
+			 * Rounds for the warm-up, and on while they find more
+			 * (a caller's time shrinks as its callees go off):
+			 * until AUTO_IDLE_ROUNDS found nothing, up to four
+			 * times as long.
+			 */
+			idle = dyn_auto_round() != 0 ? 0 : idle + 1;
+			next = now + AUTO_ROUND_NS;
+			if (now - wk.auto_start >= 4ull * wk.auto_ms * 1000000ull ||
+			    (now - wk.auto_start >= (uint64_t)wk.auto_ms * 1000000ull &&
+			     idle >= AUTO_IDLE_ROUNDS)) {
 				wk.auto_on = 0;
 				if (dyn_entry != NULL)
 					__atomic_or_fetch(&dyn_entry->flags,
@@ -1241,6 +1253,7 @@ dyn_auto_arm(uint32_t ms)
 {
 	wk.auto_ms = ms;
 	wk.auto_start = rb_clock_mono_ns();
+	__atomic_store_n(&auto_reset, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&wk.auto_on, 1, __ATOMIC_RELEASE);
 	if (dyn_entry != NULL)
 		__atomic_or_fetch(&dyn_entry->flags, RB_DYNF_AUTO,
@@ -1309,17 +1322,21 @@ rb_dyn_post(struct rb_thread *t, const char *req, char *msg, size_t msglen)
 #define AUTO_LONG_NS	10000		/* a call this long keeps its function */
 #define AUTO_RATE	20000		/* calls a second, all threads */
 #define AUTO_LONG_FRAC	1000		/* at most 1 call in this many long */
+#define AUTO_LEAVES	4096		/* leaf durations kept per ring */
+#define AUTO_MIN_CALLS	16		/* calls seen, at the least */
 
 struct auto_st {
 	uint64_t	*key;
 	uint64_t	*calls, *longc;
-	size_t		 cap;
+	size_t		 cap, used;
 	size_t		 mapped;
-	uint64_t	 span_ns;	/* summed over threads */
+	uint64_t	 span_ns;	/* summed over threads and rounds */
+	uint64_t	*seen;		/* per ring: the log's head last read */
 };
 
 static struct auto_st	as;
 static struct rb_event	*auto_buf;
+static uint64_t		*auto_leaves;
 
 static uint64_t
 auto_ns(uint64_t ticks)
@@ -1335,6 +1352,7 @@ auto_ns(uint64_t ticks)
 	return (uint64_t)((double)ticks * 1e9 / (double)hz);
 }
 
+/* @fn's slot, or SIZE_MAX when the table is full enough. */
 static size_t
 auto_slot(uint64_t fn)
 {
@@ -1343,63 +1361,122 @@ auto_slot(uint64_t fn)
 	for (j = fn_hash(fn, as.cap); as.key[j] != 0 && as.key[j] != fn;
 	    j = (j + 1) & (as.cap - 1))
 		;
-	if (as.key[j] == 0)
+	if (as.key[j] == 0) {
+		if (as.used * 2 >= as.cap)
+			return SIZE_MAX;
 		as.key[j] = fn;
+		as.used++;
+	}
 	return j;
 }
 
-static void
-auto_ring(struct rb_ring *r, void *arg)
+static int
+u64_cmp(const void *a, const void *b)
 {
-	const struct rb_header	*g = &rb_proc.map.geo;
-	struct { uint64_t fn, ts; } st[AUTO_DEPTH];
-	struct rb_ev_window	 w;
-	struct rb_evq		 q;
-	size_t			 n, i, d = 0, j;
-	uint64_t		 dur, first = 0, last = 0;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	(void)arg;
-	if (g->events == 0 || auto_buf == NULL)
-		return;
-	rb_evq_attach(&q, rb_ring_evlog(g, r), g->events, g->ev_policy);
-	n = rb_evlog_copy(&q, 0, auto_buf, AUTO_RECS, &w);
+	return (x > y) - (x < y);
+}
+
+/*
+ * One pass over a window of a log: each call's duration, less what the
+ * hooks of the calls it made cost (@pair_ns each: the durations were
+ * measured traced), into the table; with @leaves, the durations of the
+ * calls that made none instead.
+ */
+static void
+auto_pass(const struct rb_event *ev, size_t n, uint64_t pair_ns,
+    uint64_t *leaves, size_t *nleaves)
+{
+	struct { uint64_t fn, ts, kids; } st[AUTO_DEPTH];
+	size_t		d = 0, i, j;
+	uint64_t	dur, hooks;
+
 	for (i = 0; i < n; i++) {
-		const struct rb_event *e = &auto_buf[i];
+		const struct rb_event *e = &ev[i];
 
 		if (e->kind == RB_EV_ENTRY) {
-			if (first == 0)
-				first = e->ts;
-			last = e->ts;
 			if (d < AUTO_DEPTH) {
 				st[d].fn = e->fn;
 				st[d].ts = e->ts;
+				st[d].kids = 0;
 			}
 			d++;
 		} else if (e->kind == RB_EV_EXIT) {
-			last = e->ts;
 			if (d == 0 || d > AUTO_DEPTH) {
 				d = d ? d - 1 : 0;
 				continue;
 			}
 			d--;
-			if (st[d].fn != e->fn) {
+			if (st[d].fn != e->fn || e->ts < st[d].ts) {
 				d = 0;	/* out of step: start over */
 				continue;
 			}
-			j = auto_slot(e->fn);
-			as.calls[j]++;
 			dur = auto_ns(e->ts - st[d].ts);
+			if (d > 0)
+				st[d - 1].kids += 1 + st[d].kids;
+			if (leaves != NULL) {
+				if (st[d].kids == 0 && *nleaves < AUTO_LEAVES)
+					leaves[(*nleaves)++] = dur;
+				continue;
+			}
+			hooks = st[d].kids * pair_ns;
+			dur = dur > hooks ? dur - hooks : 0;
+			if ((j = auto_slot(e->fn)) == SIZE_MAX)
+				continue;
+			as.calls[j]++;
 			if (dur >= AUTO_LONG_NS)
 				as.longc[j]++;
 		} else if (e->kind == RB_EV_LOST || e->kind == RB_EV_OFF) {
 			d = 0;
 		}
 	}
+}
+
+static void
+auto_ring(struct rb_ring *r, void *arg)
+{
+	const struct rb_header	*g = &rb_proc.map.geo;
+	uint64_t		 first = 0, last = 0, pair_ns = 0;
+	struct rb_ev_window	 w;
+	struct rb_evq		 q;
+	size_t			 n, i, k, nleaves = 0;
+
+	(void)arg;
+	if (g->events == 0 || auto_buf == NULL || auto_leaves == NULL)
+		return;
+	k = (size_t)(((char *)r - ((char *)rb_proc.map.base + g->rings_off)) /
+	    g->ring_size);
+	rb_evq_attach(&q, rb_ring_evlog(g, r), g->events, g->ev_policy);
+	/* From where the last round stopped: no record counted twice. */
+	n = rb_evlog_copy(&q, k < RB_MAX_RINGS ? as.seen[k] : 0, auto_buf,
+	    AUTO_RECS, &w);
+	if (k < RB_MAX_RINGS)
+		as.seen[k] = w.head;
+	for (i = 0; i < n; i++) {
+		if (auto_buf[i].kind != RB_EV_ENTRY &&
+		    auto_buf[i].kind != RB_EV_EXIT)
+			continue;
+		if (first == 0)
+			first = auto_buf[i].ts;
+		last = auto_buf[i].ts;
+	}
+	/*
+	 * What a traced call costs its caller: twice the median of the calls
+	 * that made none (one hook's work each side of its body), as rbmon
+	 * hot estimates it.
+	 */
+	auto_pass(auto_buf, n, 0, auto_leaves, &nleaves);
+	if (nleaves > 0) {
+		qsort(auto_leaves, nleaves, sizeof(*auto_leaves), u64_cmp);
+		pair_ns = 2 * auto_leaves[nleaves / 2];
+	}
+	auto_pass(auto_buf, n, pair_ns, NULL, NULL);
 	if (last > first)
 		as.span_ns += auto_ns(last - first);
 }
 
-static void
+static unsigned
 dyn_auto_round(void)
 {
 	struct matched	 m = { RB_DYN_BY_AUTO, 0, 0, 0 };
@@ -1409,26 +1486,34 @@ dyn_auto_round(void)
 
 	if (auto_buf == NULL)
 		auto_buf = dyn_map(dyn_round(AUTO_RECS * sizeof(struct rb_event)));
+	if (auto_leaves == NULL)
+		auto_leaves = dyn_map(dyn_round(AUTO_LEAVES * sizeof(uint64_t)));
 	if (as.cap == 0) {
 		as.key = dyn_map(len);
-		if (as.key == NULL || auto_buf == NULL)
-			return;
+		as.seen = dyn_map(dyn_round(RB_MAX_RINGS * sizeof(uint64_t)));
+		if (as.key == NULL || as.seen == NULL || auto_buf == NULL)
+			return 0;
 		as.cap = 4096;
 		as.calls = as.key + as.cap;
 		as.longc = as.calls + as.cap;
 		as.mapped = len;
+		auto_reset = 1;
 	}
-	memset(as.key, 0, len);
-	as.span_ns = 0;
+	/* The counts add up over the warm-up's rounds. */
+	if (__atomic_exchange_n(&auto_reset, 0, __ATOMIC_ACQ_REL)) {
+		memset(as.key, 0, len);
+		as.used = 0;
+		as.span_ns = 0;
+	}
 	/* The counter's rate, if nothing measured it yet (no thread since 10 ms). */
 	rb_clock_calibrate(rb_proc.map.hdr);
 	rb_thread_each_ring(auto_ring, NULL);
 	if (as.span_ns == 0)
-		return;
-	/* Calls in the window for AUTO_RATE a second of the threads' time. */
+		return 0;
+	/* Calls in the windows for AUTO_RATE a second of the threads' time. */
 	need = (uint64_t)((double)AUTO_RATE * (double)as.span_ns / 1e9);
-	if (need < 64)
-		need = 64;
+	if (need < AUTO_MIN_CALLS)
+		need = AUTO_MIN_CALLS;
 	pthread_mutex_lock(&dyn_lock);
 	for (j = 0; j < as.cap; j++) {
 		uint8_t	v;
@@ -1444,6 +1529,7 @@ dyn_auto_round(void)
 	if (m.n != 0 && dyn_sync(err, sizeof(err), NULL) != 0)
 		rb_warnf("rbtrace: automatic exclusion: %s", err);
 	pthread_mutex_unlock(&dyn_lock);
+	return m.n;
 }
 
 /* ------------------------------------------------------------------

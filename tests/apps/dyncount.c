@@ -3,7 +3,7 @@
  * dyncount.c - threads whose calls are known exactly, for dynamic tracing
  * (functions switched off and on while they run).
  *
- * usage: dyncount [-t THREADS] [-n ROUNDS] [-w] [-l]
+ * usage: dyncount [-t THREADS] [-n ROUNDS] [-s US] [-w] [-l]
  * Each thread "dc-K" (THREADS, default 3) runs ROUNDS (default 2000)
  * rounds of
  *     dc_round { dc_hot x 64; dc_mid { dc_leaf x 16 }; dc_tail }
@@ -13,6 +13,8 @@
  * "done PID".
  *   -w  write "armed PID" first and wait for SIGUSR1 before any work
  *   -l  loop until SIGTERM (ROUNDS per "round N" line of thread dc-0)
+ *   -s  each round also calls dc_spin, which spins for US microseconds
+ *       (a function called often whose every call is long)
  * Functions called per round: dc_round 1, dc_hot 64, dc_mid 1, dc_leaf 16,
  * dc_tail 1 (a tail call of dc_leaf's sibling at -O2: dc_tail's exit hook
  * is a jmp).
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -33,6 +36,7 @@
 #define LEAF		16
 
 static long rounds = 2000;
+static long spin_us;
 static int loop;
 static volatile sig_atomic_t stop;
 static int bad;
@@ -62,6 +66,17 @@ __attribute__((noinline)) unsigned long dc_tail(unsigned long x)
 	return dc_leaf(x + 1);
 }
 
+__attribute__((noinline)) void dc_spin(void)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) <
+	    spin_us * 1000);
+}
+
 __attribute__((noinline)) unsigned long dc_round(unsigned long x)
 {
 	int i;
@@ -69,6 +84,8 @@ __attribute__((noinline)) unsigned long dc_round(unsigned long x)
 	for (i = 0; i < HOT; i++)
 		x = dc_hot(x);
 	x = dc_mid(x);
+	if (spin_us > 0)
+		dc_spin();
 	return dc_tail(x);
 }
 
@@ -122,13 +139,16 @@ int main(int argc, char **argv)
 	long threads = 3, i;
 	int c, wait_go = 0;
 
-	while ((c = getopt(argc, argv, "t:n:wl")) != -1) {
+	while ((c = getopt(argc, argv, "t:n:s:wl")) != -1) {
 		switch (c) {
 		case 't':
 			threads = strtol(optarg, NULL, 10);
 			break;
 		case 'n':
 			rounds = strtol(optarg, NULL, 10);
+			break;
+		case 's':
+			spin_us = strtol(optarg, NULL, 10);
 			break;
 		case 'w':
 			wait_go = 1;
@@ -137,7 +157,7 @@ int main(int argc, char **argv)
 			loop = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: dyncount [-t THREADS] [-n ROUNDS] [-w] [-l]\n");
+			fprintf(stderr, "usage: dyncount [-t THREADS] [-n ROUNDS] [-s US] [-w] [-l]\n");
 			return 2;
 		}
 	}
