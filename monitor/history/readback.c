@@ -450,9 +450,10 @@ rbread_dyn_table(FILE *out, struct rbwalk_ctx *x, const char *prefix)
 	rbread_dyn(x, -1, &d);
 	if ((t = rbread_dyn_text(&d, RBREAD_DYN_SHOWN, 0)) != NULL) {
 		fprintf(out, "%.*s\n%s", blank, prefix, prefix);
+		if (d.processes > 1)
+			fprintf(out, "In %zu processes: ", d.processes);
 		rbmon_esc_fputs(t, out);
-		fputs(d.processes > 1 ? " (in all processes together).\n" :
-		    ".\n", out);
+		fputs(".\n", out);
 		free(t);
 	}
 	rbread_dyn_free(&d);
