@@ -363,7 +363,8 @@ rbread_dyn(struct rbwalk_ctx *x, int32_t pid, struct rbread_dyn *d)
 			d->names[d->nnames++] = rbmon_xstrdup(name);
 		}
 	}
-	qsort(d->names, d->nnames, sizeof *d->names, rbread_name_cmp);
+	if (d->nnames > 1)
+		qsort(d->names, d->nnames, sizeof *d->names, rbread_name_cmp);
 	for (i = 0, n = 0; i < d->nnames; i++) {
 		if (n > 0 && strcmp(d->names[n - 1], d->names[i]) == 0)
 			free(d->names[i]);
