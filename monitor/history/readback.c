@@ -399,9 +399,9 @@ rbread_cat(char *s, const char *add)
 
 /**
  * rbread_dyn_text - "2 functions not traced (switched off at run time):
- * dc_hot, dc_leaf", naming @shown at most, with "; dormant for a while
- * (nothing traced meanwhile)" if a process slept; @brief: without what
- * is in parentheses, for a name
+ * dc_hot, dc_leaf", naming @shown at most, with "; dormant for some or
+ * all of the recording (nothing traced meanwhile)" if a process slept;
+ * @brief: shorter, for a name
  *
  * Return: the text (names as they are: escape it to show it), to free, or
  * NULL if every function was traced.
@@ -431,8 +431,8 @@ rbread_dyn_text(const struct rbread_dyn *d, size_t shown, int brief)
 	}
 	if (d->dormant) {
 		s = rbread_cat(s, s != NULL ? "; dormant" : "dormant");
-		s = rbread_cat(s, brief ? " for a while" : " for a while "
-		    "(nothing traced meanwhile)");
+		s = rbread_cat(s, brief ? " for a while" : " for some or all "
+		    "of the recording (nothing traced meanwhile)");
 	}
 	return s;
 }
@@ -453,6 +453,9 @@ rbread_dyn_table(FILE *out, struct rbwalk_ctx *x, const char *prefix)
 		fprintf(out, "%.*s\n%s", blank, prefix, prefix);
 		if (d.processes > 1)
 			fprintf(out, "In %zu processes: ", d.processes);
+		/* "Dormant ...", a sentence of its own. */
+		if (d.processes <= 1 && t[0] >= 'a' && t[0] <= 'z')
+			t[0] = (char)(t[0] - 'a' + 'A');
 		rbmon_esc_fputs(t, out);
 		fputs(".\n", out);
 		free(t);

@@ -525,13 +525,19 @@ rec_dyn_print(const struct rbmon_dyn *d)
 	return h;
 }
 
-/* A process the recording is about: running, or one of its streams'. */
+/*
+ * A process the recording is about: running, one of its streams', or the
+ * file's creator (asleep, it has no stream, and may be gone before the
+ * first sweep).
+ */
 static int
 rec_dyn_wanted(const struct recorder *r, const struct rbmon_dyn *d)
 {
 	uint32_t	i;
 
 	if (rbmon_model_pid_alive(d->pid, d->pstart))
+		return 1;
+	if (d->pid == r->h.creator_pid && d->pstart == r->h.creator_start)
 		return 1;
 	for (i = 0; i < r->streams; i++)
 		if (r->stream_pid[i] == d->pid)

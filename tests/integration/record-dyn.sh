@@ -4,8 +4,9 @@
 # (DYN chunks, rbtrace(5) "RECORDINGS"): dc_hot switched off at start with
 # rbtrace record --exclude, dc_leaf and dc_tail switched off and on again
 # by rbtrace -p while recording; replay, report and hot say so in their
-# text and JSON, the exports in their names and metadata; a recording
-# with every function traced says nothing.
+# text and JSON, the exports in their names and metadata; so do they of
+# a program dormant throughout; a recording with every function traced
+# says nothing.
 . "$(dirname "$0")/lib.sh"
 
 APP=$APPS/dyncount-gcc
@@ -105,6 +106,18 @@ if need_attach_ok=$( (need_attach) 2>&1 ); then
 else
 	note "rbtrace -p cannot attach here: the live part skipped ($need_attach_ok)"
 fi
+
+# ---- dormant throughout: nothing traced, and said so ----------------------------------
+"$RBTRACE" record -o "$T/dormant.rbr" --file "$T/dormant.trace" --dormant \
+	-- "$APP" -t 2 -n 200 >"$T/dormant.out" 2>"$T/dormant.err" ||
+	fail "rbtrace record --dormant exited $?: $(cat "$T/dormant.err")"
+"$RBMON" report "$T/dormant.rbr" >"$T/dormant.report" 2>&1 ||
+	fail "rbmon report, dormant, exited $?: $(cat "$T/dormant.report")"
+said "$T/dormant.report" "Dormant for some or all of the recording (nothing traced meanwhile)."
+"$RBMON" report --json "$T/dormant.rbr" >"$T/dormant.json" 2>/dev/null ||
+	fail "rbmon report --json, dormant, exited $?"
+expect "report --json, dormant" '{"functions":0,"dormant":true}' \
+	"$(jq -c '.not_traced | {functions, dormant}' "$T/dormant.json")"
 
 # ---- every function traced: nothing said ---------------------------------------------
 "$RBTRACE" record -o "$T/all.rbr" --file "$T/all.trace" \
