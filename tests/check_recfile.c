@@ -420,6 +420,79 @@ START_TEST(test_rec_unknown_chunk)
 }
 END_TEST
 
+/* A DYN chunk of process 101, image 1, listing @n of @fns but saying @say. */
+static void
+rt_dyn(struct rbrec_writer *w, uint32_t off, const struct rb_dynfn *fns,
+    size_t n, uint32_t say, uint32_t flags)
+{
+	struct rbrec_dyn	d;
+
+	memset(&d, 0, sizeof d);
+	d.image = 1;
+	d.pid = 101;
+	d.flags = flags;
+	d.off_name = off;
+	d.nfns = say;
+	ck_assert_int_eq(rbrec_put(w, RBREC_DYN, &d, sizeof d, fns,
+	    n * sizeof *fns), 0);
+}
+
+/*
+ * DYN chunks: the last state is kept, the most functions off and every
+ * function listed in any, once, sorted; a list is read within its chunk
+ * whatever its count says; entries without an address or reason dropped.
+ */
+START_TEST(test_rec_dyn)
+{
+	struct rbrec_writer	 w;
+	struct rbrec		 r;
+	struct rb_dynfn		 a[4], b[3];
+	char			*path, *why = NULL;
+
+	memset(a, 0, sizeof a);
+	a[0].addr = 0x3000;
+	a[0].reason = RB_DYN_BY_NAME;
+	a[1].addr = 0x1000;
+	a[1].reason = RB_DYN_BY_AUTO;
+	a[2].addr = 0x3000;		/* twice: one, both reasons */
+	a[2].reason = RB_DYN_BY_AUTO;
+	a[3].addr = 0x5000;		/* no known reason: dropped */
+	a[3].reason = 0x100;
+	memset(b, 0, sizeof b);
+	b[0].addr = 0x2000;
+	b[0].reason = RB_DYN_BY_NAME;
+	b[1].addr = 0;			/* no address: dropped */
+	b[1].reason = RB_DYN_BY_NAME;
+	b[2].addr = 0x1000;
+	b[2].reason = RB_DYN_BY_NAME;
+	path = rt_open(&w);
+	rt_info(&w);
+	rt_thread(&w, 1, 101, 0);
+	rt_dyn(&w, 3, a, 4, 4, RB_DYNF_AUTO);
+	/* Says a million, holds 3. */
+	rt_dyn(&w, 2, b, 3, 1000000, RB_DYNF_DORMANT | 0x8000);
+	rt_dyn(&w, 0, NULL, 0, 0, 0);
+	ck_assert_int_eq(rbrec_close_write(&w), 0);
+	ck_assert_msg(rbrec_open(&r, path, &why) == 0, "%s", why);
+	ck_assert_ptr_nonnull(r.warning);
+	ck_assert_uint_eq(r.ndyn, 1);
+	ck_assert_uint_eq(r.dyn[0].chunks, 3);
+	ck_assert_uint_eq(r.dyn[0].max_off, 3);
+	ck_assert_uint_eq(r.dyn[0].last.off_name, 0);
+	ck_assert_uint_eq(r.dyn[0].last.nfns, 0);
+	ck_assert_int_eq(r.dyn[0].dormant, 1);
+	ck_assert_uint_eq(r.dyn[0].nfns, 3);
+	ck_assert_uint_eq(r.dyn[0].fns[0], 0x1000);
+	ck_assert_uint_eq(r.dyn[0].reasons[0], RB_DYN_BY_NAME | RB_DYN_BY_AUTO);
+	ck_assert_uint_eq(r.dyn[0].fns[1], 0x2000);
+	ck_assert_uint_eq(r.dyn[0].fns[2], 0x3000);
+	ck_assert_uint_eq(r.dyn[0].reasons[2], RB_DYN_BY_NAME | RB_DYN_BY_AUTO);
+	rbrec_close(&r);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 Suite *
 suite_recfile(void)
 {
@@ -434,6 +507,7 @@ suite_recfile(void)
 	tcase_add_test(tc, test_rec_roundtrip);
 	tcase_add_test(tc, test_rec_truncated);
 	tcase_add_test(tc, test_rec_unknown_chunk);
+	tcase_add_test(tc, test_rec_dyn);
 	suite_add_tcase(s, tc);
 	return s;
 }

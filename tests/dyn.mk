@@ -33,3 +33,7 @@ TESTS += $(DYN_TESTS)
 EXTRA_DIST += $(DYN_TESTS) tests/apps/dyncount.c
 CLEANFILES += tests/apps/dyncount-gcc tests/apps/dyncount-gxx \
 	tests/apps/dyncount-clang tests/apps/dyncount-clangxx
+
+# Recordings say which functions their processes did not trace.
+TESTS += tests/integration/record-dyn.sh
+EXTRA_DIST += tests/integration/record-dyn.sh

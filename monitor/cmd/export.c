@@ -181,6 +181,7 @@ rbmon_cmd_export(int argc, char **argv)
 		status = 1;
 	}
 	rbread_lost_say(&x, "export", "per thread in its name");
+	rbread_dyn_say(&x, "export");
 	free(e.nodes);
 	rbwalk_map_free(&e.kids);
 	free(tids.v);

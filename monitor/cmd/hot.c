@@ -621,6 +621,7 @@ rbmon_cmd_hot(int argc, char **argv)
 		fputs("]", stdout);
 		hot_measured_json(&h, made, mhook);
 		rbread_lost_json(stdout, &x);
+		rbread_dyn_json(stdout, &x);
 		fputs("}\n", stdout);
 	} else {
 		printf("%s call%s", rbmon_group(a, sizeof a, all),
@@ -730,6 +731,7 @@ rbmon_cmd_hot(int argc, char **argv)
 			    "(most small, hot\nfunctions are inlined at -O2).");
 		}
 		rbread_lost_table(stdout, &x, "");
+		rbread_dyn_table(stdout, &x, "");
 	}
 	for (i = 0; i < n; i++)
 		free(keys[i]);

@@ -283,6 +283,7 @@ rbmon_cmd_replay(int argc, char **argv)
 	replay_merge_run(&m);
 	rbmon_filter_unmatched("replay", &fl);
 	rbread_lost_table(stdout, &x, "# ");
+	rbread_dyn_table(stdout, &x, "# ");
 	rbread_lost_say(&x, "replay", "per thread at the end");
 	for (i = 0; i < m.n; i++)
 		rbcalls_walk_free(&m.w[i]);

@@ -237,6 +237,7 @@ rbmon_cmd_report(int argc, char **argv)
 		}
 		fputs("\n]", stdout);
 		rbread_lost_json(stdout, &x);
+		rbread_dyn_json(stdout, &x);
 		fputs("}\n", stdout);
 	} else {
 		printf("%12s  %12s  %10s  %s\n", "Total time", "Self time",
@@ -262,6 +263,7 @@ rbmon_cmd_report(int argc, char **argv)
 			putchar('\n');
 		}
 		rbread_lost_table(stdout, &x, "");
+		rbread_dyn_table(stdout, &x, "");
 	}
 	free(order);
 	free(r.st);

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "monitor/core/dump.h"
@@ -100,6 +101,27 @@ chrome_meta(struct rbexp_export *e, const char *what, int pid, int tid,
 	fputs("}}", e->out);
 }
 
+/* "program (pid)", with what the process did not trace. */
+static void
+chrome_process(struct rbexp_export *e, int32_t pid)
+{
+	struct rbread_dyn	 d;
+	char			*t, *name;
+
+	rbread_dyn(e->x, pid, &d);
+	t = rbread_dyn_text(&d, RBREAD_DYN_SHOWN, 1);
+	if (t != NULL)
+		rbmon_xasprintf(&name, "%s (%d; %s)", e->x->rec.info.program,
+		    (int)pid, t);
+	else
+		rbmon_xasprintf(&name, "%s (%d)", e->x->rec.info.program,
+		    (int)pid);
+	chrome_meta(e, "process_name", pid, 0, name);
+	free(name);
+	free(t);
+	rbread_dyn_free(&d);
+}
+
 void
 rbexp_chrome(struct rbexp_export *e, const struct rbmon_tids *tids)
 {
@@ -108,7 +130,6 @@ rbexp_chrome(struct rbexp_export *e, const struct rbmon_tids *tids)
 	struct rbwalk_ctx	*x = e->x;
 	struct rbcalls_walk	 w;
 	struct rbwalk_map	 pids;	/* (pid, 0): named already */
-	char			 name[RB_PROGRAM_MAX + 32];
 	char			 label[RB_THREAD_NAME_MAX + 64];
 	uint32_t		 v;
 	size_t			 i;
@@ -123,9 +144,7 @@ rbexp_chrome(struct rbexp_export *e, const struct rbmon_tids *tids)
 			continue;
 		if (!rbwalk_map_get(&pids, (uint32_t)s->info.pid, 0, &v)) {
 			rbwalk_map_put(&pids, (uint32_t)s->info.pid, 0, 0);
-			snprintf(name, sizeof name, "%s (%d)",
-			    x->rec.info.program, (int)s->info.pid);
-			chrome_meta(e, "process_name", s->info.pid, 0, name);
+			chrome_process(e, s->info.pid);
 		}
 		/* Its first pass counts what it lost, for its name. */
 		rbcalls_walk_init(&w, x, i, &h);
@@ -144,6 +163,7 @@ rbexp_chrome(struct rbexp_export *e, const struct rbmon_tids *tids)
 	rbmon_json_string(e->out, x->rec.info.program);
 	fputs(", \"recorded_by\": \"rbtrace\"", e->out);
 	rbread_lost_json(e->out, x);
+	rbread_dyn_json(e->out, x);
 	fputs("}}\n", e->out);
 }
 

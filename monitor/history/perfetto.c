@@ -425,15 +425,28 @@ pf_mark(struct rbcalls_walk *w, const struct rbrec_rec *k, size_t depth)
 static void
 pf_process(struct pf_export *e, const struct rbrec_stream *s)
 {
+	struct rbread_dyn	 d;
+	char			*t, *name;
+
+	/* The program, with what the process did not trace. */
+	rbread_dyn(e->x, s->info.pid, &d);
+	t = rbread_dyn_text(&d, RBREAD_DYN_SHOWN, 1);
+	if (t != NULL)
+		rbmon_xasprintf(&name, "%s (%s)", e->x->rec.info.program, t);
+	else
+		name = rbmon_xstrdup(e->x->rec.info.program);
+	free(t);
+	rbread_dyn_free(&d);
 	pf_packet_open(e);
 	pf_open(&e->b, PF_TP_TRACK_DESCRIPTOR);
 	pf_uint(&e->b, PF_TD_UUID, PF_UUID_PROCESS | (uint32_t)s->info.pid);
 	pf_open(&e->b, PF_TD_PROCESS);
 	pf_int(&e->b, PF_PD_PID, s->info.pid);
-	pf_string(&e->b, PF_PD_PROCESS_NAME, e->x->rec.info.program);
+	pf_string(&e->b, PF_PD_PROCESS_NAME, name);
 	pf_close(&e->b);
 	pf_close(&e->b);
 	pf_packet_close(e);
+	free(name);
 }
 
 /* A thread's name: its name at the end if it had one, else at the start. */

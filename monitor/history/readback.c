@@ -312,6 +312,203 @@ rbread_lost_say(const struct rbwalk_ctx *x, const char *cmd,
 	    l.entries_lost);
 }
 
+/* ---- functions not traced ------------------------------------------------ */
+
+static int
+rbread_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/**
+ * rbread_dyn - what the processes of @x did not trace
+ * @pid: the process whose images to count, or -1 for all
+ * @d: filled in; release with rbread_dyn_free()
+ *
+ * A function counts once per name, across images; a process's functions
+ * off beyond those its chunks list count in d->more.
+ */
+void
+rbread_dyn(struct rbwalk_ctx *x, int32_t pid, struct rbread_dyn *d)
+{
+	char	 name[1024];
+	size_t	 i, j, n;
+	uint64_t off;
+
+	memset(d, 0, sizeof *d);
+	for (i = 0; i < x->rec.ndyn; i++) {
+		const struct rbrec_dynproc	*e = &x->rec.dyn[i];
+
+		if (pid >= 0 && e->last.pid != pid)
+			continue;
+		d->any = 1;
+		off = e->max_off > e->nfns ? e->max_off : e->nfns;
+		if (off == 0 && !e->dormant)
+			continue;
+		d->processes++;
+		d->at_end += (uint64_t)e->last.off_name + e->last.off_auto;
+		d->more += off - e->nfns;
+		d->dormant |= e->dormant;
+		d->refused |= e->refused;
+		for (j = 0; j < e->nfns; j++) {
+			if (d->nnames == RBREAD_DYN_NAMES) {
+				d->more += e->nfns - j;
+				break;
+			}
+			if (d->names == NULL)
+				d->names = rbmon_xcalloc(RBREAD_DYN_NAMES,
+				    sizeof *d->names);
+			rbwalk_name_at(x, e->last.image, e->fns[j], name,
+			    sizeof name);
+			d->names[d->nnames++] = rbmon_xstrdup(name);
+		}
+	}
+	if (d->nnames > 1)
+		qsort(d->names, d->nnames, sizeof *d->names, rbread_name_cmp);
+	for (i = 0, n = 0; i < d->nnames; i++) {
+		if (n > 0 && strcmp(d->names[n - 1], d->names[i]) == 0)
+			free(d->names[i]);
+		else
+			d->names[n++] = d->names[i];
+	}
+	d->nnames = n;
+	d->functions = d->nnames + d->more;
+}
+
+void
+rbread_dyn_free(struct rbread_dyn *d)
+{
+	size_t	i;
+
+	for (i = 0; i < d->nnames; i++)
+		free(d->names[i]);
+	free(d->names);
+	memset(d, 0, sizeof *d);
+}
+
+/* @s, then @add: @s grown (freed, and the result to free). */
+static char *
+rbread_cat(char *s, const char *add)
+{
+	char	*t;
+
+	rbmon_xasprintf(&t, "%s%s", s != NULL ? s : "", add);
+	free(s);
+	return t;
+}
+
+/**
+ * rbread_dyn_text - "2 functions not traced (switched off at run time):
+ * dc_hot, dc_leaf", naming @shown at most, with "; dormant for some or
+ * all of the recording (nothing traced meanwhile)" if a process slept;
+ * @brief: shorter, for a name
+ *
+ * Return: the text (names as they are: escape it to show it), to free, or
+ * NULL if every function was traced.
+ */
+char *
+rbread_dyn_text(const struct rbread_dyn *d, size_t shown, int brief)
+{
+	char	 n[32], *s = NULL;
+	size_t	 i;
+
+	if (d->functions == 0 && !d->dormant)
+		return NULL;
+	if (d->functions != 0) {
+		rbmon_xasprintf(&s, "%s function%s not traced%s",
+		    rbmon_group(n, sizeof n, d->functions),
+		    d->functions == 1 ? "" : "s", brief ? "" :
+		    " (switched off at run time)");
+		for (i = 0; i < d->nnames && i < shown; i++)
+			s = rbread_cat(rbread_cat(s, i == 0 ? ": " : ", "),
+			    d->names[i]);
+		if (i > 0 && d->functions > i) {
+			s = rbread_cat(s, " and ");
+			s = rbread_cat(s, rbmon_group(n, sizeof n,
+			    d->functions - i));
+			s = rbread_cat(s, " more");
+		}
+	}
+	if (d->dormant) {
+		s = rbread_cat(s, s != NULL ? "; dormant" : "dormant");
+		s = rbread_cat(s, brief ? " for a while" : " for some or all "
+		    "of the recording (nothing traced meanwhile)");
+	}
+	return s;
+}
+
+/*
+ * After a text output's tables (each line after @prefix): the functions
+ * not traced, in one line; nothing when every function was.
+ */
+void
+rbread_dyn_table(FILE *out, struct rbwalk_ctx *x, const char *prefix)
+{
+	struct rbread_dyn	 d;
+	char			*t;
+	int			 blank = (int)strcspn(prefix, " ");
+
+	rbread_dyn(x, -1, &d);
+	if ((t = rbread_dyn_text(&d, RBREAD_DYN_SHOWN, 0)) != NULL) {
+		fprintf(out, "%.*s\n%s", blank, prefix, prefix);
+		if (d.processes > 1)
+			fprintf(out, "In %zu processes: ", d.processes);
+		/* "Dormant ...", a sentence of its own. */
+		if (d.processes <= 1 && t[0] >= 'a' && t[0] <= 'z')
+			t[0] = (char)(t[0] - 'a' + 'A');
+		rbmon_esc_fputs(t, out);
+		fputs(".\n", out);
+		free(t);
+	}
+	rbread_dyn_free(&d);
+}
+
+/*
+ * The functions not traced as a JSON member, after others: "not_traced",
+ * null when the recording has no DYN chunk.
+ */
+void
+rbread_dyn_json(FILE *out, struct rbwalk_ctx *x)
+{
+	struct rbread_dyn	d;
+	size_t			i;
+
+	rbread_dyn(x, -1, &d);
+	if (!d.any) {
+		fputs(", \"not_traced\": null", out);
+		return;
+	}
+	fprintf(out, ", \"not_traced\": {\"functions\": %" PRIu64
+	    ", \"at_end\": %" PRIu64 ", \"more\": %" PRIu64
+	    ", \"dormant\": %s, \"refused\": %s, \"processes\": %zu"
+	    ", \"names\": [", d.functions, d.at_end, d.more,
+	    d.dormant ? "true" : "false", d.refused ? "true" : "false",
+	    d.processes);
+	for (i = 0; i < d.nnames; i++) {
+		if (i != 0)
+			fputs(", ", out);
+		rbmon_json_string(out, d.names[i]);
+	}
+	fputs("]}", out);
+	rbread_dyn_free(&d);
+}
+
+/* One line on stderr when functions were not traced (the exports). */
+void
+rbread_dyn_say(struct rbwalk_ctx *x, const char *cmd)
+{
+	struct rbread_dyn	 d;
+	char			*t;
+
+	rbread_dyn(x, -1, &d);
+	if ((t = rbread_dyn_text(&d, RBREAD_DYN_SHOWN, 0)) != NULL) {
+		rbmon_esc_line(stderr, "rbmon %s: %s: %s", cmd, x->rec.path,
+		    t);
+		free(t);
+	}
+	rbread_dyn_free(&d);
+}
+
 /* Close @x; the exit status: 1 if !@ok, 3 if the recording has no END. */
 int
 rbread_done(struct rbwalk_ctx *x, int ok)

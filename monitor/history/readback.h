@@ -25,6 +25,25 @@ struct rbread_losses {
 	uint64_t	exits_lost, entries_lost;
 };
 
+/*
+ * What the recording's processes did not trace: functions switched off
+ * while it was made (DYN chunks, rbtrace(5) "RECORDINGS").
+ */
+#define RBREAD_DYN_NAMES	1024	/* names resolved, at most */
+#define RBREAD_DYN_SHOWN	10	/* named in a line of text */
+
+struct rbread_dyn {
+	int		 any;		/* the recording has DYN chunks */
+	size_t		 processes;	/* images with functions off, or asleep */
+	uint64_t	 functions;	/* off at some time: nnames + more */
+	uint64_t	 at_end;	/* off in each image's last chunk */
+	uint64_t	 more;		/* off and not named */
+	int		 dormant;	/* some process slept (every site off) */
+	int		 refused;	/* some could not switch its sites */
+	char		**names;	/* distinct, sorted, resolved */
+	size_t		 nnames;
+};
+
 int	rbread_no_times(const struct rbwalk_ctx *);
 int	rbread_open_or_say(struct rbwalk_ctx *, const char *, const char *,
 	    const char *);
@@ -37,6 +56,12 @@ void	rbread_lost_table(FILE *, const struct rbwalk_ctx *, const char *);
 void	rbread_lost_json(FILE *, const struct rbwalk_ctx *);
 void	rbread_lost_say(const struct rbwalk_ctx *, const char *,
 	    const char *);
+void	rbread_dyn(struct rbwalk_ctx *, int32_t, struct rbread_dyn *);
+void	rbread_dyn_free(struct rbread_dyn *);
+char	*rbread_dyn_text(const struct rbread_dyn *, size_t, int);
+void	rbread_dyn_table(FILE *, struct rbwalk_ctx *, const char *);
+void	rbread_dyn_json(FILE *, struct rbwalk_ctx *);
+void	rbread_dyn_say(struct rbwalk_ctx *, const char *);
 int	rbread_lower(const struct rbwalk_ctx *);
 char	*rbread_ge(char *, size_t, int);
 int	rbread_done(struct rbwalk_ctx *, int);

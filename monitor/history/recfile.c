@@ -463,6 +463,133 @@ stream_of(struct rbrec *r, uint32_t n, size_t off)
 	return &r->streams[n - 1];
 }
 
+static int
+dyn_fn_cmp(const void *a, const void *b)
+{
+	const struct rb_dynfn	*x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The index's entry of a process image, made if new; NULL: too many. */
+static struct rbrec_dynproc *
+dyn_proc(struct rbrec *r, const struct rbrec_dyn *d, size_t off)
+{
+	struct rbrec_dynproc	*e;
+	size_t			 i;
+
+	for (i = 0; i < r->ndyn; i++) {
+		e = &r->dyn[i];
+		if (e->last.pid == d->pid && e->last.pstart == d->pstart &&
+		    e->last.image == d->image)
+			return e;
+	}
+	if (r->ndyn == RBREC_DYN_PROCS_MAX) {
+		rec_warn(r, "the dynamic tracing chunk at byte %zu is of a "
+		    "process image after %d others: skipped", off,
+		    RBREC_DYN_PROCS_MAX);
+		return NULL;
+	}
+	r->dyn = rec_more(r->dyn, r->ndyn, sizeof *r->dyn);
+	e = &r->dyn[r->ndyn++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+/*
+ * Merge the @n functions of @fns, sorted, into those @e listed before,
+ * keeping the first RBREC_DYN_FNS_MAX addresses.
+ */
+static void
+dyn_merge(struct rbrec_dynproc *e, const struct rb_dynfn *fns, size_t n)
+{
+	uint64_t	*a;
+	uint32_t	*why;
+	size_t		 i = 0, j = 0, k = 0;
+
+	a = rbmon_xcalloc(e->nfns + n + 1, sizeof *a);
+	why = rbmon_xcalloc(e->nfns + n + 1, sizeof *why);
+	while ((i < e->nfns || j < n) && k < RBREC_DYN_FNS_MAX) {
+		if (j == n || (i < e->nfns && e->fns[i] < fns[j].addr)) {
+			a[k] = e->fns[i];
+			why[k++] = e->reasons[i++];
+		} else if (i == e->nfns || fns[j].addr < e->fns[i]) {
+			a[k] = fns[j].addr;
+			why[k++] = fns[j++].reason;
+		} else {
+			a[k] = e->fns[i];
+			why[k++] = e->reasons[i++] | fns[j++].reason;
+		}
+	}
+	free(e->fns);
+	free(e->reasons);
+	e->fns = a;
+	e->reasons = why;
+	e->nfns = k;
+}
+
+/*
+ * A DYN chunk: the state it gives is its process image's last; the
+ * functions it lists join those listed before.  The list is read within
+ * the chunk and RBREC_DYN_FNS_MAX, whatever the count says; an entry
+ * without an address or a known reason is dropped.
+ */
+static void
+rec_dyn(struct rbrec *r, const unsigned char *p, size_t len, size_t off)
+{
+	struct rbrec_dyn	 d;
+	struct rbrec_dynproc	*e;
+	struct rb_dynfn		*fns;
+	size_t			 i, n, have, k;
+	uint64_t		 nowoff;
+
+	memcpy(&d, p, sizeof d);
+	if (d.pid <= 0) {
+		rec_warn(r, "the dynamic tracing chunk at byte %zu names "
+		    "process %d: skipped", off, (int)d.pid);
+		return;
+	}
+	have = (len - sizeof d) / sizeof *fns;
+	n = d.nfns;
+	if (n > have || n > RBREC_DYN_FNS_MAX) {
+		rec_warn(r, "the dynamic tracing chunk at byte %zu lists %u "
+		    "functions and holds %zu: %zu read", off, d.nfns, have,
+		    have < RBREC_DYN_FNS_MAX ? have : RBREC_DYN_FNS_MAX);
+		n = have < RBREC_DYN_FNS_MAX ? have : RBREC_DYN_FNS_MAX;
+	}
+	if ((e = dyn_proc(r, &d, off)) == NULL)
+		return;
+	fns = rbmon_xcalloc(n + 1, sizeof *fns);
+	for (i = 0, k = 0; i < n; i++) {
+		memcpy(&fns[k], p + sizeof d + i * sizeof *fns, sizeof *fns);
+		fns[k].reason &= RBREC_DYN_REASONS;
+		if (fns[k].addr != 0 && fns[k].reason != 0)
+			k++;
+	}
+	qsort(fns, k, sizeof *fns, dyn_fn_cmp);
+	/* A function listed twice is one, with both reasons. */
+	for (i = 0, n = 0; i < k; i++) {
+		if (n > 0 && fns[n - 1].addr == fns[i].addr)
+			fns[n - 1].reason |= fns[i].reason;
+		else
+			fns[n++] = fns[i];
+	}
+	k = n;
+	dyn_merge(e, fns, k);
+	free(fns);
+	d.flags &= RBREC_DYN_FLAGS;
+	d.nfns = (uint32_t)k;
+	e->last = d;
+	e->chunks++;
+	nowoff = (uint64_t)d.off_name + d.off_auto;
+	if (nowoff > UINT32_MAX)
+		nowoff = UINT32_MAX;
+	if (nowoff > e->max_off)
+		e->max_off = (uint32_t)nowoff;
+	e->dormant |= (d.flags & RB_DYNF_DORMANT) != 0;
+	e->refused |= (d.flags & RB_DYNF_REFUSED) != 0;
+}
+
 /* One chunk's payload @p of @len bytes at offset @off. */
 static void
 rec_index(struct rbrec *r, uint32_t type, const unsigned char *p,
@@ -558,6 +685,11 @@ rec_index(struct rbrec *r, uint32_t type, const unsigned char *p,
 			break;
 		memcpy(&r->end, p, sizeof r->end);
 		r->have_end = 1;
+		return;
+	case RBREC_DYN:
+		if (len < sizeof(struct rbrec_dyn))
+			break;
+		rec_dyn(r, p, len, off);
 		return;
 	default:
 		return;		/* a later version's: not needed to read */
@@ -731,6 +863,11 @@ rbrec_close(struct rbrec *r)
 	for (i = 0; i < r->nstreams; i++)
 		free(r->streams[i].chunks);
 	free(r->streams);
+	for (i = 0; i < r->ndyn; i++) {
+		free(r->dyn[i].fns);
+		free(r->dyn[i].reasons);
+	}
+	free(r->dyn);
 	free(r->clocks);
 	free(r->objects);
 	free(r->warning);

@@ -45,7 +45,8 @@ struct rbrec_header {
 #define RBREC_LOST		6	/* records of one stream never recorded */
 #define RBREC_THREAD_END	7	/* a stream ends (its thread exited) */
 #define RBREC_END		8	/* the recording's totals, last */
-#define RBREC_TYPE_MAX		RBREC_END
+#define RBREC_DYN		9	/* functions a process did not trace */
+#define RBREC_TYPE_MAX		RBREC_DYN
 
 struct rbrec_chunk {
 	uint32_t	type;		/* RBREC_* */
@@ -147,6 +148,31 @@ struct rbrec_end {
 	uint64_t	bytes;		/* the file, this chunk included */
 };
 
+/*
+ * A process image's dynamic tracing (rbtrace(5), "DYNAMIC TRACING") as the
+ * recorder saw its entry: at the start, whenever it changed, and at the
+ * end.  `nfns` struct rb_dynfn follow, at most RBREC_DYN_FNS_MAX.
+ */
+#define RBREC_DYN_FNS_MAX	RB_DYN_LISTED
+#define RBREC_DYN_FLAGS		(RB_DYNF_DORMANT | RB_DYNF_REFUSED | \
+				 RB_DYNF_AUTO | RB_DYNF_AUTO_DONE | \
+				 RB_DYNF_PARTIAL)
+#define RBREC_DYN_REASONS	(RB_DYN_BY_NAME | RB_DYN_BY_AUTO)
+
+struct rbrec_dyn {
+	uint64_t	image;		/* rb_ring.image of the process */
+	int32_t		pid;
+	uint32_t	flags;		/* RB_DYNF_* */
+	uint64_t	pstart;		/* the process's start time, ticks */
+	uint64_t	sites;		/* sites in its tables */
+	uint64_t	sites_off;	/* of them, a no-op when seen */
+	uint32_t	funcs;		/* functions with sites */
+	uint32_t	off_name;	/* functions off by name */
+	uint32_t	off_auto;	/* functions off automatically only */
+	uint32_t	nfns;		/* struct rb_dynfn that follow */
+	uint64_t	seen_ns;	/* CLOCK_MONOTONIC when the entry was read */
+};
+
 /* ---- writing ------------------------------------------------------------ */
 
 /* A chunk put and not yet written whole. */
@@ -204,6 +230,25 @@ struct rbrec_stream {
 	uint64_t	 lost;		/* in its LOST chunks */
 };
 
+/*
+ * A process image's DYN chunks, indexed: the last state, and what was
+ * ever off while it was recorded.
+ */
+struct rbrec_dynproc {
+	struct rbrec_dyn last;		/* its last chunk (nfns: of fns below
+					   it listed) */
+	uint32_t	 max_off;	/* off_name + off_auto, the most seen */
+	int		 dormant;	/* asleep in some chunk */
+	int		 refused;	/* the system refused in some chunk */
+	uint64_t	*fns;		/* every function listed in some chunk,
+					   sorted, at most RBREC_DYN_FNS_MAX */
+	uint32_t	*reasons;	/* per fns[]: RB_DYN_BY_* ever given */
+	size_t		 nfns;
+	uint64_t	 chunks;
+};
+
+#define RBREC_DYN_PROCS_MAX	256	/* process images indexed */
+
 struct rbrec {
 	char		*path;
 	const unsigned char *base;	/* the file, mapped */
@@ -222,6 +267,8 @@ struct rbrec {
 	size_t		 nstreams;
 	int		 have_end;
 	struct rbrec_end end;
+	struct rbrec_dynproc *dyn;	/* per process image with DYN chunks */
+	size_t		 ndyn;
 	int		 clock_ok;	/* ts converts to ns (rbrec_ts_ns) */
 	long double	 hz;		/* TSC ticks per second */
 	uint64_t	 tsc_base, ns_base;

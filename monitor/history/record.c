@@ -38,6 +38,7 @@
 #include "common/futex.h"
 #include "common/outfile.h"
 #include "monitor/core/control.h"
+#include "monitor/core/dyn.h"
 #include "monitor/util/escape.h"
 #include "monitor/core/model.h"
 #include "monitor/history/recfile.h"
@@ -94,6 +95,14 @@ struct recorder {
 	int32_t		*stream_pid;	/* per stream, for the summary */
 	size_t		 cap_stream_pid;
 	int		 broken;	/* the trace file went bad */
+	uint32_t	*dyn_gen;	/* per dynamic tracing entry: its gen
+					   when last read (odd: to read) */
+	struct rec_dyn {
+		int32_t		 pid;
+		uint64_t	 pstart, image;
+		uint64_t	 print;	/* of its last DYN chunk */
+	}		*dyns;		/* entries recorded */
+	size_t		 ndyns;
 };
 
 /* ---- one ring ------------------------------------------------------------ */
@@ -450,6 +459,183 @@ rec_anyone_alive(struct recorder *r)
 	return alive;
 }
 
+/* ---- dynamic tracing ------------------------------------------------------ */
+
+struct rec_dyn_arg {
+	struct recorder	*r;
+	int		 changed;	/* some entry's gen moved */
+	struct rbmon_dyns d;
+};
+
+/*
+ * The cheap look of every sweep: each claimed entry's gen, which its
+ * process bumps at every change (rbtrace(5), "DYNAMIC TRACING").
+ */
+static void
+rec_dyn_gen_guarded(void *arg)
+{
+	struct rec_dyn_arg	*a = arg;
+	struct recorder		*r = a->r;
+	struct rb_dynproc	*e;
+	uint32_t		 i, g;
+
+	for (i = 0; i < r->h.dyn_procs; i++) {
+		e = rb_dynproc_at(r->base, &r->h, i);
+		/* Acquire: pairs with the claimer's release of CLAIMED. */
+		if (RB_LOAD_ACQ(&e->state) != RB_DYNP_CLAIMED)
+			continue;
+		g = RB_LOAD_ACQ(&e->gen);
+		if (g == r->dyn_gen[i])
+			continue;
+		a->changed = 1;
+		/* Changing now: read again at the next sweep. */
+		r->dyn_gen[i] = (g & 1) ? 1 : g;
+	}
+}
+
+static void
+rec_dyn_read_guarded(void *arg)
+{
+	struct rec_dyn_arg	*a = arg;
+
+	rbmon_dyn_read(a->r->base, &a->r->h, &a->d);
+}
+
+/* What a DYN chunk of @d says, hashed (FNV-1a): written again on change. */
+static uint64_t
+rec_dyn_print(const struct rbmon_dyn *d)
+{
+	uint64_t	h = 0xcbf29ce484222325ull, v[6];
+	size_t		i, k;
+
+	v[0] = d->flags;
+	v[1] = d->sites;
+	v[2] = d->sites_off;
+	v[3] = ((uint64_t)d->off_name << 32) | d->off_auto;
+	v[4] = d->funcs;
+	v[5] = d->nfns;
+	for (i = 0; i < 6; i++)
+		for (k = 0; k < 8; k++)
+			h = (h ^ ((v[i] >> (8 * k)) & 0xff)) *
+			    0x100000001b3ull;
+	for (i = 0; i < d->nfns; i++)
+		for (k = 0; k < 8; k++)
+			h = (h ^ (((d->fns[i].addr ^ ((uint64_t)d->fns[i].reason
+			    << 60)) >> (8 * k)) & 0xff)) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * A process the recording is about: running, one of its streams', or the
+ * file's creator (asleep, it has no stream, and may be gone before the
+ * first sweep).
+ */
+static int
+rec_dyn_wanted(const struct recorder *r, const struct rbmon_dyn *d)
+{
+	uint32_t	i;
+
+	if (rbmon_model_pid_alive(d->pid, d->pstart))
+		return 1;
+	if (d->pid == r->h.creator_pid && d->pstart == r->h.creator_start)
+		return 1;
+	for (i = 0; i < r->streams; i++)
+		if (r->stream_pid[i] == d->pid)
+			return 1;
+	return 0;
+}
+
+static void
+rec_dyn_put(struct recorder *r, const struct rbmon_dyn *d)
+{
+	struct rbrec_dyn	c;
+
+	memset(&c, 0, sizeof c);
+	c.image = d->image;
+	c.pid = d->pid;
+	c.flags = d->flags & RBREC_DYN_FLAGS;
+	c.pstart = d->pstart;
+	c.sites = d->sites;
+	c.sites_off = d->sites_off;
+	c.funcs = d->funcs;
+	c.off_name = d->off_name;
+	c.off_auto = d->off_auto;
+	c.nfns = (uint32_t)(d->nfns < RBREC_DYN_FNS_MAX ? d->nfns :
+	    RBREC_DYN_FNS_MAX);
+	c.seen_ns = rbmon_mono_ns();
+	rbrec_put(&r->w, RBREC_DYN, &c, sizeof c, d->fns,
+	    c.nfns * sizeof *d->fns);
+}
+
+/*
+ * The functions each process did not trace (rbtrace(5), "RECORDINGS"):
+ * a DYN chunk per process image whose entry changed since it was written
+ * last, or, @all (at the end), for every one.
+ */
+static void
+rec_dyn(struct recorder *r, int all)
+{
+	struct rec_dyn_arg	 a;
+	struct rec_dyn		*e;
+	uint64_t		 print;
+	size_t			 i, k;
+
+	if (r->h.dyn_off == 0 || r->h.dyn_procs == 0 || r->broken)
+		return;
+	memset(&a, 0, sizeof a);
+	a.r = r;
+	if (r->dyn_gen == NULL) {
+		r->dyn_gen = rbmon_xcalloc(r->h.dyn_procs, sizeof *r->dyn_gen);
+		/* Odd: none read yet. */
+		for (i = 0; i < r->h.dyn_procs; i++)
+			r->dyn_gen[i] = 1;
+	}
+	if (rbmon_model_guarded(&r->m, rec_dyn_gen_guarded, &a) != 0) {
+		r->broken = 1;
+		return;
+	}
+	if (!a.changed && !all)
+		return;
+	if (rbmon_model_guarded(&r->m, rec_dyn_read_guarded, &a) != 0) {
+		rbmon_dyn_free(&a.d);
+		r->broken = 1;
+		return;
+	}
+	for (i = 0; i < a.d.n; i++) {
+		const struct rbmon_dyn	*d = &a.d.v[i];
+
+		if (d->torn) {
+			/* Changing at every try: all read again next time. */
+			for (k = 0; k < r->h.dyn_procs; k++)
+				r->dyn_gen[k] = 1;
+			continue;
+		}
+		for (k = 0; k < r->ndyns; k++)
+			if (r->dyns[k].pid == d->pid &&
+			    r->dyns[k].pstart == d->pstart &&
+			    r->dyns[k].image == d->image)
+				break;
+		print = rec_dyn_print(d);
+		if (k == r->ndyns) {
+			if (!rec_dyn_wanted(r, d))
+				continue;
+			r->dyns = rbmon_xreallocarray(r->dyns, r->ndyns + 1,
+			    sizeof *r->dyns);
+			e = &r->dyns[r->ndyns++];
+			e->pid = d->pid;
+			e->pstart = d->pstart;
+			e->image = d->image;
+		} else {
+			e = &r->dyns[k];
+			if (e->print == print && !all)
+				continue;
+		}
+		e->print = print;
+		rec_dyn_put(r, d);
+	}
+	rbmon_dyn_free(&a.d);
+}
+
 /* ---- the consumer's claim ------------------------------------------------- */
 
 struct rec_claim_arg {
@@ -651,6 +837,7 @@ rec_sweep(struct recorder *r)
 	r->some = 0;
 	for (i = 0; i < r->h.rings && !r->broken; i++)
 		rec_ring(r, i);
+	rec_dyn(r, 0);
 	rbrec_flush(&r->w);
 }
 
@@ -794,6 +981,8 @@ rec_teardown(struct recorder *r)
 	free(r->objcopy);
 	free(r->buf);
 	free(r->stream_pid);
+	free(r->dyn_gen);
+	free(r->dyns);
 }
 
 /**
@@ -876,6 +1065,7 @@ rbmon_record(const struct rbmon_record_opts *o)
 	if (!r.broken && r.w.err == 0) {
 		rec_sweep(&r);
 		rec_objects(&r);
+		rec_dyn(&r, 1);
 	}
 	/* A rate for the counter needs a span: a short recording waits for one. */
 	while (RB_CLOCK_COUNTER != 0 && r.h.clock == RB_CLOCK_COUNTER &&

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "monitor/core/dump.h"
 #include "monitor/core/model.h"
@@ -52,13 +53,26 @@ rbexp_speedscope(struct rbexp_export *e, const struct rbmon_tids *tids)
 	struct rbcalls_handler	 h = { ss_enter, ss_leave, NULL, e };
 	struct rbwalk_ctx	*x = e->x;
 	struct rbcalls_walk	 w;
+	struct rbread_dyn	 d;
+	char			*t, *title;
 	char			 name[RB_THREAD_NAME_MAX + 64];
 	char			 label[RB_THREAD_NAME_MAX + 128];
 	size_t			 i, n = 0;
 
 	fputs("{\"$schema\": \"https://www.speedscope.app/file-format-"
 	    "schema.json\",\n\"exporter\": \"rbtrace\", \"name\": ", e->out);
-	rbmon_json_string(e->out, x->rec.info.program);
+	/* The program, with what its processes did not trace. */
+	rbread_dyn(x, -1, &d);
+	t = rbread_dyn_text(&d, RBREAD_DYN_SHOWN, 1);
+	if (t != NULL) {
+		rbmon_xasprintf(&title, "%s (%s)", x->rec.info.program, t);
+		rbmon_json_string(e->out, title);
+		free(title);
+		free(t);
+	} else {
+		rbmon_json_string(e->out, x->rec.info.program);
+	}
+	rbread_dyn_free(&d);
 	fputs(",\n\"activeProfileIndex\": 0,\n\"profiles\": [", e->out);
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbrec_stream	*s = &x->rec.streams[i];

@@ -243,6 +243,23 @@ rbwalk_func_of(struct rbwalk_ctx *x, size_t si, uint64_t fn)
 	return v;
 }
 
+/**
+ * rbwalk_name_at - the name of function @fn of process image @image, as
+ * the records' functions are named ("0x..." when unknown), into @buf
+ */
+void
+rbwalk_name_at(struct rbwalk_ctx *x, uint64_t image, uint64_t fn, char *buf,
+    size_t len)
+{
+	struct rbmon_sym	sym;
+
+	rbwalk_lookup(x, image, fn, &sym);
+	if (sym.function == NULL)
+		snprintf(buf, len, "0x%" PRIx64, fn);
+	else
+		snprintf(buf, len, "%s", sym.function);
+}
+
 /* A named frame's function (rbtrace_push()). */
 uint32_t
 rbwalk_func_named(struct rbwalk_ctx *x, const char *name, const char *file,

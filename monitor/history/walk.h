@@ -85,6 +85,8 @@ void	rbwalk_map_free(struct rbwalk_map *);
 int	rbwalk_open(struct rbwalk_ctx *, const char *, char **);
 void	rbwalk_close(struct rbwalk_ctx *);
 uint32_t rbwalk_func_of(struct rbwalk_ctx *, size_t, uint64_t);
+void	rbwalk_name_at(struct rbwalk_ctx *, uint64_t, uint64_t, char *,
+	    size_t);
 uint32_t rbwalk_func_named(struct rbwalk_ctx *, const char *, const char *,
 	    int);
 void	rbwalk_site(struct rbwalk_ctx *, size_t, uint64_t, const char **,

@@ -24,8 +24,10 @@
 #
 # recording: recordings tests/mkrec crafts (many images, deep stacks, many
 # threads, LOST chunks, no END chunk, threads ended mid-call, the three
-# clocks and a calibration out of range), and real ones of examples/demo
-# and tests/apps/evseq, their objects renamed to paths that do not exist:
+# clocks and a calibration out of range), real ones of examples/demo and
+# tests/apps/evseq, and the demo's with DYN chunks spliced in (functions
+# not traced; hostile counts and lists, one cut), their objects renamed
+# to paths that do not exist:
 # an input whose objects are real libraries loads their debug information
 # at every run, a thousand times slower.
 set -u
@@ -138,6 +140,53 @@ EOF2
 		"$APPS/.libs/evseq" -n 2 -e >/dev/null 2>&1) ||
 		fail "rbtrace record of evseq -n 2 failed"
 	rename "$T/named.rbr" evseq-named
+	python3 - "$OUT/demo" "$OUT" <<'EOF2' || fail "the DYN inputs"
+import struct, sys
+# DYN chunks (rbtrace(5) RECORDINGS) spliced into RECORDING before its END:
+# well formed, a count far past the list, a list past its count, too short,
+# no process, flags and counts at their limits, many images; and one cut
+# inside its list.
+src, out = sys.argv[1], sys.argv[2]
+d = open(src, 'rb').read()
+off, thr, lo, end = 64, None, None, len(d)
+while off + 8 <= len(d):
+    t, l = struct.unpack_from('<II', d, off)
+    if t == 3 and lo is None:
+        lo = struct.unpack_from('<Q', d, off + 8 + 16)[0]
+    if t == 4 and thr is None:
+        thr = struct.unpack_from('<iiiIQQ', d, off + 8 + 8)
+    if t == 8:
+        end = off
+    off += 8 + l + (8 - l % 8) % 8
+pid, image, pstart = thr[0], thr[4], thr[5]
+
+def chunk(t, p):
+    return struct.pack('<II', t, len(p)) + p + bytes((8 - len(p) % 8) % 8)
+
+def dyn(fns, say=None, pid=pid, image=image, flags=0, name=None, auto=0,
+        sites=100, soff=10):
+    h = struct.pack('<QiIQQQIIIIQ', image, pid, flags, pstart, sites, soff,
+                    40, len(fns) if name is None else name, auto,
+                    len(fns) if say is None else say, 12345)
+    return chunk(9, h + b''.join(struct.pack('<QII', a, r, 0) for a, r in fns))
+
+f = [(lo + 0x40 * i, 1 + i % 3) for i in range(6)]
+cases = {
+    'dyn-exclude': dyn(f[:2]) + dyn(f[:3], flags=4, auto=1) + dyn([]),
+    'dyn-count-hostile': dyn(f[:3], say=0xffffffff, name=0xffffffff,
+                             auto=0xffffffff, flags=0xffffffff),
+    'dyn-list-long': dyn(f, say=1) + dyn(f[::-1] + f, say=2),
+    'dyn-short-pid': chunk(9, b'\x01' * 40) + dyn(f[:1], pid=0) +
+                     dyn(f[:1], pid=-5) + dyn([(0, 1), (lo, 0), (lo, 0x80)]),
+    'dyn-dormant-images': b''.join(dyn(f[:1], image=i, flags=1 | 2 | 16)
+                                   for i in range(300)),
+}
+for name, c in cases.items():
+    open(out + '/' + name, 'wb').write(d[:end] + c + d[end:])
+# Cut inside a DYN chunk's list: the recording ends there.
+c = dyn(f)
+open(out + '/dyn-cut', 'wb').write(d[:end] + c[:len(c) - 20])
+EOF2
 	note "corpus in $OUT: $(ls "$OUT" | wc -l) inputs"
 	exit 0
 fi

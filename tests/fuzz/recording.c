@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * recording.c - fuzz the readers of a recording (rbtrace(5), "RECORDINGS"):
- * the index and the walk, checked frame by frame, then every command that
+ * the index (its DYN state bounded and sorted) and the walk, checked frame
+ * by frame, then every command that
  * reads one: replay, report and hot (text and JSON), and the Chrome,
  * Perfetto, folded and speedscope exports, whole and through the filters.
  *
@@ -120,6 +121,39 @@ rec_mark(struct rbcalls_walk *w, const struct rbrec_rec *r, size_t depth)
 	(void)rbread_mark_name(name, sizeof name, r);
 }
 
+/* What the index keeps of DYN chunks: bounded, sorted, named. */
+static void
+rec_dyn_check(struct rbwalk_ctx *x)
+{
+	struct rbread_dyn	 d;
+	char			*t;
+	size_t			 i, j;
+
+	if (x->rec.ndyn > RBREC_DYN_PROCS_MAX)
+		fuzz_fail("%zu process images with DYN chunks", x->rec.ndyn);
+	for (i = 0; i < x->rec.ndyn; i++) {
+		const struct rbrec_dynproc	*e = &x->rec.dyn[i];
+
+		if (e->nfns > RBREC_DYN_FNS_MAX || e->last.nfns >
+		    RBREC_DYN_FNS_MAX || e->chunks == 0 || e->last.pid <= 0)
+			fuzz_fail("DYN image %zu: %zu functions, %u last",
+			    i, e->nfns, e->last.nfns);
+		for (j = 0; j < e->nfns; j++)
+			if (e->fns[j] == 0 || (j > 0 &&
+			    e->fns[j] <= e->fns[j - 1]) ||
+			    (e->reasons[j] & ~RBREC_DYN_REASONS) != 0 ||
+			    e->reasons[j] == 0)
+				fuzz_fail("DYN image %zu: function %zu", i, j);
+	}
+	rbread_dyn(x, -1, &d);
+	if (d.nnames > RBREAD_DYN_NAMES || d.functions != d.nnames + d.more)
+		fuzz_fail("%zu names, %llu functions", d.nnames,
+		    (unsigned long long)d.functions);
+	t = rbread_dyn_text(&d, RBREAD_DYN_SHOWN, 0);
+	free(t);
+	rbread_dyn_free(&d);
+}
+
 static void
 rec_walk(const char *path)
 {
@@ -175,6 +209,7 @@ rec_walk(const char *path)
 		rbcalls_walk_free(&w);
 	}
 	(void)rbwalk_rel_ns(&x, 0);
+	rec_dyn_check(&x);
 	rbwalk_close(&x);
 }
 
