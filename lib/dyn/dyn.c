@@ -78,6 +78,7 @@ struct dobj {
 	uint64_t	*fn;		/* per site: this_fn at run time, 0 unknown */
 	uint8_t		*orig;		/* per site: its original bytes */
 	uint8_t		*off;		/* per site: 1 if the text is the no-op */
+	uint32_t	 nfuncs;	/* distinct functions of its sites */
 	size_t		 mapped;
 	char		 name[128];
 };
@@ -294,6 +295,9 @@ dyn_obj_scan(struct dobj *o, const struct dl_phdr_info *info)
 		const struct rb_site *s = &o->t.v[k];
 
 		o->fn[k] = site_fn(o, s);
+		/* Sorted by this_fn: a function's sites are together. */
+		if (k == 0 || s->this_fn != o->t.v[k - 1].this_fn)
+			o->nfuncs++;
 		memcpy(o->orig + k * RB_PATCH_MAX_LEN,
 		    (const void *)(uintptr_t)(s->addr + o->bias), s->len);
 	}
@@ -634,7 +638,8 @@ dyn_publish(void)
 	struct rb_dynfn	 list[RB_DYN_LISTED];
 	struct rb_dynproc *e;
 	uint64_t	 sites = 0, off = 0;
-	uint32_t	 nobj = 0, off_name = 0, off_auto = 0, n = 0, flags = 0;
+	uint32_t	 nobj = 0, nfuncs = 0, off_name = 0, off_auto = 0, n = 0;
+	uint32_t	 flags = 0;
 	uint32_t	 gen;
 	size_t		 i, k;
 
@@ -647,6 +652,7 @@ dyn_publish(void)
 		if (objs[i].gone || objs[i].t.n == 0)
 			continue;
 		nobj++;
+		nfuncs += objs[i].nfuncs;
 		sites += objs[i].t.n;
 		for (k = 0; k < objs[i].t.n; k++)
 			off += objs[i].off[k] != 0;
@@ -682,7 +688,7 @@ dyn_publish(void)
 	__atomic_store_n(&e->pid, (int32_t)rb_proc.pid, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->flags, flags, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->objects, nobj, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->funcs, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->funcs, nfuncs, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->sites, sites, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->sites_off, off, __ATOMIC_RELAXED);
 	__atomic_store_n(&e->off_name, off_name, __ATOMIC_RELAXED);
