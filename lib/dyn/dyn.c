@@ -303,7 +303,46 @@ dyn_obj_scan(struct dobj *o, const struct dl_phdr_info *info)
 
 struct listing {
 	size_t	new_objs;
+	bool	verify;		/* an object was unloaded since the last one */
 };
+
+static unsigned long long dyn_subs;	/* dlpi_subs at the last listing */
+
+/*
+ * Is @o, loaded where an object of the listing is, still that object?
+ * After an unload, another object (or the same one loaded again, its text
+ * fresh from the file) may be where it was: every site must hold its
+ * original bytes or the no-op written there.  Then each site's state is
+ * what the text holds.
+ */
+static bool
+dyn_obj_same(struct dobj *o)
+{
+	uint8_t		 nop[RB_PATCH_MAX_LEN];
+	const uint8_t	*at;
+	size_t		 k;
+	unsigned	 len;
+
+	for (k = 0; k < o->t.n; k++) {
+		len = o->t.v[k].len;
+		at = (const uint8_t *)(uintptr_t)(o->t.v[k].addr + o->bias);
+		if (o->t.v[k].flags & RB_SITE_TAIL) {
+			nop[0] = 0xc3;
+			rb_patch_nop(nop + 1, len - 1u);
+		} else
+			rb_patch_nop(nop, len);
+		if (memcmp(at, o->orig + k * RB_PATCH_MAX_LEN, len) != 0 &&
+		    memcmp(at, nop, len) != 0)
+			return false;
+	}
+	for (k = 0; k < o->t.n; k++) {
+		at = (const uint8_t *)(uintptr_t)(o->t.v[k].addr + o->bias);
+		o->off[k] = memcmp(at, o->orig + k * RB_PATCH_MAX_LEN,
+		    o->t.v[k].len) != 0;
+		o->fn[k] = site_fn(o, &o->t.v[k]);
+	}
+	return true;
+}
 
 static int
 dyn_list_one(struct dl_phdr_info *info, size_t size, void *arg)
@@ -319,13 +358,26 @@ dyn_list_one(struct dl_phdr_info *info, size_t size, void *arg)
 		o = &objs[i];
 		if (!o->gone && o->bias == info->dlpi_addr &&
 		    o->phdr == (const void *)info->dlpi_phdr) {
+			if (ls->verify && !dyn_obj_same(o)) {
+				o->gone = true;
+				break;
+			}
 			o->present = true;
 			return 0;
 		}
 	}
-	if (nobjs == DYN_MAX_OBJS)
+	/* The slot of an object unloaded, else a new one. */
+	for (i = 0; i < nobjs && !objs[i].gone; i++)
+		;
+	if (i == DYN_MAX_OBJS)
 		return 0;
-	o = &objs[nobjs];
+	o = &objs[i];
+	if (i < nobjs) {
+		if (o->mapped != 0)
+			munmap(o->fn, o->mapped);
+		rb_sites_free(&o->t);
+	} else
+		nobjs++;
 	memset(o, 0, sizeof(*o));
 	o->bias = info->dlpi_addr;
 	o->phdr = info->dlpi_phdr;
@@ -336,7 +388,6 @@ dyn_list_one(struct dl_phdr_info *info, size_t size, void *arg)
 	dyn_obj_scan(o, info);
 	if (o->t.n != 0)
 		rb_seed_object(info);
-	nobjs++;
 	ls->new_objs++;
 	return 0;
 }
@@ -487,10 +538,15 @@ dyn_sync_locked(struct dl_phdr_info *info, size_t size, void *arg)
 	size_t			 i, k;
 	bool			 off;
 
-	(void)info;
-	(void)size;
 	for (i = 0; i < nobjs; i++)
 		objs[i].present = false;
+	/* An unload since the last listing: the objects where it was are checked. */
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) +
+	    sizeof(info->dlpi_subs)) {
+		ls.verify = info->dlpi_subs != dyn_subs;
+		dyn_subs = info->dlpi_subs;
+	} else
+		ls.verify = true;
 	/* Recursive: the loader's lock is taken again, by this thread. */
 	dl_iterate_phdr(dyn_list_one, &ls);
 	for (i = 0; i < nobjs; i++)
