@@ -1089,7 +1089,10 @@ dyn_summary(char *out, size_t outlen)
 	    nf, nf == 1 ? "" : "s", off, sites);
 }
 
-/* Asleep: every thread gives its ring back, as at a detach. */
+/*
+ * Asleep: every thread gives its ring back, as at a detach, and so do the
+ * rings made for threads asleep in the kernel at the wake (seed.c).
+ */
 static void
 dyn_release_rings(void)
 {
@@ -1097,6 +1100,7 @@ dyn_release_rings(void)
 	bool		fenced;
 
 	rb_thread_release_all(1000000000ull, &kept, &fenced);
+	rb_seed_release_all();
 }
 
 /*
