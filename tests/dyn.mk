@@ -29,13 +29,17 @@ tests/apps/dyncount-clangxx: $(srcdir)/tests/apps/dyncount.c $(srcdir)/tests/app
 
 # A plugin unloaded and loaded again under load (dyn-dlopen): two builds of
 # it whose sites differ, and the program that loads them.
-DYN_GCC_APPS = tests/apps/dynload tests/apps/dynplug-a.so tests/apps/dynplug-b.so
+DYN_GCC_APPS = tests/apps/dynload tests/apps/dynplug-a.so tests/apps/dynplug-b.so \
+	tests/apps/dynfork
 if HAVE_STACKS_GCC
 DYN_APPS += $(DYN_GCC_APPS)
 endif
 tests/apps/dynload: $(srcdir)/tests/apps/dynload.c $(srcdir)/tests/apps/app.h
 	$(AM_V_CC)$(MKDIR_P) tests/apps && \
 	$(STACKS_GCC) $(DYN_CFLAGS) -o $@ $< -ldl
+tests/apps/dynfork: $(srcdir)/tests/apps/dynfork.c $(srcdir)/tests/apps/app.h
+	$(AM_V_CC)$(MKDIR_P) tests/apps && \
+	$(STACKS_GCC) $(DYN_CFLAGS) -o $@ $<
 tests/apps/dynplug-a.so: $(srcdir)/tests/apps/dynplug.c $(srcdir)/tests/apps/app.h
 	$(AM_V_CC)$(MKDIR_P) tests/apps && \
 	$(STACKS_GCC) $(DYN_CFLAGS) -fPIC -shared -o $@ $<
@@ -44,9 +48,10 @@ tests/apps/dynplug-b.so: $(srcdir)/tests/apps/dynplug.c $(srcdir)/tests/apps/app
 	$(STACKS_GCC) $(DYN_CFLAGS) -DDYNPLUG_B -fPIC -shared -o $@ $<
 
 DYN_TESTS = tests/integration/dyn-dormant.sh tests/integration/dyn-exclude.sh \
-	tests/integration/dyn-break.sh tests/integration/dyn-dlopen.sh
+	tests/integration/dyn-break.sh tests/integration/dyn-dlopen.sh \
+	tests/integration/dyn-fork.sh
 TESTS += $(DYN_TESTS)
 EXTRA_DIST += $(DYN_TESTS) tests/apps/dyncount.c tests/apps/dynload.c \
-	tests/apps/dynplug.c
+	tests/apps/dynplug.c tests/apps/dynfork.c
 CLEANFILES += tests/apps/dyncount-gcc tests/apps/dyncount-gxx \
 	tests/apps/dyncount-clang tests/apps/dyncount-clangxx $(DYN_GCC_APPS)
