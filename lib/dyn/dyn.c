@@ -499,6 +499,59 @@ batch_free(struct batchbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/*
+ * The functions whose exit sites were ever switched off, for the hooks
+ * (rb_dyn_cut()): written under dyn_lock, read by any thread.
+ */
+#define DYN_CUT_SLOTS		4096
+#define DYN_CUT_PROBES		32
+static uint64_t		 dyn_cut[DYN_CUT_SLOTS];
+static int		 dyn_cut_all;	/* the table full: any function */
+
+static void
+dyn_cut_add(uint64_t fn)
+{
+	size_t		i, h = fn_hash(fn, DYN_CUT_SLOTS);
+	uint64_t	v;
+
+	for (i = 0; fn != 0 && i < DYN_CUT_PROBES; i++) {
+		v = __atomic_load_n(&dyn_cut[(h + i) & (DYN_CUT_SLOTS - 1)],
+		    __ATOMIC_RELAXED);
+		if (v == fn)
+			return;
+		if (v == 0) {
+			__atomic_store_n(&dyn_cut[(h + i) & (DYN_CUT_SLOTS - 1)],
+			    fn, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+	__atomic_store_n(&dyn_cut_all, 1, __ATOMIC_RELAXED);
+}
+
+/**
+ * rb_dyn_cut - was an exit site of @fn ever switched off?  A frame of @fn
+ * may then be left on a stack by a call whose exit was a no-op (hooks.c).
+ */
+RB_NOINSTR bool
+rb_dyn_cut(uint64_t fn)
+{
+	size_t		i, h;
+	uint64_t	v;
+
+	if (__atomic_load_n(&dyn_cut_all, __ATOMIC_RELAXED))
+		return true;
+	h = fn_hash(fn, DYN_CUT_SLOTS);
+	for (i = 0; i < DYN_CUT_PROBES; i++) {
+		v = __atomic_load_n(&dyn_cut[(h + i) & (DYN_CUT_SLOTS - 1)],
+		    __ATOMIC_RELAXED);
+		if (v == fn)
+			return true;
+		if (v == 0)
+			return false;
+	}
+	return false;
+}
+
 /* The patches are sorted by patch.c: find each one's site again by address. */
 static void
 batch_done(struct batchbuf *b)
@@ -510,6 +563,8 @@ batch_done(struct batchbuf *b)
 
 		k = b->site[i];
 		o->off[k] = !o->off[k];
+		if (o->off[k] && o->t.v[k].hook == RB_SITE_EXIT)
+			dyn_cut_add(o->fn[k]);
 	}
 }
 
