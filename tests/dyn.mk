@@ -64,7 +64,7 @@ tests/apps/dynplug-b.so: $(srcdir)/tests/apps/dynplug.c $(srcdir)/tests/apps/app
 DYN_TESTS = tests/integration/dyn-dormant.sh tests/integration/dyn-exclude.sh \
 	tests/integration/dyn-break.sh tests/integration/dyn-dlopen.sh \
 	tests/integration/dyn-fork.sh tests/integration/dyn-signals.sh \
-	tests/integration/dyn-unwind.sh
+	tests/integration/dyn-unwind.sh tests/integration/dyn-monitors.sh
 TESTS += $(DYN_TESTS)
 EXTRA_DIST += $(DYN_TESTS) tests/apps/dyncount.c tests/apps/dynload.c \
 	tests/apps/dynplug.c tests/apps/dynfork.c tests/apps/dynhard.cc \
