@@ -309,20 +309,24 @@ struct listing {
 static unsigned long long dyn_subs;	/* dlpi_subs at the last listing */
 
 /*
- * Is @o, loaded where an object of the listing is, still that object?
- * After an unload, another object (or the same one loaded again, its text
- * fresh from the file) may be where it was: every site must hold its
- * original bytes or the no-op written there.  Then each site's state is
- * what the text holds.
+ * Is @o, loaded where the object @info of the listing is, still that
+ * object?  After an unload, another object (or the same one loaded again,
+ * its text fresh from the file) may be where it was: the same file, and
+ * every site must hold its original bytes or the no-op written there.
+ * Then each site's state is what the text holds.
  */
 static bool
-dyn_obj_same(struct dobj *o)
+dyn_obj_same(struct dobj *o, const struct dl_phdr_info *info)
 {
 	uint8_t		 nop[RB_PATCH_MAX_LEN];
 	const uint8_t	*at;
 	size_t		 k;
 	unsigned	 len;
 
+	/* Another file there (one without sites has nothing else to tell). */
+	if (strncmp(o->name, info->dlpi_name != NULL && *info->dlpi_name ?
+	    info->dlpi_name : "the program", sizeof(o->name) - 1) != 0)
+		return false;
 	for (k = 0; k < o->t.n; k++) {
 		len = o->t.v[k].len;
 		at = (const uint8_t *)(uintptr_t)(o->t.v[k].addr + o->bias);
@@ -358,7 +362,7 @@ dyn_list_one(struct dl_phdr_info *info, size_t size, void *arg)
 		o = &objs[i];
 		if (!o->gone && o->bias == info->dlpi_addr &&
 		    o->phdr == (const void *)info->dlpi_phdr) {
-			if (ls->verify && !dyn_obj_same(o)) {
+			if (ls->verify && !dyn_obj_same(o, info)) {
 				o->gone = true;
 				break;
 			}
