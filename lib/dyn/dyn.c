@@ -312,9 +312,26 @@ static unsigned long long dyn_subs;	/* dlpi_subs at the last listing */
  * Is @o, loaded where the object @info of the listing is, still that
  * object?  After an unload, another object (or the same one loaded again,
  * its text fresh from the file) may be where it was: the same file, and
- * every site must hold its original bytes or the no-op written there.
+ * every site must be in its text and hold its original bytes or the no-op
+ * written there.
  * Then each site's state is what the text holds.
  */
+/* Are @len bytes at link address @addr in an executable segment of @info? */
+static bool
+dyn_in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len)
+{
+	const ElfW(Phdr)	*ph;
+	unsigned		 i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    addr >= ph->p_vaddr && addr + len <= ph->p_vaddr + ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
 static bool
 dyn_obj_same(struct dobj *o, const struct dl_phdr_info *info)
 {
@@ -329,6 +346,9 @@ dyn_obj_same(struct dobj *o, const struct dl_phdr_info *info)
 		return false;
 	for (k = 0; k < o->t.n; k++) {
 		len = o->t.v[k].len;
+		/* Another object's text may be smaller: never read past it. */
+		if (!dyn_in_text(info, o->t.v[k].addr, len))
+			return false;
 		at = (const uint8_t *)(uintptr_t)(o->t.v[k].addr + o->bias);
 		if (o->t.v[k].flags & RB_SITE_TAIL) {
 			nop[0] = 0xc3;
