@@ -16,12 +16,13 @@ app=$APPS/dynfork
 # entry PID - the process's "dynamic" object in the last dump.
 entry() { jqv -c ".processes[] | select(.pid == $1) | .dynamic"; }
 
-# traced_work PID - the dump shows process PID's df-work thread in df_round.
+# traced_work PID - the dump shows process PID's df-work thread running, in
+# df_thread.
 traced_work()
 {
 	json_true "$f" "[.processes[] | select(.pid == $1) | .threads[] |
 		select(.state == \"running\" and .name == \"df-work\") |
-		select(any(.frames[]; .function == \"df_round\"))] | length == 1"
+		select(any(.frames[]; .function == \"df_thread\"))] | length == 1"
 }
 
 # asleep PID - its entry says dormant, every site off, and it has no ring
