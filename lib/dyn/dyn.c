@@ -303,7 +303,7 @@ dyn_obj_scan(struct dobj *o, const struct dl_phdr_info *info)
 
 struct listing {
 	size_t	new_objs;
-	bool	verify;		/* an object was unloaded since the last one */
+	bool	verify;	/* an object was unloaded since the last listing */
 };
 
 static unsigned long long dyn_subs;	/* dlpi_subs at the last listing */
@@ -326,7 +326,8 @@ dyn_in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len)
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		ph = &info->dlpi_phdr[i];
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
-		    addr >= ph->p_vaddr && addr + len <= ph->p_vaddr + ph->p_memsz)
+		    addr >= ph->p_vaddr &&
+		    addr + len <= ph->p_vaddr + ph->p_memsz)
 			return true;
 	}
 	return false;
@@ -530,22 +531,21 @@ batch_free(struct batchbuf *b)
 #define DYN_CUT_SLOTS		4096
 #define DYN_CUT_PROBES		32
 static uint64_t		 dyn_cut[DYN_CUT_SLOTS];
-static int		 dyn_cut_all;	/* the table full: any function */
+static int		 dyn_cut_all;	/* table full: any function */
 
 static void
 dyn_cut_add(uint64_t fn)
 {
 	size_t		i, h = fn_hash(fn, DYN_CUT_SLOTS);
-	uint64_t	v;
+	uint64_t	v, *slot;
 
 	for (i = 0; fn != 0 && i < DYN_CUT_PROBES; i++) {
-		v = __atomic_load_n(&dyn_cut[(h + i) & (DYN_CUT_SLOTS - 1)],
-		    __ATOMIC_RELAXED);
+		slot = &dyn_cut[(h + i) & (DYN_CUT_SLOTS - 1)];
+		v = __atomic_load_n(slot, __ATOMIC_RELAXED);
 		if (v == fn)
 			return;
 		if (v == 0) {
-			__atomic_store_n(&dyn_cut[(h + i) & (DYN_CUT_SLOTS - 1)],
-			    fn, __ATOMIC_RELAXED);
+			__atomic_store_n(slot, fn, __ATOMIC_RELAXED);
 			return;
 		}
 	}
@@ -619,7 +619,7 @@ dyn_sync_locked(struct dl_phdr_info *info, size_t size, void *arg)
 
 	for (i = 0; i < nobjs; i++)
 		objs[i].present = false;
-	/* An unload since the last listing: the objects where it was are checked. */
+	/* An unload since the last listing: objects found again are checked. */
 	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) +
 	    sizeof(info->dlpi_subs)) {
 		ls.verify = info->dlpi_subs != dyn_subs;

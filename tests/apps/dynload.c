@@ -157,6 +157,7 @@ int main(int argc, char **argv)
 	app_ready("done %d", (int)getpid());
 	return bad;
 usage:
-	fprintf(stderr, "usage: dynload [-t THREADS] [-r RELOADS] [-l] PLUGIN_A [PLUGIN_B]\n");
+	fprintf(stderr, "usage: dynload [-t THREADS] [-r RELOADS] [-l] "
+	    "PLUGIN_A [PLUGIN_B]\n");
 	return 2;
 }
