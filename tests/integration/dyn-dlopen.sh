@@ -19,6 +19,20 @@ A=$APPS/dynplug-a.so
 B=$APPS/dynplug-b.so
 [ -x "$app" ] || skip "no $app (gcc not found by configure)"
 
+# switch WHAT ARG... - rbtrace -p $pid ARG...; a pattern that names no
+# function now is no failure: the plugin is between its dlclose() and its
+# dlopen() (the request applies to it once it is loaded again).
+switch()
+{
+	local what=$1 out
+	shift
+	out=$("$RBTRACE" -p "$pid" "$@" 2>&1 >/dev/null) && return 0
+	case $out in
+	*"no function matches 'plugin_*'"*) return 0 ;;
+	esac
+	fail "$what: $out"
+}
+
 reloads() { awk '$1 == "reload" { n = $2 } END { print n + 0 }' "$RBT_READY"; }
 
 # wait_reloads N - wait until the plugin was loaded at least N more times.
@@ -53,10 +67,8 @@ wait_ready "running [0-9]+" "$LAUNCHED"
 pid=$(ready_field running 2)
 wait_reloads 20
 for i in $(seq 1 8); do
-	out=$("$RBTRACE" -p "$pid" --exclude 'plugin_*' 2>&1 >/dev/null) ||
-		fail "exclude $i: $out"
-	out=$("$RBTRACE" -p "$pid" --include 'plugin_*' 2>&1 >/dev/null) ||
-		fail "include $i: $out"
+	switch "exclude $i" --exclude 'plugin_*'
+	switch "include $i" --include 'plugin_*'
 	kill -0 "$pid" 2>/dev/null || fail "the program died (include $i)"
 	ready "bad .*" && fail "a result changed: $(grep bad "$RBT_READY")"
 done
@@ -64,8 +76,7 @@ done
 wait_json "$f" '[.processes[].threads[] | select(.name | startswith("dl-"))
 	| .frames[] | select(.function == "plugin_mid")] | length > 0' \
 	"plugin_mid on a stack while included"
-"$RBTRACE" -p "$pid" --exclude 'plugin_*' >/dev/null 2>"$T/ex2.err" ||
-	fail "the last exclude: $(cat "$T/ex2.err")"
+switch "the last exclude" --exclude 'plugin_*'
 # Every copy loaded since comes in off: no plugin frame, sampled while it
 # is loaded again and again.
 wait_reloads 20
@@ -94,8 +105,7 @@ pid=$(ready_field running 2)
 # object's slot is taken again.  Excluded while asleep, then woken: no copy
 # of the plugin is traced.
 wait_for "1100 loads of the plugin" reloaded 1100
-out=$("$RBTRACE" -p "$pid" --exclude 'plugin_*' 2>&1 >/dev/null) ||
-	fail "exclude while asleep: $out"
+switch "exclude while asleep" --exclude 'plugin_*'
 out=$("$RBTRACE" -p "$pid" 2>&1 >/dev/null) || fail "wake: $out"
 wait_for "thread dl-0 traced" json_true "$f" \
 	'[.processes[].threads[] | select(.name == "dl-0")] | length == 1'
@@ -106,8 +116,7 @@ for i in $(seq 1 10); do
 			select((.function // "") | startswith("plugin_"))] | length')"
 	[ $((i % 5)) -eq 0 ] && wait_reloads 20
 done
-out=$("$RBTRACE" -p "$pid" --include 'plugin_*' 2>&1 >/dev/null) ||
-	fail "include: $out"
+switch include --include 'plugin_*'
 out=$("$RBTRACE" -p "$pid" --detach 2>&1 >/dev/null) || fail "sleep: $out"
 for i in $(seq 1 3); do
 	wait_reloads 20
