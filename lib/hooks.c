@@ -70,6 +70,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "dyn/dyn.h"
 #include "rbtrace/rbtrace.h"
 
 __thread struct rb_thread rb_self __attribute__((tls_model("initial-exec")));
@@ -446,12 +447,20 @@ rb_top_gone(struct rb_thread *t, uintptr_t fn, uintptr_t site, uint64_t sp)
 	tsp = RB_LOAD(&top->sp);
 	if (RB_LIKELY(tsp > sp))
 		return false;
-	return tsp < sp || RB_LOAD(&top->site) != site;
+	if (tsp < sp || RB_LOAD(&top->site) != site)
+		return true;
+	/*
+	 * The same machine frame: kept, unless it is @fn's and an exit of
+	 * @fn was ever switched off, which leaves its frame behind for the
+	 * next call from the same instruction (rbtrace(5), "DYNAMIC
+	 * TRACING").
+	 */
+	return RB_UNLIKELY(RB_LOAD(&top->fn) == fn) && rb_dyn_cut(fn);
 }
 
 /* Drop the frames on top that are gone (rb_top_gone() said the top one is). */
 static RB_NOINSTR __attribute__((noinline, cold)) void
-rb_unwind(struct rb_thread *t, uintptr_t site, uint64_t sp)
+rb_unwind(struct rb_thread *t, uintptr_t fn, uintptr_t site, uint64_t sp)
 {
 	const struct rb_slot *s = rb_slot(t, 0);
 	uint32_t d = t->depth, lvl;
@@ -467,7 +476,8 @@ rb_unwind(struct rb_thread *t, uintptr_t site, uint64_t sp)
 		if (RB_LOAD(&s->depth) != lvl)
 			break;		/* overwritten: nothing to tell by */
 		ssp = RB_LOAD(&s->sp);
-		if (ssp > sp || (ssp == sp && RB_LOAD(&s->site) == site))
+		if (ssp > sp || (ssp == sp && RB_LOAD(&s->site) == site &&
+		    !(RB_LOAD(&s->fn) == fn && rb_dyn_cut(fn))))
 			break;
 		d--;
 	}
@@ -493,7 +503,7 @@ rb_attention_enter(struct rb_thread *t, void *fn, void *site, void *hook,
 		uint64_t ts = rb_clock_raw_slow();
 
 		if (rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp))
-			rb_unwind(t, (uintptr_t)site, sp);
+			rb_unwind(t, (uintptr_t)fn, (uintptr_t)site, sp);
 		rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site,
 		    (uintptr_t)hook, sp, ts, 0);
 		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
@@ -536,7 +546,7 @@ rb_enter_unwound(struct rb_thread *t, void *fn, void *site, void *hook,
 {
 	uint64_t ts = rb_counter_read();
 
-	rb_unwind(t, (uintptr_t)site, sp);
+	rb_unwind(t, (uintptr_t)fn, (uintptr_t)site, sp);
 	rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)hook, sp,
 	    ts, 0);
 	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
@@ -560,7 +570,7 @@ rb_enter_other(struct rb_thread *t, void *fn, void *site, void *hook,
 		return;
 	}
 	if (RB_UNLIKELY(rb_top_gone(t, (uintptr_t)fn, (uintptr_t)site, sp)))
-		rb_unwind(t, (uintptr_t)site, sp);
+		rb_unwind(t, (uintptr_t)fn, (uintptr_t)site, sp);
 	rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site, (uintptr_t)hook, sp,
 	    0, 0);
 	rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, 0);

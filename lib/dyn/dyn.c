@@ -309,7 +309,71 @@ dyn_obj_scan(struct dobj *o, const struct dl_phdr_info *info)
 
 struct listing {
 	size_t	new_objs;
+	bool	verify;	/* an object was unloaded since the last listing */
 };
+
+static unsigned long long dyn_subs;	/* dlpi_subs at the last listing */
+
+/*
+ * Is @o, loaded where the object @info of the listing is, still that
+ * object?  After an unload, another object (or the same one loaded again,
+ * its text fresh from the file) may be where it was: the same file, and
+ * every site must be in its text and hold its original bytes or the no-op
+ * written there.
+ * Then each site's state is what the text holds.
+ */
+/* Are @len bytes at link address @addr in an executable segment of @info? */
+static bool
+dyn_in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len)
+{
+	const ElfW(Phdr)	*ph;
+	unsigned		 i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    addr >= ph->p_vaddr &&
+		    addr + len <= ph->p_vaddr + ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+static bool
+dyn_obj_same(struct dobj *o, const struct dl_phdr_info *info)
+{
+	uint8_t		 nop[RB_PATCH_MAX_LEN];
+	const uint8_t	*at;
+	size_t		 k;
+	unsigned	 len;
+
+	/* Another file there (one without sites has nothing else to tell). */
+	if (strncmp(o->name, info->dlpi_name != NULL && *info->dlpi_name ?
+	    info->dlpi_name : "the program", sizeof(o->name) - 1) != 0)
+		return false;
+	for (k = 0; k < o->t.n; k++) {
+		len = o->t.v[k].len;
+		/* Another object's text may be smaller: never read past it. */
+		if (!dyn_in_text(info, o->t.v[k].addr, len))
+			return false;
+		at = (const uint8_t *)(uintptr_t)(o->t.v[k].addr + o->bias);
+		if (o->t.v[k].flags & RB_SITE_TAIL) {
+			nop[0] = 0xc3;
+			rb_patch_nop(nop + 1, len - 1u);
+		} else
+			rb_patch_nop(nop, len);
+		if (memcmp(at, o->orig + k * RB_PATCH_MAX_LEN, len) != 0 &&
+		    memcmp(at, nop, len) != 0)
+			return false;
+	}
+	for (k = 0; k < o->t.n; k++) {
+		at = (const uint8_t *)(uintptr_t)(o->t.v[k].addr + o->bias);
+		o->off[k] = memcmp(at, o->orig + k * RB_PATCH_MAX_LEN,
+		    o->t.v[k].len) != 0;
+		o->fn[k] = site_fn(o, &o->t.v[k]);
+	}
+	return true;
+}
 
 static int
 dyn_list_one(struct dl_phdr_info *info, size_t size, void *arg)
@@ -325,13 +389,26 @@ dyn_list_one(struct dl_phdr_info *info, size_t size, void *arg)
 		o = &objs[i];
 		if (!o->gone && o->bias == info->dlpi_addr &&
 		    o->phdr == (const void *)info->dlpi_phdr) {
+			if (ls->verify && !dyn_obj_same(o, info)) {
+				o->gone = true;
+				break;
+			}
 			o->present = true;
 			return 0;
 		}
 	}
-	if (nobjs == DYN_MAX_OBJS)
+	/* The slot of an object unloaded, else a new one. */
+	for (i = 0; i < nobjs && !objs[i].gone; i++)
+		;
+	if (i == DYN_MAX_OBJS)
 		return 0;
-	o = &objs[nobjs];
+	o = &objs[i];
+	if (i < nobjs) {
+		if (o->mapped != 0)
+			munmap(o->fn, o->mapped);
+		rb_sites_free(&o->t);
+	} else
+		nobjs++;
 	memset(o, 0, sizeof(*o));
 	o->bias = info->dlpi_addr;
 	o->phdr = info->dlpi_phdr;
@@ -342,7 +419,6 @@ dyn_list_one(struct dl_phdr_info *info, size_t size, void *arg)
 	dyn_obj_scan(o, info);
 	if (o->t.n != 0)
 		rb_seed_object(info);
-	nobjs++;
 	ls->new_objs++;
 	return 0;
 }
@@ -454,6 +530,58 @@ batch_free(struct batchbuf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/*
+ * The functions whose exit sites were ever switched off, for the hooks
+ * (rb_dyn_cut()): written under dyn_lock, read by any thread.
+ */
+#define DYN_CUT_SLOTS		4096
+#define DYN_CUT_PROBES		32
+static uint64_t		 dyn_cut[DYN_CUT_SLOTS];
+static int		 dyn_cut_all;	/* table full: any function */
+
+static void
+dyn_cut_add(uint64_t fn)
+{
+	size_t		i, h = fn_hash(fn, DYN_CUT_SLOTS);
+	uint64_t	v, *slot;
+
+	for (i = 0; fn != 0 && i < DYN_CUT_PROBES; i++) {
+		slot = &dyn_cut[(h + i) & (DYN_CUT_SLOTS - 1)];
+		v = __atomic_load_n(slot, __ATOMIC_RELAXED);
+		if (v == fn)
+			return;
+		if (v == 0) {
+			__atomic_store_n(slot, fn, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+	__atomic_store_n(&dyn_cut_all, 1, __ATOMIC_RELAXED);
+}
+
+/**
+ * rb_dyn_cut - was an exit site of @fn ever switched off?  A frame of @fn
+ * may then be left on a stack by a call whose exit was a no-op (hooks.c).
+ */
+RB_NOINSTR bool
+rb_dyn_cut(uint64_t fn)
+{
+	size_t		i, h;
+	uint64_t	v;
+
+	if (__atomic_load_n(&dyn_cut_all, __ATOMIC_RELAXED))
+		return true;
+	h = fn_hash(fn, DYN_CUT_SLOTS);
+	for (i = 0; i < DYN_CUT_PROBES; i++) {
+		v = __atomic_load_n(&dyn_cut[(h + i) & (DYN_CUT_SLOTS - 1)],
+		    __ATOMIC_RELAXED);
+		if (v == fn)
+			return true;
+		if (v == 0)
+			return false;
+	}
+	return false;
+}
+
 /* The patches are sorted by patch.c: find each one's site again by address. */
 static void
 batch_done(struct batchbuf *b)
@@ -465,6 +593,8 @@ batch_done(struct batchbuf *b)
 
 		k = b->site[i];
 		o->off[k] = !o->off[k];
+		if (o->off[k] && o->t.v[k].hook == RB_SITE_EXIT)
+			dyn_cut_add(o->fn[k]);
 	}
 }
 
@@ -493,10 +623,15 @@ dyn_sync_locked(struct dl_phdr_info *info, size_t size, void *arg)
 	size_t			 i, k;
 	bool			 off;
 
-	(void)info;
-	(void)size;
 	for (i = 0; i < nobjs; i++)
 		objs[i].present = false;
+	/* An unload since the last listing: objects found again are checked. */
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) +
+	    sizeof(info->dlpi_subs)) {
+		ls.verify = info->dlpi_subs != dyn_subs;
+		dyn_subs = info->dlpi_subs;
+	} else
+		ls.verify = true;
 	/* Recursive: the loader's lock is taken again, by this thread. */
 	dl_iterate_phdr(dyn_list_one, &ls);
 	for (i = 0; i < nobjs; i++)
@@ -1041,7 +1176,10 @@ dyn_summary(char *out, size_t outlen)
 	    nf, nf == 1 ? "" : "s", off, sites);
 }
 
-/* Asleep: every thread gives its ring back, as at a detach. */
+/*
+ * Asleep: every thread gives its ring back, as at a detach, and so do the
+ * rings made for threads asleep in the kernel at the wake (seed.c).
+ */
 static void
 dyn_release_rings(void)
 {
@@ -1049,6 +1187,7 @@ dyn_release_rings(void)
 	bool		fenced;
 
 	rb_thread_release_all(1000000000ull, &kept, &fenced);
+	rb_seed_release_all();
 }
 
 /*

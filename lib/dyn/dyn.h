@@ -45,6 +45,7 @@ int	rb_dyn_post(struct rb_thread *t, const char *req, char *msg,
 /* Is this process asleep (every site off)?  Woken since it slept? */
 bool	rb_dyn_asleep(void);
 bool	rb_dyn_woken(void);
+bool	rb_dyn_cut(uint64_t fn);
 
 /* Are site tables built (an object loaded later must be brought in line)? */
 bool	rb_dyn_active(void);

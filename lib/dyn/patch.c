@@ -229,7 +229,12 @@ trap_install(char *err, size_t errlen)
 		return 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = rb_patch_trap;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	/*
+	 * SIGTRAP not blocked in here: the program's handler, chained to,
+	 * may meet a site of this batch too (instrumented code), a trap
+	 * that would otherwise kill the process.
+	 */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGTRAP, &sa, NULL) != 0) {
 		snprintf(err, errlen, "sigaction(SIGTRAP): %s", strerror(errno));
