@@ -453,9 +453,10 @@ rb_top_gone(struct rb_thread *t, uintptr_t fn, uintptr_t site, uint64_t sp)
 	 * The same machine frame: kept, unless it is @fn's and an exit of
 	 * @fn was ever switched off, which leaves its frame behind for the
 	 * next call from the same instruction (rbtrace(5), "DYNAMIC
-	 * TRACING").
+	 * TRACING"): rb_unwind() decides, out of line, so that the fast
+	 * path makes no call.
 	 */
-	return RB_UNLIKELY(RB_LOAD(&top->fn) == fn) && rb_dyn_cut(fn);
+	return RB_UNLIKELY(RB_LOAD(&top->fn) == fn);
 }
 
 /* Drop the frames on top that are gone (rb_top_gone() said the top one is). */
