@@ -1466,7 +1466,7 @@ rb_dyn_post(struct rb_thread *t, const char *req, char *msg, size_t msglen)
 #define AUTO_DEPTH	256
 #define AUTO_LONG_NS	10000		/* a call this long keeps its function */
 #define AUTO_RATE	20000		/* calls a second, all threads */
-#define AUTO_LONG_FRAC	1000		/* at most 1 call in this many long */
+#define AUTO_LONG_FRAC	10000		/* at most 1 call in this many long */
 #define AUTO_LEAVES	4096		/* leaf durations kept per ring */
 #define AUTO_MIN_CALLS	16		/* calls seen, at the least */
 
@@ -1535,10 +1535,31 @@ auto_pass(const struct rb_event *ev, size_t n, uint64_t pair_ns,
 {
 	struct { uint64_t fn, ts, kids; } st[AUTO_DEPTH];
 	size_t		d = 0, i, j;
-	uint64_t	dur, hooks;
+	uint64_t	dur, hooks, first = 0, under = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct rb_event *e = &ev[i];
+
+		if (first == 0 && (e->kind == RB_EV_ENTRY || e->kind == RB_EV_EXIT))
+			first = e->ts;
+		/*
+		 * An exit whose entry came before the window: a call at least
+		 * as long as the window up to it (less the hooks of the calls
+		 * it made there), which would otherwise never be seen long.
+		 */
+		if (e->kind == RB_EV_EXIT && d == 0 && leaves == NULL &&
+		    e->ts >= first) {
+			dur = auto_ns(e->ts - first);
+			hooks = under * pair_ns;
+			dur = dur > hooks ? dur - hooks : 0;
+			under++;
+			if ((j = auto_slot(e->fn)) == SIZE_MAX)
+				continue;
+			as.calls[j]++;
+			if (dur >= AUTO_LONG_NS)
+				as.longc[j]++;
+			continue;
+		}
 
 		if (e->kind == RB_EV_ENTRY) {
 			if (d < AUTO_DEPTH) {
@@ -1560,6 +1581,8 @@ auto_pass(const struct rb_event *ev, size_t n, uint64_t pair_ns,
 			dur = auto_ns(e->ts - st[d].ts);
 			if (d > 0)
 				st[d - 1].kids += 1 + st[d].kids;
+			else
+				under += 1 + st[d].kids;
 			if (leaves != NULL) {
 				if (st[d].kids == 0 && *nleaves < AUTO_LEAVES)
 					leaves[(*nleaves)++] = dur;
