@@ -410,37 +410,55 @@ text_write(struct writer *w, uint64_t addr, const uint8_t *b, size_t n)
 		t[i] = b[i];
 }
 
-static void
-patch_sift(struct rb_patch *v, size_t i, size_t n)
-{
-	struct rb_patch	tmp;
-	size_t		c;
-
-	for (; (c = 2 * i + 1) < n; i = c) {
-		if (c + 1 < n && v[c + 1].addr > v[c].addr)
-			c++;
-		if (v[i].addr >= v[c].addr)
-			break;
-		tmp = v[i];
-		v[i] = v[c];
-		v[c] = tmp;
-	}
-}
-
-static void
+/*
+ * By address: an LSD radix sort, a byte a pass, passes whose byte is the
+ * same in every address skipped (a batch's sites share their high bytes).
+ * Return: -1 if out of memory (then unsorted).
+ */
+static int
 patch_sort(struct rb_patch *v, size_t n)
 {
-	struct rb_patch	tmp;
-	size_t		i;
+	struct rb_patch	*tmp, *src = v, *dst;
+	size_t		 len = (n * sizeof(*v) + PAGE - 1) & ~(PAGE - 1), i;
+	uint32_t	 count[256];
+	uint64_t	 diff = 0;
+	unsigned	 shift, b;
 
-	for (i = n / 2; i-- > 0;)
-		patch_sift(v, i, n);
-	for (i = n; i-- > 1;) {
-		tmp = v[0];
-		v[0] = v[i];
-		v[i] = tmp;
-		patch_sift(v, 0, i);
+	for (i = 1; i < n && v[i - 1].addr <= v[i].addr; i++)
+		;
+	if (i >= n)
+		return 0;	/* sorted already */
+	for (i = 1; i < n; i++)
+		diff |= v[i].addr ^ v[0].addr;
+	tmp = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (tmp == MAP_FAILED)
+		return -1;
+	dst = tmp;
+	for (shift = 0; shift < 64; shift += 8) {
+		struct rb_patch	*t;
+		uint32_t	 sum = 0, c;
+
+		if (((diff >> shift) & 0xff) == 0)
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(src[i].addr >> shift) & 0xff]++;
+		for (b = 0; b < 256; b++) {
+			c = count[b];
+			count[b] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].addr >> shift) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
 	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	munmap(tmp, len);
+	return 0;
 }
 
 /* The batch's copy the trap handler reads, in the oldest of three buffers. */
@@ -529,7 +547,10 @@ rb_patch_apply(struct rb_patch *v, size_t n, struct rb_patch_stats *st,
 		snprintf(err, errlen, "no way to serialize every core: membarrier(2) refused, and mmap too");
 		return -1;
 	}
-	patch_sort(v, n);
+	if (patch_sort(v, n) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	/* Spans of pages, each page with the protection it has now. */
 	spmapped = (n * 2 * sizeof(*sp) + PAGE - 1) & ~(PAGE - 1);
 	sp = mmap(NULL, spmapped, PROT_READ | PROT_WRITE,
