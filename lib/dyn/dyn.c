@@ -308,7 +308,6 @@ dyn_obj_scan(struct dobj *o, const struct dl_phdr_info *info)
 }
 
 struct listing {
-	size_t	new_objs;
 	bool	verify;	/* an object was unloaded since the last listing */
 };
 
@@ -339,6 +338,23 @@ dyn_in_text(const struct dl_phdr_info *info, uint64_t addr, unsigned len)
 	return false;
 }
 
+/*
+ * The bytes of site @s switched off (a no-op of its length; a tail call a
+ * return and no-ops) into @out.  Return: what a thread sent on from a
+ * trap does there (RB_PATCH_*).
+ */
+static uint8_t
+site_off_bytes(const struct rb_site *s, uint8_t *out)
+{
+	if (s->flags & RB_SITE_TAIL) {
+		out[0] = 0xc3;
+		rb_patch_nop(out + 1, s->len - 1u);
+		return RB_PATCH_RET;
+	}
+	rb_patch_nop(out, s->len);
+	return RB_PATCH_NOP;
+}
+
 static bool
 dyn_obj_same(struct dobj *o, const struct dl_phdr_info *info)
 {
@@ -357,11 +373,7 @@ dyn_obj_same(struct dobj *o, const struct dl_phdr_info *info)
 		if (!dyn_in_text(info, o->t.v[k].addr, len))
 			return false;
 		at = (const uint8_t *)(uintptr_t)(o->t.v[k].addr + o->bias);
-		if (o->t.v[k].flags & RB_SITE_TAIL) {
-			nop[0] = 0xc3;
-			rb_patch_nop(nop + 1, len - 1u);
-		} else
-			rb_patch_nop(nop, len);
+		site_off_bytes(&o->t.v[k], nop);
 		if (memcmp(at, o->orig + k * RB_PATCH_MAX_LEN, len) != 0 &&
 		    memcmp(at, nop, len) != 0)
 			return false;
@@ -419,7 +431,6 @@ dyn_list_one(struct dl_phdr_info *info, size_t size, void *arg)
 	dyn_obj_scan(o, info);
 	if (o->t.n != 0)
 		rb_seed_object(info);
-	ls->new_objs++;
 	return 0;
 }
 
@@ -498,14 +509,7 @@ batch_push(struct batchbuf *b, const struct dobj *o, size_t k, bool off)
 	p->addr = s->addr + o->bias;
 	p->len = s->len;
 	if (off) {
-		if (s->flags & RB_SITE_TAIL) {
-			p->bytes[0] = 0xc3;
-			rb_patch_nop(p->bytes + 1, s->len - 1u);
-			p->kind = RB_PATCH_RET;
-		} else {
-			rb_patch_nop(p->bytes, s->len);
-			p->kind = RB_PATCH_NOP;
-		}
+		p->kind = site_off_bytes(s, p->bytes);
 	} else {
 		memcpy(p->bytes, orig, s->len);
 		p->kind = (s->flags & RB_SITE_TAIL) ? RB_PATCH_JMP :
@@ -753,11 +757,6 @@ dyn_claim(void)
 	return NULL;
 }
 
-struct offlist {
-	struct rb_dynfn	*v;
-	uint32_t	 n, cap;
-};
-
 static int
 dynfn_cmp(const void *a, const void *b)
 {
@@ -910,10 +909,9 @@ dyn_hex(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* Append "[VERB ]PATTERN\n" to @out for each line of file @path. */
+/* Append "PATTERN\n" to @out for each line of file @path. */
 static int
-dyn_file_lines(const char *verb, const char *path, char *out, size_t size,
-    size_t *k)
+dyn_file_lines(const char *path, char *out, size_t size, size_t *k)
 {
 	char	 line[1024];
 	FILE	*f = fopen(path, "re");
@@ -929,8 +927,7 @@ dyn_file_lines(const char *verb, const char *path, char *out, size_t size,
 		line[n] = '\0';
 		if (n == 0 || line[0] == '#')
 			continue;
-		w = snprintf(out + *k, size - *k, "%s%s%s\n", verb ? verb : "",
-		    verb ? " " : "", line);
+		w = snprintf(out + *k, size - *k, "%s\n", line);
 		if (w < 0 || (size_t)w >= size - *k) {
 			fclose(f);
 			return -1;
@@ -969,7 +966,7 @@ dyn_list_lines(const char *list, char *out, size_t size, size_t *k,
 			break;
 		*nl = '\0';
 		if (*p == '@') {
-			if (dyn_file_lines(NULL, p + 1, out, size, k) != 0) {
+			if (dyn_file_lines(p + 1, out, size, k) != 0) {
 				snprintf(why, whylen, "cannot read %.200s", p + 1);
 				munmap(pats, dyn_round(need + 1));
 				return -1;
