@@ -634,11 +634,36 @@ static int rb_attach_job(int (*fn)(const char *, char *, size_t),
 	return ret;
 }
 
+/*
+ * The thread rbtrace stopped has left __rbtrace_start() (it is held until
+ * rbtrace lets it go, microseconds later).  A request's thread begins only
+ * then, or after RB_STATUS_LEFT_NS: the scheduler may run a thread just
+ * created ahead of its creator on the same core, and the request's work
+ * (a batch of sites patched, a detach's wait) would hold the stopped
+ * thread that long.  Timed sleeps, not a wake-up by that thread, for the
+ * same reason.
+ */
+#define RB_STATUS_LEFT_NS	20000000ull
+static int rb_status_left;
+
+static void rb_status_wait_left(void)
+{
+	struct timespec ts = { 0, 20000 };
+	unsigned i;
+
+	for (i = 0; i < RB_STATUS_LEFT_NS / 20000u; i++) {
+		if (__atomic_load_n(&rb_status_left, __ATOMIC_ACQUIRE))
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void *rb_status_main(void *arg)
 {
 	int ret;
 
 	(void)arg;
+	rb_status_wait_left();
 	/* Relaxed: read by the seed request rbtrace sends after the reply. */
 	__atomic_store_n(&rb_status_tid, rb_gettid(), __ATOMIC_RELAXED);
 	ret = rb_attach_job(rb_status_fn, rb_status_spec, rb_status.msg,
@@ -711,13 +736,15 @@ int __rbtrace_start(const char *req, char *msg, size_t msglen)
 	memcpy(rb_status_spec, body, n + 1);
 	memset(&rb_status, 0, sizeof(rb_status));
 	snprintf(msg, msglen, "%p", (void *)&rb_status);
+	__atomic_store_n(&rb_status_left, 0, __ATOMIC_RELAXED);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_create(&th, NULL, rb_status_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err == 0)
 		pthread_detach(th);
-	else
+	__atomic_store_n(&rb_status_left, 1, __ATOMIC_RELEASE);
+	if (err != 0)
 		rb_status_main(NULL);
 	return 0;
 }

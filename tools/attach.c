@@ -209,6 +209,12 @@ static void at_seed(pid_t pid, const char *lib, struct rbtrace_attach *a)
 	size_t per, len;
 	int n, i, j, fret;
 
+	/* Looked up before anything stops: the threads are held for the call alone. */
+	if (rb_inject_resolve(pid, lib, "__rbtrace_start", err, sizeof(err)) != 0) {
+		snprintf(a->seeded, sizeof(a->seeded),
+			 "threads not looked at: %s", err);
+		return;
+	}
 	in = rb_inject_open(pid, 0, err, sizeof(err));
 	if (in == NULL) {
 		snprintf(a->seeded, sizeof(a->seeded),
@@ -343,6 +349,12 @@ int rbtrace_attach_run(pid_t pid, const char *lib, const char *spec,
 			 "%d (%s) runs in another mount namespace (a container?) "
 			 "where %s is not this librbtrace: copy it to that path inside",
 			 (int)pid, comm, lib);
+		return 1;
+	}
+	/* Loaded already: looked up before the thread is stopped. */
+	if (m.ours && rb_inject_resolve(pid, lib, "__rbtrace_start", err,
+					sizeof(err)) != 0) {
+		snprintf(a->line, sizeof(a->line), "%s", err);
 		return 1;
 	}
 	in = rb_inject_open(pid, 0, err, sizeof(err));

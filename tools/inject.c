@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -114,6 +115,9 @@ struct rb_inject {
 	uint64_t		 dlerror;
 	unsigned		 dlmode;	/* or'ed into RTLD_NOW */
 	sigset_t		 oldmask;
+	bool			 boosted;	/* inj_boost() raised this thread */
+	int			 oldpolicy;
+	struct sched_param	 oldparam;
 	struct user_regs_struct	 regs;		/* as stopped */
 	struct inj_held		*held;		/* the other threads, rb_inject_hold() */
 	size_t			 nheld;
@@ -656,34 +660,39 @@ int rb_inject_dlopen(struct rb_inject *in, const char *path, char *err, size_t e
 	return -1;
 }
 
-int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
-		   const char *arg, int *ret, char *msg, size_t msglen,
-		   char *err, size_t errlen)
+/*
+ * The function rb_inject_resolve() found last: a call of it needs no
+ * look-up while a thread is held.
+ */
+static struct {
+	pid_t		pid;
+	char		lib[PATH_MAX];
+	char		func[128];
+	uint64_t	addr;
+} inj_resolved;
+
+static bool inj_is_resolved(pid_t pid, const char *lib, const char *func)
 {
-	char abs[PATH_MAX], path[64], what[256], efunc[128], elib[PATH_MAX], *maps;
+	return inj_resolved.pid == pid && strcmp(inj_resolved.lib, lib) == 0 &&
+	       strcmp(inj_resolved.func, func) == 0;
+}
+
+int rb_inject_resolve(pid_t pid, const char *lib, const char *func,
+		      char *err, size_t errlen)
+{
+	char abs[PATH_MAX], path[64], efunc[128], elib[PATH_MAX], *maps;
 	const char *const names[1] = { func };
-	uint64_t sp = inj_stack_top(in), addr, rax, a0, a1;
-	size_t arglen = strlen(arg) + 1;
 	struct rb_map m;
 	struct stat sb;
-	char nul = '\0';
+	uint64_t addr;
 	int type;
 
-	if (msglen > 0)
-		msg[0] = '\0';
-	if (inj_usable(in, err, errlen) < 0)
-		return -1;
-	if (msglen == 0 || msglen > RB_INJECT_MSG_MAX || arglen > RB_INJECT_ARG_MAX) {
-		rb_err_set(err, errlen, "the argument (%zu bytes) or the message (%zu "
-			"bytes) is empty or longer than %d bytes", arglen, msglen,
-			RB_INJECT_MSG_MAX);
-		return -1;
-	}
+	inj_resolved.pid = 0;
 	rb_escape(func, efunc, sizeof(efunc));
-	if (rb_perm_lib_resolve(in->pid, lib, abs, &sb, err, errlen) < 0)
+	if (rb_perm_lib_resolve(pid, lib, abs, &sb, err, errlen) < 0)
 		return -1;
 	rb_escape(abs, elib, sizeof(elib));
-	snprintf(path, sizeof(path), "/proc/%d/maps", in->pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	maps = rb_proc_slurp_all(path);
 	if (maps == NULL) {
 		rb_err_set(err, errlen, "%s: %s", path, strerror(errno));
@@ -691,10 +700,10 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 	}
 	if (!rb_map_of(maps, &sb, abs, &m)) {
 		free(maps);
-		rb_err_set(err, errlen, "%s is not loaded in %d", elib, in->pid);
+		rb_err_set(err, errlen, "%s is not loaded in %d", elib, pid);
 		return -1;
 	}
-	if (inj_syms(in->pid, &m, names, &addr, &type, 1, err, errlen) < 0) {
+	if (inj_syms(pid, &m, names, &addr, &type, 1, err, errlen) < 0) {
 		free(maps);
 		return -1;
 	}
@@ -708,10 +717,50 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 			"cannot be called this way", efunc, elib);
 		return -1;
 	}
+	if (strlen(lib) < sizeof(inj_resolved.lib) &&
+	    strlen(func) < sizeof(inj_resolved.func)) {
+		inj_resolved.pid = pid;
+		strcpy(inj_resolved.lib, lib);
+		strcpy(inj_resolved.func, func);
+		inj_resolved.addr = addr;
+	}
+	return 0;
+}
+
+int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
+		   const char *arg, int *ret, char *msg, size_t msglen,
+		   char *err, size_t errlen)
+{
+	char what[256], efunc[128];
+	uint64_t sp = inj_stack_top(in), rax, a0, a1;
+	size_t arglen = strlen(arg) + 1;
+	char nul = '\0';
+
+	if (msglen > 0)
+		msg[0] = '\0';
+	if (inj_usable(in, err, errlen) < 0)
+		return -1;
+	if (msglen == 0 || msglen > RB_INJECT_MSG_MAX || arglen > RB_INJECT_ARG_MAX) {
+		rb_err_set(err, errlen, "the argument (%zu bytes) or the message (%zu "
+			"bytes) is empty or longer than %d bytes", arglen, msglen,
+			RB_INJECT_MSG_MAX);
+		return -1;
+	}
+	/* Found before the stop, or now (the object loaded meanwhile). */
+	if (!inj_is_resolved(in->pid, lib, func) &&
+	    rb_inject_resolve(in->pid, lib, func, err, errlen) < 0)
+		return -1;
+	rb_escape(func, efunc, sizeof(efunc));
+	if (!inj_is_resolved(in->pid, lib, func)) {
+		rb_err_set(err, errlen, "the name %s or its library's path is too long",
+			efunc);
+		return -1;
+	}
 	snprintf(what, sizeof(what), "%s()", efunc);
 	a0 = inj_stack_put(in, &sp, arg, arglen, arglen, err, errlen);
 	a1 = a0 == 0 ? 0 : inj_stack_put(in, &sp, &nul, 1, msglen, err, errlen);
-	if (a1 == 0 || inj_run(in, what, addr, sp, a0, a1, msglen, &rax, err, errlen) < 0)
+	if (a1 == 0 || inj_run(in, what, inj_resolved.addr, sp, a0, a1, msglen, &rax,
+			       err, errlen) < 0)
 		return -1;
 	*ret = (int)(uint32_t)rax;
 	if (pread(in->memfd, msg, msglen, (off_t)a1) != (ssize_t)msglen)
@@ -890,6 +939,34 @@ static pid_t inj_pick(pid_t pid, const pid_t *skip, int nskip, int *rank,
 	return best;
 }
 
+/*
+ * While a thread of the process is held, this one runs ahead of the
+ * process's busy threads where it may (root, CAP_SYS_NICE, RLIMIT_RTPRIO):
+ * each step of a call is a round trip between the two, and on a machine
+ * whose cores the program keeps busy, an ordinary tool waits out their
+ * time slices at every one of them (milliseconds each).  This thread only
+ * ever blocks between steps; the lowest real-time priority, not inherited.
+ */
+static void inj_boost(struct rb_inject *in)
+{
+	struct sched_param sp = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+
+	in->oldpolicy = sched_getscheduler(0);
+	if (in->oldpolicy < 0 || sched_getparam(0, &in->oldparam) != 0 ||
+	    (in->oldpolicy & ~SCHED_RESET_ON_FORK) != SCHED_OTHER)
+		return;
+	in->boosted = sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0;
+}
+
+static void inj_unboost(struct rb_inject *in)
+{
+	/* Keeping the flag: taking it off would need the privilege. */
+	if (in->boosted)
+		sched_setscheduler(0, in->oldpolicy | SCHED_RESET_ON_FORK,
+				   &in->oldparam);
+	in->boosted = false;
+}
+
 struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 {
 	struct rb_inject *in;
@@ -952,6 +1029,7 @@ struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 	sigaddset(&block, SIGHUP);
 	sigaddset(&block, SIGQUIT);
 	pthread_sigmask(SIG_BLOCK, &block, &in->oldmask);
+	inj_boost(in);
 	for (;;) {
 		t = tid;
 		if (t == 0) {
@@ -990,6 +1068,7 @@ struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 			   (long long)in->regs.rax == -INJ_ERESTART_RESTARTBLOCK;
 	return in;
 fail:
+	inj_unboost(in);
 	pthread_sigmask(SIG_SETMASK, &in->oldmask, NULL);
 	if (in->memfd >= 0)
 		close(in->memfd);
@@ -1205,6 +1284,7 @@ uint64_t rb_inject_close(struct rb_inject *in)
 	}
 	ns = in->t_end > in->t_stop && in->t_stop != 0 ? in->t_end - in->t_stop : 0;
 	inj_release(in);
+	inj_unboost(in);
 	if (in->memfd >= 0)
 		close(in->memfd);
 	pthread_sigmask(SIG_SETMASK, &in->oldmask, NULL);
@@ -1227,6 +1307,13 @@ struct rb_inject *rb_inject_open(pid_t pid, pid_t tid, char *err, size_t errlen)
 pid_t rb_inject_tid(const struct rb_inject *in)
 {
 	return 0;
+}
+
+int rb_inject_resolve(pid_t pid, const char *lib, const char *func,
+		      char *err, size_t errlen)
+{
+	rb_err_set(err, errlen, "not supported on this architecture");
+	return -1;
 }
 
 void rb_inject_set_timeout(struct rb_inject *in, unsigned ms)

@@ -83,6 +83,15 @@ int rb_inject_call(struct rb_inject *in, const char *lib, const char *func,
 		   const char *arg, int *ret, char *msg, size_t msglen,
 		   char *err, size_t errlen);
 
+/*
+ * rb_inject_resolve - look up @func in @lib as loaded in @pid before any
+ * thread is stopped, so that the next rb_inject_call of it holds the
+ * thread only for the call (the library must be loaded already and stay)
+ *
+ * Return: 0, or -1 with @err set as rb_inject_call would.
+ */
+int rb_inject_resolve(pid_t pid, const char *lib, const char *func,
+		      char *err, size_t errlen);
 /* A thread stopped, as rb_inject_hold() gives it. */
 struct rb_inject_thread {
 	pid_t		tid;
