@@ -86,6 +86,13 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	}
 	m->size = l.total_size;
 	m->hdr = m->base;
+	/*
+	 * No read-ahead: a fault on the new file would have the kernel read
+	 * and zero a window of pages around it (hundreds of KiB), of which a
+	 * process uses a few: its rings' pages are touched as its threads
+	 * come, and a dormant process touches the tables alone.
+	 */
+	madvise(m->base, m->size, MADV_RANDOM);
 
 	/* Laid out privately first: the copy kept is what was written, whatever happens to the file. */
 	h = &m->geo;
