@@ -53,11 +53,12 @@ for i in $(seq "$CYCLES"); do
 		rbtrace_p qd "$i" -p "$pid" --detach
 	done
 	rc=0
-	timeout 60 "$RBTRACE" -p "$pid" -q --file "$f" >"$T/a.out" 2>"$T/a.err" || rc=$?
+	# Not quiet: should a thread miss its ring, what the seeding said.
+	timeout 60 "$RBTRACE" -p "$pid" --file "$f" >"$T/a.out" 2>"$T/a.err" || rc=$?
 	alive "$i"
 	expect "attach $i ($(cat "$T/a.err"))" 0 "$rc"
 	wait_json "$f" "[$P | select(.state == \"running\")] | length == $RINGS" \
-		"cycle $i: all $RINGS threads with a ring"
+		"cycle $i: all $RINGS threads with a ring (rbtrace said: $(tr '\n' ' ' < "$T/a.err"))"
 	rc=0
 	timeout 60 "$RBTRACE" -p "$pid" --detach >"$T/d.out" 2>"$T/d.err" || rc=$?
 	alive "$i"
