@@ -46,6 +46,9 @@
 #    time; medians and maxima.  Next to them, as the reference, the same
 #    figure over an interval as long with no transition, right after each
 #    one: on a loaded machine preemption alone makes gaps of milliseconds.
+#    And what rbtrace says it held: the thread it stops to start the
+#    request (the probe's main, blocked in read), and at a wake every
+#    thread while it reads their registers for seeding.
 #    Without the engine only the reference is measured.
 #
 # Exit status: 0 measured, 77 cannot run here, 1 the harness broke.
@@ -362,6 +365,7 @@ reference() {
 }
 
 ref_hold= wake_hold= wake_ms= sleep_hold= sleep_ms= iter_dormant= iter_awake=
+wake_borrow= sleep_borrow= seed_all=
 transitions=0
 if [ $HAVE_DORMANT = 1 ]; then
 	for i in $(seq "$TRANSITIONS"); do
@@ -369,11 +373,17 @@ if [ $HAVE_DORMANT = 1 ]; then
 			opt=; [ $kind = sleep ] && opt=--detach
 			window; a=$W
 			now_us; t0=$NOW
-			if ! "$T/bin/rbtrace" -q -p "$PROBE_PID" $opt > "$T/cmd.out" 2>&1; then
+			if ! "$T/bin/rbtrace" -p "$PROBE_PID" $opt > "$T/cmd.out" 2>&1; then
 				note "rbtrace -p $PROBE_PID $opt failed: $(head -c 300 "$T/cmd.out" | tr -cd "[:print:]")"
 				break 2
 			fi
 			now_us; t1=$NOW
+			# What rbtrace says it held: the thread it borrowed, and
+			# on a wake every thread while it read their registers.
+			b=$(sed -n 's/.*its thread [0-9]* stopped for \([0-9.]*\) ms.*/\1/p' "$T/cmd.out")
+			[ -n "$b" ] && eval "${kind}_borrow=\"\$${kind}_borrow $b\""
+			b=$(sed -n 's/.*its [0-9]* threads\{0,1\} stopped for \([0-9.]*\) ms.*/\1/p' "$T/cmd.out")
+			[ -n "$b" ] && seed_all="$seed_all $b"
 			window
 			held "$a" "$W"
 			ms=$(calc "printf \"%.2f\", ($t1 - $t0) / 1000")
@@ -410,6 +420,11 @@ else
 fi
 printf '%-10s %12s %12s %10s %10s\n' reference "$(median $ref_hold)" \
     "$(maxof $ref_hold)" - -
+[ -n "$wake_borrow" ] && echo "the thread rbtrace -p stops to start the request (its main," \
+    "blocked in read): held $(median $wake_borrow) ms to wake (max $(maxof $wake_borrow))," \
+    "$(median ${sleep_borrow:-0}) ms to put to sleep (max $(maxof ${sleep_borrow:-0}))"
+[ -n "$seed_all" ] && echo "every thread, stopped at a wake to read their registers" \
+    "(seeding): $(median $seed_all) ms (max $(maxof $seed_all))"
 [ -n "$iter_awake" ] && echo "usual iteration: $(median $iter_dormant) ns dormant," \
     "$(median $iter_awake) ns awake"
 exit 0
