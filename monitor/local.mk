@@ -81,6 +81,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/screen/tuitext.c \
 	monitor/screen/tuihist.c \
 	monitor/screen/tuitop.c \
+	monitor/screen/tuilat.c \
 	monitor/screen/tuictl.c monitor/screen/tuictl.h \
 	monitor/screen/tuiwatch.c monitor/screen/tuiwatch.h \
 	monitor/screen/pick.c

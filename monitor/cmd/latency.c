@@ -33,7 +33,7 @@
 
 #define LAT_SECONDS	1	/* --seconds by default */
 #define LAT_SECONDS_MAX	3600
-#define LAT_PASS_NS	20000000u	/* a live pass every 20 ms */
+#define LAT_PASS_NS	5000000u	/* a live pass every 5 ms */
 #define LAT_TOP		20
 
 struct lat_opts {
@@ -112,6 +112,12 @@ lat_text_losses(const struct lat_losses *s, const char *path)
 	printf(" (%s policy), %zu thread%s, %" PRIu64 " records\n",
 	    rb_policy_name(s->policy), s->threads, s->threads == 1 ? "" : "s",
 	    s->records);
+	if (s->exact && s->seconds > 0) {
+		printf("exact: no record lost between copies; every call that "
+		    "began and ended in\nthe window counted (%" PRIu64 " ended "
+		    "in it without their entry)\n", s->entries_lost);
+		return;
+	}
 	if (s->exact) {
 		fputs("exact: no record lost, every call counted\n", stdout);
 		return;
@@ -268,6 +274,12 @@ lat_recording(const char *path, struct lat_opts *o)
 
 	if (rbread_open_or_say(&x, "latency", path, "latency") != 0)
 		return 1;
+	if (!x.rec.clock_ok) {
+		rbmon_esc_line(stderr, "rbmon latency: %s: latency needs times: "
+		    "the recording has no clock calibration", path);
+		rbwalk_close(&x);
+		return 1;
+	}
 	rblat_init(&l, RBLAT_KEEP_MAX);
 	memset(&s, 0, sizeof s);
 	s.source = "recording";
@@ -318,6 +330,7 @@ lat_live(const char *path, struct lat_opts *o)
 	struct sigaction	 sa;
 	char			*cause = NULL;
 	uint64_t		 t0, now, until;
+	size_t			 i;
 	int			 status, passes = 0;
 
 	if (rbmon_safeio_open_trace(&m, path, &cause) != 0) {
@@ -386,6 +399,8 @@ lat_live(const char *path, struct lat_opts *o)
 		s.cut = lv.cut;
 		s.torn = lv.torn;
 		s.seconds = (double)(rbmon_mono_ns() - t0) / 1e9;
+		for (i = 0; i < l.n; i++)
+			s.entries_lost += l.f[i].entry_lost;
 		s.exact = lv.lost == 0 && lv.dropped == 0 && lv.torn == 0;
 		if (!s.exact)
 			rbmon_esc_line(stderr, "rbmon latency: %s: %" PRIu64
