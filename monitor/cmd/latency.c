@@ -104,7 +104,8 @@ lat_text_losses(const struct lat_losses *s, const char *path)
 {
 	char	a[32];
 
-	printf("%s: ", path);
+	rbmon_esc_fputs(path, stdout);
+	fputs(": ", stdout);
 	if (s->seconds > 0)
 		printf("%.1f s of live event logs", s->seconds);
 	else

@@ -624,6 +624,21 @@ rblat_live_thread(struct rblat_live *lv, const struct rbmon_thread *t)
 	return lt;
 }
 
+#define RBLAT_UNSEEN_MAX	100	/* passes a thread may be missing */
+
+/* Does another thread of the pass hold @lt's ring now? */
+static int
+rblat_ring_taken(const struct rblat_live *lv, const struct rblat_lthread *lt)
+{
+	size_t	i;
+
+	for (i = 0; i < lv->nth; i++)
+		if (lv->th[i]->seen && lv->th[i]->ring == lt->ring &&
+		    lv->th[i]->gen != lt->gen)
+			return 1;
+	return 0;
+}
+
 /* One thread's records since the last pass. */
 static void
 rblat_live_copy(struct rblat_live *lv, struct rblat_lthread *lt,
@@ -685,14 +700,25 @@ rblat_live_pass(struct rblat_live *lv, const struct rbmon_snapshot *s,
 				rblat_live_copy(lv, lt, t);
 		}
 	}
-	/* Rings that changed hands: their threads are gone. */
+	/*
+	 * Forgotten: a thread whose ring another thread holds now, or that
+	 * no snapshot listed for a while (one missing it for a pass must
+	 * not have its log read again from the start).
+	 */
+	for (i = 0; i < lv->nth; i++) {
+		lt = lv->th[i];
+		lt->unseen = lt->seen ? 0 : lt->unseen + 1;
+		lt->drop = !lt->seen && (lt->unseen >= RBLAT_UNSEEN_MAX ||
+		    rblat_ring_taken(lv, lt));
+	}
 	for (i = k = 0; i < lv->nth; i++) {
-		if (lv->th[i]->seen) {
-			lv->th[k++] = lv->th[i];
+		lt = lv->th[i];
+		if (!lt->drop) {
+			lv->th[k++] = lt;
 			continue;
 		}
-		rbcalls_walk_free(&lv->th[i]->w);
-		free(lv->th[i]);
+		rbcalls_walk_free(&lt->w);
+		free(lt);
 	}
 	lv->nth = k;
 	lv->started = 1;

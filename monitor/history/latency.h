@@ -90,6 +90,8 @@ struct rblat_lthread {
 	uint64_t	 dropped0;	/* ev_dropped when first seen */
 	uint64_t	 dropped;	/* ... and since */
 	int		 seen;		/* in this pass's snapshot */
+	unsigned	 unseen;	/* passes since it last was */
+	int		 drop;		/* to forget, this pass */
 	struct rbcalls_walk w;
 };
 

@@ -48,7 +48,7 @@ expect_jq "the sleeper's histogram has nothing under 512 us" \
 	fail "rbmon latency exited $?: $(cat "$T/lat.err")"
 grep -q '^exact: no record lost, every call counted$' "$T/text" || fail "no exact line: $(cat "$T/text")"
 grep -Eq '^ +CALLS +TOTAL +P50 +P99 +MAX  FUNCTION$' "$T/text" || fail "no table head: $(cat "$T/text")"
-grep -Eq '^ +1000 +[0-9.]+ s +[0-9.]+ ms +[0-9.]+ ms +[0-9.]+ ms  lat_sleeper$' "$T/text" ||
+grep -Eq '^ +1000 +[0-9.]+ s +[0-9.]+ ms +[0-9.]+ m?s +[0-9.]+ m?s  lat_sleeper$' "$T/text" ||
 	fail "no lat_sleeper row: $(cat "$T/text")"
 grep -q '^lat_quick (latency.c), 100000 calls$' "$T/text" || fail "no histogram of the first row: $(cat "$T/text")"
 grep -q ' value  -* Distribution -* count$' "$T/text" || fail "no histogram head: $(cat "$T/text")"
