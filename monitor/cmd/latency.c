@@ -82,7 +82,7 @@ lat_wanted(void *arg, int32_t pid, int32_t tid)
 	return rbmon_cmd_tid_wanted(&o->tids, tid);
 }
 
-/* ---- output --------------------------------------------------------------- */
+/* ---- output -------------------------------------------------------------- */
 
 static size_t
 lat_rows(const struct rblat *l, const struct lat_opts *o, uint32_t *order)
@@ -207,7 +207,8 @@ lat_json(const struct rblat *l, const struct lat_opts *o,
 	rbmon_json_string(stdout, s->source);
 	fputs(", \"path\": ", stdout);
 	rbmon_json_string(stdout, path);
-	printf(", \"policy\": \"%s\", \"seconds\": ", rb_policy_name(s->policy));
+	printf(", \"policy\": \"%s\", \"seconds\": ",
+	    rb_policy_name(s->policy));
 	if (s->seconds > 0)
 		printf("%.3f", s->seconds);
 	else
@@ -233,7 +234,8 @@ lat_json(const struct rblat *l, const struct lat_opts *o,
 		    ", \"exact_percentiles\": %s, \"unwound\": %" PRIu64
 		    ", \"cut\": %" PRIu64 ", \"open\": %" PRIu64
 		    ", \"entry_lost\": %" PRIu64 ", \"histogram\": [",
-		    f->calls, f->total_ns, f->calls ? f->total_ns / f->calls : 0,
+		    f->calls, f->total_ns,
+		    f->calls ? f->total_ns / f->calls : 0,
 		    f->p50, f->p99, f->max_ns, f->approx ? "false" : "true",
 		    f->unwound, f->cut, f->open, f->entry_lost);
 		for (b = 0, first = 1; b < RBLAT_BUCKETS; b++) {
@@ -261,7 +263,7 @@ lat_flush(void)
 	return 0;
 }
 
-/* ---- a recording ------------------------------------------------------------ */
+/* ---- a recording --------------------------------------------------------- */
 
 static int
 lat_recording(const char *path, struct lat_opts *o)
@@ -307,7 +309,7 @@ lat_recording(const char *path, struct lat_opts *o)
 	return rbread_done(&x, ok);
 }
 
-/* ---- a live file ------------------------------------------------------------- */
+/* ---- a live file --------------------------------------------------------- */
 
 static void
 lat_sleep_ns(uint64_t ns)
@@ -422,7 +424,7 @@ lat_live(const char *path, struct lat_opts *o)
 	return status;
 }
 
-/* ---- the command ----------------------------------------------------------- */
+/* ---- the command --------------------------------------------------------- */
 
 /* Is @path a recording (its magic), rather than a trace file? */
 static int

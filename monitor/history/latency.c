@@ -21,7 +21,7 @@
 #include "monitor/history/latency.h"
 #include "monitor/history/readback.h"
 
-/* ---- the table ------------------------------------------------------------ */
+/* ---- the table ----------------------------------------------------------- */
 
 void
 rblat_init(struct rblat *l, size_t keep_max)
@@ -156,7 +156,7 @@ rblat_call(struct rblat *l, uint32_t i, uint64_t ns, int how)
 	if (f->ndurs == f->capdurs) {
 		cap = f->capdurs != 0 ? f->capdurs * 2 : 16;
 		if (l->kept - f->capdurs + cap > l->keep_max) {
-			/* Memory is bounded: this one's percentiles from hist. */
+			/* Memory bounded: its percentiles from hist. */
 			l->kept -= f->capdurs;
 			free(f->durs);
 			f->durs = NULL;
@@ -252,7 +252,8 @@ rblat_finish(struct rblat *l)
 			continue;
 		}
 		if (f->ndurs > 1)
-			qsort(f->durs, f->ndurs, sizeof *f->durs, rblat_u64_cmp);
+			qsort(f->durs, f->ndurs, sizeof *f->durs,
+			    rblat_u64_cmp);
 		f->p50 = rblat_quantile(f->durs, f->ndurs, 500);
 		f->p99 = rblat_quantile(f->durs, f->ndurs, 990);
 	}
@@ -348,7 +349,7 @@ rblat_order(const struct rblat *l, enum rblat_sort k, uint32_t *order)
 	return n;
 }
 
-/* A duration as the table shows it: "812 ns", "1.05 us", "12.3 ms", "2.00 s". */
+/* A duration as the tables show it: "812 ns", "1.05 us", "12.3 ms", "2.00 s" */
 void
 rblat_time(char *buf, size_t len, uint64_t ns)
 {
@@ -430,7 +431,7 @@ rblat_hist_lines(const struct rblat_func *f, int bar, char ***out)
 	return n;
 }
 
-/* ---- a recording ------------------------------------------------------------ */
+/* ---- a recording --------------------------------------------------------- */
 
 struct rblat_rec {
 	struct rblat		*l;
@@ -507,7 +508,7 @@ rblat_recording(struct rblat *l, struct rbwalk_ctx *x,
 	return n;
 }
 
-/* ---- live event logs -------------------------------------------------------- */
+/* ---- live event logs ----------------------------------------------------- */
 
 static struct rblat_live *
 rblat_live_of(struct rbcalls_walk *w)
