@@ -50,9 +50,10 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/speedscope.c monitor/history/estimate.c \
 	monitor/history/profile.c monitor/history/profile.h \
 	monitor/history/perfetto.c monitor/history/perfetto.h \
+	monitor/history/latency.c monitor/history/latency.h \
 	monitor/cmd/cmd.h \
 	monitor/cmd/replay.c monitor/cmd/report.c monitor/cmd/hot.c \
-	monitor/cmd/export.c monitor/cmd/profile.c \
+	monitor/cmd/export.c monitor/cmd/profile.c monitor/cmd/latency.c \
 	monitor/cmd/dump.c monitor/cmd/events.c monitor/cmd/send.c \
 	monitor/cmd/record.c monitor/cmd/list.c monitor/cmd/prune.c \
 	monitor/screen/keys.h \
@@ -80,6 +81,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/screen/tuitext.c \
 	monitor/screen/tuihist.c \
 	monitor/screen/tuitop.c \
+	monitor/screen/tuilat.c \
 	monitor/screen/tuictl.c monitor/screen/tuictl.h \
 	monitor/screen/tuiwatch.c monitor/screen/tuiwatch.h \
 	monitor/screen/pick.c

@@ -36,6 +36,8 @@ static const struct rbmon_cmdent {
 	    "a RECORDING's calls, total and self time per function" },
 	{ "hot",	rbmon_cmd_hot,
 	    "the most called functions, and how to stop instrumenting them" },
+	{ "latency",	rbmon_cmd_latency,
+	    "per function: calls, total, p50, p99, max and a histogram" },
 	{ "export",	rbmon_cmd_export,
 	    "a RECORDING as Chrome JSON, Perfetto, folded stacks, speedscope" },
 	{ "profile",	rbmon_cmd_profile,

@@ -17,6 +17,7 @@ Suite	*suite_recfile(void);
 Suite	*suite_util(void);
 Suite	*suite_calls(void);
 Suite	*suite_cxxname(void);
+Suite	*suite_latency(void);
 
 int
 main(void)
@@ -35,6 +36,7 @@ main(void)
 	srunner_add_suite(sr, suite_util());
 	srunner_add_suite(sr, suite_calls());
 	srunner_add_suite(sr, suite_cxxname());
+	srunner_add_suite(sr, suite_latency());
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

@@ -12,7 +12,7 @@ tests_check_monitor_SOURCES = tests/check_monitor_main.c tests/check_model.c \
 	tests/check_keytab.c tests/check_taskstat.c tests/tasks.h tests/check_edit.c \
 	tests/check_view.c tests/check_breakpoint.c tests/check_escape.c \
 	tests/check_recfile.c tests/check_util.c tests/check_calls.c \
-	tests/check_cxxname.c
+	tests/check_cxxname.c tests/check_latency.c
 tests_check_monitor_CPPFLAGS = $(AM_CPPFLAGS)
 tests_check_monitor_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(LIBDW_CFLAGS) \
 	$(LIBELF_CFLAGS) $(LIBBSD_CFLAGS) $(PTHREAD_CFLAGS)

@@ -16,6 +16,7 @@ int	rbmon_cmd_record(int, char **);
 int	rbmon_cmd_replay(int, char **);
 int	rbmon_cmd_report(int, char **);
 int	rbmon_cmd_hot(int, char **);
+int	rbmon_cmd_latency(int, char **);
 int	rbmon_cmd_export(int, char **);
 int	rbmon_cmd_profile(int, char **);
 int	rbmon_cmd_list(int, char **);

@@ -78,6 +78,10 @@ static const struct rbmon_binding keytab[] = {
 	BIND('P', M, RBMON_ACT_TOP, KS_K),
 	    .help = "top: the functions the selected thread (or its\n"
 	    "process, or every thread) is sampled in most, live" },
+	BIND('l', M, RBMON_ACT_LATENCY, KS_K),
+	    .help = "latency: per function its calls, p50, p99 and max\n"
+	    "over the last seconds of the event logs, live, with\n"
+	    "the selected function's histogram" },
 	BIND('S', M, RBMON_ACT_SAVE, KS_K),
 	    .help = "save the selected process's stacks as --dump text\n"
 	    "in a file (its name on the message line)" },
@@ -200,6 +204,7 @@ static const struct rbmon_binding keytab[] = {
 	TEXT_KEYS(RBMON_KM_VALUE),
 	TEXT_KEYS(RBMON_KM_HIST),
 	TEXT_KEYS(RBMON_KM_TOP),
+	TEXT_KEYS(RBMON_KM_LAT),
 #undef TEXT_KEYS
 	BIND('r', RBMON_KM_HIST, RBMON_ACT_RECORD, KS_K), .bar_pos = 4,
 	    .bar = "Record", .help = "switch the thread's recording off or on\n"
@@ -213,6 +218,8 @@ static const struct rbmon_binding keytab[] = {
 	    .bar = "Sort", .help = "sort by own samples or by total" },
 	BIND('r', RBMON_KM_TOP, RBMON_ACT_TOP_RESET, KS_K), .bar_pos = 7,
 	    .bar = "Reset", .help = "start counting again" },
+	BIND('s', RBMON_KM_LAT, RBMON_ACT_LAT_SORT, KS_K), .bar_pos = 4,
+	    .bar = "Sort", .help = "sort by calls, total, p50, p99, max, name" },
 
 	/* Editing a line: printable characters not bound here are typed. */
 #define E	RBMON_KM_EDIT

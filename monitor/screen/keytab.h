@@ -26,6 +26,7 @@ enum rbmon_kmode {
 	RBMON_KM_PICK,		/* the list of trace files, before the screen */
 	RBMON_KM_QUIT,		/* the question before quitting */
 	RBMON_KM_DLIST,		/* the functions not traced (dynamic) */
+	RBMON_KM_LAT,		/* latency per function, live */
 	RBMON_KM_COUNT
 };
 
@@ -64,6 +65,7 @@ enum rbmon_action {
 	RBMON_ACT_VALUE,
 	RBMON_ACT_HISTORY,	/* the selected thread's event log */
 	RBMON_ACT_TOP,		/* the top functions, sampled */
+	RBMON_ACT_LATENCY,	/* latency per function, from the logs */
 	RBMON_ACT_SAVE,
 	RBMON_ACT_HIDE_EXITED,
 	RBMON_ACT_FREEZE,
@@ -144,6 +146,8 @@ enum rbmon_action {
 	RBMON_ACT_DL_DOWN,
 	RBMON_ACT_DL_INCLUDE,
 	RBMON_ACT_DL_INCLUDE_ALL,
+	/* the latency view */
+	RBMON_ACT_LAT_SORT,
 	RBMON_ACT_COUNT
 };
 

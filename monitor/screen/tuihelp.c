@@ -158,6 +158,15 @@ rbmon_help_open(struct rbmon_tui *t)
 	rbmon_text_add(hs, "  on the stack.  Sampled 100 times a second while "
 	    "it is open.", 0);
 	rbmon_text_add(hs, "", 0);
+	rbmon_text_add(hs, "Latency (l): per function, calls ended in the last "
+	    "2 seconds", 1);
+	help_add_keys(hs, RBMON_KM_LAT, RBMON_KS_KEYS);
+	rbmon_text_add(hs, "  other keys        back to the monitor", 0);
+	rbmon_text_add(hs, "  Up/Down select the function whose histogram shows "
+	    "below; records", 0);
+	rbmon_text_add(hs, "  overwritten before a copy are counted as lost on "
+	    "the title.", 0);
+	rbmon_text_add(hs, "", 0);
 	help_add_prose(hs, help_rest, HELP_N(help_rest));
 	help_add_keys(hs, RBMON_KM_HELP, RBMON_KS_KEYS);
 	rbmon_text_add(hs, "", 0);

@@ -254,6 +254,9 @@ main_key(struct rbmon_tui *t, void *arg, int key)
 	case RBMON_ACT_TOP:
 		rbmon_top_open(t);
 		break;
+	case RBMON_ACT_LATENCY:
+		rbmon_lat_open(t);
+		break;
 	case RBMON_ACT_VALUE:
 		rbmon_value_open(t);
 		break;

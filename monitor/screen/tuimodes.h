@@ -78,6 +78,7 @@ void	rbmon_source_open(struct rbmon_tui *);
 void	rbmon_name_open(struct rbmon_tui *);
 void	rbmon_hist_open(struct rbmon_tui *);
 void	rbmon_top_open(struct rbmon_tui *);
+void	rbmon_lat_open(struct rbmon_tui *);
 void	rbmon_value_open(struct rbmon_tui *);
 void	rbmon_save_stacks(struct rbmon_tui *);
 

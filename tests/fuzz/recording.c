@@ -3,8 +3,9 @@
  * recording.c - fuzz the readers of a recording (rbtrace(5), "RECORDINGS"):
  * the index (its DYN state bounded and sorted) and the walk, checked frame
  * by frame, then every command that
- * reads one: replay, report and hot (text and JSON), and the Chrome,
- * Perfetto, folded and speedscope exports, whole and through the filters.
+ * reads one: replay, report, hot and latency (text and JSON), and the
+ * Chrome, Perfetto, folded and speedscope exports, whole and through the
+ * filters.
  *
  * An input is a recording's bytes, as they are: written to a file, which
  * the readers map.  Their output goes to /dev/null (FUZZ_VERBOSE=1: to
@@ -33,6 +34,7 @@
 static char	 rec_path[256];
 static int	 rec_fd = -1;
 static FILE	*rec_null;
+static int	 rec_is_rec;	/* the input begins with RBREC_MAGIC */
 
 static void
 rec_cleanup(void)
@@ -234,6 +236,9 @@ static const char *const rec_cmds[][10] = {
 	{ "export", "--perfetto", "-o", "/dev/null", "--time-range", "~1ms",
 	  "-F", "*" },
 	{ "export", "--speedscope", "-D", "1", "-F", "f*" },
+	/* Only on a recording's magic: else latency watches a live file. */
+	{ "latency" },
+	{ "latency", "--json", "-s", "p99", "-F", "*", "-t", "1,2" },
 };
 #define REC_NCMDS	(sizeof rec_cmds / sizeof rec_cmds[0])
 
@@ -246,6 +251,8 @@ rec_run(int argc, char **argv)
 		return rbmon_cmd_report(argc, argv);
 	if (strcmp(argv[0], "hot") == 0)
 		return rbmon_cmd_hot(argc, argv);
+	if (strcmp(argv[0], "latency") == 0)
+		return rec_is_rec ? rbmon_cmd_latency(argc, argv) : 0;
 	return rbmon_cmd_export(argc, argv);
 }
 
@@ -279,6 +286,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (rec_write(data, size) != 0)
 		return 0;
+	rec_is_rec = size >= 8 && memcmp(data, RBREC_MAGIC, 8) == 0;
 	rec_walk(rec_path);
 #ifdef FUZZ_LIBFUZZER
 	if (size > 0) {
