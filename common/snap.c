@@ -139,7 +139,8 @@ int rb_snap_trigger(void *base, const struct rb_header *g,
 			gap = RB_SNAP_INTERVAL_MAX_NS;
 		last = RB_LOAD(&h->snap_ns);
 		/* Acquire: the fields as the last trigger left them. */
-		if ((last != 0 && now >= last && now - last < gap) ||
+		if ((!(q->flags & RB_SNAP_REQ_FORCE) && last != 0 &&
+		     now >= last && now - last < gap) ||
 		    !RB_CAS_ACQ(&h->snap_state, &st, RB_SNAP_FILLING)) {
 			RB_FETCH_ADD(&h->snap_suppressed, 1);
 			return RB_SNAP_SUPPRESSED;

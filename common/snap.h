@@ -19,12 +19,16 @@
 #define RB_SNAP_MISSED		1	/* no writer attached: nothing frozen */
 #define RB_SNAP_SUPPRESSED	2	/* one in flight, or too soon */
 
+/* rb_snap_req.flags */
+#define RB_SNAP_REQ_FORCE	0x1u	/* asked for by hand: no spacing */
+
 #define RB_SNAP_INTERVAL_MAX_NS	(3600ull * 1000000000ull)
 
 struct rb_snap_req {
 	uint32_t	reason;		/* RB_SNAPR_* */
 	int32_t		pid;		/* the process to freeze */
 	int32_t		tid;
+	uint32_t	flags;		/* RB_SNAP_REQ_* */
 	uint64_t	fn, arg;
 	uint64_t	ts;		/* the file's clock units */
 };

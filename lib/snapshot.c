@@ -39,6 +39,7 @@ int rb_snapshot_trigger(uint32_t reason, int32_t tid, uint64_t fn,
 	q.reason = reason;
 	q.pid = rb_proc.pid;
 	q.tid = tid;
+	q.flags = 0;
 	q.fn = fn;
 	q.arg = arg;
 	q.ts = rb_clock_raw_slow();

@@ -427,6 +427,14 @@ struct rb_watch {
 #define RB_WATCH_REMOVING	(-2)	/* removal asked: the owner frees it */
 #define RB_WATCH_WRITING	2	/* a monitor is filling it */
 
+/*
+ * An expression that begins so is a snapshot trigger (rbtrace(5),
+ * "SNAPSHOTS"): the owner evaluates the rest, and a value that goes from
+ * false (0, empty) to true triggers a snapshot of its process.
+ */
+#define RB_WATCH_SNAP_PREFIX	"@snapshot "
+#define RB_WATCH_SNAP_PREFIX_LEN	10
+
 struct rb_ring {
 	/* identity: written by the owner before it publishes the claim */
 	int32_t		pid;
