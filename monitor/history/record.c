@@ -274,12 +274,13 @@ rec_ring(struct recorder *r, uint32_t i)
 		memset(rr, 0, sizeof *rr);
 		rr->stream = ++r->streams;
 		rr->gen = a.gen;
-		rr->next = a.from;
+		/* A snapshot's stream begins where its log's window does. */
+		rr->next = r->o->once ? a.w.first : a.from;
 		rr->pid = a.id.pid;
 		rr->tid = a.id.tid;
 		rr->pstart = a.id.pstart;
 		a.id.stream = rr->stream;
-		a.id.first = a.from;
+		a.id.first = rr->next;
 		rbrec_put(&r->w, RBREC_THREAD, &a.id, sizeof a.id, NULL, 0);
 		if (r->streams > r->cap_stream_pid) {
 			r->cap_stream_pid = r->streams * 2;

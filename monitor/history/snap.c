@@ -247,7 +247,7 @@ snap_write(struct snapw *w, const struct snap_call *t)
 	s.reason = t->info.reason;
 	s.pid = t->info.pid;
 	s.tid = t->info.tid;
-	s.number = w->written + w->failed + 1;
+	s.number = (uint32_t)t->taken;
 	s.fn = t->info.fn;
 	s.arg = t->info.arg;
 	s.ts = t->info.ts;
