@@ -235,6 +235,7 @@ INTEGRATION_TESTS = \
 	tests/integration/control-create.sh \
 	tests/integration/control-blocked.sh \
 	tests/integration/control-errors.sh \
+	tests/integration/snapshot.sh \
 	tests/integration/watch-values.sh \
 	tests/integration/watch-multi.sh \
 	tests/integration/relpath.sh \
