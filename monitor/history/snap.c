@@ -338,11 +338,13 @@ snap_watch_poll(struct snapw *w)
 {
 	struct rbmon_wval	v;
 	char			*cause = NULL;
+	int			 rc;
 
 	if (w->entry < 0)
 		return;
 	memset(&v, 0, sizeof v);
-	if (rbmon_ctl_watch_read(&w->ctl, &w->k, w->entry, &v, &cause) == 0) {
+	rc = rbmon_ctl_watch_read(&w->ctl, &w->k, w->entry, &v, &cause);
+	if (rc == 1) {
 		if (v.text != NULL && v.error) {
 			rbmon_esc_line(stderr, "rbmon snapshot: watch %s: %s",
 			    w->o->watch, v.text);
@@ -350,9 +352,9 @@ snap_watch_poll(struct snapw *w)
 		}
 		rbmon_wval_free(&v);
 		(void)rbmon_ctl_watch_ask(&w->ctl, &w->k, w->entry);
-	} else if (cause != NULL) {
+	} else if (rc < 0) {
 		rbmon_esc_line(stderr, "rbmon snapshot: watch %s: %s",
-		    w->o->watch, cause);
+		    w->o->watch, cause != NULL ? cause : "the watch is gone");
 		w->entry = -1;
 	}
 	free(cause);

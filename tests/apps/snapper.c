@@ -3,12 +3,12 @@
  * snapper.c - four threads each running a chain of its own, for trigger
  * snapshots (tests/integration/snapshot*.sh).
  *
- * usage: snapper [-r ROUNDS] [-f MS] [-k RATE]
+ * usage: snapper [-r ROUNDS] [-f] [-k RATE]
  * Threads w1..w4 run rounds of alpha_1 -> alpha_2 -> alpha_3 (w1), beta_*
  * (w2), gamma_* (w3), delta_* (w4), each round's value checked against the
  * first: a snapshot must not change what the program computes.  Main ticks
- * (main_tick) every 100 us.  -f MS: after MS ms main calls flag_before()
- * and then sets `snap_flag` to 1 (a watch trigger's moment).  -k RATE: main
+ * (main_tick) every 100 us.  -f: at SIGUSR1 main calls flag_before() and
+ * then sets `snap_flag` to 1 (a watch trigger's moment).  -k RATE: main
  * sends the process SIGUSR2 RATE times a second.  Without -r the threads
  * run until SIGTERM or SIGINT; with -r they stop after ROUNDS rounds.  At
  * the end it prints "rounds N bad B elapsed_ms T" and exits 0 if B is 0.
@@ -31,7 +31,7 @@
 #include "app.h"
 
 volatile int snap_flag;
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, flag_asked;
 static volatile unsigned long rounds_done[4], bad;
 static unsigned long rounds_max;
 
@@ -95,6 +95,12 @@ NOTRACE static void on_stop(int sig)
 	stop = 1;
 }
 
+NOTRACE static void on_flag(int sig)
+{
+	(void)sig;
+	flag_asked = 1;
+}
+
 NOTRACE static int all_done(void)
 {
 	int k;
@@ -116,18 +122,18 @@ NOTRACE static void *start(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t th[4];
-	uint64_t t0, flag_at = 0, next_kill = 0, gap = 0, now;
+	uint64_t t0, next_kill = 0, gap = 0, now;
 	unsigned long total = 0;
 	int c, ready = 0;
 	long k;
 
-	while ((c = getopt(argc, argv, "r:f:k:")) != -1) {
+	while ((c = getopt(argc, argv, "r:fk:")) != -1) {
 		switch (c) {
 		case 'r':
 			rounds_max = strtoul(optarg, NULL, 10);
 			break;
 		case 'f':
-			flag_at = strtoull(optarg, NULL, 10) * 1000000u;
+			signal(SIGUSR1, on_flag);
 			break;
 		case 'k':
 			gap = 1000000000u / strtoull(optarg, NULL, 10);
@@ -139,8 +145,6 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_stop);
 	signal(SIGINT, on_stop);
 	t0 = now_ns();
-	if (flag_at != 0)
-		flag_at += t0;
 	for (k = 0; k < 4; k++)
 		pthread_create(&th[k], NULL, start, (void *)k);
 	while (!stop && !all_done()) {
@@ -150,11 +154,11 @@ int main(int argc, char **argv)
 			app_ready("ready %d", (int)getpid());
 			ready = 1;
 		}
-		if (flag_at != 0 && now >= flag_at) {
+		if (flag_asked == 1) {
 			flag_before();
 			snap_flag = 1;
 			app_ready("flag %d", (int)getpid());
-			flag_at = 0;
+			flag_asked = 2;
 		}
 		if (gap != 0) {
 			while (next_kill <= now) {
