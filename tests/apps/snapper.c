@@ -9,7 +9,8 @@
  * first: a snapshot must not change what the program computes.  Main ticks
  * (main_tick) every 100 us.  -f: at SIGUSR1 main calls flag_before() and
  * then sets `snap_flag` to 1 (a watch trigger's moment).  -k RATE: main
- * sends the process SIGUSR2 RATE times a second.  Without -r the threads
+ * sends the process SIGUSR2 RATE times a second, from the start, or with
+ * -f from SIGUSR1 on.  Without -r the threads
  * run until SIGTERM or SIGINT; with -r they stop after ROUNDS rounds.  At
  * the end it prints "rounds N bad B elapsed_ms T" and exits 0 if B is 0.
  * $RBT_READY gets "ready PID" once every thread ran a round, "flag PID"
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
 	pthread_t th[4];
 	uint64_t t0, next_kill = 0, gap = 0, now;
 	unsigned long total = 0;
-	int c, ready = 0;
+	int c, ready = 0, fmode = 0;
 	long k;
 
 	while ((c = getopt(argc, argv, "r:fk:")) != -1) {
@@ -134,6 +135,7 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			signal(SIGUSR1, on_flag);
+			fmode = 1;
 			break;
 		case 'k':
 			gap = 1000000000u / strtoull(optarg, NULL, 10);
@@ -160,7 +162,7 @@ int main(int argc, char **argv)
 			app_ready("flag %d", (int)getpid());
 			flag_asked = 2;
 		}
-		if (gap != 0) {
+		if (gap != 0 && (!fmode || flag_asked)) {
 			while (next_kill <= now) {
 				kill(getpid(), SIGUSR2);
 				next_kill = (next_kill == 0 ? now : next_kill) + gap;
