@@ -88,13 +88,22 @@ uint32_t rb_snap_thaw(void *base, const struct rb_header *g)
 	return n;
 }
 
-/* A freeze whose writer died, or that held too long: ours to end. */
+/*
+ * A freeze whose writer died, or that held too long, or a state that is
+ * none (a stray write): ours to end.
+ */
 static bool rb_snap_take_stale(struct rb_header *h, void *base,
 			       const struct rb_header *g, uint64_t now)
 {
 	uint32_t st = RB_LOAD_ACQ(&h->snap_state);
 	uint64_t at;
 
+	if (st > RB_SNAP_WRITING) {
+		if (!RB_CAS_ACQ(&h->snap_state, &st, RB_SNAP_FILLING))
+			return false;
+		rb_snap_thaw(base, g);
+		return true;
+	}
 	if (st != RB_SNAP_FROZEN && st != RB_SNAP_WRITING)
 		return false;
 	/* Acquire above: snap_ns was stored before FROZEN, (S2). */

@@ -120,6 +120,21 @@ snap_guarded(void *arg)
 	case SNAP_OP_STATE:
 		/* Acquire: the trigger's fields and freeze (S2). */
 		a->st = RB_LOAD_ACQ(&h->snap_state);
+		/* The word taken from us (a stray write): taken back. */
+		cur = RB_LOAD(&h->snap_writer);
+		if (cur != w->me && rb_snap_writer_gone(cur))
+			(void)RB_CAS(&h->snap_writer, &cur, w->me);
+		/* A state that is none, or a trigger that never finished. */
+		if (a->st > RB_SNAP_WRITING ||
+		    (a->st == RB_SNAP_FILLING && a->rc > 0)) {
+			st = a->st;
+			if (RB_CAS(&h->snap_state, &st, RB_SNAP_WRITING)) {
+				rb_snap_thaw(w->ctl.base, &w->h);
+				st = RB_SNAP_WRITING;
+				(void)RB_CAS_REL(&h->snap_state, &st,
+				    RB_SNAP_IDLE);
+			}
+		}
 		return;
 	case SNAP_OP_TAKE:
 		st = RB_SNAP_FROZEN;
@@ -160,17 +175,24 @@ snap_guarded(void *arg)
 }
 
 static int
-snap_call(struct snapw *w, struct snap_call *a, int op)
+snap_call_rc(struct snapw *w, struct snap_call *a, int op, int rc)
 {
 	memset(a, 0, sizeof *a);
 	a->w = w;
 	a->op = op;
+	a->rc = rc;
 	if (rbmon_model_guarded(&w->m, snap_guarded, a) != 0) {
 		rbmon_esc_line(stderr, "rbmon snapshot: %s: the file is shorter "
 		    "than its header says", w->o->trace);
 		return -1;
 	}
 	return 0;
+}
+
+static int
+snap_call(struct snapw *w, struct snap_call *a, int op)
+{
+	return snap_call_rc(w, a, op, 0);
 }
 
 /* ---- one snapshot ---------------------------------------------------------- */
@@ -381,7 +403,8 @@ snap_loop(struct snapw *w)
 {
 	struct snap_call	a;
 	uint64_t		start = rbmon_mono_ns(), now, next_alive = 0;
-	uint64_t		wait, next_poll = 0;
+	uint64_t		wait, next_poll = 0, filling_since = 0;
+	int			stuck;
 
 	for (;;) {
 		if (snap_stop || w->written + w->failed >= w->o->count)
@@ -389,8 +412,15 @@ snap_loop(struct snapw *w)
 		now = rbmon_mono_ns();
 		if (w->o->timeout_ns != 0 && now - start >= w->o->timeout_ns)
 			return 0;
-		if (snap_call(w, &a, SNAP_OP_STATE) != 0)
+		/* FILLING lasts a few instructions; held this long, it is stuck. */
+		stuck = filling_since != 0 &&
+		    now - filling_since >= RB_SNAP_HOLD_NS;
+		if (snap_call_rc(w, &a, SNAP_OP_STATE, stuck) != 0)
 			return 1;
+		if (a.st != RB_SNAP_FILLING || stuck)
+			filling_since = 0;
+		else if (filling_since == 0)
+			filling_since = now;
 		if (a.st == RB_SNAP_FROZEN) {
 			if (snap_call(w, &a, SNAP_OP_TAKE) != 0)
 				return 1;
