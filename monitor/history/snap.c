@@ -317,6 +317,12 @@ snap_now(struct snapw *w)
 				    w->h.creator_pid;
 	int			rc;
 
+	if (pid <= 0 || !rbmon_model_pid_alive(pid, 0)) {
+		rbmon_esc_line(stderr, "rbmon snapshot: %s: process %d does not "
+		    "run; give the one to freeze with -p PID", w->o->trace,
+		    (int)pid);
+		return -1;
+	}
 	memset(&q, 0, sizeof q);
 	q.reason = RB_SNAPR_NOW;
 	q.pid = pid;
