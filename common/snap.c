@@ -59,7 +59,7 @@ static void rb_snap_freeze(void *base, const struct rb_header *g, int32_t pid)
 	uint32_t i;
 
 	for (i = 0; i < g->rings; i++) {
-		/* Relaxed: a ring claimed meanwhile starts with its own off word. */
+		/* Relaxed: a ring claimed meanwhile starts its own off word. */
 		ctl = RB_LOAD(&rb_owner_at(base, g, i)->ctl);
 		if (RB_OWN_STATE(ctl) != RB_OWN_LIVE || RB_OWN_PID(ctl) != pid)
 			continue;
@@ -136,7 +136,7 @@ int rb_snap_trigger(void *base, const struct rb_header *g,
 	uint32_t st = RB_SNAP_IDLE, odd;
 
 	if (g->events == 0 || rb_snap_writer_gone(RB_LOAD(&h->snap_writer))) {
-		/* No writer: nothing is frozen, but a freeze it left is ended. */
+		/* No writer: nothing frozen, and a freeze it left ended. */
 		if (rb_snap_take_stale(h, base, g, now))
 			RB_STORE_REL(&h->snap_state, RB_SNAP_IDLE);
 		RB_FETCH_ADD(&h->snap_missed, 1);
@@ -169,7 +169,8 @@ int rb_snap_trigger(void *base, const struct rb_header *g,
 	RB_STORE_REL(&h->snap_gen, odd + 1u);
 	rb_snap_freeze(base, g, q->pid);
 	RB_FETCH_ADD(&h->snap_taken, 1);
-	/* (S2) The fields and the freeze before FROZEN; pairs with the writer's acquire. */
+	/* (S2) The fields and the freeze before FROZEN; pairs with the
+	   writer's acquire load of snap_state. */
 	RB_STORE_REL(&h->snap_state, RB_SNAP_FROZEN);
 	rb_futex_wake(&h->snap_state);
 	return RB_SNAP_TAKEN;
@@ -197,7 +198,7 @@ int rb_snap_read(const struct rb_header *h, struct rb_snap_info *s)
 		s->arg = RB_LOAD(&h->snap_arg);
 		s->ts = RB_LOAD(&h->snap_ts);
 		s->ns = RB_LOAD(&h->snap_ns);
-		/* The copy before the reread; pairs with the trigger's release fence. */
+		/* The copy before the reread; pairs with (S1)'s release fence. */
 		RB_FENCE_ACQ();
 		g2 = RB_LOAD(&h->snap_gen);
 		if (g1 == g2)

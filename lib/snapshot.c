@@ -32,7 +32,7 @@ int rb_snapshot_trigger(uint32_t reason, int32_t tid, uint64_t fn,
 {
 	struct rb_snap_req q;
 
-	/* Acquire: the mapping and its validated header; pairs with rb_process_init(). */
+	/* Acquire: the mapping and its header; pairs with rb_process_init(). */
 	if (atomic_load_explicit(&rb_proc.init, memory_order_acquire) !=
 	    RB_INIT_DONE || rb_attach_state() == RB_ATT_OFF)
 		return -1;
@@ -67,6 +67,7 @@ static const struct {
 	{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
 	{ "URG", SIGURG }, { "WINCH", SIGWINCH },
 };
+#define RB_SNAP_NSIGNALS	(sizeof(rb_snap_signals) / sizeof(rb_snap_signals[0]))
 
 /* A signal's number from "USR2", "SIGUSR2", "12" or "RTMIN+3"; 0: refused. */
 static int rb_snapshot_parse(const char *s)
@@ -84,14 +85,14 @@ static int rb_snapshot_parse(const char *s)
 			return 0;
 		return SIGRTMIN + (int)n;
 	}
-	for (i = 0; i < sizeof(rb_snap_signals) / sizeof(rb_snap_signals[0]); i++)
+	for (i = 0; i < RB_SNAP_NSIGNALS; i++)
 		if (strcasecmp(s, rb_snap_signals[i].name) == 0)
 			return rb_snap_signals[i].sig;
 	if (rb_parse_uint(s, 1, (uint32_t)SIGRTMAX, &n) != 0)
 		return 0;
 	if ((int)n >= SIGRTMIN)
 		return (int)n;
-	for (i = 0; i < sizeof(rb_snap_signals) / sizeof(rb_snap_signals[0]); i++)
+	for (i = 0; i < RB_SNAP_NSIGNALS; i++)
 		if (rb_snap_signals[i].sig == (int)n)
 			return (int)n;
 	return 0;

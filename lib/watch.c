@@ -857,7 +857,7 @@ struct rb_wsink {
 	uint64_t		 total;
 	int			 gma;	/* 1 owned, 0 not tried, -1 not to be had */
 	uint32_t		 gma_len;
-	char			 head[32];	/* the value's first bytes, private */
+	char			 head[32];	/* the value's first bytes */
 };
 
 static int rb_watch_put(void *arg, const char *s, size_t n)
@@ -991,7 +991,8 @@ static bool rb_watch_truth(const char *s, size_t n)
 static void rb_watch_snap(struct rb_thread *t, struct rb_wslot *s,
 			  uint32_t i, const struct rb_wsink *k)
 {
-	size_t n = k->total < sizeof(k->head) ? (size_t)k->total : sizeof(k->head);
+	size_t n = k->total < sizeof(k->head) ? (size_t)k->total :
+		   sizeof(k->head);
 	bool now = rb_watch_truth(k->head, n);
 
 	if (now && s->snap_was == RB_WSNAP_FALSE)

@@ -208,23 +208,23 @@ struct rb_header {
 	uint32_t	snap_reason;	/* RB_SNAPR_* */
 	uint64_t	snap_fn;	/* a function, as the reason says */
 	uint64_t	snap_arg;	/* the signal, watch entry, duration */
-	uint64_t	snap_ts;	/* rb_header.clock units, at the freeze */
+	uint64_t	snap_ts;	/* the freeze, rb_header.clock units */
 	uint64_t	snap_ns;	/* CLOCK_MONOTONIC ns of the freeze */
-	uint64_t	snap_interval_ns;	/* the writer's minimum spacing */
+	uint64_t	snap_interval_ns;	/* the least spacing */
 	uint64_t	snap_taken;	/* freezes, ever */
 	uint64_t	snap_written;	/* recordings the writers made */
 	uint64_t	snap_missed;	/* triggers with no writer attached */
-	uint64_t	snap_suppressed;	/* triggers the rate limit refused */
+	uint64_t	snap_suppressed;	/* refused by the rate limit */
 };
 
 /* rb_header.snap_state */
 #define RB_SNAP_IDLE		0	/* no snapshot in flight */
-#define RB_SNAP_FILLING		1	/* a trigger fills the fields, freezes */
+#define RB_SNAP_FILLING		1	/* a trigger fills in, freezes */
 #define RB_SNAP_FROZEN		2	/* logs frozen: the writer's turn */
 #define RB_SNAP_WRITING		3	/* the writer copies them */
 
 /* rb_header.snap_reason */
-#define RB_SNAPR_SIGNAL		1	/* the snapshot signal; arg = signal */
+#define RB_SNAPR_SIGNAL		1	/* the signal; arg = its number */
 #define RB_SNAPR_WATCH		2	/* a watch became true; arg = entry */
 #define RB_SNAPR_CAPTURE	3	/* a capture's condition; fn, arg = ns */
 #define RB_SNAPR_NOW		4	/* rbmon snapshot --now */

@@ -46,7 +46,7 @@ struct rbrec_header {
 #define RBREC_THREAD_END	7	/* a stream ends (its thread exited) */
 #define RBREC_END		8	/* the recording's totals, last */
 #define RBREC_DYN		9	/* functions a process did not trace */
-#define RBREC_SNAP		10	/* a snapshot's trigger (rbmon snapshot) */
+#define RBREC_SNAP		10	/* a snapshot's trigger */
 #define RBREC_TYPE_MAX		RBREC_SNAP
 
 struct rbrec_chunk {

@@ -62,7 +62,7 @@ struct snapw {
 	char			*cause;
 };
 
-/* ---- the block, guarded against a file cut short ------------------------ */
+/* ---- the block, guarded against a file cut short ------------------------- */
 
 struct snap_call {
 	struct snapw	*w;
@@ -195,7 +195,7 @@ snap_call(struct snapw *w, struct snap_call *a, int op)
 	return snap_call_rc(w, a, op, 0);
 }
 
-/* ---- one snapshot ---------------------------------------------------------- */
+/* ---- one snapshot -------------------------------------------------------- */
 
 static void
 snap_thaw(void *arg)
@@ -307,7 +307,7 @@ snap_write(struct snapw *w, const struct snap_call *t)
 	free(path);
 }
 
-/* ---- triggers of the writer's own ------------------------------------------ */
+/* ---- triggers of the writer's own ---------------------------------------- */
 
 static int
 snap_now(struct snapw *w)
@@ -388,7 +388,7 @@ snap_watch_poll(struct snapw *w)
 	free(cause);
 }
 
-/* ---- the loop ---------------------------------------------------------------- */
+/* ---- the loop ------------------------------------------------------------ */
 
 static void
 snap_summary(struct snapw *w)
@@ -418,7 +418,7 @@ snap_loop(struct snapw *w)
 		now = rbmon_mono_ns();
 		if (w->o->timeout_ns != 0 && now - start >= w->o->timeout_ns)
 			return 0;
-		/* FILLING lasts a few instructions; held this long, it is stuck. */
+		/* FILLING lasts a few instructions: held this long, stuck. */
 		stuck = filling_since != 0 &&
 		    now - filling_since >= RB_SNAP_HOLD_NS;
 		if (snap_call_rc(w, &a, SNAP_OP_STATE, stuck) != 0)

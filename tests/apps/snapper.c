@@ -165,7 +165,8 @@ int main(int argc, char **argv)
 		if (gap != 0 && (!fmode || flag_asked)) {
 			while (next_kill <= now) {
 				kill(getpid(), SIGUSR2);
-				next_kill = (next_kill == 0 ? now : next_kill) + gap;
+				next_kill = (next_kill == 0 ? now :
+					     next_kill) + gap;
 			}
 			continue;
 		}
