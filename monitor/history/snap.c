@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/atomic.h"
@@ -36,6 +37,7 @@
 #include "monitor/util/util.h"
 
 #define SNAP_WAIT_NS		100000000ull	/* liveness, signals */
+#define SNAP_SETTLE_NS		20000000ull	/* for the threads' off marks */
 #define SNAP_ALIVE_NS		200000000ull
 
 static volatile sig_atomic_t snap_stop;
@@ -81,6 +83,7 @@ struct snap_call {
 #define SNAP_OP_THAW	5	/* logs on, written++, WRITING -> IDLE */
 #define SNAP_OP_COUNTS	6
 #define SNAP_OP_ALIVE	7
+#define SNAP_OP_SETTLED	8	/* rings of info.pid without their mark */
 
 static void
 snap_guarded(void *arg)
@@ -158,6 +161,24 @@ snap_guarded(void *arg)
 		a->missed = RB_LOAD(&h->snap_missed);
 		a->suppressed = RB_LOAD(&h->snap_suppressed);
 		a->written = RB_LOAD(&h->snap_written);
+		return;
+	case SNAP_OP_SETTLED:
+		for (i = 0; i < w->h.rings; i++) {
+			struct rb_ring	*r = rb_ring_at(w->ctl.base, &w->h, i);
+			struct rb_evlog	*l = rb_ring_evlog(&w->h, r);
+			uint64_t	 head;
+
+			ctl = RB_LOAD_ACQ(&rb_owner_at(w->ctl.base, &w->h,
+			    i)->ctl);
+			if (RB_OWN_STATE(ctl) != RB_OWN_LIVE ||
+			    RB_OWN_PID(ctl) != a->info.pid)
+				continue;
+			/* Acquire: the record below head; pairs with (E). */
+			head = RB_LOAD_ACQ(&l->head);
+			if (head == 0 || RB_LOAD(&rb_evlog_records(l)[(head - 1) &
+			    (w->h.events - 1)].kind) != RB_EV_OFF)
+				a->rc++;
+		}
 		return;
 	case SNAP_OP_ALIVE:
 		for (i = 0; i < w->h.rings && !a->rc; i++) {
@@ -256,6 +277,31 @@ snap_what(char *buf, size_t size, const struct rb_snap_info *s)
 	}
 }
 
+/*
+ * Each running thread marks the freeze at its next hook, stamped after
+ * the trigger: wait a little for the marks, so that the recording shows
+ * every such thread up to the trigger and past it.  A thread blocked in a
+ * system call makes no mark: the wait is bounded.
+ */
+static void
+snap_settle(struct snapw *w, const struct rb_snap_info *info)
+{
+	const struct timespec	 tick = { 0, 200000 };
+	struct snap_call	 a;
+	uint64_t		 end = rbmon_mono_ns() + SNAP_SETTLE_NS;
+
+	do {
+		memset(&a, 0, sizeof a);
+		a.w = w;
+		a.op = SNAP_OP_SETTLED;
+		a.info = *info;
+		if (rbmon_model_guarded(&w->m, snap_guarded, &a) != 0 ||
+		    a.rc == 0)
+			return;
+		nanosleep(&tick, NULL);
+	} while (rbmon_mono_ns() < end);
+}
+
 /* The frozen logs into DIR/PROGRAM.PID.snap.N.rbr, then thawed. */
 static void
 snap_write(struct snapw *w, const struct snap_call *t)
@@ -291,6 +337,7 @@ snap_write(struct snapw *w, const struct snap_call *t)
 	ro.copied = snap_thaw;
 	ro.copied_arg = w;
 	w->thawed = 0;
+	snap_settle(w, &t->info);
 	rc = rbmon_record(&ro);
 	snap_thaw(w);
 	snap_what(what, sizeof what, &t->info);
