@@ -12,6 +12,7 @@ RB_COMMON_SOURCES = \
 	common/futex.c common/futex.h \
 	common/namematch.c common/namematch.h \
 	common/procstat.c common/procstat.h \
+	common/snap.c common/snap.h \
 	common/tracepath.c common/tracepath.h
 
 # What rbmon and the launcher share, and the library has no use for.

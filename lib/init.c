@@ -248,6 +248,7 @@ static bool rb_process_setup(void)
 		return false;
 	}
 	rb_clock_calibrate(rb_proc.map.hdr);
+	rb_snapshot_setup(rb_getenv);
 	if (rb_proc.map.created && s->record_wait != 0)
 		rb_wait_recorder(s->record_wait);
 	return true;

@@ -340,4 +340,13 @@ RB_HIDDEN int rb_seed_adopt(pid_t tid);
 RB_HIDDEN void rb_seed_sweep(void);
 RB_HIDDEN uint32_t rb_seed_release_all(void);
 
+/*
+ * snapshot.c: trigger snapshots (rbtrace(5), "SNAPSHOTS").  The trigger
+ * is async-signal-safe; it returns common/snap.h's RB_SNAP_TAKEN, _MISSED
+ * or _SUPPRESSED, or -1 before the file is set up.
+ */
+RB_HIDDEN void rb_snapshot_setup(const char *(*get)(const char *));
+RB_HIDDEN int rb_snapshot_trigger(uint32_t reason, int32_t tid, uint64_t fn,
+				  uint64_t arg);
+
 #endif /* RB_INTERNAL_H */

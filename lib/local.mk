@@ -10,6 +10,7 @@ RB_LIB_BASE = lib/internal.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	$(RB_COMMON_SOURCES)
 RB_LIB_BASE += lib/dyn/x86len.c lib/dyn/x86len.h lib/dyn/sites.c lib/dyn/sites.h \
 	lib/dyn/patch.c lib/dyn/patch.h lib/dyn/dyn.c lib/dyn/dyn.h lib/dyn/names.c lib/dyn/names.h
+RB_LIB_BASE += lib/snapshot.c
 RB_LIB_SOURCES = $(RB_LIB_BASE) lib/control.c
 
 lib_LTLIBRARIES += lib/librbtrace.la

@@ -96,8 +96,15 @@ struct rb_wslot {
 	void		*prog;		/* compiled by the module, or NULL */
 	struct rb_ring	*ring;		/* where to say it is done */
 	uint32_t	 len;
+	uint32_t	 snap_was;	/* a snapshot trigger's last value:
+					   RB_WSNAP_* */
 	char		 text[RB_EXPR_MAX];
 };
+
+/* rb_wslot.snap_was */
+#define RB_WSNAP_UNKNOWN	0	/* not evaluated since its text came */
+#define RB_WSNAP_FALSE		1
+#define RB_WSNAP_TRUE		2
 
 #define RB_WK_EXIT_WAIT_MS	1000	/* exit() waits this long for a compile */
 #define RB_WK_UP_WAIT_MS	1000	/* fork() waits this long for a start */
@@ -850,6 +857,7 @@ struct rb_wsink {
 	uint64_t		 total;
 	int			 gma;	/* 1 owned, 0 not tried, -1 not to be had */
 	uint32_t		 gma_len;
+	char			 head[32];	/* the value's first bytes */
 };
 
 static int rb_watch_put(void *arg, const char *s, size_t n)
@@ -861,6 +869,8 @@ static int rb_watch_put(void *arg, const char *s, size_t n)
 	for (i = 0; i < n; i++, k->total++) {
 		uint64_t p = k->total;
 
+		if (p < sizeof(k->head))
+			k->head[p] = s[i];
 		if (p < RB_RESULT_MAX) {
 			k->w->result[p] = s[i];
 			continue;
@@ -943,15 +953,63 @@ static int rb_watch_ready(struct rb_thread *t, struct rb_watch *w)
 	return 0;
 }
 
+/*
+ * Is a value true, for a snapshot trigger?  False: empty, "false", a null
+ * pointer, or a number that is zero ("0", "0x0", "-0.0").  @s holds the
+ * first @n bytes of the value.
+ */
+static bool rb_watch_truth(const char *s, size_t n)
+{
+	bool zero = false;
+	size_t i;
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+		n--;
+	while (n > 0 && *s == ' ') {
+		s++;
+		n--;
+	}
+	if (n == 0 || (n == 5 && memcmp(s, "false", 5) == 0) ||
+	    (n == 4 && memcmp(s, "NULL", 4) == 0) ||
+	    (n == 5 && memcmp(s, "(nil)", 5) == 0))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (s[i] == '0')
+			zero = true;
+		else if (s[i] != '.' && s[i] != '-' && s[i] != '+' &&
+			 s[i] != 'x' && s[i] != 'X')
+			return true;
+	}
+	return !zero;
+}
+
+/*
+ * A snapshot trigger's value (RB_WATCH_SNAP_PREFIX): a value that went
+ * from false to true triggers a snapshot of this process, here, in the
+ * thread that evaluated it.  The first value only says where it stands.
+ */
+static void rb_watch_snap(struct rb_thread *t, struct rb_wslot *s,
+			  uint32_t i, const struct rb_wsink *k)
+{
+	size_t n = k->total < sizeof(k->head) ? (size_t)k->total :
+		   sizeof(k->head);
+	bool now = rb_watch_truth(k->head, n);
+
+	if (now && s->snap_was == RB_WSNAP_FALSE)
+		(void)rb_snapshot_trigger(RB_SNAPR_WATCH, t->tid, 0, i);
+	s->snap_was = now ? RB_WSNAP_TRUE : RB_WSNAP_FALSE;
+}
+
 /* Returns whether entry @w waits for the worker to be started. */
 static bool rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 {
 	struct rb_header *h = rb_proc.map.hdr;
 	const struct rb_watch_ops *ops;
-	struct rb_wsink k = { t, w, i, 0, 0, 0 };
+	struct rb_wsink k = { t, w, i, 0, 0, 0, { 0 } };
 	struct rb_wslot *s;
 	int32_t len = RB_LOAD(&w->exprlength);
 	char expr[RB_EXPR_MAX], err[RB_RESULT_MAX];
+	bool snap = false;
 	int rc;
 
 	if (len < 0 || len > RB_EXPR_MAX) {
@@ -971,6 +1029,13 @@ static bool rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 	if (RB_LOAD_ACQ(&s->state) != RB_WS_IDLE)
 		return false;	/* the worker pokes the ring when done */
 	memcpy(expr, w->expr, (size_t)len);
+	/* A snapshot trigger: the expression after the prefix is the watch. */
+	if (len > RB_WATCH_SNAP_PREFIX_LEN &&
+	    memcmp(expr, RB_WATCH_SNAP_PREFIX, RB_WATCH_SNAP_PREFIX_LEN) == 0) {
+		len -= RB_WATCH_SNAP_PREFIX_LEN;
+		memmove(expr, expr + RB_WATCH_SNAP_PREFIX_LEN, (size_t)len);
+		snap = true;
+	}
 	/* Acquire: the module's ops; pairs with rb_watch_try()'s release store. */
 	ops = __atomic_load_n(&rb_wops, __ATOMIC_ACQUIRE);
 	if (s->prog == NULL || ops == NULL || !ops->same(s->prog, expr, (size_t)len)) {
@@ -989,6 +1054,7 @@ static bool rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 		s->len = (uint32_t)len;
 		s->ring = t->ring;
 		s->fail = 0;
+		s->snap_was = RB_WSNAP_UNKNOWN;
 		/* Release: the text, and done with the old program; pairs with the worker's acquire CAS. */
 		RB_STORE_REL(&s->state, RB_WS_WANT);
 		rb_watch_kick();
@@ -1007,6 +1073,8 @@ static bool rb_watch_eval(struct rb_thread *t, uint32_t i, struct rb_watch *w)
 			RB_STORE(&h->gma_len, k.gma_len);
 		/* result, reslength, the GMA before resready; pairs with the monitor's acquire load. */
 		RB_STORE_REL(&w->resready, 1);
+		if (snap)
+			rb_watch_snap(t, s, i, &k);
 	}
 	/*
 	 * Only now from busy to held (resready == 1 keeps it), so no moment

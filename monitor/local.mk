@@ -40,6 +40,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/history/events.c monitor/history/events.h \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
+	monitor/history/snap.c monitor/history/snap.h \
 	monitor/history/calls.c monitor/history/calls.h \
 	monitor/history/losses.c monitor/history/losses.h \
 	monitor/history/hookcost.c monitor/history/hookcost.h \
@@ -56,6 +57,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/cmd/export.c monitor/cmd/profile.c monitor/cmd/latency.c \
 	monitor/cmd/dump.c monitor/cmd/events.c monitor/cmd/send.c \
 	monitor/cmd/record.c monitor/cmd/list.c monitor/cmd/prune.c \
+	monitor/cmd/snapshot.c \
 	monitor/screen/keys.h \
 	monitor/screen/keytab.c monitor/screen/keytab.h \
 	monitor/screen/edit.c monitor/screen/edit.h \

@@ -30,6 +30,8 @@ static const struct rbmon_cmdent {
 	    "control: --send, --watch, --set, as rbmon with them" },
 	{ "record",	rbmon_cmd_record,
 	    "record the event logs of FILE into a recording" },
+	{ "snapshot",	rbmon_cmd_snapshot,
+	    "write a recording of every thread at each snapshot trigger" },
 	{ "replay",	rbmon_cmd_replay,
 	    "a RECORDING's calls, threads merged in time order" },
 	{ "report",	rbmon_cmd_report,

@@ -2,8 +2,8 @@
 /*
  * check_shared.c - unit tests of common/, the code the library, the
  * monitor and the launcher share: the default trace path rule, the
- * program name in it, absolute paths, the boot id, the futex wrappers and
- * the atomics macros.
+ * program name in it, absolute paths, the boot id, the futex wrappers,
+ * the atomics macros and a snapshot trigger's rules (common/snap.c).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -25,6 +25,7 @@
 #include "common/atomic.h"
 #include "common/bootid.h"
 #include "common/futex.h"
+#include "common/snap.h"
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
 
@@ -42,6 +43,7 @@ static uint64_t now_ns(void)
  * The default trace path: ${TMPDIR:-/tmp}/PROG.PID.trace, a relative
  * TMPDIR counting as unset.
  */
+
 
 START_TEST(test_trace_dir)
 {
@@ -384,6 +386,143 @@ START_TEST(test_atomic_macros)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * Trigger snapshots (rbtrace(5), "SNAPSHOTS"): who is frozen, what is
+ * counted missed or suppressed, and what heals.  A file of four rings in
+ * memory: rings 0 and 1 live in process P, ring 2 in another, ring 3 free.
+ */
+
+#define SNAP_P	4242
+
+static char *snap_file(struct rb_header **h)
+{
+	struct rb_geometry g = { 4, 2, 8, 64, 1024, 0, 2, RB_POLICY_RING };
+	struct rb_layout l;
+	char *base;
+	uint32_t i;
+
+	ck_assert_int_eq(rb_layout_compute(&g, &l), 0);
+	base = calloc(1, l.total_size);
+	ck_assert_ptr_nonnull(base);
+	*h = (struct rb_header *)base;
+	(*h)->rings = 4;
+	(*h)->events = 2;
+	(*h)->ev_policy = RB_POLICY_RING;
+	(*h)->owners_off = l.owners_off;
+	(*h)->rings_off = l.rings_off;
+	(*h)->ring_size = l.ring_size;
+	(*h)->events_off = l.events_off;
+	for (i = 0; i < 3; i++)
+		rb_owner_at(base, *h, i)->ctl = RB_OWN_MAKE(RB_OWN_LIVE,
+			i < 2 ? SNAP_P : SNAP_P + 1);
+	return base;
+}
+
+static uint32_t snap_off(char *base, struct rb_header *h, uint32_t i)
+{
+	return rb_ring_evlog(h, rb_ring_at(base, h, i))->off;
+}
+
+START_TEST(test_snap_trigger)
+{
+	struct rb_header *h, g;
+	struct rb_snap_req q = { RB_SNAPR_SIGNAL, SNAP_P, 7, 0, 0x10, 12, 99 };
+	struct rb_snap_info s;
+	char *base = snap_file(&h);
+	uint64_t t = 100 * 1000000000ull;
+
+	g = *h;
+	/* No writer: missed, nothing frozen. */
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t), RB_SNAP_MISSED);
+	ck_assert_uint_eq(h->snap_missed, 1);
+	ck_assert_uint_eq(snap_off(base, h, 0), 0);
+	/* A writer (this process, alive): P's two logs frozen, no other. */
+	h->snap_writer = (int32_t)getpid();
+	h->snap_interval_ns = 1000000000ull;
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t), RB_SNAP_TAKEN);
+	ck_assert_uint_eq(h->snap_state, RB_SNAP_FROZEN);
+	ck_assert_uint_eq(h->snap_taken, 1);
+	ck_assert_uint_eq(snap_off(base, h, 0), RB_EVOFF_SNAP);
+	ck_assert_uint_eq(snap_off(base, h, 1), RB_EVOFF_SNAP);
+	ck_assert_uint_eq(snap_off(base, h, 2), 0);
+	ck_assert_uint_eq(snap_off(base, h, 3), 0);
+	ck_assert_int_eq(rb_snap_read(h, &s), 0);
+	ck_assert_int_eq(s.pid, SNAP_P);
+	ck_assert_int_eq(s.tid, 7);
+	ck_assert_uint_eq(s.reason, RB_SNAPR_SIGNAL);
+	ck_assert_uint_eq(s.arg, 12);
+	ck_assert_uint_eq(s.ts, 99);
+	ck_assert_uint_eq(s.ns, t);
+	ck_assert_uint_eq(h->snap_gen % 2, 0);
+	/* One in flight: the next is suppressed. */
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t + 2000000000ull),
+			 RB_SNAP_SUPPRESSED);
+	ck_assert_uint_eq(h->snap_suppressed, 1);
+	/* The thaw leaves EVOF's bit alone. */
+	rb_ring_evlog(h, rb_ring_at(base, h, 0))->off |= RB_EVOFF_USER;
+	ck_assert_uint_eq(rb_snap_thaw(base, &g), 2);
+	ck_assert_uint_eq(snap_off(base, h, 0), RB_EVOFF_USER);
+	ck_assert_uint_eq(snap_off(base, h, 1), 0);
+	h->snap_state = RB_SNAP_IDLE;
+	/* Within the interval: suppressed, unless forced. */
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t + 1000),
+			 RB_SNAP_SUPPRESSED);
+	q.flags = RB_SNAP_REQ_FORCE;
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t + 1000),
+			 RB_SNAP_TAKEN);
+	q.flags = 0;
+	ck_assert_uint_eq(h->snap_suppressed, 2);
+	ck_assert_uint_eq(h->snap_taken, 2);
+	free(base);
+}
+END_TEST
+
+START_TEST(test_snap_heal)
+{
+	struct rb_header *h, g;
+	struct rb_snap_req q = { RB_SNAPR_WATCH, SNAP_P, 7, 0, 0, 1, 1 };
+	struct rb_snap_info s;
+	char *base = snap_file(&h);
+	uint64_t t = 100 * 1000000000ull;
+	pid_t dead;
+
+	g = *h;
+	h->snap_writer = (int32_t)getpid();
+	/* A freeze held longer than the bound: the next trigger ends it. */
+	h->snap_state = RB_SNAP_FROZEN;
+	h->snap_ns = t - RB_SNAP_HOLD_NS;
+	rb_ring_evlog(h, rb_ring_at(base, h, 2))->off = RB_EVOFF_SNAP;
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t), RB_SNAP_TAKEN);
+	ck_assert_uint_eq(snap_off(base, h, 2), 0);
+	ck_assert_uint_eq(snap_off(base, h, 0), RB_EVOFF_SNAP);
+	/* A state that is none: taken over, whatever the interval says. */
+	h->snap_state = 12345;
+	h->snap_interval_ns = UINT64_MAX;
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t + 1), RB_SNAP_TAKEN);
+	/* An hour at most between two freezes. */
+	h->snap_state = RB_SNAP_IDLE;
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t + 3599000000000ull),
+			 RB_SNAP_SUPPRESSED);
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t + 3601000000000ull),
+			 RB_SNAP_TAKEN);
+	/* A writer that is gone: missed, and its freeze is ended. */
+	dead = fork();
+	ck_assert_int_ge(dead, 0);
+	if (dead == 0)
+		_exit(0);
+	ck_assert_int_eq(waitpid(dead, NULL, 0), dead);
+	h->snap_writer = dead;
+	ck_assert_int_eq(rb_snap_trigger(base, &g, &q, t + 3602000000000ull),
+			 RB_SNAP_MISSED);
+	ck_assert_uint_eq(h->snap_state, RB_SNAP_IDLE);
+	ck_assert_uint_eq(snap_off(base, h, 0), 0);
+	/* Fields that never settle are not read. */
+	h->snap_gen = 7;
+	ck_assert_int_eq(rb_snap_read(h, &s), -1);
+	free(base);
+}
+END_TEST
+
 static Suite *suite_shared(void)
 {
 	Suite *s = suite_create("shared");
@@ -403,6 +542,8 @@ static Suite *suite_shared(void)
 	tcase_add_test(tc, test_futex_private_wake);
 	tcase_add_test(tc, test_ring_wake_other_process);
 	tcase_add_test(tc, test_atomic_macros);
+	tcase_add_test(tc, test_snap_trigger);
+	tcase_add_test(tc, test_snap_heal);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -34,7 +34,8 @@ INTEGRATION_APPS = \
 	tests/apps/daemon \
 	tests/apps/retitle \
 	tests/apps/attachee \
-	tests/apps/churn
+	tests/apps/churn \
+	tests/apps/snapper
 
 check_PROGRAMS += $(INTEGRATION_APPS) tests/apps/offsets
 
@@ -62,6 +63,9 @@ tests_apps_attachee_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_churn_SOURCES = tests/apps/churn.c tests/apps/app.h
 tests_apps_churn_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_churn_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+tests_apps_snapper_SOURCES = tests/apps/snapper.c tests/apps/app.h
+tests_apps_snapper_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_snapper_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_threads_SOURCES = tests/apps/threads.c
 tests_apps_threads_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_threads_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
@@ -231,6 +235,10 @@ INTEGRATION_TESTS = \
 	tests/integration/control-create.sh \
 	tests/integration/control-blocked.sh \
 	tests/integration/control-errors.sh \
+	tests/integration/snapshot.sh \
+	tests/integration/snapshot-hostile.sh \
+	tests/integration/snapshot-rate.sh \
+	tests/integration/snapshot-watch.sh \
 	tests/integration/watch-values.sh \
 	tests/integration/watch-multi.sh \
 	tests/integration/relpath.sh \

@@ -51,6 +51,7 @@ struct rbtrace_opts {
 	char		*exclude;	/* patterns, comma-separated; NULL none */
 	char		*include;
 	const char	*auto_exclude;	/* "1" or a warm-up in ms; NULL off */
+	const char	*snapshot_signal;	/* RBTRACE_SNAPSHOT_SIGNAL, or NULL */
 };
 
 /*
@@ -164,6 +165,9 @@ static void rbtrace_usage(FILE *f)
 "                          --include 'foo*' traces only foo*).  Repeatable\n"
 "      --auto-exclude[=MS] after a warm-up (MS, default 500) stop tracing the\n"
 "                          functions called very often that return very fast\n"
+"      --snapshot-signal SIG  the signal SIG (USR1, USR2, HUP, URG, WINCH,\n"
+"                          RTMIN+N) freezes every thread's event log for a\n"
+"                          snapshot that 'rbmon snapshot' writes (rbmon(1))\n"
 "  -o, --file PATH         trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace);\n"
 "                          a relative PATH is taken from the current directory\n"
 "      --rings N           rings, one per thread of every process (default %u)\n"
@@ -451,6 +455,8 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 		setenv("RBTRACE_RECORD_WAIT", RBTRACE_RECORD_WAIT, 0);
 	if (o->dormant)
 		setenv("RBTRACE_DORMANT", "1", 1);
+	if (o->snapshot_signal != NULL)
+		setenv("RBTRACE_SNAPSHOT_SIGNAL", o->snapshot_signal, 1);
 	if (o->exclude != NULL)
 		setenv("RBTRACE_EXCLUDE", o->exclude, 1);
 	if (o->include != NULL)
@@ -894,6 +900,9 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 	if (o->detach && (other || o->exclude != NULL || o->include != NULL ||
 			  o->auto_exclude != NULL))
 		rbtrace_bad_usage("--detach takes no option but -p and -q");
+	if (o->snapshot_signal != NULL)
+		rbtrace_bad_usage("--snapshot-signal goes with a program rbtrace "
+				  "starts");
 	if (o->dormant)
 		rbtrace_bad_usage("--dormant starts a program asleep; with -p, "
 				  "--detach puts a running one to sleep");
@@ -976,6 +985,7 @@ int main(int argc, char **argv)
 		{ "exclude", required_argument, NULL, 1011 },
 		{ "include", required_argument, NULL, 1012 },
 		{ "auto-exclude", optional_argument, NULL, 1013 },
+		{ "snapshot-signal", required_argument, NULL, 1014 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1106,6 +1116,12 @@ int main(int argc, char **argv)
 								 600000) < 0)
 				rbtrace_bad_usage("--auto-exclude=MS: a warm-up from 10 to 600000 ms");
 			o.auto_exclude = optarg != NULL ? optarg : "1";
+			break;
+		case 1014:
+			if (*optarg == '\0' || strlen(optarg) > 32)
+				rbtrace_bad_usage("--snapshot-signal needs a signal "
+						  "(USR2, RTMIN+1, ...)");
+			o.snapshot_signal = optarg;
 			break;
 		case 'S':
 			o.stop_on_create = 1;

@@ -43,7 +43,7 @@
 
 #define RB_MAGIC		"RBTRACE\x1a"	/* 8 bytes, no terminator */
 #define RB_MAGIC_LEN		8
-#define RB_VERSION		6
+#define RB_VERSION		7
 #define RB_ENDIAN_MARK		0x01020304u
 
 #define RB_PROGRAM_MAX		64	/* program name, NUL-terminated */
@@ -190,7 +190,51 @@ struct rb_header {
 	uint32_t	dyn_procs;	/* RB_DYN_PROCS */
 	uint32_t	pad2;
 	uint64_t	dyn_lost;	/* processes that found no entry; atomic adds */
+
+	/*
+	 * Trigger snapshots (rbtrace(5), "SNAPSHOTS"): one trigger at a time
+	 * freezes every event log of its process and records itself here;
+	 * the writer (rbmon snapshot) copies the logs into a recording and
+	 * switches them back on.  snap_state is the handshake and a futex
+	 * word (RB_SNAP_*); snap_gen a seqlock over the trigger's fields
+	 * (odd while they change); snap_writer the writer's pid, taken with
+	 * compare-and-swap from 0; the counters take atomic adds.
+	 */
+	uint32_t	snap_state;	/* RB_SNAP_*, compare-and-swap */
+	uint32_t	snap_gen;	/* odd while the fields below change */
+	int32_t		snap_writer;	/* the writer's pid, 0: none */
+	int32_t		snap_pid;	/* the process frozen */
+	int32_t		snap_tid;	/* the thread that triggered */
+	uint32_t	snap_reason;	/* RB_SNAPR_* */
+	uint64_t	snap_fn;	/* a function, as the reason says */
+	uint64_t	snap_arg;	/* the signal, watch entry, duration */
+	uint64_t	snap_ts;	/* the freeze, rb_header.clock units */
+	uint64_t	snap_ns;	/* CLOCK_MONOTONIC ns of the freeze */
+	uint64_t	snap_interval_ns;	/* the least spacing */
+	uint64_t	snap_taken;	/* freezes, ever */
+	uint64_t	snap_written;	/* recordings the writers made */
+	uint64_t	snap_missed;	/* triggers with no writer attached */
+	uint64_t	snap_suppressed;	/* refused by the rate limit */
 };
+
+/* rb_header.snap_state */
+#define RB_SNAP_IDLE		0	/* no snapshot in flight */
+#define RB_SNAP_FILLING		1	/* a trigger fills in, freezes */
+#define RB_SNAP_FROZEN		2	/* logs frozen: the writer's turn */
+#define RB_SNAP_WRITING		3	/* the writer copies them */
+
+/* rb_header.snap_reason */
+#define RB_SNAPR_SIGNAL		1	/* the signal; arg = its number */
+#define RB_SNAPR_WATCH		2	/* a watch became true; arg = entry */
+#define RB_SNAPR_CAPTURE	3	/* a capture's condition; fn, arg = ns */
+#define RB_SNAPR_NOW		4	/* rbmon snapshot --now */
+#define RB_SNAPR_MAX		RB_SNAPR_NOW
+
+/*
+ * A freeze holds longer than this only if its writer died: the next
+ * trigger or writer thaws it (rbtrace(5), "SNAPSHOTS").
+ */
+#define RB_SNAP_HOLD_NS		(10ull * 1000000000ull)
 
 /* rb_header.ev_consumer: the recorder's pid and its blocking time. */
 #define RB_CONSUMER_PID(c)	((uint32_t)((c) & 0xffffffffu))
@@ -383,6 +427,14 @@ struct rb_watch {
 #define RB_WATCH_REMOVING	(-2)	/* removal asked: the owner frees it */
 #define RB_WATCH_WRITING	2	/* a monitor is filling it */
 
+/*
+ * An expression that begins so is a snapshot trigger (rbtrace(5),
+ * "SNAPSHOTS"): the owner evaluates the rest, and a value that goes from
+ * false (0, empty) to true triggers a snapshot of its process.
+ */
+#define RB_WATCH_SNAP_PREFIX	"@snapshot "
+#define RB_WATCH_SNAP_PREFIX_LEN	10
+
 struct rb_ring {
 	/* identity: written by the owner before it publishes the claim */
 	int32_t		pid;
@@ -545,7 +597,7 @@ struct rb_evlog {
 	uint64_t	head;		/* records stored, ever (release) */
 	uint64_t	dropped;	/* records offered and not stored */
 	uint64_t	pending_lost;	/* drain: dropped, gap not marked yet */
-	uint32_t	off;		/* 1: recording off (EVOF) */
+	uint32_t	off;		/* RB_EVOFF_*: recording off */
 	uint32_t	pad0;
 	uint64_t	stalled;	/* drain, blocking: tail + 1 when the
 					   owner's last wait ran out, 0 */
@@ -557,6 +609,10 @@ struct rb_evlog {
 	uint32_t	pad3;
 	uint64_t	pad2[6];
 };
+
+/* rb_evlog.off: any bit set switches recording off. */
+#define RB_EVOFF_USER		0x1u	/* EVOF, by a monitor */
+#define RB_EVOFF_SNAP		0x2u	/* frozen for a snapshot */
 
 /* Records per ring a file may have: 0, or a power of two in range. */
 static inline int rb_events_valid(uint64_t n)

@@ -286,6 +286,39 @@ dump_dyn_process(const struct rbmon_dyn *d, struct rbmon_process *p)
 	p->dyn = d;
 }
 
+/* The file's trigger snapshots (rbtrace(5), "SNAPSHOTS"), one line. */
+static void
+dump_snap_text(FILE *out, const struct rbmon_snapcount *n)
+{
+	fprintf(out, "snapshots: %" PRIu64 " taken, %" PRIu64 " written, %"
+	    PRIu64 " missed, %" PRIu64 " suppressed; ", n->taken, n->written,
+	    n->missed, n->suppressed);
+	if (n->writer > 0)
+		fprintf(out, "writer %d%s\n", (int)n->writer,
+		    n->state == RB_SNAP_FROZEN || n->state == RB_SNAP_WRITING ?
+		    ", logs frozen" : "");
+	else
+		fputs("no writer\n", out);
+}
+
+/*
+ * "snapshots": {"taken", "written", "missed", "suppressed", "writer"
+ * (its pid, or null), "frozen"}
+ */
+static void
+dump_snap_json(FILE *out, const struct rbmon_snapcount *n)
+{
+	fprintf(out, "\"snapshots\": {\"taken\": %" PRIu64 ", \"written\": %"
+	    PRIu64 ", \"missed\": %" PRIu64 ", \"suppressed\": %" PRIu64
+	    ", \"writer\": ", n->taken, n->written, n->missed, n->suppressed);
+	if (n->writer > 0)
+		fprintf(out, "%d", (int)n->writer);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"frozen\": %s}, ", n->state == RB_SNAP_FROZEN ||
+	    n->state == RB_SNAP_WRITING ? "true" : "false");
+}
+
 /**
  * rbmon_dump_text - print a snapshot like jstack or eu-stack would
  * @out: stream
@@ -312,6 +345,9 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 	fprintf(out, ", %u of %u rings used, %" PRIu64 " thread%s untraced\n",
 	    s->rings_used, s->rings_total, s->untraced, s->untraced == 1 ? "" :
 	    "s");
+	if (s->snap.taken + s->snap.missed + s->snap.suppressed != 0 ||
+	    s->snap.writer != 0)
+		dump_snap_text(out, &s->snap);
 	if (c->kind == RB_CLOCK_NONE)
 		fputs("no clock (RBTRACE_CLOCK=none): frames show how long "
 		    "rbmon has seen them, not their age\n", out);
@@ -646,8 +682,10 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 	fputs(", \"clock\": ", out);
 	rbmon_json_string(out, rb_clock_name(m->hdr.clock));
 	fprintf(out, ", \"rings\": {\"total\": %u, \"used\": %u, "
-	    "\"untraced_threads\": %" PRIu64 "}, \"processes\": [",
+	    "\"untraced_threads\": %" PRIu64 "}, ",
 	    s->rings_total, s->rings_used, s->untraced);
+	dump_snap_json(out, &s->snap);
+	fputs("\"processes\": [", out);
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
 		fprintf(out, "%s{\"pid\": %d, \"ppid\": %d, \"alive\": %s, "

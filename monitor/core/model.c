@@ -604,6 +604,12 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 	s->single = RB_LOAD(&hl->single);
 	s->stop_on_create = RB_LOAD(&hl->stop_on_create);
 	s->trace_on_create = RB_LOAD(&hl->trace_on_create);
+	s->snap.taken = RB_LOAD(&hl->snap_taken);
+	s->snap.written = RB_LOAD(&hl->snap_written);
+	s->snap.missed = RB_LOAD(&hl->snap_missed);
+	s->snap.suppressed = RB_LOAD(&hl->snap_suppressed);
+	s->snap.writer = RB_LOAD(&hl->snap_writer);
+	s->snap.state = RB_LOAD(&hl->snap_state);
 }
 
 static void

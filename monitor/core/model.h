@@ -151,6 +151,12 @@ struct rbmon_snapshot {
 	uint32_t	rings_used;	/* LIVE + CLAIMING */
 	uint64_t	untraced;
 	int32_t		single, stop_on_create, trace_on_create;
+	/* trigger snapshots (rbtrace(5), "SNAPSHOTS"), the header's counts */
+	struct rbmon_snapcount {
+		uint64_t	taken, written, missed, suppressed;
+		int32_t		writer;		/* its pid, 0: none */
+		uint32_t	state;		/* RB_SNAP_* */
+	}		snap;
 	size_t		nprocs;
 	struct rbmon_process *procs;
 	size_t		nthreads;	/* while reading, before grouping */

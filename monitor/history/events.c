@@ -1004,7 +1004,12 @@ events_switch_guarded(void *arg)
 				continue;
 			r = rb_ring_at(a->c->base, h, t->ring);
 			/* Relaxed: the owner acts on it at its next hook. */
-			RB_STORE(&rb_ring_evlog(h, r)->off, a->on ? 0u : 1u);
+			if (a->on)
+				RB_FETCH_AND(&rb_ring_evlog(h, r)->off,
+				    ~RB_EVOFF_USER);
+			else
+				RB_FETCH_OR(&rb_ring_evlog(h, r)->off,
+				    RB_EVOFF_USER);
 			a->threads++;
 		}
 		if (a->tid != 0)

@@ -22,6 +22,45 @@
 
 /* ---- opening --------------------------------------------------------------- */
 
+/*
+ * A snapshot's trigger, in one line: what, by whom, and when, from the
+ * recording's first record as the outputs count times.
+ */
+static void
+rbread_snap_say(const struct rbwalk_ctx *x, const char *cmd, const char *path)
+{
+	const struct rbrec_snap	*s = &x->rec.snap;
+	char			 what[96], at[64];
+
+	switch (s->reason) {
+	case RB_SNAPR_SIGNAL:
+		snprintf(what, sizeof what, "signal %" PRIu64 " in thread %d",
+		    s->arg, (int)s->tid);
+		break;
+	case RB_SNAPR_WATCH:
+		snprintf(what, sizeof what, "a watch of thread %d turned true",
+		    (int)s->tid);
+		break;
+	case RB_SNAPR_CAPTURE:
+		snprintf(what, sizeof what, "a capture's condition in thread "
+		    "%d", (int)s->tid);
+		break;
+	case RB_SNAPR_NOW:
+		snprintf(what, sizeof what, "rbmon snapshot --now");
+		break;
+	default:
+		snprintf(what, sizeof what, "trigger %u", s->reason);
+		break;
+	}
+	at[0] = '\0';
+	if (x->have_t0 && x->rec.clock_ok && s->ts != 0)
+		snprintf(at, sizeof at, ", at %.3f us",
+		    s->ts <= x->t0 ? 0.0 :
+		    (double)rbwalk_rel_ns(x, s->ts) / 1e3);
+	rbmon_esc_line(stderr, "rbmon %s: %s: snapshot %u of process %d: %s%s",
+	    cmd, path, s->number, (int)s->pid, what, at);
+}
+
 /* Recorded without a clock: its stamps are a sequence, no time. */
 int
 rbread_no_times(const struct rbwalk_ctx *x)
@@ -47,6 +86,8 @@ rbread_open_or_say(struct rbwalk_ctx *x, const char *cmd, const char *path,
 	if (x->rec.warning != NULL)
 		rbmon_esc_line(stderr, "rbmon %s: %s: %s", cmd, path,
 		    x->rec.warning);
+	if (x->rec.have_snap)
+		rbread_snap_say(x, cmd, path);
 	if (!x->rec.have_end)
 		rbmon_esc_line(stderr, "rbmon %s: %s: incomplete: no END chunk "
 		    "(its recorder was killed, or could not write): read to "

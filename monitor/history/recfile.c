@@ -691,6 +691,12 @@ rec_index(struct rbrec *r, uint32_t type, const unsigned char *p,
 			break;
 		rec_dyn(r, p, len, off);
 		return;
+	case RBREC_SNAP:
+		if (len < sizeof r->snap || r->have_snap)
+			break;
+		memcpy(&r->snap, p, sizeof r->snap);
+		r->have_snap = 1;
+		return;
 	default:
 		return;		/* a later version's: not needed to read */
 	}

@@ -46,7 +46,8 @@ struct rbrec_header {
 #define RBREC_THREAD_END	7	/* a stream ends (its thread exited) */
 #define RBREC_END		8	/* the recording's totals, last */
 #define RBREC_DYN		9	/* functions a process did not trace */
-#define RBREC_TYPE_MAX		RBREC_DYN
+#define RBREC_SNAP		10	/* a snapshot's trigger */
+#define RBREC_TYPE_MAX		RBREC_SNAP
 
 struct rbrec_chunk {
 	uint32_t	type;		/* RBREC_* */
@@ -134,6 +135,7 @@ struct rbrec_thread_end {
 #define RBREC_END_EXITED	1	/* every process of the file ended */
 #define RBREC_END_STOPPED	2	/* interrupted (SIGINT, SIGTERM) */
 #define RBREC_END_ERROR		3	/* the trace file went bad */
+#define RBREC_END_SNAPSHOT	4	/* a snapshot: the logs as they were */
 
 struct rbrec_end {
 	uint32_t	reason;		/* RBREC_END_* */
@@ -171,6 +173,24 @@ struct rbrec_dyn {
 	uint32_t	off_auto;	/* functions off automatically only */
 	uint32_t	nfns;		/* struct rb_dynfn that follow */
 	uint64_t	seen_ns;	/* CLOCK_MONOTONIC when the entry was read */
+};
+
+/*
+ * A snapshot (rbtrace(5), "SNAPSHOTS"): the trigger that froze the logs of
+ * process pid, whose streams are the recording's.
+ */
+struct rbrec_snap {
+	uint32_t	reason;		/* RB_SNAPR_* */
+	int32_t		pid;		/* the process frozen */
+	int32_t		tid;		/* the thread that triggered */
+	uint32_t	number;		/* the writer's 1, 2, ... */
+	uint64_t	fn;		/* as the reason says */
+	uint64_t	arg;		/* signal, watch entry, duration (ns) */
+	uint64_t	ts;		/* the freeze, in the clock's units */
+	uint64_t	ns;		/* the freeze, CLOCK_MONOTONIC */
+	uint64_t	taken;		/* the file's snapshots taken then */
+	uint64_t	missed;		/* ... triggers missed */
+	uint64_t	suppressed;	/* ... triggers suppressed */
 };
 
 /* ---- writing ------------------------------------------------------------ */
@@ -267,6 +287,8 @@ struct rbrec {
 	size_t		 nstreams;
 	int		 have_end;
 	struct rbrec_end end;
+	int		 have_snap;	/* a snapshot: snap says its trigger */
+	struct rbrec_snap snap;
 	struct rbrec_dynproc *dyn;	/* per process image with DYN chunks */
 	size_t		 ndyn;
 	int		 clock_ok;	/* ts converts to ns (rbrec_ts_ns) */

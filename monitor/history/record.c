@@ -141,6 +141,10 @@ rec_copy_guarded(void *arg)
 	memset(&a->id, 0, sizeof a->id);
 	a->id.ring = a->i;
 	a->id.pid = RB_LOAD(&ring->pid);
+	if (r->o->pid != 0 && a->id.pid != r->o->pid) {
+		a->st = RB_OWN_FREE;	/* another process's: not ours */
+		return;
+	}
 	a->id.tid = RB_LOAD(&ring->tid);
 	a->id.ppid = RB_LOAD(&ring->ppid);
 	a->id.image = RB_LOAD(&ring->image);
@@ -270,12 +274,13 @@ rec_ring(struct recorder *r, uint32_t i)
 		memset(rr, 0, sizeof *rr);
 		rr->stream = ++r->streams;
 		rr->gen = a.gen;
-		rr->next = a.from;
+		/* A snapshot's stream begins where its log's window does. */
+		rr->next = r->o->once ? a.w.first : a.from;
 		rr->pid = a.id.pid;
 		rr->tid = a.id.tid;
 		rr->pstart = a.id.pstart;
 		a.id.stream = rr->stream;
-		a.id.first = a.from;
+		a.id.first = rr->next;
 		rbrec_put(&r->w, RBREC_THREAD, &a.id, sizeof a.id, NULL, 0);
 		if (r->streams > r->cap_stream_pid) {
 			r->cap_stream_pid = r->streams * 2;
@@ -879,7 +884,9 @@ rec_setup(struct recorder *r, char **cause)
 	}
 	r->writable = rbmon_ctl_open(&r->ctl, &r->m, &why) == 0;
 	r->base = r->writable ? r->ctl.base : r->m.base;
-	if (r->h.ev_policy == RB_POLICY_DRAIN) {
+	if (r->o->once) {
+		/* A snapshot reads what the logs hold and consumes nothing. */
+	} else if (r->h.ev_policy == RB_POLICY_DRAIN) {
 		if (!r->writable) {
 			rbmon_xasprintf(cause, "its drain logs need a consumer "
 			    "that can write the file, and %s", why);
@@ -955,6 +962,9 @@ rec_setup(struct recorder *r, char **cause)
 	info.clock_tsc_hz = RB_LOAD(&((struct rb_header *)r->m.base)->clock_tsc_hz);
 	info.start_ns = rbmon_mono_ns();
 	rbrec_put(&r->w, RBREC_INFO, &info, sizeof info, NULL, 0);
+	if (r->o->snap != NULL)
+		rbrec_put(&r->w, RBREC_SNAP, r->o->snap, sizeof *r->o->snap,
+		    NULL, 0);
 	rec_clock(r);
 	return 0;
 }
@@ -1011,8 +1021,9 @@ rbmon_record(const struct rbmon_record_opts *o)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = rec_on_signal;
 	sigemptyset(&sa.sa_mask);
+	/* A snapshot's writer keeps its own handlers. */
 	for (i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+		sigaction(sigs[i], o->once ? NULL : &sa, &old[i]);
 	/* A file size limit: EFBIG from write(2), said, not a death. */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &sa, &oldfsz);
@@ -1030,6 +1041,15 @@ rbmon_record(const struct rbmon_record_opts *o)
 		return 1;
 	}
 	next_clock = t0 + REC_CLOCK_NS;
+	if (o->once) {
+		/* A snapshot: one sweep of the frozen logs, then thawed. */
+		rec_objects(&r);
+		rec_names(&r);
+		rec_sweep(&r);
+		if (o->copied != NULL)
+			o->copied(o->copied_arg);
+		done = 1;
+	}
 	while (!done) {
 		now = rbmon_mono_ns();
 		if (now >= next_check) {
@@ -1063,7 +1083,8 @@ rbmon_record(const struct rbmon_record_opts *o)
 	}
 	/* What the threads wrote since, and the objects of the end. */
 	if (!r.broken && r.w.err == 0) {
-		rec_sweep(&r);
+		if (!o->once)
+			rec_sweep(&r);
 		rec_objects(&r);
 		rec_dyn(&r, 1);
 	}
@@ -1085,8 +1106,8 @@ rbmon_record(const struct rbmon_record_opts *o)
 		r.dropped += r.rings[i].dropped;
 	}
 	memset(&end, 0, sizeof end);
-	end.reason = r.broken ? RBREC_END_ERROR : done ? RBREC_END_EXITED :
-	    RBREC_END_STOPPED;
+	end.reason = r.broken ? RBREC_END_ERROR : o->once ?
+	    RBREC_END_SNAPSHOT : done ? RBREC_END_EXITED : RBREC_END_STOPPED;
 	end.streams = r.streams;
 	end.records = r.w.put_records;
 	end.lost = r.lost + r.reused;

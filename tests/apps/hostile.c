@@ -65,6 +65,11 @@ static const struct field hdr_fields[] = {
 	HF(single, 0), HF(stop_on_create, 0), HF(trace_on_create, 0),
 	HF(monitor_heartbeat_ns, 0), HF(gma_len, 0), HF(gma_owner, 0),
 	HF(gma_pos, 0), HF(next_image, 0),
+	HF(snap_state, 0), HF(snap_gen, 0), HF(snap_writer, 0), HF(snap_pid, 0),
+	HF(snap_tid, 0), HF(snap_reason, 0), HF(snap_fn, 0), HF(snap_arg, 0),
+	HF(snap_ts, 0), HF(snap_ns, 0), HF(snap_interval_ns, 0),
+	HF(snap_taken, 0), HF(snap_written, 0), HF(snap_missed, 0),
+	HF(snap_suppressed, 0),
 };
 
 static const struct field ring_fields[] = {

@@ -51,6 +51,15 @@ int main(void)
 	FIELD(bps);
 	FIELD(dyn_off);
 	FIELD(dyn_procs);
+	FIELD(snap_state);
+	FIELD(snap_gen);
+	FIELD(snap_writer);
+	FIELD(snap_pid);
+	FIELD(snap_reason);
+	FIELD(snap_ts);
+	FIELD(snap_interval_ns);
+	FIELD(snap_taken);
+	FIELD(snap_suppressed);
 	printf("header %zu %zu\n", (size_t)0, sizeof(struct rb_header));
 	printf("bp %zu %zu\n", (size_t)0, sizeof(struct rb_bp));
 	printf("bpfilter %zu %zu\n", (size_t)0, (size_t)RB_BP_FILTER_BITS / 8);
