@@ -5,10 +5,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "monitor/cmd/cmd.h"
 #include "monitor/core/discover.h"
@@ -70,6 +73,38 @@ snapshot_long(const char *opt, const char *s, long lo, long hi)
 }
 
 /** rbmon_cmd_snapshot - `rbmon snapshot [-o DIR] FILE` */
+/*
+ * The directory the snapshots go to: made if it is not there (its parent
+ * must be), and found writable before any trigger is waited for, so that
+ * a trigger is never spent on a recording that cannot be written.
+ */
+static int
+snapshot_dir(const char *dir)
+{
+	struct stat	 sb;
+	const char	*why = NULL;
+	char		*esc;
+	int		 err = 0;
+
+	if (stat(dir, &sb) != 0 && errno == ENOENT && mkdir(dir, 0777) != 0 &&
+	    errno != EEXIST) {
+		why = "cannot make the directory";
+		err = errno;
+	} else if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+		why = "not a directory:";
+	else if (access(dir, W_OK | X_OK) != 0) {
+		why = "cannot write in";
+		err = errno;
+	}
+	if (why == NULL)
+		return 0;
+	esc = rbmon_esc_dup(dir);
+	fprintf(stderr, "rbmon snapshot: %s %s%s%s\n", why, esc,
+	    err != 0 ? ": " : "", err != 0 ? strerror(err) : "");
+	free(esc);
+	return -1;
+}
+
 int
 rbmon_cmd_snapshot(int argc, char **argv)
 {
@@ -143,6 +178,8 @@ rbmon_cmd_snapshot(int argc, char **argv)
 		o.count = 1;
 		o.pid = (int32_t)pid;
 	}
+	if (snapshot_dir(o.dir) != 0)
+		return 1;
 	if ((file = rbmon_discover_file(optind < argc ? argv[optind] : NULL,
 	    pid, &found)) == NULL)
 		status = 1;

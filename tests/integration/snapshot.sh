@@ -92,10 +92,16 @@ PY
 w=$(written "$f" "$W1")
 wait_for "w1's log to record after the snapshot" moved "$f" "$W1" "$w"
 
-# ---- --now ---------------------------------------------------------------------------
-"$RBMON" snapshot --now -o "$T/snaps" "$f" >"$T/now.out" 2>"$T/now.err" ||
+# ---- --now, into a directory it makes ---------------------------------------------------
+rc=0
+"$RBMON" snapshot --now -o "$T/none/deeper" "$f" >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+expect "--now into a directory whose parent is missing: exit status" 1 "$rc"
+grep -q "cannot make the directory .*/none/deeper: No such file or directory" "$T/bad.err" ||
+	fail "no clear error for a directory that cannot be made: $(cat "$T/bad.err")"
+"$RBMON" snapshot --now -o "$T/made" "$f" >"$T/now.out" 2>"$T/now.err" ||
 	fail "rbmon snapshot --now exited $?: $(cat "$T/now.err")"
-[ -f "$T/snaps/snapper.$pid.snap.2.rbr" ] || fail "--now wrote no snap.2: $(cat "$T/now.out" "$T/now.err")"
+[ -f "$T/made/snapper.$pid.snap.2.rbr" ] || fail "--now wrote no snap.2: $(cat "$T/now.out" "$T/now.err")"
+mv "$T/made/snapper.$pid.snap.2.rbr" "$T/snaps/"
 "$RBMON" report "$T/snaps/snapper.$pid.snap.2.rbr" >"$T/report" 2>"$T/report.err" ||
 	fail "rbmon report exited $?: $(cat "$T/report.err")"
 for fn in alpha_3 beta_3 gamma_3 delta_3 main_tick; do
