@@ -61,6 +61,7 @@ static const struct field hdr_fields[] = {
 	HF(rings_off, 1), HF(slots_off, 1), HF(msgarea_off, 1), HF(clock, 1),
 	HF(bpfilter_off, 1), HF(bps_off, 1), HF(bps, 1), HF(bpfilter_bits, 1),
 	HF(dyn_off, 1), HF(dyn_procs, 1),
+	HF(capfn_off, 1), HF(cap_off, 1), HF(capfns, 1), HF(caps, 1),
 	HF(pinned, 1),
 	HF(single, 0), HF(stop_on_create, 0), HF(trace_on_create, 0),
 	HF(monitor_heartbeat_ns, 0), HF(gma_len, 0), HF(gma_owner, 0),

@@ -51,6 +51,10 @@ int main(void)
 	FIELD(bps);
 	FIELD(dyn_off);
 	FIELD(dyn_procs);
+	FIELD(capfn_off);
+	FIELD(cap_off);
+	FIELD(capfns);
+	FIELD(caps);
 	printf("header %zu %zu\n", (size_t)0, sizeof(struct rb_header));
 	printf("bp %zu %zu\n", (size_t)0, sizeof(struct rb_bp));
 	printf("bpfilter %zu %zu\n", (size_t)0, (size_t)RB_BP_FILTER_BITS / 8);
