@@ -37,6 +37,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/core/view.c monitor/core/view.h \
 	monitor/core/control.c monitor/core/control.h \
 	monitor/core/breakpoint.c monitor/core/breakpoint.h \
+	monitor/core/capture.c monitor/core/capture.h \
 	monitor/history/events.c monitor/history/events.h \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
@@ -55,6 +56,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/cmd/export.c monitor/cmd/profile.c \
 	monitor/cmd/dump.c monitor/cmd/events.c monitor/cmd/send.c \
 	monitor/cmd/record.c monitor/cmd/list.c monitor/cmd/prune.c \
+	monitor/cmd/captures.c \
 	monitor/screen/keys.h \
 	monitor/screen/keytab.c monitor/screen/keytab.h \
 	monitor/screen/edit.c monitor/screen/edit.h \

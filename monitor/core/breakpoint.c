@@ -37,6 +37,7 @@
 #include "common/atomic.h"
 #include "common/namematch.h"
 #include "monitor/core/breakpoint.h"
+#include "monitor/core/capture.h"
 #include "monitor/core/control.h"
 #include "monitor/core/dyn.h"
 
@@ -249,9 +250,13 @@ bp_addr_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Every entry address of @name in @sc's image, sorted; NULL when none. */
-static uint64_t *
-bp_resolve(struct rbmon_ctl *c, struct rbmon_symbols *sy,
+/**
+ * rbmon_bp_resolve - every entry address of @name in @sc's image, sorted
+ *
+ * Return: them (*@n of them), NULL when none or with *@cause set.
+ */
+uint64_t *
+rbmon_bp_resolve(struct rbmon_ctl *c, struct rbmon_symbols *sy,
     const struct rbmon_bp_scope *sc, const char *name, size_t *n,
     char **cause)
 {
@@ -433,6 +438,7 @@ bp_filter_sync(struct rbmon_ctl *c)
 			h = rb_bp_hash(v.addr);
 			want[h >> 6] |= 1ull << (h & 63);
 		}
+	rbmon_cap_filter_want(c, want);
 	for (w = 0; w < RB_BP_FILTER_BITS / 64; w++)
 		/* (J) Acq_rel: ordered against the writers' ORs of this word (see above). */
 		if (RB_LOAD(&f[w]) & ~want[w])
@@ -445,6 +451,13 @@ bp_filter_sync(struct rbmon_ctl *c)
 			if (!(RB_LOAD(&f[h >> 6]) & bit))
 				RB_BPF_OR(&f[h >> 6], bit);
 		}
+}
+
+/** rbmon_bp_filter_sync - the filter rebuilt, after an armed capture went */
+void
+rbmon_bp_filter_sync(struct rbmon_ctl *c)
+{
+	bp_filter_sync(c);
 }
 
 static void
@@ -674,7 +687,7 @@ int
 rbmon_bp_is_command(const char *cmd)
 {
 	return memcmp(cmd, "BRKP", 4) == 0 || memcmp(cmd, "BCLR", 4) == 0 ||
-	    memcmp(cmd, "BLST", 4) == 0;
+	    memcmp(cmd, "BLST", 4) == 0 || rbmon_cap_is_command(cmd);
 }
 
 /**
@@ -825,7 +838,7 @@ bp_brkp(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 		addrs[0] = one;
 		n = 1;
 	} else {
-		addrs = bp_resolve(c, sy, sc, a, &n, &cause);
+		addrs = rbmon_bp_resolve(c, sy, sc, a, &n, &cause);
 		if (cause != NULL) {
 			*text = cause;
 			ret = -1;
@@ -985,6 +998,8 @@ rbmon_bp_run(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 		rbmon_xasprintf(text, "the trace file is not open for writing");
 		return -1;
 	}
+	if (rbmon_cap_is_command(cmd))
+		return rbmon_cap_run(c, sy, sc, cmd, args, text);
 	if (memcmp(cmd, "BRKP", 4) == 0)
 		return bp_brkp(c, sy, sc, args, text);
 	if (memcmp(cmd, "BCLR", 4) == 0)

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* rbmon captures of slow calls: the armed table and the captures, read and written. */
+#ifndef RBMON_CAPTURE_H
+#define RBMON_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "monitor/core/breakpoint.h"
+#include "monitor/core/model.h"
+
+/* The file's captures and armed entries, copied whole and checked. */
+struct rbmon_caps {
+	struct rb_capture	*v;	/* by time of return */
+	size_t			 n;
+	struct rb_capfn		*fns;	/* the entries in force */
+	uint32_t		*fnidx;	/* their index in the table */
+	size_t			 nfns;
+	size_t			 torn;	/* slots being written, or kept
+					   changing while read */
+	uint64_t		 lost;	/* rb_header.cap_lost */
+};
+
+int	rbmon_caps_read(struct rbmon_model *, struct rbmon_caps *, char **);
+void	rbmon_caps_free(struct rbmon_caps *);
+size_t	rbmon_caps_of(const struct rbmon_caps *, int32_t, uint64_t);
+int	rbmon_cap_parse(const char *, char *, size_t, uint64_t *, uint32_t *);
+void	rbmon_cap_duration(char *, size_t, uint64_t);
+void	rbmon_cap_filter_want(struct rbmon_ctl *, uint64_t *);
+
+int	rbmon_cap_is_command(const char *);
+int	rbmon_cap_run(struct rbmon_ctl *, struct rbmon_symbols *,
+	    const struct rbmon_bp_scope *, const char *, const char *, char **);
+
+#endif /* RBMON_CAPTURE_H */
