@@ -195,6 +195,58 @@ rbmon_caps_of(const struct rbmon_caps *c, int32_t pid, uint64_t pstart)
 	return n;
 }
 
+struct cap_count {
+	struct rbmon_model	*m;
+	int32_t			 pid;
+	uint64_t		 pstart;
+	size_t			 n;
+};
+
+static void
+cap_do_count(void *arg)
+{
+	struct cap_count	*o = arg;
+	struct rb_capture	*s;
+	uint32_t		 i, q;
+	int32_t			 pid;
+	uint64_t		 pstart;
+
+	for (i = 0; i < RB_CAP_SLOTS; i++) {
+		s = rb_capture_at(o->m->base, &o->m->hdr, i);
+		/* (K) Acquire: pairs with the writer's release of the even seq. */
+		q = RB_LOAD_ACQ(&s->seq);
+		if (q == 0 || (q & 1))
+			continue;
+		pid = RB_LOAD(&s->pid);
+		pstart = RB_LOAD(&s->pstart);
+		/* (L) The fields before the second seq load. */
+		RB_FENCE_ACQ();
+		if (RB_LOAD(&s->seq) == q && pid == o->pid &&
+		    pstart == o->pstart)
+			o->n++;
+	}
+}
+
+/**
+ * rbmon_caps_count - how many whole captures process @pid (started at
+ * @pstart) holds in @m; 0 if the file shrank under rbmon
+ */
+size_t
+rbmon_caps_count(const struct rbmon_model *m, int32_t pid, uint64_t pstart)
+{
+	struct cap_count	 o;
+
+	if (m->hdr.cap_off == 0)
+		return 0;
+	memset(&o, 0, sizeof o);
+	o.m = (struct rbmon_model *)m;
+	o.pid = pid;
+	o.pstart = pstart;
+	if (rbmon_model_guarded(o.m, cap_do_count, &o) != 0)
+		return 0;
+	return o.n;
+}
+
 struct cap_filter {
 	struct rbmon_ctl	*c;
 	uint64_t		*want;

@@ -23,6 +23,7 @@ struct rbmon_caps {
 
 int	rbmon_caps_read(struct rbmon_model *, struct rbmon_caps *, char **);
 void	rbmon_caps_free(struct rbmon_caps *);
+size_t	rbmon_caps_count(const struct rbmon_model *, int32_t, uint64_t);
 size_t	rbmon_caps_of(const struct rbmon_caps *, int32_t, uint64_t);
 int	rbmon_cap_parse(const char *, char *, size_t, uint64_t *, uint32_t *);
 void	rbmon_cap_duration(char *, size_t, uint64_t);
