@@ -192,8 +192,10 @@ static RB_NOINSTR struct rb_slot *rb_cap_slot(struct rb_thread *t,
 /*
  * rb_cap_enter - @t entered @fn, whose filter bit is set, and pushed it:
  * note the call if an armed entry of this image names @fn
+ *
+ * Return: the entry's index + 1, or 0 when @fn is not armed.
  */
-void rb_cap_enter(struct rb_thread *t, uint64_t fn)
+uint32_t rb_cap_enter(struct rb_thread *t, uint64_t fn)
 {
 	struct rb_cap_copy v;
 	struct rb_capcall *c;
@@ -203,7 +205,7 @@ void rb_cap_enter(struct rb_thread *t, uint64_t fn)
 	uint64_t h;
 
 	if (rb_cap_fns == NULL || t->depth == 0)
-		return;
+		return 0;
 	level = t->depth - 1;
 	/* Calls noted at this level or deeper are gone (unwound without exits). */
 	while (t->ncap > 0 && t->cap[t->ncap - 1].level >= level)
@@ -215,7 +217,7 @@ void rb_cap_enter(struct rb_thread *t, uint64_t fn)
 		    v.image != rb_proc.image)
 			continue;
 		if (t->ncap == RB_CAP_NEST)
-			return;		/* nested too deep: not measured */
+			return i + 1;	/* nested too deep: not measured */
 		c = &t->cap[t->ncap++];
 		s = rb_cap_slot(t, level);
 		c->level = level;
@@ -242,8 +244,49 @@ void rb_cap_enter(struct rb_thread *t, uint64_t fn)
 			}
 		}
 		t->cap_level = level;
-		return;
+		return i + 1;
 	}
+	return 0;
+}
+
+/*
+ * rb_cap_nobp - is no breakpoint of this image at @fn, armed by entry
+ * @armed - 1?  The filter bit sends an armed function's entries to the
+ * breakpoint table too; a thread keeps the answer "none" for the next
+ * RB_CAP_NOBP_KEEP entries while the table's id counter (bp_next_id, which
+ * every breakpoint a monitor sets bumps) stays the same, so that a hot
+ * armed function does not scan the table at every call.  A breakpoint set
+ * on it while the answer is kept is seen at most that many entries late.
+ */
+bool rb_cap_nobp(struct rb_thread *t, uint32_t armed, uint64_t fn)
+{
+	uint64_t gen;
+	uint32_t i, c;
+
+	if (armed == 0 || armed > RB_CAP_FNS || rb_proc.bps == NULL)
+		return false;
+	/* Relaxed: a counter; see above for what a late sight costs. */
+	gen = RB_LOAD(&rb_proc.map.hdr->bp_next_id);
+	if (t->nobp_left[armed - 1] > 0 && t->nobp_gen[armed - 1] == gen &&
+	    t->nobp_fn[armed - 1] == fn) {
+		t->nobp_left[armed - 1]--;
+		return true;
+	}
+	t->nobp_left[armed - 1] = 0;
+	for (i = 0; i < rb_proc.nbps; i++) {
+		const struct rb_bp *b = &rb_proc.bps[i];
+
+		if (RB_LOAD(&b->addr) != fn)
+			continue;
+		/* Acquire: as rb_bp_read() (I); any entry in force at @fn says no. */
+		c = RB_LOAD_ACQ(&b->ctl);
+		if (RB_BP_STATE(c) != RB_BP_FREE)
+			return false;
+	}
+	t->nobp_fn[armed - 1] = fn;
+	t->nobp_gen[armed - 1] = gen;
+	t->nobp_left[armed - 1] = RB_CAP_NOBP_KEEP;
+	return true;
 }
 
 /*

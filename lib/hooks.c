@@ -435,6 +435,18 @@ rb_exit_search(struct rb_thread *t, uintptr_t fn)
 }
 
 /*
+ * The exit that leaves an armed call (or one a capture noted and that was
+ * unwound): its record, then capture.c measures it.  Out of line, so
+ * that the fast path keeps no value across a call.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_exit_armed(struct rb_thread *t, uintptr_t fn)
+{
+	rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+	rb_cap_exit(t, fn);
+}
+
+/*
  * Is the frame on top gone, now that @fn is entered with stack pointer
  * @sp from @site?  See the top of this file.
  */
@@ -502,7 +514,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void
 rb_attention_enter(struct rb_thread *t, void *fn, void *site, void *hook,
 	    uint64_t sp)
 {
-	uint32_t a = RB_LOAD(&t->ring->attention);
+	uint32_t a = RB_LOAD(&t->ring->attention), armed = 0;
 
 	if (!(a & RB_ATTN_UNTRACED)) {
 		uint64_t ts = rb_clock_raw_slow();
@@ -514,9 +526,10 @@ rb_attention_enter(struct rb_thread *t, void *fn, void *site, void *hook,
 		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
 		/* An armed function's bit is a breakpoint's (capture.c). */
 		if (rb_bp_filtered((uintptr_t)fn))
-			rb_cap_enter(t, (uintptr_t)fn);
+			armed = rb_cap_enter(t, (uintptr_t)fn);
 	}
-	if ((a & ~RB_ATTN_UNTRACED) || rb_bp_filtered((uintptr_t)fn))
+	if ((a & ~RB_ATTN_UNTRACED) || (rb_bp_filtered((uintptr_t)fn) &&
+	    !rb_cap_nobp(t, armed, (uintptr_t)fn)))
 		rb_control(t, false, (uintptr_t)fn);
 }
 
@@ -653,10 +666,11 @@ void __cyg_profile_func_exit(void *fn, void *site)
 	} else if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0)) {
 		rb_attention_exit(t, fn);
 	} else if (RB_LIKELY(rb_pop(t, r, (uintptr_t)fn))) {
-		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
 		/* The one compare an exit pays for captures (capture.c). */
 		if (RB_UNLIKELY(t->depth == t->cap_level))
-			rb_cap_exit(t, (uintptr_t)fn);
+			rb_exit_armed(t, (uintptr_t)fn);
+		else
+			rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
 	} else {
 		rb_exit_search(t, (uintptr_t)fn);
 	}

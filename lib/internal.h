@@ -139,6 +139,7 @@ RB_HIDDEN bool rb_process_init(void);
 
 /* capture.c: an armed call a thread is in (rbtrace(5), "CAPTURES") */
 #define RB_CAP_NEST	4	/* armed calls nested in one thread */
+#define RB_CAP_NOBP_KEEP 255	/* entries rb_cap_nobp() trusts its answer */
 
 struct rb_capcall {
 	uint32_t	level;		/* its stack level */
@@ -195,6 +196,10 @@ struct rb_thread {
 	uint32_t	cap_level;
 	uint32_t	ncap;
 	struct rb_capcall cap[RB_CAP_NEST];
+	/* rb_cap_nobp(): per armed entry, "no breakpoint at it" kept */
+	uint32_t	nobp_left[RB_CAP_FNS];
+	uint64_t	nobp_gen[RB_CAP_FNS];
+	uint64_t	nobp_fn[RB_CAP_FNS];
 };
 
 #define RB_EVS_NONE	0x1u	/* no log: nothing is recorded */
@@ -313,7 +318,8 @@ RB_HIDDEN void rb_cap_setup(void);
 RB_HIDDEN void rb_cap_env(void);
 RB_HIDDEN void rb_cap_arm_env(void);
 RB_HIDDEN void rb_cap_filter_want(uint64_t *want);
-RB_HIDDEN void rb_cap_enter(struct rb_thread *t, uint64_t fn);
+RB_HIDDEN uint32_t rb_cap_enter(struct rb_thread *t, uint64_t fn);
+RB_HIDDEN bool rb_cap_nobp(struct rb_thread *t, uint32_t armed, uint64_t fn);
 RB_HIDDEN void rb_cap_exit(struct rb_thread *t, uint64_t fn);
 /*
  * A capture's condition fired: @t's call of @fn took @dur_ns.  A weak
