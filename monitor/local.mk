@@ -79,6 +79,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/screen/tuiprompt.c \
 	monitor/screen/tuiblist.c \
 	monitor/screen/tuidlist.c \
+	monitor/screen/tuicap.c \
 	monitor/screen/tuitext.c \
 	monitor/screen/tuihist.c \
 	monitor/screen/tuitop.c \

@@ -4,7 +4,8 @@
 # tests/apps/slowcall.c itself, with gcc and with clang.
 CAPTURE_TESTS = \
 	tests/integration/capture.sh \
-	tests/integration/capture-hostile.sh
+	tests/integration/capture-hostile.sh \
+	tests/integration/tui-captures.sh
 
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/apps/slowcall.c

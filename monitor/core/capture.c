@@ -8,8 +8,8 @@
  * A capture is copied seqlock style; the letters are the pairs of
  * rbtrace(5), "ORDERING" (lib/capture.c has the writer's side):
  *
- *   s1 = seq (acquire) (K); odd: being written, skip; 0: never written
- *   copy the capture; acquire fence (L); s2 = seq; s1 == s2: whole
+ *   s1 = seq (acquire) (N); odd: being written, skip; 0: never written
+ *   copy the capture; acquire fence (O); s2 = seq; s1 == s2: whole
  *
  * Nothing copied is trusted: counts are bounded by the arrays, names
  * terminated, and a capture's entry index checked, before anyone uses
@@ -69,14 +69,14 @@ cap_copy(struct rb_capture *s, struct rb_capture *v)
 	int		i;
 
 	for (i = 0; i < CAP_COPY_TRIES; i++) {
-		/* (K) Acquire: pairs with the writer's release of the even seq. */
+		/* (N) Acquire: pairs with the writer's release of the even seq. */
 		q = RB_LOAD_ACQ(&s->seq);
 		if (q == 0)
 			return 0;
 		if (q & 1)
 			continue;
 		memcpy(v, s, sizeof *v);
-		/* (L) The copy before the second seq load; pairs with the writer's fence after its claim. */
+		/* (O) The copy before the second seq load; pairs with the writer's fence after its claim. */
 		RB_FENCE_ACQ();
 		if (RB_LOAD(&s->seq) != q)
 			continue;
@@ -213,13 +213,13 @@ cap_do_count(void *arg)
 
 	for (i = 0; i < RB_CAP_SLOTS; i++) {
 		s = rb_capture_at(o->m->base, &o->m->hdr, i);
-		/* (K) Acquire: pairs with the writer's release of the even seq. */
+		/* (N) Acquire: pairs with the writer's release of the even seq. */
 		q = RB_LOAD_ACQ(&s->seq);
 		if (q == 0 || (q & 1))
 			continue;
 		pid = RB_LOAD(&s->pid);
 		pstart = RB_LOAD(&s->pstart);
-		/* (L) The fields before the second seq load. */
+		/* (O) The fields before the second seq load. */
 		RB_FENCE_ACQ();
 		if (RB_LOAD(&s->seq) == q && pid == o->pid &&
 		    pstart == o->pstart)
