@@ -453,13 +453,6 @@ bp_filter_sync(struct rbmon_ctl *c)
 		}
 }
 
-/** rbmon_bp_filter_sync - the filter rebuilt, after an armed capture went */
-void
-rbmon_bp_filter_sync(struct rbmon_ctl *c)
-{
-	bp_filter_sync(c);
-}
-
 static void
 bp_do_set(void *arg)
 {
@@ -977,6 +970,41 @@ bp_blst(struct rbmon_ctl *c, const struct rbmon_bp_scope *sc,
 	return 1;
 }
 
+/* CAPT, CCLR, CLST (capture.c), with this file's resolver and filter pass. */
+struct bp_cap {
+	struct rbmon_ctl		*c;
+	struct rbmon_symbols		*sy;
+	const struct rbmon_bp_scope	*sc;
+};
+
+static uint64_t *
+bp_cap_resolve(void *arg, const char *name, size_t *n, char **cause)
+{
+	struct bp_cap	*b = arg;
+
+	return rbmon_bp_resolve(b->c, b->sy, b->sc, name, n, cause);
+}
+
+static void
+bp_cap_sync(void *arg)
+{
+	struct bp_cap	*b = arg;
+
+	bp_filter_sync(b->c);
+}
+
+static int
+bp_cap_run(struct rbmon_ctl *c, struct rbmon_symbols *sy,
+    const struct rbmon_bp_scope *sc, const char *cmd, const char *args,
+    char **text)
+{
+	struct bp_cap		b = { c, sy, sc };
+	struct rbmon_cap_scope	cs = { sc->pid, sc->pstart, sc->image };
+	struct rbmon_cap_ops	ops = { bp_cap_resolve, bp_cap_sync, &b };
+
+	return rbmon_cap_run(c, &cs, &ops, cmd, args, text);
+}
+
 /**
  * rbmon_bp_run - do BRKP, BCLR or BLST for the process image @sc
  * @sy: the symbols to resolve names with
@@ -999,7 +1027,7 @@ rbmon_bp_run(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 		return -1;
 	}
 	if (rbmon_cap_is_command(cmd))
-		return rbmon_cap_run(c, sy, sc, cmd, args, text);
+		return bp_cap_run(c, sy, sc, cmd, args, text);
 	if (memcmp(cmd, "BRKP", 4) == 0)
 		return bp_brkp(c, sy, sc, args, text);
 	if (memcmp(cmd, "BCLR", 4) == 0)

@@ -23,7 +23,6 @@ int	rbmon_bp_run(struct rbmon_ctl *, struct rbmon_symbols *,
 	    const struct rbmon_bp_scope *, const char *, const char *, char **);
 uint64_t *rbmon_bp_resolve(struct rbmon_ctl *, struct rbmon_symbols *,
 	    const struct rbmon_bp_scope *, const char *, size_t *, char **);
-void	rbmon_bp_filter_sync(struct rbmon_ctl *);
 int	rbmon_bp_name_match(const char *, const char *);
 int	rbmon_bp_symbol_kind(const char *, size_t *);
 

@@ -28,6 +28,7 @@
 
 #include "common/atomic.h"
 #include "common/capspec.h"
+#include "common/namematch.h"
 #include "monitor/core/capture.h"
 #include "monitor/core/control.h"
 #include "monitor/util/alloc.h"
@@ -285,7 +286,7 @@ rbmon_cap_is_command(const char *cmd)
 
 struct cap_arm {
 	struct rbmon_ctl		*c;
-	const struct rbmon_bp_scope	*sc;
+	const struct rbmon_cap_scope	*sc;
 	const char			*name;
 	uint64_t			 ns;
 	uint32_t			 flags, keep, id;
@@ -409,7 +410,7 @@ cap_do_clear(void *arg)
 
 		if (!cap_fn_copy(f, &v) || v.image != o->sc->image ||
 		    v.pid != o->sc->pid ||
-		    (o->name != NULL && !rbmon_bp_name_match(o->name, v.name)))
+		    (o->name != NULL && !rb_name_equal(o->name, v.name)))
 			continue;
 		cur = v.ctl;
 		/* (I) Release: our reads of it before it may be reused. */
@@ -458,8 +459,8 @@ cap_guarded(struct cap_arm *o, void (*fn)(void *), char **text)
 
 /* CAPT FUNC>DURATION [KEEP] */
 static int
-cap_capt(struct rbmon_ctl *c, struct rbmon_symbols *sy,
-    const struct rbmon_bp_scope *sc, const char *args, char **text)
+cap_capt(struct rbmon_ctl *c, const struct rbmon_cap_scope *sc,
+    const struct rbmon_cap_ops *ops, const char *args, char **text)
 {
 	struct cap_arm	 o;
 	char		*buf = rbmon_xstrdup(args), *sp, *end, name[RB_CAP_NAME];
@@ -491,7 +492,7 @@ cap_capt(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 		ret = 0;
 		goto out;
 	}
-	addrs = rbmon_bp_resolve(c, sy, sc, name, &n, &cause);
+	addrs = ops->resolve(ops->arg, name, &n, &cause);
 	if (cause != NULL) {
 		*text = cause;
 		ret = -1;
@@ -547,8 +548,8 @@ out:
  * Return: 1 OK, 0 ERR, -1 failed (the file).
  */
 int
-rbmon_cap_run(struct rbmon_ctl *c, struct rbmon_symbols *sy,
-    const struct rbmon_bp_scope *sc, const char *cmd, const char *args,
+rbmon_cap_run(struct rbmon_ctl *c, const struct rbmon_cap_scope *sc,
+    const struct rbmon_cap_ops *ops, const char *cmd, const char *args,
     char **text)
 {
 	struct cap_arm	 o;
@@ -561,7 +562,7 @@ rbmon_cap_run(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 		return -1;
 	}
 	if (memcmp(cmd, "CAPT", 4) == 0)
-		return cap_capt(c, sy, sc, args, text);
+		return cap_capt(c, sc, ops, args, text);
 	memset(&o, 0, sizeof o);
 	o.c = c;
 	o.sc = sc;
@@ -578,7 +579,7 @@ rbmon_cap_run(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 			return -1;
 		}
 		if (o.cleared > 0)
-			rbmon_bp_filter_sync(c);
+			ops->filter_sync(ops->arg);
 		if (o.name != NULL && o.cleared == 0)
 			rbmon_xasprintf(text, "no capture of '%s' armed", o.name);
 		else

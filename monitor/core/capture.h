@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "monitor/core/breakpoint.h"
+#include "monitor/core/control.h"
 #include "monitor/core/model.h"
 
 /* The file's captures and armed entries, copied whole and checked. */
@@ -29,8 +29,24 @@ int	rbmon_cap_parse(const char *, char *, size_t, uint64_t *, uint32_t *);
 void	rbmon_cap_duration(char *, size_t, uint64_t);
 void	rbmon_cap_filter_want(struct rbmon_ctl *, uint64_t *);
 
+/*
+ * CAPT, CCLR, CLST for one process image, run by breakpoint.c with what
+ * it has: the image, a resolver of names (its symbols), and the filter's
+ * exact pass, which it does for both tables.
+ */
+struct rbmon_cap_scope {
+	int32_t		 pid;
+	uint64_t	 pstart, image;
+};
+
+struct rbmon_cap_ops {
+	uint64_t	*(*resolve)(void *, const char *, size_t *, char **);
+	void		 (*filter_sync)(void *);
+	void		*arg;
+};
+
 int	rbmon_cap_is_command(const char *);
-int	rbmon_cap_run(struct rbmon_ctl *, struct rbmon_symbols *,
-	    const struct rbmon_bp_scope *, const char *, const char *, char **);
+int	rbmon_cap_run(struct rbmon_ctl *, const struct rbmon_cap_scope *,
+	    const struct rbmon_cap_ops *, const char *, const char *, char **);
 
 #endif /* RBMON_CAPTURE_H */
