@@ -3,7 +3,7 @@
 # capture: captures of slow calls (rbtrace(5), "CAPTURES") on a program with
 # a known rare slow path (tests/apps/slowcall.c: 4 threads, 10000 calls of
 # work -> step -> leaf each, one leaf in 10000 sleeps 5 ms), built with gcc
-# and with clang: rbtrace --capture 'step>2ms' keeps exactly those calls,
+# and with clang (and as C++ with g++ and clang++): rbtrace --capture 'step>2ms' keeps exactly those calls,
 # each with its chain (step { leaf { nap } tally }), durations (step >= leaf
 # >= 5 ms) and the stack below step (work, run_thread); FUNC>max keeps the
 # slowest; the captures are read after kill -9; CAPT sent live arms a
@@ -28,28 +28,38 @@ caps()
 }
 
 # check_slow WHAT N - the captures in $T/json are N calls of step, each
-# whole and slow in leaf.
+# whole and slow in leaf (C++ names without their parameters).
+N='def n: sub("\\(.*$"; "");'
 check_slow()
 {
 	local what=$1 n=$2
 	expect "$what: captures" "$n" "$(jqv '.captures | length')"
-	expect "$what: every one of step" "$n" "$(jqv '[.captures[] | select(.function == "step")] | length')"
+	expect "$what: every one of step" "$n" "$(jqv "$N"'[.captures[] | select(.function | n == "step")] | length')"
 	expect "$what: the chain" "step:0 leaf:1 nap:2 tally:1" \
-		"$(jqv '[.captures[] | [.calls[] | "\(.function):\(.depth)"] | join(" ")] | unique | join("|")')"
+		"$(jqv "$N"'[.captures[] | [.calls[] | "\(.function | n):\(.depth)"] | join(" ")] | unique | join("|")')"
 	expect_jq "$what: step >= leaf >= 5 ms, and the capture's duration is step's" \
 		'all(.captures[]; .calls[0].duration_ns >= .calls[1].duration_ns and
 		    .calls[1].duration_ns >= 5000000 and .duration_ns >= 5000000 and
 		    (.duration_ns - .calls[0].duration_ns | fabs) < 100000)'
 	expect "$what: the stack below step" "work run_thread" \
-		"$(jqv '[.captures[] | .below | join(" ")] | unique | join("|")')"
+		"$(jqv "$N"'[.captures[] | [.below[] | n] | join(" ")] | unique | join("|")')"
 	expect "$what: nothing lost" 0 "$(jqv '[.captures[].lost] | add')"
 	expect "$what: four threads" "$n" "$(jqv '[.captures[].tid] | unique | length')"
 }
 
+# C++ too: the same program compiled as C++ (names demangled, resolved in
+# the process by the library).
+for cxx in g++ clang++; do
+	command -v "$cxx" >/dev/null && CCS="$CCS $cxx"
+done
+
 for cc in $CCS; do
 	name=$(basename "$cc")
 	app=$T/slowcall-$name
-	"$cc" -g -O0 -finstrument-functions -fno-inline -pthread \
+	lang=
+	case $name in *++) lang="-x c++";; esac
+	# shellcheck disable=SC2086
+	"$cc" -g -O0 -finstrument-functions -fno-inline -pthread $lang \
 		-o "$app" "$APPS_SRC/slowcall.c" 2>"$T/cc.err" ||
 		fail "$cc: $(cat "$T/cc.err")"
 
@@ -63,10 +73,10 @@ for cc in $CCS; do
 	expect "$name: armed entry counts" "true 4 4 0" \
 		"$(jqv '[.armed[] | select(.stored > 0)][0] | "\(.max == false) \(.fired) \(.stored) \(.dropped)"')"
 	"$RBMON" captures --show all "$f" >"$T/show" || fail "$name: --show all exited $?"
-	expect "$name: --show all, four graphs" 4 "$(grep -c '^capture [0-9]*: step took' "$T/show")"
-	grep -q 'leaf() {' "$T/show" || fail "$name: --show has no leaf() {: $(cat "$T/show")"
+	expect "$name: --show all, four graphs" 4 "$(grep -Ec '^capture [0-9]+: step(\(int\))? took' "$T/show")"
+	grep -Eq 'leaf(\(int\))?\(\) \{' "$T/show" || fail "$name: --show has no leaf() {: $(cat "$T/show")"
 	"$RBMON" captures "$f" >"$T/list" || fail "$name: the list exited $?"
-	expect "$name: the list" 4 "$(grep -Ec '^ +[0-9]+  step ' "$T/list")"
+	expect "$name: the list" 4 "$(grep -Ec '^ +[0-9]+  step(\(int\))? ' "$T/list")"
 
 	# ---- FUNC>max: each call slower than every one before ---------------
 	f=$T/$name-max.trace
@@ -81,9 +91,7 @@ for cc in $CCS; do
 		'[.captures[].duration_ns] as $d | all(range(1; $d | length); $d[.] > $d[. - 1])'
 done
 
-app=$T/slowcall-$(basename "${CCS%% *}")
-[ -n "${CCS%% *}" ] || app=$T/slowcall-$(basename "${CCS# }")
-app=$(ls "$T"/slowcall-* | head -1)
+app=$T/slowcall-$(set -- $CCS; basename "$1")
 
 # ---- post-mortem: read after kill -9 --------------------------------------
 f=$T/killed.trace
