@@ -393,15 +393,19 @@ caps_export(struct caps_run *r, const char *format, const char *output)
 	struct rbmon_filter	 fl;
 	struct rbwalk_ctx	 x;
 	struct rb_outfile	 of;
-	char			 tmp[] = "/tmp/rbmon-captures.XXXXXX";
+	const char		*dir = getenv("TMPDIR");
+	char			 tmp[4096];
 	char			*cause = NULL;
 	int			 fd, status = 0;
 
 	if (strcmp(format, "chrome") != 0 && strcmp(format, "speedscope") != 0)
 		rbmon_cmd_usage("captures", "--export: chrome or speedscope, "
 		    "not '%s'", format);
+	if (dir == NULL || *dir != '/')
+		dir = "/tmp";
+	snprintf(tmp, sizeof tmp, "%.4000s/rbmon-captures.XXXXXX", dir);
 	if ((fd = mkstemp(tmp)) < 0) {
-		fprintf(stderr, "rbmon captures: %s: %s\n", tmp,
+		rbmon_esc_line(stderr, "rbmon captures: %s: %s", tmp,
 		    strerror(errno));
 		return 1;
 	}
