@@ -19,10 +19,10 @@
  * cites too:
  *
  *   writer (the thread)                    reader (monitor)
- *   CAS seq q -> q + 1 (q even)            s1 = seq               (acquire) (K)
- *   release fence                      (L) copy the capture
- *   fields, frames, records                acquire fence                    (L)
- *   seq = q + 2              (release) (K) s2 = seq; s1 == s2, even: whole
+ *   CAS seq q -> q + 1 (q even)            s1 = seq               (acquire) (N)
+ *   release fence                      (O) copy the capture
+ *   fields, frames, records                acquire fence                    (O)
+ *   seq = q + 2              (release) (N) s2 = seq; s1 == s2, even: whole
  *
  * Armed entries are published as breakpoints are ((H), (I), (J)), and
  * read the same way.  Nothing read from the file is trusted: indexes are
@@ -303,7 +303,7 @@ static struct rb_capture *rb_cap_claim(uint32_t i, uint32_t keep, uint32_t id,
 
 	for (k = 0; k < keep; k++) {
 		s = &rb_cap_slots[i * RB_CAP_KEEP_MAX + k];
-		/* (K) Acquire: pairs with the release of the last writer's even seq. */
+		/* (N) Acquire: pairs with the release of the last writer's even seq. */
 		v = RB_LOAD_ACQ(&s->seq);
 		if (v & 1)
 			continue;
@@ -326,7 +326,7 @@ static struct rb_capture *rb_cap_claim(uint32_t i, uint32_t keep, uint32_t id,
 	/* Another writer may have claimed it since: then this capture is not kept. */
 	if (!RB_CAS(&best->seq, &bq, bq + 1))
 		return NULL;
-	/* (L) The odd seq before the fields; pairs with the readers' acquire fence. */
+	/* (O) The odd seq before the fields; pairs with the readers' acquire fence. */
 	RB_FENCE_REL();
 	*q = bq;
 	return best;
@@ -428,7 +428,7 @@ static void rb_cap_store(struct rb_thread *t, const struct rb_capcall *c,
 	}
 	RB_STORE(&s->nframes, n);
 	rb_cap_records(t, c, s, te);
-	/* (K) The capture before the even seq; pairs with the readers' acquire load. */
+	/* (N) The capture before the even seq; pairs with the readers' acquire load. */
 	RB_STORE_REL(&s->seq, q + 2);
 	RB_FETCH_ADD(&f->stored, 1);
 }

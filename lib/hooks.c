@@ -539,12 +539,13 @@ rb_attention_exit(struct rb_thread *t, void *fn)
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
 	if (!(a & RB_ATTN_UNTRACED)) {
-		if (rb_pop(t, t->ring, (uintptr_t)fn))
+		if (rb_pop(t, t->ring, (uintptr_t)fn)) {
 			rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
-		else
+			if (t->depth <= t->cap_level)
+				rb_cap_exit(t, (uintptr_t)fn);
+		} else {
 			rb_exit_search(t, (uintptr_t)fn);
-		if (t->depth <= t->cap_level)
-			rb_cap_exit(t, (uintptr_t)fn);
+		}
 	}
 	if (a & ~RB_ATTN_UNTRACED)
 		rb_control(t, true, (uintptr_t)fn);

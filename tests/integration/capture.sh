@@ -6,7 +6,8 @@
 # and with clang (and as C++ with g++ and clang++): rbtrace --capture 'step>2ms' keeps exactly those calls,
 # each with its chain (step { leaf { nap } tally }), durations (step >= leaf
 # >= 5 ms) and the stack below step (work, run_thread); FUNC>max keeps the
-# slowest; the captures are read after kill -9; CAPT sent live arms a
+# slowest; a call longer than the event log counts the records it lost;
+# the captures are read after kill -9; CAPT sent live arms a
 # function of a running program, CLST lists it, CCLR disarms it; the
 # exports load as Chrome JSON and speedscope profiles.
 . "$(dirname "$0")/lib.sh"
@@ -92,6 +93,20 @@ for cc in $CCS; do
 done
 
 app=$T/slowcall-$(set -- $CCS; basename "$1")
+
+# ---- a call longer than the event log: what was lost is counted -----------
+# run_thread makes 2 + 100 * 8 records, and 2 more for each of the two
+# slow calls' naps: 806; a 64-record log keeps the last 64, the capture
+# puts a record of run_thread's entry first.
+f=$T/lost.trace
+RBTRACE_EVENTS=64 "$RBTRACE" -q -o "$f" --capture 'run_thread>max' "$app" \
+	-t 1 -n 100 -e 50 -s 0 >"$T/out" 2>"$T/err" || fail "rbtrace (lost) exited $?: $(cat "$T/err")"
+caps "$f"
+expect "lost: one capture" 1 "$(jqv '.captures | length')"
+expect "lost: kept + lost = the call's records" "64 806" \
+	"$(jqv '.captures[0] | "\(.records - 1) \(.records - 1 + .lost)"')"
+expect "lost: the entry stands first" "run_thread" \
+	"$(jqv "$N"'.captures[0].calls[0].function | n')"
 
 # ---- post-mortem: read after kill -9 --------------------------------------
 f=$T/killed.trace
