@@ -3,8 +3,9 @@
 # bench/capture.sh - what captures of slow calls (rbtrace(5), "CAPTURES")
 # cost the calls that are never captured: instructions per call pair
 # (valgrind --tool=callgrind, Ir) of bench/apps/fib under librbtrace's
-# defaults, marginal between two sizes (free of start-up costs), with:
-#   none       nothing armed (the figure bench/overhead.sh reports);
+# defaults, marginal between two sizes (free of start-up costs), less
+# fib's own (the baseline run, no library: bench/overhead.sh's figure):
+#   none       nothing armed;
 #   idle       RBTRACE_CAPTURE='fib_idle_0>1ms': one function armed that
 #              fib never calls (every exit pays the depth compare);
 #   hot        RBTRACE_CAPTURE='fib>10s': fib itself armed, never slow
@@ -36,14 +37,15 @@ unset RBTRACE_EVENTS RBTRACE_POLICY RBTRACE_CLOCK RBTRACE_CAPTURE
 # cg N VARIANT - callgrind run of fib N 1 2; sets IR and CALLS.
 cg()
 {
-	local out=$T/cg.$1.$2 cap=
+	local out=$T/cg.$1.$2 cap= pre=(LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$T/f.trace")
 	case $2 in
+	baseline) pre=();;
 	none) ;;
 	idle) cap='fib_idle_0>1ms';;
 	hot) cap='fib>10s';;
 	esac
 	rm -f "$T/f.trace"
-	env LD_PRELOAD="$LIBRBTRACE" RBTRACE_FILE="$T/f.trace" ${cap:+RBTRACE_CAPTURE="$cap"} \
+	env "${pre[@]}" ${cap:+RBTRACE_CAPTURE="$cap"} \
 		valgrind --tool=callgrind --callgrind-out-file="$out" "$FIB" "$1" 1 2 \
 		>"$T/out" 2>"$T/err" || broke "callgrind of fib $1 ($2): $(tail -n 3 "$T/err")"
 	read -r _ CALLS _ <<<"$(grep -E '^calls [0-9]+ ' "$T/out")"
@@ -57,10 +59,15 @@ cg()
 }
 
 printf '%-6s %14s %14s\n' variant "Ir/call pair" "vs none"
-for v in none idle hot; do
+for v in baseline none idle hot; do
 	cg "${SIZES[0]}" "$v"; ir0=$IR c0=$CALLS
 	cg "${SIZES[1]}" "$v"; ir1=$IR c1=$CALLS
 	per=$(calc "printf \"%.1f\", ($ir1 - $ir0) / ($c1 - $c0)")
+	if [ "$v" = baseline ]; then
+		fib=$per
+		continue
+	fi
+	per=$(calc "printf \"%.1f\", $per - $fib")
 	[ "$v" = none ] && base=$per
 	printf '%-6s %14s %+14.1f\n' "$v" "$per" "$(calc "print $per - $base")"
 done
