@@ -27,6 +27,7 @@ BENCHMARKS = \
 	bench/sites.sh \
 	bench/dyn.sh \
 	bench/snapshot.sh
+	bench/capture.sh
 
 BENCH_APPS = \
 	bench/apps/many \

@@ -6,6 +6,7 @@
 RB_COMMON_SOURCES = \
 	common/atomic.h \
 	common/bootid.c common/bootid.h \
+	common/capspec.c common/capspec.h \
 	common/clock.h \
 	common/defs.h \
 	common/evlog.c common/evlog.h \

@@ -262,6 +262,7 @@ static void rb_bp_filter_sync(void)
 			h = rb_bp_hash(v.addr);
 			want[h >> 6] |= 1ull << (h & 63);
 		}
+	rb_cap_filter_want(want);
 	for (i = 0; i < RB_BP_FILTER_BITS / 64; i++)
 		/* (J) Acq_rel: ordered against the writers' ORs of this word (see above). */
 		if (RB_LOAD(&f[i]) & ~want[i])

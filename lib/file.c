@@ -122,6 +122,10 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	h->bps_off = l.bps_off;
 	h->dyn_off = l.dyn_off;
 	h->dyn_procs = RB_DYN_PROCS;
+	h->capfn_off = l.capfn_off;
+	h->cap_off = l.cap_off;
+	h->capfns = RB_CAP_FNS;
+	h->caps = RB_CAP_SLOTS;
 	h->bps = RB_BP_ENTRIES;
 	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->slots_off = l.slots_off;

@@ -209,6 +209,8 @@ void rb_ev_thread_start(struct rb_thread *t)
 {
 	const struct rb_header *h = &rb_proc.map.geo;
 
+	t->cap_level = UINT32_MAX;
+	t->ncap = 0;
 	if (h->events == 0) {
 		memset(&t->ev, 0, sizeof(t->ev));
 		t->evstate = RB_EVS_NONE;
@@ -428,6 +430,20 @@ rb_exit_search(struct rb_thread *t, uintptr_t fn)
 {
 	if (rb_pop_search(t, fn, t->depth))
 		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+	if (t->depth <= t->cap_level)
+		rb_cap_exit(t, fn);
+}
+
+/*
+ * The exit that leaves an armed call (or one a capture noted and that was
+ * unwound): its record, then capture.c measures it.  Out of line, so
+ * that the fast path keeps no value across a call.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_exit_armed(struct rb_thread *t, uintptr_t fn)
+{
+	rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+	rb_cap_exit(t, fn);
 }
 
 /*
@@ -498,7 +514,7 @@ static RB_NOINSTR __attribute__((noinline, cold)) void
 rb_attention_enter(struct rb_thread *t, void *fn, void *site, void *hook,
 	    uint64_t sp)
 {
-	uint32_t a = RB_LOAD(&t->ring->attention);
+	uint32_t a = RB_LOAD(&t->ring->attention), armed = 0;
 
 	if (!(a & RB_ATTN_UNTRACED)) {
 		uint64_t ts = rb_clock_raw_slow();
@@ -508,8 +524,12 @@ rb_attention_enter(struct rb_thread *t, void *fn, void *site, void *hook,
 		rb_push(t, t->ring, (uintptr_t)fn, (uintptr_t)site,
 		    (uintptr_t)hook, sp, ts, 0);
 		rb_ev(t, RB_EV_ENTRY, (uintptr_t)fn, (uintptr_t)site, ts);
+		/* An armed function's bit is a breakpoint's (capture.c). */
+		if (rb_bp_filtered((uintptr_t)fn))
+			armed = rb_cap_enter(t, (uintptr_t)fn);
 	}
-	if ((a & ~RB_ATTN_UNTRACED) || rb_bp_filtered((uintptr_t)fn))
+	if ((a & ~RB_ATTN_UNTRACED) || (rb_bp_filtered((uintptr_t)fn) &&
+	    !rb_cap_nobp(t, armed, (uintptr_t)fn)))
 		rb_control(t, false, (uintptr_t)fn);
 }
 
@@ -519,10 +539,13 @@ rb_attention_exit(struct rb_thread *t, void *fn)
 	uint32_t a = RB_LOAD(&t->ring->attention);
 
 	if (!(a & RB_ATTN_UNTRACED)) {
-		if (rb_pop(t, t->ring, (uintptr_t)fn))
+		if (rb_pop(t, t->ring, (uintptr_t)fn)) {
 			rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
-		else
+			if (t->depth <= t->cap_level)
+				rb_cap_exit(t, (uintptr_t)fn);
+		} else {
 			rb_exit_search(t, (uintptr_t)fn);
+		}
 	}
 	if (a & ~RB_ATTN_UNTRACED)
 		rb_control(t, true, (uintptr_t)fn);
@@ -644,7 +667,11 @@ void __cyg_profile_func_exit(void *fn, void *site)
 	} else if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0)) {
 		rb_attention_exit(t, fn);
 	} else if (RB_LIKELY(rb_pop(t, r, (uintptr_t)fn))) {
-		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
+		/* The one compare an exit pays for captures (capture.c). */
+		if (RB_UNLIKELY(t->depth == t->cap_level))
+			rb_exit_armed(t, (uintptr_t)fn);
+		else
+			rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
 	} else {
 		rb_exit_search(t, (uintptr_t)fn);
 	}

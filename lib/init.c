@@ -212,6 +212,7 @@ static bool rb_process_setup(void)
 			 program) < 0)
 		return false;
 	rb_bp_setup();
+	rb_cap_setup();
 	/* A joined file keeps the clock its creator chose. */
 	rb_clock_kind = (int)rb_proc.map.geo.clock;
 	/* exec'd children join this file through the environment; an attached program's is left alone */
@@ -249,6 +250,7 @@ static bool rb_process_setup(void)
 	}
 	rb_clock_calibrate(rb_proc.map.hdr);
 	rb_snapshot_setup(rb_getenv);
+	rb_cap_arm_env();
 	if (rb_proc.map.created && s->record_wait != 0)
 		rb_wait_recorder(s->record_wait);
 	return true;
@@ -294,6 +296,8 @@ __attribute__((constructor(101))) static void rb_constructor(void)
 		rb_process_init();
 	/* RBTRACE_DORMANT, RBTRACE_DYN, RBTRACE_AUTO_EXCLUDE: before main(). */
 	rb_dyn_setup();
+	/* RBTRACE_CAPTURE: its names resolved here, where allocating is safe. */
+	rb_cap_env();
 }
 
 /* exit(): the calling thread is done; other threads' rings stay as they are. */

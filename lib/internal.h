@@ -137,6 +137,22 @@ RB_HIDDEN bool rb_process_init(void);
 #define RB_T_UNTRACED	2	/* found no ring, or tracing failed */
 #define RB_T_DONE	3	/* exited: hooks from destructors ignored */
 
+/* capture.c: an armed call a thread is in (rbtrace(5), "CAPTURES") */
+#define RB_CAP_NEST	4	/* armed calls nested in one thread */
+#define RB_CAP_NOBP_KEEP 255	/* entries rb_cap_nobp() trusts its answer */
+
+struct rb_capcall {
+	uint32_t	level;		/* its stack level */
+	uint32_t	entry;		/* its armed table entry ... */
+	uint32_t	ctl;		/* ... as it was at the entry */
+	bool		logged;		/* its entry record is at first */
+	uint64_t	fn, site, ts;
+	uint64_t	mono;		/* CLOCK_MONOTONIC at its entry while
+					   the counter's rate is unknown, 0 */
+	uint64_t	first;		/* its records begin here in the log */
+	uint64_t	dropped;	/* the log's dropped count then */
+};
+
 struct rb_thread {
 	/*
 	 * gate: what a hook reads first, after setting busy: @ring while the
@@ -172,6 +188,18 @@ struct rb_thread {
 	/* watch.c: a watch waits for the worker since (ns), tried again at */
 	uint64_t	wk_since;
 	uint64_t	wk_next;
+	/*
+	 * capture.c: the armed calls this thread is in, innermost last;
+	 * cap_level is the innermost's level (UINT32_MAX: none), which an
+	 * exit hook compares its new depth with.
+	 */
+	uint32_t	cap_level;
+	uint32_t	ncap;
+	struct rb_capcall cap[RB_CAP_NEST];
+	/* rb_cap_nobp(): per armed entry, "no breakpoint at it" kept */
+	uint32_t	nobp_left[RB_CAP_FNS];
+	uint64_t	nobp_gen[RB_CAP_FNS];
+	uint64_t	nobp_fn[RB_CAP_FNS];
 };
 
 #define RB_EVS_NONE	0x1u	/* no log: nothing is recorded */
@@ -284,6 +312,15 @@ static inline RB_NOINSTR uint64_t rb_bp_filtered(uintptr_t fn)
 	 */
 	return (RB_LOAD(&rb_proc.bpfilter[h >> 6]) >> (h & 63)) & 1;
 }
+
+/* capture.c: captures of slow calls */
+RB_HIDDEN void rb_cap_setup(void);
+RB_HIDDEN void rb_cap_env(void);
+RB_HIDDEN void rb_cap_arm_env(void);
+RB_HIDDEN void rb_cap_filter_want(uint64_t *want);
+RB_HIDDEN uint32_t rb_cap_enter(struct rb_thread *t, uint64_t fn);
+RB_HIDDEN bool rb_cap_nobp(struct rb_thread *t, uint32_t armed, uint64_t fn);
+RB_HIDDEN void rb_cap_exit(struct rb_thread *t, uint64_t fn);
 
 /* hooks.c */
 RB_HIDDEN void rb_enter_at(void *fn, void *site, uint64_t sp);

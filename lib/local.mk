@@ -6,7 +6,7 @@
 # (tests/fuzz.mk builds its command handling fuzzer from RB_LIB_BASE.)
 RB_LIB_BASE = lib/internal.h lib/env.c lib/log.c lib/clock.c lib/proc.c \
 	lib/file.c lib/ring.c lib/objects.c lib/thread.c lib/hooks.c lib/unwind.c \
-	lib/init.c lib/attach.c lib/seed.c lib/breakpoint.c lib/msgarea.c lib/watch.c lib/watch.h \
+	lib/init.c lib/attach.c lib/seed.c lib/breakpoint.c lib/capture.c lib/msgarea.c lib/watch.c lib/watch.h \
 	$(RB_COMMON_SOURCES)
 RB_LIB_BASE += lib/dyn/x86len.c lib/dyn/x86len.h lib/dyn/sites.c lib/dyn/sites.h \
 	lib/dyn/patch.c lib/dyn/patch.h lib/dyn/dyn.c lib/dyn/dyn.h lib/dyn/names.c lib/dyn/names.h

@@ -37,6 +37,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/core/view.c monitor/core/view.h \
 	monitor/core/control.c monitor/core/control.h \
 	monitor/core/breakpoint.c monitor/core/breakpoint.h \
+	monitor/core/capture.c monitor/core/capture.h \
 	monitor/history/events.c monitor/history/events.h \
 	monitor/history/recfile.c monitor/history/recfile.h \
 	monitor/history/record.c monitor/history/record.h \
@@ -58,6 +59,7 @@ monitor_libmonitor_la_SOURCES = \
 	monitor/cmd/dump.c monitor/cmd/events.c monitor/cmd/send.c \
 	monitor/cmd/record.c monitor/cmd/list.c monitor/cmd/prune.c \
 	monitor/cmd/snapshot.c \
+	monitor/cmd/captures.c \
 	monitor/screen/keys.h \
 	monitor/screen/keytab.c monitor/screen/keytab.h \
 	monitor/screen/edit.c monitor/screen/edit.h \
@@ -80,6 +82,7 @@ rbmon_SOURCES = monitor/rbmon.c \
 	monitor/screen/tuiprompt.c \
 	monitor/screen/tuiblist.c \
 	monitor/screen/tuidlist.c \
+	monitor/screen/tuicap.c \
 	monitor/screen/tuitext.c \
 	monitor/screen/tuihist.c \
 	monitor/screen/tuitop.c \

@@ -48,6 +48,8 @@ static const struct rbmon_cmdent {
 	    "list this user's trace files" },
 	{ "prune",	rbmon_cmd_prune,
 	    "remove this user's trace files whose programs are gone" },
+	{ "captures",	rbmon_cmd_captures,
+	    "the captures of slow calls: list, graphs, JSON, exports" },
 };
 #define RBMON_NCMDS	(sizeof rbmon_cmds / sizeof rbmon_cmds[0])
 

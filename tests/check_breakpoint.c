@@ -144,6 +144,10 @@ bpfix_make(struct bpfix *fx)
 	h->bps_off = l.bps_off;
 	h->dyn_off = l.dyn_off;
 	h->dyn_procs = RB_DYN_PROCS;
+	h->capfn_off = l.capfn_off;
+	h->cap_off = l.cap_off;
+	h->capfns = RB_CAP_FNS;
+	h->caps = RB_CAP_SLOTS;
 	h->bps = RB_BP_ENTRIES;
 	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->rings_off = l.rings_off;

@@ -234,8 +234,14 @@ START_TEST(test_layout_alignment)
 	ck_assert_uint_ge(l.dyn_off,
 			  l.bps_off + RB_BP_ENTRIES * sizeof(struct rb_bp));
 	ck_assert_uint_eq(l.dyn_off % 64, 0);
-	ck_assert_uint_ge(l.rings_off,
+	ck_assert_uint_ge(l.capfn_off,
 			  l.dyn_off + RB_DYN_PROCS * sizeof(struct rb_dynproc));
+	ck_assert_uint_eq(l.capfn_off % 64, 0);
+	ck_assert_uint_ge(l.cap_off,
+			  l.capfn_off + RB_CAP_FNS * sizeof(struct rb_capfn));
+	ck_assert_uint_eq(l.cap_off % 64, 0);
+	ck_assert_uint_ge(l.rings_off,
+			  l.cap_off + RB_CAP_SLOTS * sizeof(struct rb_capture));
 	ck_assert_uint_eq(l.rings_off % 4096, 0);
 	ck_assert_uint_eq(l.ring_size % 64, 0);
 	ck_assert_uint_eq(l.slots_off % 64, 0);
@@ -260,7 +266,11 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_header, clock_tsc0) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
-	ck_assert_uint_eq(sizeof(struct rb_header), 520);	/* rbtrace(5) */
+	ck_assert_uint_eq(sizeof(struct rb_header), 560);	/* rbtrace(5) */
+	ck_assert_uint_eq(offsetof(struct rb_header, capfn_off) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct rb_capfn) % 8, 0);
+	ck_assert_uint_eq(offsetof(struct rb_capture, records) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct rb_capture) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_header, dyn_off) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_dynfn), 16);
 	ck_assert_uint_eq(offsetof(struct rb_dynproc, fns) % 8, 0);

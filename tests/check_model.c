@@ -86,6 +86,10 @@ fixture_make(struct fixture *fx, uint32_t rings, uint32_t slots,
 	h->bps_off = l.bps_off;
 	h->dyn_off = l.dyn_off;
 	h->dyn_procs = RB_DYN_PROCS;
+	h->capfn_off = l.capfn_off;
+	h->cap_off = l.cap_off;
+	h->capfns = RB_CAP_FNS;
+	h->caps = RB_CAP_SLOTS;
 	h->bps = RB_BP_ENTRIES;
 	h->bpfilter_bits = RB_BP_FILTER_BITS;
 	h->slots_off = l.slots_off;
@@ -256,6 +260,10 @@ header_valid(void)
 	h.bps_off = l.bps_off;
 	h.dyn_off = l.dyn_off;
 	h.dyn_procs = RB_DYN_PROCS;
+	h.capfn_off = l.capfn_off;
+	h.cap_off = l.cap_off;
+	h.capfns = RB_CAP_FNS;
+	h.caps = RB_CAP_SLOTS;
 	h.bps = RB_BP_ENTRIES;
 	h.bpfilter_bits = RB_BP_FILTER_BITS;
 	h.slots_off = l.slots_off;

@@ -76,6 +76,7 @@ include $(srcdir)/tests/sites.mk
 include $(srcdir)/tests/dyn.mk
 include $(srcdir)/tests/names.mk
 include $(srcdir)/tests/latency.mk
+include $(srcdir)/tests/capture.mk
 # Without Check the unit tests are not built, and make check says why.
 if !HAVE_CHECK
 check_DATA += rb-check-missing

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/capspec.h"
 #include "common/escape.h"
 #include "common/evlog.h"
 #include "common/outfile.h"
@@ -52,6 +53,9 @@ struct rbtrace_opts {
 	char		*include;
 	const char	*auto_exclude;	/* "1" or a warm-up in ms; NULL off */
 	const char	*snapshot_signal;	/* RBTRACE_SNAPSHOT_SIGNAL, or NULL */
+	/* captures of slow calls (rbtrace(5), "CAPTURES") */
+	char		*capture;	/* FUNC>DURATION, ';'-separated; NULL none */
+	const char	*capture_keep;
 };
 
 /*
@@ -168,6 +172,12 @@ static void rbtrace_usage(FILE *f)
 "      --snapshot-signal SIG  the signal SIG (USR1, USR2, HUP, URG, WINCH,\n"
 "                          RTMIN+N) freezes every thread's event log for a\n"
 "                          snapshot that 'rbmon snapshot' writes (rbmon(1))\n"
+"      --capture 'FUNC>DURATION'  keep the calls of FUNC slower than DURATION\n"
+"                          (ns, us, ms, s), or with FUNC>max slower than the\n"
+"                          slowest so far: each with its calls and the stack\n"
+"                          below it, for 'rbmon captures'.  Repeatable\n"
+"      --capture-keep N    captures kept per function, the slowest (1 to 8,\n"
+"                          default 8)\n"
 "  -o, --file PATH         trace file (default ${TMPDIR:-/tmp}/PROGRAM.PID.trace);\n"
 "                          a relative PATH is taken from the current directory\n"
 "      --rings N           rings, one per thread of every process (default %u)\n"
@@ -463,6 +473,10 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 		setenv("RBTRACE_INCLUDE", o->include, 1);
 	if (o->auto_exclude != NULL)
 		setenv("RBTRACE_AUTO_EXCLUDE", o->auto_exclude, 1);
+	if (o->capture != NULL)
+		setenv("RBTRACE_CAPTURE", o->capture, 1);
+	if (o->capture_keep != NULL)
+		setenv("RBTRACE_CAPTURE_KEEP", o->capture_keep, 1);
 }
 
 /*
@@ -738,6 +752,30 @@ static int rbtrace_record(const struct rbtrace_opts *o, const char *prog,
 	return rec > 0 ? rbtrace_status(status) : 125;
 }
 
+/* --capture @arg appended to @list, ';'-separated, once it parses. */
+static int rbtrace_capture_add(char **list, const char *arg)
+{
+	char name[RB_CAP_NAME], *n;
+	uint64_t ns;
+	uint32_t flags;
+	size_t len;
+
+	if (strchr(arg, ';') != NULL ||
+	    rb_capspec_parse(arg, name, sizeof(name), &ns, &flags) != 0) {
+		rbtrace_say("rbtrace: --capture '%s': FUNC>DURATION (a number and ns, us, ms or s) or FUNC>max",
+			    arg);
+		return -1;
+	}
+	len = (*list != NULL ? strlen(*list) + 1 : 0) + strlen(arg) + 1;
+	if ((n = malloc(len)) == NULL)
+		return -1;
+	snprintf(n, len, "%s%s%s", *list != NULL ? *list : "",
+		 *list != NULL ? ";" : "", arg);
+	free(*list);
+	*list = n;
+	return 0;
+}
+
 /*
  * --exclude/--include @arg appended to the list @list: its patterns as
  * given, each @FILE replaced by the patterns its lines hold (read here,
@@ -986,6 +1024,8 @@ int main(int argc, char **argv)
 		{ "include", required_argument, NULL, 1012 },
 		{ "auto-exclude", optional_argument, NULL, 1013 },
 		{ "snapshot-signal", required_argument, NULL, 1014 },
+		{ "capture", required_argument, NULL, 1015 },
+		{ "capture-keep", required_argument, NULL, 1016 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1123,6 +1163,15 @@ int main(int argc, char **argv)
 						  "(USR2, RTMIN+1, ...)");
 			o.snapshot_signal = optarg;
 			break;
+		case 1015:
+			if (rbtrace_capture_add(&o.capture, optarg) < 0)
+				return 2;
+			break;
+		case 1016:
+			if (rbtrace_parse_uint(optarg, 1, RB_CAP_KEEP_MAX) < 0)
+				rbtrace_bad_usage("--capture-keep: 1 to 8 captures");
+			o.capture_keep = optarg;
+			break;
 		case 'S':
 			o.stop_on_create = 1;
 			break;
@@ -1187,6 +1236,8 @@ int main(int argc, char **argv)
 		}
 		o.file = file;
 	}
+	if (o.capture != NULL && (o.pid != 0 || o.detach))
+		rbtrace_bad_usage("--capture arms functions at start; in a running program: rbmon -p PID --send 'CAPT FUNC>DURATION'");
 	if (o.pid != 0 || o.detach)
 		return rbtrace_attach_main(&o, argc - optind, argv + optind);
 	if (rbtrace_find_lib(lib, sizeof(lib)) < 0 ||

@@ -22,6 +22,10 @@
  *   | struct rb_bp[bps]         |  breakpoints of every process image
  *   +---------------------------+ dyn_off (64-byte aligned)
  *   | struct rb_dynproc[dyn_procs] |  dynamic tracing of every process
+ *   +---------------------------+ capfn_off (64-byte aligned)
+ *   | struct rb_capfn[capfns]   |  functions armed for captures
+ *   +---------------------------+ cap_off (64-byte aligned)
+ *   | struct rb_capture[caps]   |  captures of slow calls
  *   +---------------------------+ rings_off (4096-byte aligned)
  *   | ring 0                    |  ring_size bytes each:
  *   | ring 1                    |    struct rb_ring
@@ -215,6 +219,14 @@ struct rb_header {
 	uint64_t	snap_written;	/* recordings the writers made */
 	uint64_t	snap_missed;	/* triggers with no writer attached */
 	uint64_t	snap_suppressed;	/* refused by the rate limit */
+	/* captures of slow calls, see struct rb_capfn and struct rb_capture */
+	uint64_t	capfn_off;
+	uint64_t	cap_off;
+	uint32_t	capfns;		/* RB_CAP_FNS */
+	uint32_t	caps;		/* RB_CAP_SLOTS */
+	uint64_t	cap_lost;	/* functions a process could not arm
+					   (table full); atomic adds */
+	uint64_t	cap_next_id;	/* the last arming id; atomic adds */
 };
 
 /* rb_header.snap_state */
@@ -679,6 +691,94 @@ struct rb_dynproc {
 	struct rb_dynfn	fns[RB_DYN_LISTED];
 };
 
+/*
+ * Captures of slow calls (rbtrace(5), "CAPTURES").  The armed table names
+ * a function (an entry address of one process image) and how slow a call
+ * must be; its address's bit in the breakpoint filter sends the entry
+ * hook to the table.  When a call of it returns slower than that, the
+ * thread copies the call's event-log records, entry to exit, and the
+ * frames below it into one of the entry's RB_CAP_KEEP_MAX capture slots
+ * (slot entry * RB_CAP_KEEP_MAX + k): those it kept are the slowest.
+ */
+#define RB_CAP_FNS		8	/* armed table entries, one per address */
+#define RB_CAP_KEEP_MAX		8	/* captures kept per entry, at most */
+#define RB_CAP_KEEP_DEF		8
+#define RB_CAP_SLOTS		(RB_CAP_FNS * RB_CAP_KEEP_MAX)
+#define RB_CAP_EVENTS		1024	/* records one capture holds */
+#define RB_CAP_FRAMES		32	/* frames below the function */
+#define RB_CAP_NAME		128
+
+/* rb_capfn.ctl: as rb_bp.ctl, RB_BP_FREE, RB_BP_WRITING, RB_BP_SET. */
+
+/* rb_capfn.flags */
+#define RB_CAPF_MAX		0x1u	/* slower than the slowest so far
+					   (max_ns), not than threshold_ns */
+
+/*
+ * One armed function location.  Written by monitors (CAPT, CCLR) and by
+ * librbtrace (--capture at start-up), published as struct rb_bp through
+ * ctl; the counters are atomic adds of the threads that capture.
+ */
+struct rb_capfn {
+	uint32_t	ctl;		/* RB_BP_*, changed by compare-and-swap */
+	uint32_t	flags;		/* RB_CAPF_* */
+	int32_t		pid;		/* the process ... */
+	int32_t		setter;		/* pid of who wrote the entry */
+	uint64_t	pstart;		/* ... its start time */
+	uint64_t	image;		/* rb_ring.image of the process */
+	uint64_t	addr;		/* the function's entry, runtime */
+	uint64_t	threshold_ns;	/* captured when slower than this */
+	uint32_t	keep;		/* captures kept, 1 .. RB_CAP_KEEP_MAX */
+	uint32_t	id;		/* the arming's id, shared by its
+					   locations */
+	uint64_t	max_ns;		/* the slowest call so far; CAS */
+	uint64_t	fired;		/* calls slower than the condition */
+	uint64_t	stored;		/* captures written */
+	uint64_t	dropped;	/* fired, not kept: faster than every
+					   kept one, or their slot busy */
+	char		name[RB_CAP_NAME];	/* as armed, NUL-terminated */
+};
+
+/* A frame below the captured function: frames[0] is its caller. */
+struct rb_capframe {
+	uint64_t	fn;		/* 0: a named frame or not known */
+	uint64_t	site;
+};
+
+/* rb_capture.flags */
+#define RB_CAPT_NOLOG		0x1u	/* the thread had no event log on:
+					   the records are the call's own */
+
+/*
+ * One capture, published seqlock style (rbtrace(5), "CAPTURES"): seq odd
+ * while a thread writes it, even once it is whole, 0 never written.  A
+ * reader copies it between two equal even loads of seq.
+ */
+struct rb_capture {
+	uint32_t	seq;
+	uint32_t	entry;		/* the armed entry it was taken for */
+	uint32_t	id;		/* that entry's id then */
+	uint32_t	flags;		/* RB_CAPT_* */
+	int32_t		pid;
+	int32_t		tid;
+	uint64_t	pstart;
+	uint64_t	image;
+	uint64_t	fn;		/* the function */
+	uint64_t	ts_entry;	/* rb_header.clock units */
+	uint64_t	ts_exit;
+	uint64_t	dur_ns;		/* the call's duration */
+	uint64_t	realtime_ns;	/* CLOCK_REALTIME at its return */
+	uint64_t	lost;		/* records of the call not held */
+	uint32_t	nrec;		/* records[] used */
+	uint32_t	nframes;	/* frames[] used */
+	uint32_t	depth;		/* the function's stack level */
+	uint32_t	ring;
+	char		thread[RB_THREAD_NAME_MAX];
+	char		name[RB_CAP_NAME];	/* the entry's name then */
+	struct rb_capframe frames[RB_CAP_FRAMES];
+	struct rb_event	records[RB_CAP_EVENTS];
+};
+
 #define RB_ALIGN(x, a)		(((x) + ((uint64_t)(a) - 1)) & ~((uint64_t)(a) - 1))
 
 /* The layout arithmetic, shared by writers and readers. */
@@ -690,6 +790,7 @@ struct rb_geometry {
 struct rb_layout {
 	uint64_t	gma_off, owners_off, objects_off, rings_off;
 	uint64_t	bpfilter_off, bps_off, dyn_off;
+	uint64_t	capfn_off, cap_off;
 	uint32_t	msgarea_off, slots_off, slot_size, ring_size;
 	uint32_t	events_off;
 	uint64_t	total_size;
@@ -719,8 +820,14 @@ static inline int rb_layout_compute(const struct rb_geometry *g,
 	l->dyn_off = RB_ALIGN(l->bps_off +
 			      (uint64_t)RB_BP_ENTRIES * sizeof(struct rb_bp),
 			      RB_CACHELINE);
-	l->rings_off = RB_ALIGN(l->dyn_off +
+	l->capfn_off = RB_ALIGN(l->dyn_off +
 				(uint64_t)RB_DYN_PROCS * sizeof(struct rb_dynproc),
+				RB_CACHELINE);
+	l->cap_off = RB_ALIGN(l->capfn_off +
+			      (uint64_t)RB_CAP_FNS * sizeof(struct rb_capfn),
+			      RB_CACHELINE);
+	l->rings_off = RB_ALIGN(l->cap_off +
+				(uint64_t)RB_CAP_SLOTS * sizeof(struct rb_capture),
 				4096);
 	l->msgarea_off = (uint32_t)sizeof(struct rb_ring);
 	l->slots_off = (uint32_t)RB_ALIGN(l->msgarea_off + g->msg_sz,
@@ -813,6 +920,8 @@ static inline int rb_header_check_layout(const struct rb_header *h,
 	    l.bpfilter_off != h->bpfilter_off || l.bps_off != h->bps_off ||
 	    h->bps != RB_BP_ENTRIES || h->bpfilter_bits != RB_BP_FILTER_BITS ||
 	    l.dyn_off != h->dyn_off || h->dyn_procs != RB_DYN_PROCS ||
+	    l.capfn_off != h->capfn_off || h->capfns != RB_CAP_FNS ||
+	    l.cap_off != h->cap_off || h->caps != RB_CAP_SLOTS ||
 	    l.msgarea_off != h->msgarea_off || l.slots_off != h->slots_off ||
 	    l.slot_size != h->slot_size || l.ring_size != h->ring_size ||
 	    l.events_off != h->events_off ||
@@ -843,6 +952,19 @@ static inline struct rb_dynproc *rb_dynproc_at(void *base,
 					       uint32_t i)
 {
 	return (struct rb_dynproc *)((char *)base + h->dyn_off) + i;
+}
+
+static inline struct rb_capfn *rb_capfn_at(void *base,
+					   const struct rb_header *h, uint32_t i)
+{
+	return (struct rb_capfn *)((char *)base + h->capfn_off) + i;
+}
+
+static inline struct rb_capture *rb_capture_at(void *base,
+					       const struct rb_header *h,
+					       uint32_t i)
+{
+	return (struct rb_capture *)((char *)base + h->cap_off) + i;
 }
 
 static inline struct rb_bp *rb_bp_at(void *base, const struct rb_header *h,

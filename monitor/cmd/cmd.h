@@ -22,5 +22,6 @@ int	rbmon_cmd_profile(int, char **);
 int	rbmon_cmd_list(int, char **);
 int	rbmon_cmd_prune(int, char **);
 int	rbmon_cmd_snapshot(int, char **);
+int	rbmon_cmd_captures(int, char **);
 
 #endif /* RBMON_CMD_H */

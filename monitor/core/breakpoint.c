@@ -37,6 +37,7 @@
 #include "common/atomic.h"
 #include "common/namematch.h"
 #include "monitor/core/breakpoint.h"
+#include "monitor/core/capture.h"
 #include "monitor/core/control.h"
 #include "monitor/core/dyn.h"
 
@@ -249,9 +250,13 @@ bp_addr_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Every entry address of @name in @sc's image, sorted; NULL when none. */
-static uint64_t *
-bp_resolve(struct rbmon_ctl *c, struct rbmon_symbols *sy,
+/**
+ * rbmon_bp_resolve - every entry address of @name in @sc's image, sorted
+ *
+ * Return: them (*@n of them), NULL when none or with *@cause set.
+ */
+uint64_t *
+rbmon_bp_resolve(struct rbmon_ctl *c, struct rbmon_symbols *sy,
     const struct rbmon_bp_scope *sc, const char *name, size_t *n,
     char **cause)
 {
@@ -433,6 +438,7 @@ bp_filter_sync(struct rbmon_ctl *c)
 			h = rb_bp_hash(v.addr);
 			want[h >> 6] |= 1ull << (h & 63);
 		}
+	rbmon_cap_filter_want(c, want);
 	for (w = 0; w < RB_BP_FILTER_BITS / 64; w++)
 		/* (J) Acq_rel: ordered against the writers' ORs of this word (see above). */
 		if (RB_LOAD(&f[w]) & ~want[w])
@@ -674,7 +680,7 @@ int
 rbmon_bp_is_command(const char *cmd)
 {
 	return memcmp(cmd, "BRKP", 4) == 0 || memcmp(cmd, "BCLR", 4) == 0 ||
-	    memcmp(cmd, "BLST", 4) == 0;
+	    memcmp(cmd, "BLST", 4) == 0 || rbmon_cap_is_command(cmd);
 }
 
 /**
@@ -825,7 +831,7 @@ bp_brkp(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 		addrs[0] = one;
 		n = 1;
 	} else {
-		addrs = bp_resolve(c, sy, sc, a, &n, &cause);
+		addrs = rbmon_bp_resolve(c, sy, sc, a, &n, &cause);
 		if (cause != NULL) {
 			*text = cause;
 			ret = -1;
@@ -964,6 +970,41 @@ bp_blst(struct rbmon_ctl *c, const struct rbmon_bp_scope *sc,
 	return 1;
 }
 
+/* CAPT, CCLR, CLST (capture.c), with this file's resolver and filter pass. */
+struct bp_cap {
+	struct rbmon_ctl		*c;
+	struct rbmon_symbols		*sy;
+	const struct rbmon_bp_scope	*sc;
+};
+
+static uint64_t *
+bp_cap_resolve(void *arg, const char *name, size_t *n, char **cause)
+{
+	struct bp_cap	*b = arg;
+
+	return rbmon_bp_resolve(b->c, b->sy, b->sc, name, n, cause);
+}
+
+static void
+bp_cap_sync(void *arg)
+{
+	struct bp_cap	*b = arg;
+
+	bp_filter_sync(b->c);
+}
+
+static int
+bp_cap_run(struct rbmon_ctl *c, struct rbmon_symbols *sy,
+    const struct rbmon_bp_scope *sc, const char *cmd, const char *args,
+    char **text)
+{
+	struct bp_cap		b = { c, sy, sc };
+	struct rbmon_cap_scope	cs = { sc->pid, sc->pstart, sc->image };
+	struct rbmon_cap_ops	ops = { bp_cap_resolve, bp_cap_sync, &b };
+
+	return rbmon_cap_run(c, &cs, &ops, cmd, args, text);
+}
+
 /**
  * rbmon_bp_run - do BRKP, BCLR or BLST for the process image @sc
  * @sy: the symbols to resolve names with
@@ -985,6 +1026,8 @@ rbmon_bp_run(struct rbmon_ctl *c, struct rbmon_symbols *sy,
 		rbmon_xasprintf(text, "the trace file is not open for writing");
 		return -1;
 	}
+	if (rbmon_cap_is_command(cmd))
+		return bp_cap_run(c, sy, sc, cmd, args, text);
 	if (memcmp(cmd, "BRKP", 4) == 0)
 		return bp_brkp(c, sy, sc, args, text);
 	if (memcmp(cmd, "BCLR", 4) == 0)

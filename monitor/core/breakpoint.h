@@ -21,6 +21,8 @@ int	rbmon_bp_scope_of(struct rbmon_ctl *, const struct rbmon_cmd *,
 	    struct rbmon_bp_scope *, char **);
 int	rbmon_bp_run(struct rbmon_ctl *, struct rbmon_symbols *,
 	    const struct rbmon_bp_scope *, const char *, const char *, char **);
+uint64_t *rbmon_bp_resolve(struct rbmon_ctl *, struct rbmon_symbols *,
+	    const struct rbmon_bp_scope *, const char *, size_t *, char **);
 int	rbmon_bp_name_match(const char *, const char *);
 int	rbmon_bp_symbol_kind(const char *, size_t *);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "monitor/core/capture.h"
 #include "monitor/core/dump.h"
 #include "monitor/core/dyn.h"
 #include "monitor/util/cxxname.h"
@@ -355,8 +356,12 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 		p = &s->procs[i];
 		fprintf(out, "process %d (", p->pid);
 		rbmon_esc_fputs(rbmon_model_program(m, s, p->image), out);
-		fprintf(out, ") %s, parent %d\n", p->alive ? "alive" :
+		fprintf(out, ") %s, parent %d", p->alive ? "alive" :
 		    rbmon_process_exited(p) ? "exited" : "gone", p->ppid);
+		if ((k = rbmon_caps_count(m, p->pid, p->pstart)) > 0)
+			fprintf(out, ", %zu capture%s of slow calls", k,
+			    k == 1 ? "" : "s");
+		fputc('\n', out);
 		if (p->dyn != NULL)
 			dump_text_dyn(out, p->dyn);
 		for (j = 0; j < p->nthreads; j++) {
@@ -696,6 +701,8 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 			fprintf(out, ", \"cpu_ns\": %" PRIu64, p->cpu_ns);
 		else
 			fputs(", \"cpu_ns\": null", out);
+		fprintf(out, ", \"captures\": %zu",
+		    rbmon_caps_count(m, p->pid, p->pstart));
 		fputs(", ", out);
 		dump_json_dyn(out, sy, s, p);
 		fputs("\"threads\": [", out);

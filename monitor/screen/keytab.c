@@ -150,6 +150,11 @@ static const struct rbmon_binding keytab[] = {
 	BIND('x', M, RBMON_ACT_DYN_OFF, KS_C),
 	    .help = "in the stack pane: stop tracing the selected frame's\n"
 	    "function in its process (dynamic tracing)" },
+	BIND('A', M, RBMON_ACT_CAP_ARM, KS_C),
+	    .help = "capture the calls of the selected frame's function\n"
+	    "slower than a duration (asked), with their calls" },
+	BIND('K', M, RBMON_ACT_CAP_LIST, KS_C),
+	    .help = "the captures of slow calls" },
 	BIND('X', M, RBMON_ACT_DLIST, KS_C),
 	    .help = "list the functions not traced in the thread's\n"
 	    "process (Enter traces one again, a all)" },
@@ -342,6 +347,14 @@ static const struct rbmon_binding keytab[] = {
 	BIND('a', RBMON_KM_DLIST, RBMON_ACT_DL_INCLUDE_ALL, KS_C),
 	    .bar_pos = 2, .bar = "trace all",
 	    .help = "trace every function switched off by name again" },
+
+	/* The captures: any other key goes back. */
+	BIND(RBMON_KEY_UP, RBMON_KM_CAPS, RBMON_ACT_CL_UP, KS_C),
+	    .bar_pos = 1, .bar = "move", .bar_key = "Up/Down",
+	    .help = "select a capture", .pair_with = RBMON_ACT_CL_DOWN },
+	BIND('k', RBMON_KM_CAPS, RBMON_ACT_CL_UP, KS_C) },
+	BIND(RBMON_KEY_DOWN, RBMON_KM_CAPS, RBMON_ACT_CL_DOWN, KS_C) },
+	BIND('j', RBMON_KM_CAPS, RBMON_ACT_CL_DOWN, KS_C) },
 };
 
 #define KEYTAB_N	(sizeof keytab / sizeof keytab[0])

@@ -27,6 +27,7 @@ enum rbmon_kmode {
 	RBMON_KM_QUIT,		/* the question before quitting */
 	RBMON_KM_DLIST,		/* the functions not traced (dynamic) */
 	RBMON_KM_LAT,		/* latency per function, live */
+	RBMON_KM_CAPS,		/* the captures of slow calls */
 	RBMON_KM_COUNT
 };
 
@@ -89,6 +90,8 @@ enum rbmon_action {
 	RBMON_ACT_TOC,
 	RBMON_ACT_DYN_OFF,	/* the selected frame's function off */
 	RBMON_ACT_DLIST,	/* the functions not traced */
+	RBMON_ACT_CAP_ARM,	/* captures of the selected frame's function */
+	RBMON_ACT_CAP_LIST,	/* the captures of slow calls */
 	/* watches */
 	RBMON_ACT_WATCH,
 	RBMON_ACT_WATCH_ALL,
@@ -148,6 +151,9 @@ enum rbmon_action {
 	RBMON_ACT_DL_INCLUDE_ALL,
 	/* the latency view */
 	RBMON_ACT_LAT_SORT,
+	/* the captures */
+	RBMON_ACT_CL_UP,
+	RBMON_ACT_CL_DOWN,
 	RBMON_ACT_COUNT
 };
 

@@ -280,6 +280,13 @@ tuictl_scope(struct rbmon_tui *t, int32_t tid, struct rbmon_bp_scope *sc)
 	return r;
 }
 
+/** rbmon_tuictl_scope - the process image a command to thread @tid acts on */
+int
+rbmon_tuictl_scope(struct rbmon_tui *t, int32_t tid, struct rbmon_bp_scope *sc)
+{
+	return tuictl_scope(t, tid, sc);
+}
+
 /**
  * rbmon_tuictl_bp - BRKP, BCLR or BLST for @sc, done at once; the answer
  * on the message line as a thread's would be
@@ -756,6 +763,12 @@ rbmon_tuictl_action(struct rbmon_tui *t, enum rbmon_action act)
 		return tuictl_dyn_off(t);
 	case RBMON_ACT_DLIST:
 		rbmon_dlist_open(t);
+		return RBMON_REDRAW;
+	case RBMON_ACT_CAP_ARM:
+		rbmon_cap_prompt(t);
+		return RBMON_REDRAW;
+	case RBMON_ACT_CAP_LIST:
+		rbmon_caps_open(t);
 		return RBMON_REDRAW;
 	case RBMON_ACT_SINGLE:
 		return tuictl_flag(t, "single", t->have_snap ? t->s.single : 0,

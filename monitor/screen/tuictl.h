@@ -23,6 +23,8 @@ const struct rbmon_thread *rbmon_tuictl_target(struct rbmon_tui *,
 	    const struct rbmon_process **, char *, size_t);
 int	rbmon_tuictl_tick(struct rbmon_tui *);
 int	rbmon_tuictl_action(struct rbmon_tui *, enum rbmon_action);
+int	rbmon_tuictl_scope(struct rbmon_tui *, int32_t,
+	    struct rbmon_bp_scope *);
 int	rbmon_tuictl_bp(struct rbmon_tui *, const struct rbmon_bp_scope *,
 	    const char *, const char *, char **);
 void	rbmon_tuictl_break_prompt(struct rbmon_tui *);

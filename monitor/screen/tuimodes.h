@@ -85,5 +85,7 @@ void	rbmon_save_stacks(struct rbmon_tui *);
 void	rbmon_blist_open(struct rbmon_tui *, const struct rbmon_bp_scope *,
 	    int32_t, const char *);
 void	rbmon_dlist_open(struct rbmon_tui *);
+void	rbmon_caps_open(struct rbmon_tui *);
+void	rbmon_cap_prompt(struct rbmon_tui *);
 
 #endif /* RBMON_TUIMODES_H */

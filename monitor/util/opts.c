@@ -52,8 +52,9 @@ static const struct option opts_long[] = {
 
 /*
  * --send EVON|EVOF (rbmon_ctl_parse()'s word) acts on the file, BLST,
- * BCLR and BRKP on a process's breakpoints: none needs --thread (but a
- * breakpoint for one thread, BRKP F thread, names it).
+ * BCLR and BRKP on a process's breakpoints, CAPT, CCLR and CLST on its
+ * captures: none needs --thread (but a breakpoint for one thread, BRKP F
+ * thread, names it).
  */
 /* Does @line end with the word "thread"? */
 static int
@@ -79,6 +80,9 @@ opts_nothread(const char *line)
 	    strncasecmp(line, "EVOF", 4) == 0 ||
 	    strncasecmp(line, "BLST", 4) == 0 ||
 	    strncasecmp(line, "BCLR", 4) == 0 ||
+	    strncasecmp(line, "CAPT", 4) == 0 ||
+	    strncasecmp(line, "CCLR", 4) == 0 ||
+	    strncasecmp(line, "CLST", 4) == 0 ||
 	    (strncasecmp(line, "BRKP", 4) == 0 && !opts_ends_thread(line)));
 }
 

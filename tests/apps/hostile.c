@@ -19,6 +19,9 @@
  *                      the global area)
  *   post CMD LEN ARGS  the same, with LEN in msglen whatever ARGS' length
  *   restore            put back the header fields that say the layout
+ *   scribble AREA SEED N  random bytes into AREA (capfn: the armed table,
+ *                      cap: the captures): all of it, then N rounds of
+ *                      256 random runs of 1 to 64 bytes
  *
  * Exit status: 0; 1 when a command found the area busy or got no answer
  * within 10 s; 2 on a usage error or a file that is no valid trace file.
@@ -61,6 +64,7 @@ static const struct field hdr_fields[] = {
 	HF(rings_off, 1), HF(slots_off, 1), HF(msgarea_off, 1), HF(clock, 1),
 	HF(bpfilter_off, 1), HF(bps_off, 1), HF(bps, 1), HF(bpfilter_bits, 1),
 	HF(dyn_off, 1), HF(dyn_procs, 1),
+	HF(capfn_off, 1), HF(cap_off, 1), HF(capfns, 1), HF(caps, 1),
 	HF(pinned, 1),
 	HF(single, 0), HF(stop_on_create, 0), HF(trace_on_create, 0),
 	HF(monitor_heartbeat_ns, 0), HF(gma_len, 0), HF(gma_owner, 0),
@@ -280,6 +284,34 @@ static void geo_load(int fd, const char *save)
 	}
 }
 
+/* The armed table or the captures, filled with random bytes, then hit at random. */
+static void scribble(const char *area, unsigned seed, long rounds)
+{
+	unsigned char *a;
+	size_t size, off, len, k;
+	long r;
+
+	if (strcmp(area, "capfn") == 0) {
+		a = (unsigned char *)rb_capfn_at(base, &geo, 0);
+		size = (size_t)RB_CAP_FNS * sizeof(struct rb_capfn);
+	} else if (strcmp(area, "cap") == 0) {
+		a = (unsigned char *)rb_capture_at(base, &geo, 0);
+		size = (size_t)RB_CAP_SLOTS * sizeof(struct rb_capture);
+	} else {
+		usage("scribble: capfn or cap");
+	}
+	srandom(seed);
+	for (off = 0; off < size; off++)
+		a[off] = (unsigned char)random();
+	for (r = 0; r < rounds; r++)
+		for (k = 0; k < 256; k++) {
+			off = (size_t)random() % size;
+			len = 1 + (size_t)random() % 64;
+			while (len-- > 0 && off < size)
+				a[off++] = (unsigned char)random();
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const char *save = NULL;
@@ -322,6 +354,10 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "post") == 0 && i + 3 < argc) {
 			status |= post(argv[i + 1], argv[i + 3],
 				       (int32_t)strtol(argv[i + 2], NULL, 0));
+			i += 3;
+		} else if (strcmp(argv[i], "scribble") == 0 && i + 3 < argc) {
+			scribble(argv[i + 1], (unsigned)strtoul(argv[i + 2], NULL, 0),
+				 strtol(argv[i + 3], NULL, 0));
 			i += 3;
 		} else if (strcmp(argv[i], "restore") == 0) {
 			restore();

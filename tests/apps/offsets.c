@@ -60,6 +60,10 @@ int main(void)
 	FIELD(snap_interval_ns);
 	FIELD(snap_taken);
 	FIELD(snap_suppressed);
+	FIELD(capfn_off);
+	FIELD(cap_off);
+	FIELD(capfns);
+	FIELD(caps);
 	printf("header %zu %zu\n", (size_t)0, sizeof(struct rb_header));
 	printf("bp %zu %zu\n", (size_t)0, sizeof(struct rb_bp));
 	printf("bpfilter %zu %zu\n", (size_t)0, (size_t)RB_BP_FILTER_BITS / 8);

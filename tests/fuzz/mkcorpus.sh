@@ -323,6 +323,14 @@ wait_ready "spun $LAUNCHED" "$LAUNCHED"
 "$RBMON" -p "$LAUNCHED" --thread "$LAUNCHED" --send EVOF >/dev/null || fail "EVOF failed"
 wait_for "recording off" events_true "$f" '[.processes[].threads[] | select(.recording == false)] | length == 1'
 keep "$f" events-ring-off
+# Captures of slow calls: the armed table, captures of step and of leaf.
+f=$T/slowcall.trace
+${CC:-cc} -g -O0 -finstrument-functions -fno-inline -pthread -o "$T/slowcall" \
+	"$APPS_SRC/slowcall.c" || fail "cannot build slowcall"
+traced slowcall RBTRACE_FILE="$f" RBTRACE_EVENTS=64 \
+	RBTRACE_CAPTURE='step>1ms;leaf>max' "$T/slowcall" -t 2 -n 1500 -e 500 -s 0 -p
+wait_for "the captures" grep -q '^done' "$T/slowcall.out"
+keep "$f" captures
 f=$T/evdrain.trace
 launch evdrain env RBTRACE_FILE="$f" RBTRACE_EVENTS=32 RBTRACE_POLICY=drain "$APPS/evseq" -n 4
 wait_ready "done $LAUNCHED" "$LAUNCHED"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * reader.c - fuzz rbmon's reading of a trace file: open, snapshot, the
- * screen's view, the stacks resolved with symbols, the text and JSON dumps.
+ * screen's view, the stacks resolved with symbols, the text and JSON dumps,
+ * the captures of slow calls (copied, counted, made function graphs).
  *
  * An input is a sparse trace file, chunk after chunk:
  *
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "monitor/core/capture.h"
 #include "monitor/core/dump.h"
 #include "monitor/history/events.h"
 #include "monitor/core/model.h"
@@ -110,6 +112,46 @@ reader_namer(void *arg, const struct rbmon_process *p,
 		fuzz_fail("search asked for frame %zu of %zu", i, t->nframes);
 	rbmon_dump_resolve(x->sy, x->s, p, t, i, x->c, &sh);
 	return sh.function;
+}
+
+/* What rbmon captures reads: every capture copied, its graph built. */
+static void
+reader_captures(struct rbmon_model *m, const struct rbmon_snapshot *s)
+{
+	struct rbmon_caps	 c;
+	struct rbmon_evcopy	 copy;
+	struct rbmon_evgraph	 g;
+	char			*cause = NULL;
+	size_t			 i, k;
+
+	for (i = 0; i < s->nprocs; i++)
+		(void)rbmon_caps_count(m, s->procs[i].pid, s->procs[i].pstart);
+	if (rbmon_caps_read(m, &c, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	for (i = 0; i < c.n; i++) {
+		const struct rb_capture *v = &c.v[i];
+
+		if (v->nrec > RB_CAP_EVENTS || v->nframes > RB_CAP_FRAMES ||
+		    v->entry > RB_CAP_FNS || v->name[RB_CAP_NAME - 1] != '\0' ||
+		    v->thread[RB_THREAD_NAME_MAX - 1] != '\0')
+			fuzz_fail("capture %zu not checked", i);
+		memset(&copy, 0, sizeof copy);
+		copy.rec = (struct rb_event *)v->records;
+		copy.n = v->nrec;
+		copy.w.n = v->nrec;
+		copy.w.head = v->nrec;
+		copy.valid = 1;
+		rbmon_evgraph_init(&g);
+		rbmon_evgraph_add(&g, &copy);
+		for (k = 0; k < g.n; k++)
+			if (g.rows[k].kind > RBMON_EVR_BAD)
+				fuzz_fail("capture %zu: row %zu of no kind", i, k);
+		rbmon_evgraph_free(&g);
+	}
+	(void)rbmon_caps_of(&c, 1, 0);
+	rbmon_caps_free(&c);
 }
 
 /* What the screen does with a snapshot, minus curses. */
@@ -223,6 +265,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rbmon_dump_json(reader_out, &m, &s, sy, &c);
 	rbmon_events_text(reader_out, &m, &s, sy, &c, 0);
 	rbmon_events_json(reader_out, &m, &s, sy, &c, 0);
+	reader_captures(&m, &s);
 	fflush(reader_out);
 	rbmon_symbols_free(sy);
 	rbmon_model_free(&s);
