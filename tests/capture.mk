@@ -5,7 +5,8 @@
 CAPTURE_TESTS = \
 	tests/integration/capture.sh \
 	tests/integration/capture-hostile.sh \
-	tests/integration/tui-captures.sh
+	tests/integration/tui-captures.sh \
+	tests/integration/snapshot-capture.sh
 
 TESTS += $(CAPTURE_TESTS)
 EXTRA_DIST += $(CAPTURE_TESTS) tests/apps/slowcall.c

@@ -27,10 +27,11 @@
  * recording's first record as the outputs count times.
  */
 static void
-rbread_snap_say(const struct rbwalk_ctx *x, const char *cmd, const char *path)
+rbread_snap_say(struct rbwalk_ctx *x, const char *cmd, const char *path)
 {
 	const struct rbrec_snap	*s = &x->rec.snap;
-	char			 what[96], at[64];
+	char			 what[640], at[64], name[512];
+	size_t			 i;
 
 	switch (s->reason) {
 	case RB_SNAPR_SIGNAL:
@@ -42,8 +43,15 @@ rbread_snap_say(const struct rbwalk_ctx *x, const char *cmd, const char *path)
 		    (int)s->tid);
 		break;
 	case RB_SNAPR_CAPTURE:
-		snprintf(what, sizeof what, "a capture's condition in thread "
-		    "%d", (int)s->tid);
+		snprintf(name, sizeof name, "0x%" PRIx64, s->fn);
+		for (i = 0; i < x->rec.nstreams; i++)
+			if (x->procs[i].pid == s->pid) {
+				rbwalk_name_at(x, x->procs[i].image, s->fn,
+				    name, sizeof name);
+				break;
+			}
+		snprintf(what, sizeof what, "capture: %s took %.2f ms in "
+		    "thread %d", name, (double)s->arg / 1e6, (int)s->tid);
 		break;
 	case RB_SNAPR_NOW:
 		snprintf(what, sizeof what, "rbmon snapshot --now");

@@ -30,6 +30,7 @@
 #include "common/snap.h"
 #include "monitor/core/control.h"
 #include "monitor/core/model.h"
+#include "monitor/core/symbols.h"
 #include "monitor/history/recfile.h"
 #include "monitor/history/record.h"
 #include "monitor/history/snap.h"
@@ -51,6 +52,7 @@ snap_on_signal(int sig)
 struct snapw {
 	const struct rbmon_snap_opts *o;
 	struct rbmon_model	 m;
+	struct rbmon_symbols	*sy;		/* made at the first capture named */
 	struct rbmon_ctl	 ctl;
 	struct rb_header	 h;	/* validated */
 	struct rb_header	*sh;	/* the shared one, writable */
@@ -252,9 +254,45 @@ snap_name_part(char *out, size_t size, const char *program)
 		snprintf(out, size, "program");
 }
 
+/*
+ * The name of function @fn of process @pid, as the file's objects say, in
+ * @buf; "" if it cannot be found (the process gone and its objects with it).
+ */
 static void
-snap_what(char *buf, size_t size, const struct rb_snap_info *s)
+snap_fn_name(struct snapw *w, int32_t pid, uint64_t fn, char *buf,
+    size_t size)
 {
+	struct rbmon_snapshot	 s;
+	struct rbmon_sym	 sym;
+	char			*cause = NULL;
+	size_t			 i;
+
+	buf[0] = '\0';
+	memset(&s, 0, sizeof s);
+	if (rbmon_model_snapshot(&w->m, &s, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	if (w->sy == NULL)
+		w->sy = rbmon_symbols_new(NULL);
+	for (i = 0; i < s.nprocs && w->sy != NULL; i++) {
+		if (s.procs[i].pid != pid)
+			continue;
+		memset(&sym, 0, sizeof sym);
+		rbmon_symbols_lookup(w->sy, &s, &s.procs[i], fn, &sym);
+		if (sym.function != NULL)
+			snprintf(buf, size, "%s", sym.function);
+		break;
+	}
+	rbmon_model_free(&s);
+}
+
+static void
+snap_what(struct snapw *w, char *buf, size_t size,
+    const struct rb_snap_info *s)
+{
+	char	name[512];
+
 	switch (s->reason) {
 	case RB_SNAPR_SIGNAL:
 		snprintf(buf, size, "signal %" PRIu64 " in thread %d",
@@ -265,8 +303,11 @@ snap_what(char *buf, size_t size, const struct rb_snap_info *s)
 		    "true", s->arg, (int)s->tid);
 		break;
 	case RB_SNAPR_CAPTURE:
-		snprintf(buf, size, "capture of 0x%" PRIx64 " (%" PRIu64
-		    " ns) in thread %d", s->fn, s->arg, (int)s->tid);
+		snap_fn_name(w, s->pid, s->fn, name, sizeof name);
+		if (name[0] == '\0')
+			snprintf(name, sizeof name, "0x%" PRIx64, s->fn);
+		snprintf(buf, size, "capture: %s took %.2f ms in thread %d",
+		    name, (double)s->arg / 1e6, (int)s->tid);
 		break;
 	case RB_SNAPR_NOW:
 		snprintf(buf, size, "rbmon snapshot --now");
@@ -340,7 +381,7 @@ snap_write(struct snapw *w, const struct snap_call *t)
 	snap_settle(w, &t->info);
 	rc = rbmon_record(&ro);
 	snap_thaw(w);
-	snap_what(what, sizeof what, &t->info);
+	snap_what(w, what, sizeof what, &t->info);
 	if (rc == 0) {
 		w->written++;
 		rbmon_esc_line(stdout, "%s: snapshot %u of process %d: %s",
@@ -595,6 +636,8 @@ out:
 	free(w.cause);
 	rbmon_cmd_free(&w.k);
 	rbmon_ctl_close(&w.ctl);
+	if (w.sy != NULL)
+		rbmon_symbols_free(w.sy);
 	rbmon_model_close(&w.m);
 	return status;
 }
