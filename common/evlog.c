@@ -80,6 +80,7 @@ void rb_evlog_reset(const struct rb_evq *q)
 	RB_STORE(&l->tail, 0);
 	RB_STORE(&l->stalled, 0);
 	RB_STORE(&l->waiting, 0);
+	RB_STORE(&l->rewinds, 0);
 }
 
 /* Store record @e at index @h (publication is the caller's). */
@@ -317,7 +318,11 @@ int rb_evlog_put(const struct rb_evq *q, uint32_t kind, uint64_t fn,
  * Copies the newest records at most @max, then reads head again and
  * keeps only those the writer cannot have been overwriting meanwhile
  * (ring: the slot of the record being written next is the oldest's;
- * drain: the slots below the consumer's tail).  Never a torn record.
+ * drain: the slots below the consumer's tail), nor rewriting after a
+ * rewind (a short call taken back moves head back by one and counts
+ * rewinds, rbtrace(5), "EVENT LOG": the newest records of the window, as
+ * many as rewinds grew across the copy, may have been rewritten).  Never
+ * a torn or stale record.
  *
  * Return: the records kept, whole, in @out[0..] (index w->first on).
  */
@@ -326,12 +331,18 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 {
 	const struct rb_evlog *l = q->log;
 	const struct rb_event *r = q->rec;
-	uint64_t n = q->size, h1, h2, lo, valid, tail = 0, i;
+	uint64_t n = q->size, h1, h2, lo, hi, valid, tail = 0, i, r1, r2, back;
 	size_t k, skip;
 
 	memset(w, 0, sizeof(*w));
 	if (n == 0)
 		return 0;
+	/*
+	 * (R) Acquire: a rewind counted here has its lowered head seen
+	 * below; pairs with the owner's release of rewinds after it moved
+	 * head back (rb_ev_rewind()).
+	 */
+	r1 = RB_LOAD_ACQ(&l->rewinds);
 	/* Acquire: the records below head; pairs with the writer's release store. */
 	h1 = RB_LOAD_ACQ(&l->head);
 	lo = h1 > n ? h1 - n : 0;
@@ -351,22 +362,37 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 		out[k].aux = RB_LOAD(&e->aux);
 	}
 	/*
-	 * (D) Acquire fence: the copy before the second look at head and
-	 * tail; pairs with the writer's release fence before it stores a
-	 * record.
+	 * (D) Acquire fence: the copy before the second look at head, tail
+	 * and rewinds; pairs with the writer's release fence before it
+	 * stores a record.
 	 */
 	RB_FENCE_ACQ();
 	h2 = RB_LOAD(&l->head);
-	if (h2 < h1)
+	r2 = RB_LOAD(&l->rewinds);
+	/*
+	 * Each rewind since r1 moved head back by one: the records from
+	 * h1 - back on may have been rewritten, and head may have been as
+	 * high as h2 + back meanwhile.  A count gone back is a reset: keep
+	 * nothing; a head lower than the rewinds explain, a reset or a
+	 * stranger's write: as before rewinds, trust no head.
+	 */
+	back = r2 >= r1 ? r2 - r1 : n;
+	if (back > n)
+		back = n;
+	if (h2 < h1 && h1 - h2 > back)
 		h2 = UINT64_MAX;	/* reset or written by a stranger: keep nothing */
+	hi = h1 - lo > back ? h1 - back : lo;
 	if (q->policy == RB_POLICY_FILL) {
 		valid = 0;
 	} else if (q->policy == RB_POLICY_DRAIN) {
 		valid = tail = RB_LOAD(&l->tail);
+	} else if (h2 > UINT64_MAX - n) {
+		valid = h2 - n + 1;
 	} else {
-		valid = h2 >= n ? h2 - n + 1 : 0;
+		valid = h2 + back >= n ? h2 + back - n + 1 : 0;
 	}
-	skip = valid > lo ? (size_t)((valid < h1 ? valid : h1) - lo) : 0;
+	skip = valid > lo ? (size_t)((valid < hi ? valid : hi) - lo) : 0;
+	k = (size_t)(hi - lo);
 	if (skip > 0)
 		memmove(out, out + skip, (k - skip) * sizeof(*out));
 	w->first = lo + skip;
@@ -375,6 +401,11 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 	w->tail = tail;
 	w->overwritten = q->policy == RB_POLICY_RING && h2 > n ? h2 - n : 0;
 	w->dropped = RB_LOAD(&l->dropped);
+	w->rewinds = r2;
+	/* A run of entries at the end may still be taken back. */
+	for (w->settled = w->n; w->settled > 0 &&
+	    out[w->settled - 1].kind == RB_EV_ENTRY; w->settled--)
+		;
 	return w->n;
 }
 

@@ -420,6 +420,87 @@ rb_pop(struct rb_thread *t, struct rb_ring *r, uintptr_t fn)
 }
 
 /*
+ * Short calls (rbtrace(5), "EVENT LOG", "Short calls"): @fn, stamped @ts
+ * as it returns, has just been popped; its slot (t->cur, which keeps the
+ * entry time) and the newest record say whether it is one.  Taken back
+ * when it ran for less than @thr and the newest record is its own entry:
+ * the same function with the slot's own stamp, so a frame unwound by a
+ * longjmp or an exception, whose entry is followed by other records or
+ * was never the newest, is never mistaken for it, nor a recursive call
+ * for another level.  Ring and fill only: a drained record may be
+ * consumed already.
+ *
+ * Return: true if the entry was taken back (no exit is recorded).
+ */
+static RB_NOINSTR bool rb_ev_rewind(struct rb_thread *t, uintptr_t fn,
+				     uint64_t ts, uint64_t thr)
+{
+	struct rb_evlog *l = t->ev.log;
+	const struct rb_slot *s = rb_slot(t, t->cur);
+	const struct rb_event *e;
+	uint64_t e0, h;
+
+	/* Relaxed: the slot, head and the records are the owner's own. */
+	e0 = RB_LOAD(&s->ts);
+	h = RB_LOAD(&l->head);
+	if (h == 0 || t->ev.size == 0 || RB_LOAD(&s->fn) != fn || e0 == 0 ||
+	    ts < e0 || ts - e0 >= thr)
+		return false;
+	e = &t->ev.rec[(h - 1) & (t->ev.size - 1)];
+	if (RB_LOAD(&e->kind) != RB_EV_ENTRY || RB_LOAD(&e->fn) != fn ||
+	    RB_LOAD(&e->ts) != e0)
+		return false;
+	/*
+	 * (R) Release, both: the records below the lowered head before it
+	 * (a reader's acquire load of head trusts them), and the lowered
+	 * head before the count of rewinds that tells of it; pairs with the
+	 * readers' acquire load of rewinds before they load head
+	 * (rb_evlog_copy()).  The record that next takes index h - 1 is
+	 * stored after (D), so a reader whose copy saw any of its words sees
+	 * this count too.
+	 */
+	RB_STORE_REL(&l->head, h - 1);
+	RB_STORE_REL(&l->rewinds, RB_LOAD(&l->rewinds) + 1);
+	return true;
+}
+
+/*
+ * The exit's record with a minimum duration set: the clock read here, the
+ * entry taken back if the call was short, else the exit recorded as
+ * usual.  Out of line: the fast path pays one load and one compare.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_ev_exit_timed(struct rb_thread *t, uintptr_t fn)
+{
+	/* Relaxed: as in rb_ev_exit(). */
+	uint64_t thr = RB_LOAD(&rb_proc.map.hdr->min_duration), ts;
+
+	if ((t->evstate & ~RB_EVS_SLOW) != 0 ||
+	    t->slowclock == RB_TCLOCK_NONE || t->ev.policy == RB_POLICY_DRAIN ||
+	    thr == 0 || RB_LOAD(&t->ev.log->off) != 0) {
+		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+		return;
+	}
+	ts = rb_ev_now(t);
+	if (!rb_ev_rewind(t, fn, ts, thr))
+		rb_ev(t, RB_EV_EXIT, fn, 0, ts);
+}
+
+/* The exit's record, after a pop that found @fn on top. */
+static inline RB_NOINSTR __attribute__((always_inline)) void
+rb_ev_exit(struct rb_thread *t, uintptr_t fn)
+{
+	/*
+	 * Relaxed: a threshold changed is honoured a hook late at most; the
+	 * rewind orders what it writes itself (R).
+	 */
+	if (RB_UNLIKELY(RB_LOAD(&rb_proc.map.hdr->min_duration) != 0))
+		rb_ev_exit_timed(t, fn);
+	else
+		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+}
+
+/*
  * The exit when the top slot holds another function: out of line, so
  * that the fast path keeps no value across a call.
  */
@@ -520,7 +601,7 @@ rb_attention_exit(struct rb_thread *t, void *fn)
 
 	if (!(a & RB_ATTN_UNTRACED)) {
 		if (rb_pop(t, t->ring, (uintptr_t)fn))
-			rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
+			rb_ev_exit(t, (uintptr_t)fn);
 		else
 			rb_exit_search(t, (uintptr_t)fn);
 	}
@@ -644,7 +725,7 @@ void __cyg_profile_func_exit(void *fn, void *site)
 	} else if (RB_UNLIKELY(RB_LOAD(&r->attention) != 0)) {
 		rb_attention_exit(t, fn);
 	} else if (RB_LIKELY(rb_pop(t, r, (uintptr_t)fn))) {
-		rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
+		rb_ev_exit(t, (uintptr_t)fn);
 	} else {
 		rb_exit_search(t, (uintptr_t)fn);
 	}

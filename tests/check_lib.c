@@ -260,7 +260,7 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_header, clock_tsc0) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
-	ck_assert_uint_eq(sizeof(struct rb_header), 424);	/* rbtrace(5) */
+	ck_assert_uint_eq(sizeof(struct rb_header), 440);	/* rbtrace(5) */
 	ck_assert_uint_eq(offsetof(struct rb_header, dyn_off) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_dynfn), 16);
 	ck_assert_uint_eq(offsetof(struct rb_dynproc, fns) % 8, 0);

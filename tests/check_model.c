@@ -300,9 +300,9 @@ START_TEST(test_header_corrupt)
 	h = v; h.magic[0] = 'X';
 	expect_header_error(&h, size, "not an rbtrace trace file");
 	expect_header_error(&v, 100, "not an rbtrace trace file");
-	h = v; h.version = 7;
+	h = v; h.version = 8;
 	expect_header_error(&h, size,
-	    "trace format version 7; this rbmon reads version 6");
+	    "trace format version 8; this rbmon reads version 7");
 	h = v; h.endian = 0x04030201u;
 	expect_header_error(&h, size, "byte order");
 	h = v; h.header_size = 12;

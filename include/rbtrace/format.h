@@ -43,7 +43,7 @@
 
 #define RB_MAGIC		"RBTRACE\x1a"	/* 8 bytes, no terminator */
 #define RB_MAGIC_LEN		8
-#define RB_VERSION		6
+#define RB_VERSION		7
 #define RB_ENDIAN_MARK		0x01020304u
 
 #define RB_PROGRAM_MAX		64	/* program name, NUL-terminated */
@@ -190,6 +190,17 @@ struct rb_header {
 	uint32_t	dyn_procs;	/* RB_DYN_PROCS */
 	uint32_t	pad2;
 	uint64_t	dyn_lost;	/* processes that found no entry; atomic adds */
+
+	/*
+	 * Minimum duration (rbtrace(5), "EVENT LOG", "Short calls"): a call
+	 * that returns sooner and kept nothing it called is taken back out
+	 * of the event log.  min_duration is what the hooks compare, in
+	 * clock units (0: off), read relaxed at each exit; min_duration_ns
+	 * is the same as set, for readers.  Written by the creator and by
+	 * monitors (ns first, then units).
+	 */
+	uint64_t	min_duration_ns;
+	uint64_t	min_duration;
 };
 
 /* rb_header.ev_consumer: the recorder's pid and its blocking time. */
@@ -537,9 +548,9 @@ struct rb_event {
 
 /*
  * A ring's event log header, followed by struct rb_event[events].  The
- * owner writes head, dropped, pending_lost and stalled; a consumer
- * (drain) writes tail, on a cache line of its own; monitors write off;
- * both write waiting.
+ * owner writes head, dropped, pending_lost, stalled and rewinds; a
+ * consumer (drain) writes tail, on a cache line of its own; monitors
+ * write off; both write waiting.
  */
 struct rb_evlog {
 	uint64_t	head;		/* records stored, ever (release) */
@@ -549,7 +560,10 @@ struct rb_evlog {
 	uint32_t	pad0;
 	uint64_t	stalled;	/* drain, blocking: tail + 1 when the
 					   owner's last wait ran out, 0 */
-	uint64_t	pad1[3];
+	uint64_t	rewinds;	/* short calls taken back: head moved
+					   back over their entry (release,
+					   after the head's store) */
+	uint64_t	pad1[2];
 	uint64_t	tail __attribute__((aligned(RB_CACHELINE)));
 					/* drain: records consumed (release) */
 	uint32_t	waiting;	/* drain, blocking: 1 while the owner
