@@ -8,6 +8,7 @@ rbtrace_SOURCES = tools/rbtrace.c tools/progcheck.c tools/progcheck.h \
 	common/tracepath.c common/tracepath.h \
 	common/evlog.c common/evlog.h common/futex.c common/futex.h \
 	common/escape.c common/escape.h \
+	common/mindur.c common/mindur.h \
 	$(RB_COMMON_TOOL_SOURCES) \
 	common/defs.h
 rbtrace_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
