@@ -16,6 +16,17 @@
 #include "common/evlog.h"
 #include "common/futex.h"
 
+#ifdef RB_EVLOG_TEST_STEPS
+/* The unit tests act as the writer between a reader's steps (check_evlog). */
+void (*rb_evlog_copy_step)(const struct rb_evq *, uint64_t);
+#define RB_EVLOG_COPY_STEP(q, i)	do {				\
+	if (rb_evlog_copy_step != NULL)					\
+		rb_evlog_copy_step(q, i);				\
+} while (0)
+#else
+#define RB_EVLOG_COPY_STEP(q, i)	do { } while (0)
+#endif
+
 /* A blocked owner looks at its consumer this often. */
 #define RB_EVLOG_WAIT_SLICE_NS	10000000ull
 
@@ -81,6 +92,7 @@ void rb_evlog_reset(const struct rb_evq *q)
 	RB_STORE(&l->stalled, 0);
 	RB_STORE(&l->waiting, 0);
 	RB_STORE(&l->rewinds, 0);
+	RB_STORE(&l->peak, 0);
 }
 
 /* Store record @e at index @h (publication is the caller's). */
@@ -310,6 +322,35 @@ int rb_evlog_put(const struct rb_evq *q, uint32_t kind, uint64_t fn,
 }
 
 /**
+ * rb_evlog_rewind - the owner takes back its newest record, at index
+ * @h - 1 (@h its head, > 0): a short call's entry (rbtrace(5), "EVENT LOG",
+ * "Short calls"); the record is written over by the next
+ */
+void rb_evlog_rewind(const struct rb_evq *q, uint64_t h)
+{
+	struct rb_evlog *l = q->log;
+
+	/*
+	 * The ring's slots of the records taken back still hold them until
+	 * written again: the oldest record a reader may trust is peak's
+	 * (relaxed: published by the head's release below).
+	 */
+	if (h > RB_LOAD(&l->peak))
+		RB_STORE(&l->peak, h);
+	/*
+	 * (R) Release, both: the records below the lowered head before it
+	 * (a reader's acquire load of head trusts them), and the lowered
+	 * head before the count of rewinds that tells of it; pairs with
+	 * rb_evlog_copy()'s acquire load of rewinds before it loads head.
+	 * The record that next takes index h - 1 is stored after (D), so a
+	 * reader whose copy saw any of its words sees this count too.
+	 */
+	RB_STORE_REL(&l->head, h - 1);
+	/* Relaxed load: rewinds is the owner's own. */
+	RB_STORE_REL(&l->rewinds, RB_LOAD(&l->rewinds) + 1);
+}
+
+/**
  * rb_evlog_copy - copy the records of @q from index @from on, without
  * stopping the writer
  * @out: room for @max records
@@ -332,6 +373,7 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 	const struct rb_evlog *l = q->log;
 	const struct rb_event *r = q->rec;
 	uint64_t n = q->size, h1, h2, lo, hi, valid, tail = 0, i, r1, r2, back;
+	uint64_t top;
 	size_t k, skip;
 
 	memset(w, 0, sizeof(*w));
@@ -340,7 +382,7 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 	/*
 	 * (R) Acquire: a rewind counted here has its lowered head seen
 	 * below; pairs with the owner's release of rewinds after it moved
-	 * head back (rb_ev_rewind()).
+	 * head back (rb_evlog_rewind()).
 	 */
 	r1 = RB_LOAD_ACQ(&l->rewinds);
 	/* Acquire: the records below head; pairs with the writer's release store. */
@@ -360,6 +402,7 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 		out[k].arg = RB_LOAD(&e->arg);
 		out[k].kind = RB_LOAD(&e->kind);
 		out[k].aux = RB_LOAD(&e->aux);
+		RB_EVLOG_COPY_STEP(q, i);
 	}
 	/*
 	 * (D) Acquire fence: the copy before the second look at head, tail
@@ -367,14 +410,20 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 	 * stores a record.
 	 */
 	RB_FENCE_ACQ();
-	h2 = RB_LOAD(&l->head);
+	/*
+	 * (R) Acquire: a lowered head seen here has the peak stored before
+	 * it seen too; pairs with rb_evlog_rewind()'s release of head.
+	 */
+	h2 = RB_LOAD_ACQ(&l->head);
 	r2 = RB_LOAD(&l->rewinds);
+	top = RB_LOAD(&l->peak);
 	/*
 	 * Each rewind since r1 moved head back by one: the records from
-	 * h1 - back on may have been rewritten, and head may have been as
-	 * high as h2 + back meanwhile.  A count gone back is a reset: keep
-	 * nothing; a head lower than the rewinds explain, a reset or a
-	 * stranger's write: as before rewinds, trust no head.
+	 * h1 - back on may have been rewritten.  A count gone back is a
+	 * reset: keep nothing; a head lower than the rewinds explain, a
+	 * reset or a stranger's write: as before rewinds, trust no head.
+	 * The ring's slots hold the records up to the highest head ever,
+	 * peak's or head's: the oldest trusted is below that by the size.
 	 */
 	back = r2 >= r1 ? r2 - r1 : n;
 	if (back > n)
@@ -386,10 +435,10 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 		valid = 0;
 	} else if (q->policy == RB_POLICY_DRAIN) {
 		valid = tail = RB_LOAD(&l->tail);
-	} else if (h2 > UINT64_MAX - n) {
-		valid = h2 - n + 1;
 	} else {
-		valid = h2 + back >= n ? h2 + back - n + 1 : 0;
+		if (top < h2 || h2 == UINT64_MAX)
+			top = h2;
+		valid = top >= n ? top - n + 1 : 0;
 	}
 	skip = valid > lo ? (size_t)((valid < hi ? valid : hi) - lo) : 0;
 	k = (size_t)(hi - lo);

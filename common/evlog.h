@@ -71,6 +71,7 @@ RB_HIDDEN int	rb_evlog_full(const struct rb_evq *, uint32_t);
 RB_HIDDEN void	rb_evlog_drop(const struct rb_evq *, uint32_t);
 RB_HIDDEN int	rb_evlog_putv(const struct rb_evq *, const struct rb_event *,
 		    uint32_t);
+RB_HIDDEN void	rb_evlog_rewind(const struct rb_evq *, uint64_t);
 RB_HIDDEN size_t rb_evlog_copy(const struct rb_evq *, uint64_t,
 		    struct rb_event *, size_t, struct rb_ev_window *);
 RB_HIDDEN int	rb_evlog_consume(const struct rb_evq *, uint64_t, uint64_t);

@@ -450,17 +450,8 @@ static RB_NOINSTR bool rb_ev_rewind(struct rb_thread *t, uintptr_t fn,
 	if (RB_LOAD(&e->kind) != RB_EV_ENTRY || RB_LOAD(&e->fn) != fn ||
 	    RB_LOAD(&e->ts) != e0)
 		return false;
-	/*
-	 * (R) Release, both: the records below the lowered head before it
-	 * (a reader's acquire load of head trusts them), and the lowered
-	 * head before the count of rewinds that tells of it; pairs with the
-	 * readers' acquire load of rewinds before they load head
-	 * (rb_evlog_copy()).  The record that next takes index h - 1 is
-	 * stored after (D), so a reader whose copy saw any of its words sees
-	 * this count too.
-	 */
-	RB_STORE_REL(&l->head, h - 1);
-	RB_STORE_REL(&l->rewinds, RB_LOAD(&l->rewinds) + 1);
+	/* (R): head back, then the count that tells the readers. */
+	rb_evlog_rewind(&t->ev, h);
 	return true;
 }
 

@@ -563,7 +563,9 @@ struct rb_evlog {
 	uint64_t	rewinds;	/* short calls taken back: head moved
 					   back over their entry (release,
 					   after the head's store) */
-	uint64_t	pad1[2];
+	uint64_t	peak;		/* the highest head a rewind moved
+					   back from (before the head's store) */
+	uint64_t	pad1[1];
 	uint64_t	tail __attribute__((aligned(RB_CACHELINE)));
 					/* drain: records consumed (release) */
 	uint32_t	waiting;	/* drain, blocking: 1 while the owner
