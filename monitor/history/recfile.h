@@ -46,6 +46,7 @@ struct rbrec_header {
 #define RBREC_THREAD_END	7	/* a stream ends (its thread exited) */
 #define RBREC_END		8	/* the recording's totals, last */
 #define RBREC_DYN		9	/* functions a process did not trace */
+#define RBREC_SHORT		10	/* a stream's short calls taken back */
 #define RBREC_TYPE_MAX		RBREC_DYN
 
 struct rbrec_chunk {
@@ -120,6 +121,17 @@ struct rbrec_lost {
 	uint32_t	why;		/* RBREC_LOST_* */
 	uint64_t	count;		/* records; 0: unknown how many */
 	uint64_t	at;		/* the index the gap starts at */
+};
+
+/*
+ * The short calls a stream's thread took back out of its log so far
+ * (rbtrace(5), "EVENT LOG", "Short calls"): never recorded, and not lost
+ * either.  The last chunk of a stream holds its count.
+ */
+struct rbrec_short {
+	uint32_t	stream;
+	uint32_t	pad;
+	uint64_t	count;
 };
 
 struct rbrec_thread_end {
@@ -228,6 +240,7 @@ struct rbrec_stream {
 	size_t		 nchunks, capchunks;
 	uint64_t	 records;	/* in its EVENTS chunks */
 	uint64_t	 lost;		/* in its LOST chunks */
+	uint64_t	 short_calls;	/* its last SHORT chunk's */
 };
 
 /*

@@ -86,6 +86,29 @@ events_json "$f"
 expect "phase 3 (off again): no more short calls" "$s2" "$(jqv '.processes[0].threads[0].short_calls')"
 expect "phase 3 (off again): every quick call kept" $((k2 + Q + S)) "$(quick_kept)"
 
+# ---- a recording carries the count ---------------------------------------------
+f=$T/rec.trace
+: >"$RBT_READY"
+traced rec RBTRACE_FILE="$f" RBTRACE_MIN_DURATION=1ms "$APPS/shortcalls" -t 1 -n $Q -s $S
+rp=$LAUNCHED
+wait_ready "done $rp" "$rp"
+launch recorder "$RBMON" record -o "$T/run.rbr" "$f"
+recp=$LAUNCHED
+wait_for "the recorder's first sweep" test -s "$T/run.rbr"
+events_json "$f"
+rs=$(jqv '.processes[0].threads[] | select(.name == "short-1") | .short_calls')
+kill -TERM "$rp"
+wait "$recp" || fail "rbmon record exited $?: $(cat "$T/recorder.err")"
+"$RBMON" report --json "$T/run.rbr" >"$T/json" 2>"$T/report.err" ||
+	fail "rbmon report exited $?: $(cat "$T/report.err")"
+expect "report --json: the recording's short calls" "$rs" "$(jqv .short_calls)"
+expect "report --json: per thread" "0 $rs" "$(jqv '[.threads[].short_calls] | sort | map(tostring) | join(" ")')"
+"$RBMON" replay "$T/run.rbr" >"$T/replay" 2>&1 || fail "rbmon replay exited $?"
+grep -q "^# $(printf "%'d" "$rs" 2>/dev/null || echo "$rs") short calls dropped at record time" "$T/replay" ||
+	grep -q "short calls dropped at record time" "$T/replay" ||
+	fail "replay does not say the short calls: $(tail -3 "$T/replay")"
+expect "replay: every slow call" "$S" "$(grep -c 'slow_call();' "$T/replay")"
+
 # Refused: drain, bad values.
 "$RBMON" --set min-duration=5 "$f" 2>"$T/bad.err" && fail "--set min-duration=5 (no unit) accepted"
 grep -q "min-duration wants" "$T/bad.err" || fail "no clear message: $(cat "$T/bad.err")"
