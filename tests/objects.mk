@@ -63,3 +63,5 @@ EXTRA_DIST += tests/apps/app.h tests/integration/dlopen.sh tests/integration/cxx
 # The event log's minimum duration: short calls taken back.
 TESTS += tests/integration/mindur.sh
 EXTRA_DIST += tests/integration/mindur.sh
+TESTS += tests/integration/hostile-mindur.sh
+EXTRA_DIST += tests/integration/hostile-mindur.sh
