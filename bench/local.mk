@@ -25,7 +25,8 @@ BENCHMARKS = \
 	bench/exports.sh \
 	bench/hotshare.sh \
 	bench/sites.sh \
-	bench/dyn.sh
+	bench/dyn.sh \
+	bench/history.sh
 
 BENCH_APPS = \
 	bench/apps/many \

@@ -19,7 +19,7 @@
 int rb_mindur_parse(const char *s, uint64_t *ns)
 {
 	static const struct { const char *unit; uint64_t ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 },
+		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "\xce\xbcs", 1000 },
 		{ "ms", 1000000 }, { "s", 1000000000ull },
 	};
 	uint64_t v = 0;

@@ -449,6 +449,7 @@ send_usage(FILE *f)
 	    "program's\n"
 	    "                       globals, as --thread evaluates it\n"
 	    "      --set FLAG=0|1   set a flag\n"
+	    "      --set min-duration=T  the file's minimum duration (0: off)\n"
 	    "      --timeout SEC    how long --send and --watch wait (default "
 	    "5)\n"
 	    "  -p, --pid PID        use the trace file PID writes to; with a FILE,\n"
