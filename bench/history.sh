@@ -85,7 +85,9 @@ for prog in lua sqlite3; do
 	for th in $THRESHOLDS; do
 		spans=() kept=() written=() short=()
 		for ((i = 0; i < RUNS; i++)); do
+			s= k= w= n=
 			read -r s k w n < <(run "$prog" "$th")
+			[ -n "$n" ] || broke "$prog (min-duration $th): no figures"
 			spans+=("$s") kept+=("$k") written+=("$w") short+=("$n")
 		done
 		printf '%-8s %-6s %14s %8s %14s %14s\n' "$prog" "$th" \

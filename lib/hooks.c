@@ -99,28 +99,6 @@ static RB_NOINSTR uint64_t rb_ev_now(const struct rb_thread *t)
 	return t->slowclock ? rb_clock_raw_slow() : rb_counter_read();
 }
 
-/*
- * A record the inline path does not take: fill and drain (rb_evlog_put()),
- * another clock, recording switched on or off since the last record
- * (marked in the log).  @ts 0: not read yet, and not read at all for a
- * record a full log would drop.
- */
-static RB_NOINSTR __attribute__((noinline, cold)) void
-rb_ev_slow(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg, uint64_t ts)
-{
-	uint32_t off = RB_LOAD(&t->ev.log->off) != 0;
-
-	if (ts == 0 && !off && !(t->evstate & RB_EVS_OFF) &&
-	    rb_evlog_full(&t->ev, 1)) {
-		rb_evlog_drop(&t->ev, 1);
-		return;
-	}
-	if (ts == 0)
-		ts = rb_ev_now(t);
-	if (rb_ev_on(t, ts))
-		rb_evlog_put(&t->ev, kind, fn, arg, ts);
-}
-
 /* The ring policy's record at head @h of @l: five stores and the head's release. */
 static inline RB_NOINSTR __attribute__((always_inline)) void
 rb_ev_store(struct rb_thread *t, struct rb_evlog *l, uint64_t h, uint32_t kind, uint64_t fn,
@@ -140,6 +118,87 @@ rb_ev_store(struct rb_thread *t, struct rb_evlog *l, uint64_t h, uint32_t kind, 
 	RB_STORE(&e->aux, 0);
 	/* (E) The record before the count that shows it; pairs with the readers' acquire load. */
 	RB_STORE_REL(&l->head, h + 1);
+}
+
+static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i)
+{
+	return (struct rb_slot *)(t->slots + (size_t)i * t->slot_size);
+}
+
+/*
+ * Short calls (rbtrace(5), "EVENT LOG", "Short calls"): @fn, stamped @ts
+ * as it returns, has just been popped; its slot (t->cur, which keeps the
+ * entry time) and the newest record say whether it is one.  Taken back
+ * when it ran for less than @thr and the newest record is its own entry:
+ * the same function with the slot's own stamp, so a frame unwound by a
+ * longjmp or an exception, whose entry is followed by other records or
+ * was never the newest, is never mistaken for it, nor a recursive call
+ * for another level.  Ring and fill only: a drained record may be
+ * consumed already.
+ *
+ * Return: true if the entry was taken back (no exit is recorded).
+ */
+static RB_NOINSTR bool rb_ev_rewind(struct rb_thread *t, uintptr_t fn,
+				     uint64_t ts, uint64_t thr)
+{
+	struct rb_evlog *l = t->ev.log;
+	const struct rb_slot *s = rb_slot(t, t->cur);
+	const struct rb_event *e;
+	uint64_t e0, h;
+
+	/* Relaxed: the slot, head and the records are the owner's own. */
+	e0 = RB_LOAD(&s->ts);
+	h = RB_LOAD(&l->head);
+	if (h == 0 || t->ev.size == 0 || RB_LOAD(&s->fn) != fn || e0 == 0 ||
+	    ts < e0 || ts - e0 >= thr)
+		return false;
+	e = &t->ev.rec[(h - 1) & (t->ev.size - 1)];
+	if (RB_LOAD(&e->kind) != RB_EV_ENTRY || RB_LOAD(&e->fn) != fn ||
+	    RB_LOAD(&e->ts) != e0)
+		return false;
+	/* (R): head back, then the count that tells the readers. */
+	rb_evlog_rewind(&t->ev, h);
+	return true;
+}
+
+/*
+ * A record the inline path does not take: fill and drain (rb_evlog_put()),
+ * another clock, recording switched on or off since the last record
+ * (marked in the log), an exit with a minimum duration set (a short
+ * call's entry taken back instead).  @ts 0: not read yet, and not read at
+ * all for a record a full log would drop.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_ev_slow(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg, uint64_t ts)
+{
+	uint32_t off = RB_LOAD(&t->ev.log->off) != 0;
+	/* Relaxed: as in rb_ev_exit(). */
+	uint64_t thr = RB_LOAD(&t->ev.log->min_duration);
+
+	if (kind == RB_EV_EXIT && thr != 0 && !off &&
+	    !(t->evstate & RB_EVS_OFF) && t->ev.policy != RB_POLICY_DRAIN &&
+	    t->slowclock != RB_TCLOCK_NONE) {
+		if (ts == 0)
+			ts = rb_ev_now(t);
+		if (rb_ev_rewind(t, fn, ts, thr))
+			return;
+		/* Kept: the ring policy's inline record, as rb_ev_put()'s. */
+		if (t->evstate == 0) {
+			rb_ev_store(t, t->ev.log, RB_LOAD(&t->ev.log->head),
+			    kind, fn, arg, ts);
+			return;
+		}
+	}
+
+	if (ts == 0 && !off && !(t->evstate & RB_EVS_OFF) &&
+	    rb_evlog_full(&t->ev, 1)) {
+		rb_evlog_drop(&t->ev, 1);
+		return;
+	}
+	if (ts == 0)
+		ts = rb_ev_now(t);
+	if (rb_ev_on(t, ts))
+		rb_evlog_put(&t->ev, kind, fn, arg, ts);
 }
 
 /*
@@ -201,6 +260,29 @@ rb_ev_lazy(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg)
 	rb_ev_put(t, kind, fn, arg, 0, true);
 }
 
+/*
+ * The log's copy of the file's minimum duration, at the thread's start: a
+ * monitor that changes it stores the header's, a full fence, then every
+ * log's; the owner stores its log's, a full fence, then looks at the
+ * header again, so that one of the two sees the other's store and the
+ * log ends with the header's value (seq_cst fences, no pair name: both
+ * sides are here and in monitor/core/control.c).
+ */
+static void rb_ev_mindur_sync(struct rb_thread *t)
+{
+	uint64_t v = RB_LOAD(&rb_proc.map.hdr->min_duration), w;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		RB_STORE(&t->ev.log->min_duration, v);
+		RB_FENCE_SEQ();
+		w = RB_LOAD(&rb_proc.map.hdr->min_duration);
+		if (w == v)
+			break;
+		v = w;
+	}
+}
+
 /**
  * rb_ev_thread_start - an empty log for the calling thread, which has just
  * claimed its ring; off if its process had recording switched off
@@ -227,6 +309,7 @@ void rb_ev_thread_start(struct rb_thread *t)
 			RB_FETCH_ADD(&rb_proc.map.hdr->ev_reused_lost, head - tail);
 	}
 	rb_evlog_reset(&t->ev);
+	rb_ev_mindur_sync(t);
 	if (h->ev_policy != RB_POLICY_RING || t->slowclock == RB_TCLOCK_CALL)
 		t->evstate = RB_EVS_SLOW;
 	else
@@ -243,11 +326,6 @@ void rb_ev_thread_start(struct rb_thread *t)
 void rb_ev_mark(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg)
 {
 	rb_ev(t, kind, fn, arg, rb_clock_raw_slow());
-}
-
-static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i)
-{
-	return (struct rb_slot *)(t->slots + (size_t)i * t->slot_size);
 }
 
 /* The slot of level @d - 1, given @c, the slot of level @d (@d > 0). */
@@ -420,75 +498,36 @@ rb_pop(struct rb_thread *t, struct rb_ring *r, uintptr_t fn)
 }
 
 /*
- * Short calls (rbtrace(5), "EVENT LOG", "Short calls"): @fn, stamped @ts
- * as it returns, has just been popped; its slot (t->cur, which keeps the
- * entry time) and the newest record say whether it is one.  Taken back
- * when it ran for less than @thr and the newest record is its own entry:
- * the same function with the slot's own stamp, so a frame unwound by a
- * longjmp or an exception, whose entry is followed by other records or
- * was never the newest, is never mistaken for it, nor a recursive call
- * for another level.  Ring and fill only: a drained record may be
- * consumed already.
- *
- * Return: true if the entry was taken back (no exit is recorded).
+ * The exit's record, after a pop that found @fn on top: rb_ev_lazy()'s,
+ * with the log's minimum duration (its copy of the header's, on the
+ * line of head and off) compared once the record is to be made inline.
  */
-static RB_NOINSTR bool rb_ev_rewind(struct rb_thread *t, uintptr_t fn,
-				     uint64_t ts, uint64_t thr)
-{
-	struct rb_evlog *l = t->ev.log;
-	const struct rb_slot *s = rb_slot(t, t->cur);
-	const struct rb_event *e;
-	uint64_t e0, h;
-
-	/* Relaxed: the slot, head and the records are the owner's own. */
-	e0 = RB_LOAD(&s->ts);
-	h = RB_LOAD(&l->head);
-	if (h == 0 || t->ev.size == 0 || RB_LOAD(&s->fn) != fn || e0 == 0 ||
-	    ts < e0 || ts - e0 >= thr)
-		return false;
-	e = &t->ev.rec[(h - 1) & (t->ev.size - 1)];
-	if (RB_LOAD(&e->kind) != RB_EV_ENTRY || RB_LOAD(&e->fn) != fn ||
-	    RB_LOAD(&e->ts) != e0)
-		return false;
-	/* (R): head back, then the count that tells the readers. */
-	rb_evlog_rewind(&t->ev, h);
-	return true;
-}
-
-/*
- * The exit's record with a minimum duration set: the clock read here, the
- * entry taken back if the call was short, else the exit recorded as
- * usual.  Out of line: the fast path pays one load and one compare.
- */
-static RB_NOINSTR __attribute__((noinline, cold)) void
-rb_ev_exit_timed(struct rb_thread *t, uintptr_t fn)
-{
-	/* Relaxed: as in rb_ev_exit(). */
-	uint64_t thr = RB_LOAD(&rb_proc.map.hdr->min_duration), ts;
-
-	if ((t->evstate & ~RB_EVS_SLOW) != 0 ||
-	    t->slowclock == RB_TCLOCK_NONE || t->ev.policy == RB_POLICY_DRAIN ||
-	    thr == 0 || RB_LOAD(&t->ev.log->off) != 0) {
-		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
-		return;
-	}
-	ts = rb_ev_now(t);
-	if (!rb_ev_rewind(t, fn, ts, thr))
-		rb_ev(t, RB_EV_EXIT, fn, 0, ts);
-}
-
-/* The exit's record, after a pop that found @fn on top. */
 static inline RB_NOINSTR __attribute__((always_inline)) void
 rb_ev_exit(struct rb_thread *t, uintptr_t fn)
 {
+	struct rb_evlog *l;
+	uint64_t h;
+
+	if (RB_UNLIKELY(t->evstate != 0)) {
+		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+		return;
+	}
+	l = t->ev.log;
+	if (RB_UNLIKELY(RB_LOAD(&l->off) != 0)) {
+		rb_ev_slow(t, RB_EV_EXIT, fn, 0, 0);
+		return;
+	}
 	/*
 	 * Relaxed: a threshold changed is honoured a hook late at most; the
 	 * rewind orders what it writes itself (R).
 	 */
-	if (RB_UNLIKELY(RB_LOAD(&rb_proc.map.hdr->min_duration) != 0))
-		rb_ev_exit_timed(t, fn);
-	else
-		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+	if (RB_UNLIKELY(RB_LOAD(&l->min_duration) != 0)) {
+		rb_ev_slow(t, RB_EV_EXIT, fn, 0, 0);
+		return;
+	}
+	/* Relaxed: head is the owner's own. */
+	h = RB_LOAD(&l->head);
+	rb_ev_store(t, l, h, RB_EV_EXIT, fn, 0, rb_counter_read());
 }
 
 /*

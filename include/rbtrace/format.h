@@ -194,10 +194,10 @@ struct rb_header {
 	/*
 	 * Minimum duration (rbtrace(5), "EVENT LOG", "Short calls"): a call
 	 * that returns sooner and kept nothing it called is taken back out
-	 * of the event log.  min_duration is what the hooks compare, in
-	 * clock units (0: off), read relaxed at each exit; min_duration_ns
+	 * of the event log.  min_duration is the threshold in clock units
+	 * (0: off), which each log copies (struct rb_evlog); min_duration_ns
 	 * is the same as set, for readers.  Written by the creator and by
-	 * monitors (ns first, then units).
+	 * monitors (ns first, then units, then every log's copy).
 	 */
 	uint64_t	min_duration_ns;
 	uint64_t	min_duration;
@@ -548,9 +548,9 @@ struct rb_event {
 
 /*
  * A ring's event log header, followed by struct rb_event[events].  The
- * owner writes head, dropped, pending_lost, stalled and rewinds; a
+ * owner writes head, dropped, pending_lost, stalled, rewinds and peak; a
  * consumer (drain) writes tail, on a cache line of its own; monitors
- * write off; both write waiting.
+ * write off; both write waiting and min_duration.
  */
 struct rb_evlog {
 	uint64_t	head;		/* records stored, ever (release) */
@@ -565,7 +565,9 @@ struct rb_evlog {
 					   after the head's store) */
 	uint64_t	peak;		/* the highest head a rewind moved
 					   back from (before the head's store) */
-	uint64_t	pad1[1];
+	uint64_t	min_duration;	/* rb_header.min_duration as the owner
+					   compares it: copied at its start,
+					   stored by monitors after the header */
 	uint64_t	tail __attribute__((aligned(RB_CACHELINE)));
 					/* drain: records consumed (release) */
 	uint32_t	waiting;	/* drain, blocking: 1 while the owner

@@ -713,10 +713,20 @@ static int
 ctl_set_min_duration(struct ctl_call *x)
 {
 	struct rb_header	*h = ctl_hdr(x->c);
+	const struct rb_header	*g = &x->c->m->hdr;
+	uint32_t		 i;
 
-	/* ns first, for readers; then the units the hooks compare. */
+	/* ns first, for readers; then the units each log copies. */
 	RB_STORE(&h->min_duration_ns, x->ns);
 	RB_STORE(&h->min_duration, x->units);
+	/*
+	 * Full fence: the header before the logs; a thread starting looks
+	 * at the header after its own store (rb_ev_mindur_sync()).
+	 */
+	RB_FENCE_SEQ();
+	for (i = 0; g->events != 0 && i < g->rings; i++)
+		RB_STORE(&rb_ring_evlog(g, ctl_ring(x->c, i))->min_duration,
+		    x->units);
 	return 0;
 }
 

@@ -79,7 +79,7 @@ static const struct field ring_fields[] = {
 
 static const struct field log_fields[] = {
 	LF(head), LF(dropped), LF(pending_lost), LF(off), LF(stalled),
-	LF(rewinds), LF(peak), LF(tail), LF(waiting),
+	LF(rewinds), LF(peak), LF(min_duration), LF(tail), LF(waiting),
 };
 
 static char *base;
