@@ -47,6 +47,9 @@
  * reads nothing shared, one switched off a single word; a full fill or
  * drain log drops a return without reading the clock.  Its pairs are (D)
  * and (E) of rbtrace(5), "ORDERING"; the readers' side is rb_evlog_copy().
+ * With a minimum duration (rbtrace(5), "Short calls"; the log's copy of
+ * it is on the line of head and off) a return goes out of line too, and
+ * a short call's entry is taken back instead of an exit recorded (R).
  *
  * No clock (RBTRACE_CLOCK=none): nothing reads a clock.  Slots are stamped
  * 0; a record is stamped with its place in the log (head + 1 when it is
