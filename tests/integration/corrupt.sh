@@ -67,8 +67,10 @@ x=$(damaged version4); header_put "$x" version 4
 refuse "format version 4" "$x"
 x=$(damaged version5); header_put "$x" version 5
 refuse "format version 5" "$x"
-x=$(damaged version7); header_put "$x" version 7
-refuse "format version 7" "$x"
+x=$(damaged version6); header_put "$x" version 6
+refuse "format version 6" "$x"
+x=$(damaged version8); header_put "$x" version 8
+refuse "format version 8" "$x"
 x=$(damaged version0); header_put "$x" version 0
 refuse "format version 0" "$x"
 
