@@ -5,7 +5,7 @@
  * calls"): with a threshold between the two, the log keeps the slow calls
  * only, and counts every quick call as a short call dropped.
  *
- * usage: shortcalls [-t THREADS] [-n QUICK] [-s SLOW] [-p]
+ * usage: shortcalls [-t THREADS] [-n QUICK] [-s SLOW] [-p | -r]
  * Each thread "short-K" (THREADS of them, default 3) runs short_work():
  *   short_thread { short_work { quick_call {} x QUICK
  *                               slow_call { quick_call {} } x SLOW } }
@@ -15,6 +15,8 @@
  * waits for SIGTERM.
  * -p  phases instead, in main alone: short_work(), "phase N PID", wait for
  *     SIGUSR1; three times, then "done PID" and wait.
+ * -r  the threads run short_work() again and again: main writes "running
+ *     PID" and waits for SIGUSR1, then the threads stop after their round.
  * Defaults: QUICK 100000, SLOW 50.
  */
 #define _GNU_SOURCE
@@ -35,6 +37,7 @@ static volatile unsigned long sink;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int worked;
+static volatile int again;	/* -r: 1 while the threads go round */
 
 /* One more thread worked: tell main, then stay for good. */
 NOTRACE static void short_park(void)
@@ -81,7 +84,9 @@ static void *short_thread(void *arg)
 
 	snprintf(name, sizeof(name), "short-%d", (int)(long)arg);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
-	short_work();
+	do
+		short_work();
+	while (__atomic_load_n(&again, __ATOMIC_RELAXED));
 	app_ready("worked %d %d %ld", (int)getpid(), (int)gettid(),
 	    quick + slow);
 	short_park();
@@ -91,7 +96,7 @@ static void *short_thread(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t t[THREADS_MAX];
-	int opt, threads = 3, phases = 0, i;
+	int opt, threads = 3, phases = 0, rounds = 0, i;
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -99,12 +104,13 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	while ((opt = getopt(argc, argv, "t:n:s:p")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:s:pr")) != -1) {
 		switch (opt) {
 		case 't': threads = atoi(optarg); break;
 		case 'n': quick = atol(optarg); break;
 		case 's': slow = atol(optarg); break;
 		case 'p': phases = 1; break;
+		case 'r': rounds = 1; break;
 		default: return 2;
 		}
 	}
@@ -118,10 +124,17 @@ int main(int argc, char **argv)
 				return 0;
 		}
 	} else {
+		again = rounds;
 		for (i = 0; i < threads; i++)
 			if (pthread_create(&t[i], NULL, short_thread,
 					   (void *)(long)(i + 1)) != 0)
 				return 2;
+		if (rounds) {
+			app_ready("running %d", (int)getpid());
+			if (app_wait(SIGUSR1) != SIGUSR1)
+				return 0;
+			__atomic_store_n(&again, 0, __ATOMIC_RELAXED);
+		}
 		pthread_mutex_lock(&mu);
 		while (worked < threads)
 			pthread_cond_wait(&cv, &mu);

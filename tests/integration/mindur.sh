@@ -109,6 +109,36 @@ grep -q "^# $(printf "%'d" "$rs" 2>/dev/null || echo "$rs") short calls dropped 
 	fail "replay does not say the short calls: $(tail -3 "$T/replay")"
 expect "replay: every slow call" "$S" "$(grep -c 'slow_call();' "$T/replay")"
 
+# ---- readers racing threads that take calls back constantly ---------------------
+# 2 us: most quick calls taken back, some kept (held up), the slow ones
+# kept, round after round; 20 copies rbmon makes meanwhile must nest and
+# keep time in order.
+f=$T/stress.trace
+: >"$RBT_READY"
+traced stress RBTRACE_FILE="$f" RBTRACE_MIN_DURATION=2us "$APPS/shortcalls" -t 2 -n 200000 -s 2 -r
+sp=$LAUNCHED
+wait_ready "running $sp" "$sp"
+NESTS='def nests: reduce .[] as $r ({s: [], ok: true};
+	if $r.kind == "entry" then .s += [$r.function]
+	elif $r.kind == "exit" then
+		(if (.s | length) == 0 then . elif .s[-1] == $r.function
+		 then .s |= .[:-1] else .ok = false end)
+	else . end) | .ok;'
+copies=0
+while [ "$copies" -lt 20 ]; do
+	events_json "$f"
+	expect_jq "copy $copies: every thread's records nest" \
+		"$NESTS [.processes[0].threads[] | .records | nests] | all"
+	expect_jq "copy $copies: timestamps never go back" \
+		'[.processes[0].threads[] | [.records[].ts_ns] | . == sort] | all'
+	copies=$((copies + 1))
+done
+kill -USR1 "$sp"
+wait_ready "done $sp" "$sp"
+events_json "$f"
+expect_jq "the workers took calls back" \
+	'[.processes[0].threads[] | select(.name | startswith("short-")) | .short_calls > 0] == [true, true]'
+
 # Refused: drain, bad values.
 "$RBMON" --set min-duration=5 "$f" 2>"$T/bad.err" && fail "--set min-duration=5 (no unit) accepted"
 grep -q "min-duration wants" "$T/bad.err" || fail "no clear message: $(cat "$T/bad.err")"
