@@ -48,8 +48,8 @@
  * drain log drops a return without reading the clock.  Its pairs are (D)
  * and (E) of rbtrace(5), "ORDERING"; the readers' side is rb_evlog_copy().
  * With a minimum duration (rbtrace(5), "Short calls"; the log's copy of
- * it is on the line of head and off) a return goes out of line too, and
- * a short call's entry is taken back instead of an exit recorded (R).
+ * it is on the line of head and off) a return goes out of line, and a
+ * short call's entry is taken back instead of an exit recorded (R).
  *
  * No clock (RBTRACE_CLOCK=none): nothing reads a clock.  Slots are stamped
  * 0; a record is stamped with its place in the log (head + 1 when it is
@@ -102,6 +102,28 @@ static RB_NOINSTR uint64_t rb_ev_now(const struct rb_thread *t)
 	return t->slowclock ? rb_clock_raw_slow() : rb_counter_read();
 }
 
+/*
+ * A record the inline path does not take: fill and drain (rb_evlog_put()),
+ * another clock, recording switched on or off since the last record
+ * (marked in the log).  @ts 0: not read yet, and not read at all for a
+ * record a full log would drop.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_ev_slow(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg, uint64_t ts)
+{
+	uint32_t off = RB_LOAD(&t->ev.log->off) != 0;
+
+	if (ts == 0 && !off && !(t->evstate & RB_EVS_OFF) &&
+	    rb_evlog_full(&t->ev, 1)) {
+		rb_evlog_drop(&t->ev, 1);
+		return;
+	}
+	if (ts == 0)
+		ts = rb_ev_now(t);
+	if (rb_ev_on(t, ts))
+		rb_evlog_put(&t->ev, kind, fn, arg, ts);
+}
+
 /* The ring policy's record at head @h of @l: five stores and the head's release. */
 static inline RB_NOINSTR __attribute__((always_inline)) void
 rb_ev_store(struct rb_thread *t, struct rb_evlog *l, uint64_t h, uint32_t kind, uint64_t fn,
@@ -121,87 +143,6 @@ rb_ev_store(struct rb_thread *t, struct rb_evlog *l, uint64_t h, uint32_t kind, 
 	RB_STORE(&e->aux, 0);
 	/* (E) The record before the count that shows it; pairs with the readers' acquire load. */
 	RB_STORE_REL(&l->head, h + 1);
-}
-
-static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i)
-{
-	return (struct rb_slot *)(t->slots + (size_t)i * t->slot_size);
-}
-
-/*
- * Short calls (rbtrace(5), "EVENT LOG", "Short calls"): @fn, stamped @ts
- * as it returns, has just been popped; its slot (t->cur, which keeps the
- * entry time) and the newest record say whether it is one.  Taken back
- * when it ran for less than @thr and the newest record is its own entry:
- * the same function with the slot's own stamp, so a frame unwound by a
- * longjmp or an exception, whose entry is followed by other records or
- * was never the newest, is never mistaken for it, nor a recursive call
- * for another level.  Ring and fill only: a drained record may be
- * consumed already.
- *
- * Return: true if the entry was taken back (no exit is recorded).
- */
-static RB_NOINSTR bool rb_ev_rewind(struct rb_thread *t, uintptr_t fn,
-				     uint64_t ts, uint64_t thr)
-{
-	struct rb_evlog *l = t->ev.log;
-	const struct rb_slot *s = rb_slot(t, t->cur);
-	const struct rb_event *e;
-	uint64_t e0, h;
-
-	/* Relaxed: the slot, head and the records are the owner's own. */
-	e0 = RB_LOAD(&s->ts);
-	h = RB_LOAD(&l->head);
-	if (h == 0 || t->ev.size == 0 || RB_LOAD(&s->fn) != fn || e0 == 0 ||
-	    ts < e0 || ts - e0 >= thr)
-		return false;
-	e = &t->ev.rec[(h - 1) & (t->ev.size - 1)];
-	if (RB_LOAD(&e->kind) != RB_EV_ENTRY || RB_LOAD(&e->fn) != fn ||
-	    RB_LOAD(&e->ts) != e0)
-		return false;
-	/* (R): head back, then the count that tells the readers. */
-	rb_evlog_rewind(&t->ev, h);
-	return true;
-}
-
-/*
- * A record the inline path does not take: fill and drain (rb_evlog_put()),
- * another clock, recording switched on or off since the last record
- * (marked in the log), an exit with a minimum duration set (a short
- * call's entry taken back instead).  @ts 0: not read yet, and not read at
- * all for a record a full log would drop.
- */
-static RB_NOINSTR __attribute__((noinline, cold)) void
-rb_ev_slow(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg, uint64_t ts)
-{
-	uint32_t off = RB_LOAD(&t->ev.log->off) != 0;
-	/* Relaxed: as in rb_ev_exit(). */
-	uint64_t thr = RB_LOAD(&t->ev.log->min_duration);
-
-	if (kind == RB_EV_EXIT && thr != 0 && !off &&
-	    !(t->evstate & RB_EVS_OFF) && t->ev.policy != RB_POLICY_DRAIN &&
-	    t->slowclock != RB_TCLOCK_NONE) {
-		if (ts == 0)
-			ts = rb_ev_now(t);
-		if (rb_ev_rewind(t, fn, ts, thr))
-			return;
-		/* Kept: the ring policy's inline record, as rb_ev_put()'s. */
-		if (t->evstate == 0) {
-			rb_ev_store(t, t->ev.log, RB_LOAD(&t->ev.log->head),
-			    kind, fn, arg, ts);
-			return;
-		}
-	}
-
-	if (ts == 0 && !off && !(t->evstate & RB_EVS_OFF) &&
-	    rb_evlog_full(&t->ev, 1)) {
-		rb_evlog_drop(&t->ev, 1);
-		return;
-	}
-	if (ts == 0)
-		ts = rb_ev_now(t);
-	if (rb_ev_on(t, ts))
-		rb_evlog_put(&t->ev, kind, fn, arg, ts);
 }
 
 /*
@@ -329,6 +270,11 @@ void rb_ev_thread_start(struct rb_thread *t)
 void rb_ev_mark(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg)
 {
 	rb_ev(t, kind, fn, arg, rb_clock_raw_slow());
+}
+
+static inline RB_NOINSTR struct rb_slot *rb_slot(struct rb_thread *t, uint32_t i)
+{
+	return (struct rb_slot *)(t->slots + (size_t)i * t->slot_size);
 }
 
 /* The slot of level @d - 1, given @c, the slot of level @d (@d > 0). */
@@ -501,18 +447,89 @@ rb_pop(struct rb_thread *t, struct rb_ring *r, uintptr_t fn)
 }
 
 /*
+ * Short calls (rbtrace(5), "EVENT LOG", "Short calls"): @fn, stamped @ts
+ * as it returns, has just been popped; its slot (t->cur, which keeps the
+ * entry time) and the newest record say whether it is one.  Taken back
+ * when it ran for less than @thr and the newest record is its own entry:
+ * the same function with the slot's own stamp, so a frame unwound by a
+ * longjmp or an exception, whose entry is followed by other records or
+ * was never the newest, is never mistaken for it, nor a recursive call
+ * for another level.
+ *
+ * Return: true if the entry was taken back (no exit is recorded).
+ */
+static RB_NOINSTR bool rb_ev_rewind(struct rb_thread *t, uintptr_t fn,
+				     uint64_t ts, uint64_t thr)
+{
+	struct rb_evlog *l = t->ev.log;
+	const struct rb_slot *s = rb_slot(t, t->cur);
+	const struct rb_event *e;
+	uint64_t e0, h;
+
+	/* Relaxed: the slot, head and the records are the owner's own. */
+	e0 = RB_LOAD(&s->ts);
+	h = RB_LOAD(&l->head);
+	if (h == 0 || t->ev.size == 0 || RB_LOAD(&s->fn) != fn || e0 == 0 ||
+	    ts < e0 || ts - e0 >= thr)
+		return false;
+	e = &t->ev.rec[(h - 1) & (t->ev.size - 1)];
+	if (RB_LOAD(&e->kind) != RB_EV_ENTRY || RB_LOAD(&e->fn) != fn ||
+	    RB_LOAD(&e->ts) != e0)
+		return false;
+	/* (R): head back, then the count that tells the readers. */
+	rb_evlog_rewind(&t->ev, h);
+	return true;
+}
+
+/*
+ * The exit's record with a minimum duration set: the clock read here, the
+ * entry taken back if the call was short, else the exit recorded as
+ * rb_ev_put() would.  Ring and fill only: a drained record may be consumed
+ * already; never without a clock, nor while recording is switched off.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_ev_exit_timed(struct rb_thread *t, uintptr_t fn)
+{
+	struct rb_evlog *l = t->ev.log;
+	/* Relaxed: as in rb_ev_exit(). */
+	uint64_t thr = RB_LOAD(&l->min_duration), ts;
+
+	if ((t->evstate & ~RB_EVS_SLOW) != 0 ||
+	    t->slowclock == RB_TCLOCK_NONE || t->ev.policy == RB_POLICY_DRAIN ||
+	    thr == 0 || RB_LOAD(&l->off) != 0) {
+		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+		return;
+	}
+	ts = rb_ev_now(t);
+	if (rb_ev_rewind(t, fn, ts, thr))
+		return;
+	if (t->evstate == 0)
+		rb_ev_store(t, l, RB_LOAD(&l->head), RB_EV_EXIT, fn, 0, ts);
+	else
+		rb_ev_slow(t, RB_EV_EXIT, fn, 0, ts);
+}
+
+/*
  * The exit's record, after a pop that found @fn on top: rb_ev_lazy()'s,
- * with the log's minimum duration (its copy of the header's, on the
- * line of head and off) compared once the record is to be made inline.
+ * with the log's minimum duration (its copy of the header's, on the line
+ * of head and off) compared before a record is made.
  */
 static inline RB_NOINSTR __attribute__((always_inline)) void
 rb_ev_exit(struct rb_thread *t, uintptr_t fn)
 {
+	uint32_t st = t->evstate;
 	struct rb_evlog *l;
-	uint64_t h;
 
-	if (RB_UNLIKELY(t->evstate != 0)) {
-		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+	/*
+	 * Relaxed, min_duration: a threshold changed is honoured a hook late
+	 * at most; the rewind orders what it writes itself (R).
+	 */
+	if (RB_UNLIKELY(st != 0)) {
+		if (!(st & RB_EVS_NONE) &&
+		    RB_LOAD(&t->ev.log->min_duration) != 0)
+			rb_ev_exit_timed(t, fn);
+		else
+			rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
 		return;
 	}
 	l = t->ev.log;
@@ -520,17 +537,13 @@ rb_ev_exit(struct rb_thread *t, uintptr_t fn)
 		rb_ev_slow(t, RB_EV_EXIT, fn, 0, 0);
 		return;
 	}
-	/*
-	 * Relaxed: a threshold changed is honoured a hook late at most; the
-	 * rewind orders what it writes itself (R).
-	 */
 	if (RB_UNLIKELY(RB_LOAD(&l->min_duration) != 0)) {
-		rb_ev_slow(t, RB_EV_EXIT, fn, 0, 0);
+		rb_ev_exit_timed(t, fn);
 		return;
 	}
 	/* Relaxed: head is the owner's own. */
-	h = RB_LOAD(&l->head);
-	rb_ev_store(t, l, h, RB_EV_EXIT, fn, 0, rb_counter_read());
+	rb_ev_store(t, l, RB_LOAD(&l->head), RB_EV_EXIT, fn, 0,
+	    rb_counter_read());
 }
 
 /*
