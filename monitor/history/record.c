@@ -97,6 +97,8 @@ struct recorder {
 	int32_t		*stream_pid;	/* per stream, for the summary */
 	size_t		 cap_stream_pid;
 	int		 broken;	/* the trace file went bad */
+	int		 last;		/* the last sweep: a log's newest
+					   entries taken as they are */
 	uint32_t	*dyn_gen;	/* per dynamic tracing entry: its gen
 					   when last read (odd: to read) */
 	struct rec_dyn {
@@ -166,7 +168,7 @@ rec_copy_guarded(void *arg)
 	 * still go; taken at a later sweep, once settled or once the thread
 	 * has ended (never in drain, whose logs take nothing back).
 	 */
-	if (a->w.rewinds != 0 && a->st == RB_OWN_LIVE &&
+	if (a->w.rewinds != 0 && a->st == RB_OWN_LIVE && !r->last &&
 	    h->ev_policy != RB_POLICY_DRAIN)
 		a->n = a->w.settled;
 	/* Orders the copy before the reread: a ring taken meanwhile bumped gen. */
@@ -1090,6 +1092,7 @@ rbmon_record(const struct rbmon_record_opts *o)
 	}
 	/* What the threads wrote since, and the objects of the end. */
 	if (!r.broken && r.w.err == 0) {
+		r.last = 1;
 		rec_sweep(&r);
 		rec_objects(&r);
 		rec_dyn(&r, 1);
