@@ -28,6 +28,7 @@ BENCHMARKS = \
 	bench/dyn.sh \
 	bench/snapshot.sh
 	bench/capture.sh
+	bench/history.sh
 
 BENCH_APPS = \
 	bench/apps/many \

@@ -16,6 +16,17 @@
 #include "common/evlog.h"
 #include "common/futex.h"
 
+#ifdef RB_EVLOG_TEST_STEPS
+/* The unit tests act as the writer between a reader's steps (check_evlog). */
+void (*rb_evlog_copy_step)(const struct rb_evq *, uint64_t);
+#define RB_EVLOG_COPY_STEP(q, i)	do {				\
+	if (rb_evlog_copy_step != NULL)					\
+		rb_evlog_copy_step(q, i);				\
+} while (0)
+#else
+#define RB_EVLOG_COPY_STEP(q, i)	do { } while (0)
+#endif
+
 /* A blocked owner looks at its consumer this often. */
 #define RB_EVLOG_WAIT_SLICE_NS	10000000ull
 
@@ -80,6 +91,8 @@ void rb_evlog_reset(const struct rb_evq *q)
 	RB_STORE(&l->tail, 0);
 	RB_STORE(&l->stalled, 0);
 	RB_STORE(&l->waiting, 0);
+	RB_STORE(&l->rewinds, 0);
+	RB_STORE(&l->peak, 0);
 }
 
 /* Store record @e at index @h (publication is the caller's). */
@@ -309,6 +322,35 @@ int rb_evlog_put(const struct rb_evq *q, uint32_t kind, uint64_t fn,
 }
 
 /**
+ * rb_evlog_rewind - the owner takes back its newest record, at index
+ * @h - 1 (@h its head, > 0): a short call's entry (rbtrace(5), "EVENT LOG",
+ * "Short calls"); the record is written over by the next
+ */
+void rb_evlog_rewind(const struct rb_evq *q, uint64_t h)
+{
+	struct rb_evlog *l = q->log;
+
+	/*
+	 * The ring's slots of the records taken back still hold them until
+	 * written again: the oldest record a reader may trust is peak's
+	 * (relaxed: published by the head's release below).
+	 */
+	if (h > RB_LOAD(&l->peak))
+		RB_STORE(&l->peak, h);
+	/*
+	 * (R) Release, both: the records below the lowered head before it
+	 * (a reader's acquire load of head trusts them), and the lowered
+	 * head before the count of rewinds that tells of it; pairs with
+	 * rb_evlog_copy()'s acquire load of rewinds before it loads head.
+	 * The record that next takes index h - 1 is stored after (D), so a
+	 * reader whose copy saw any of its words sees this count too.
+	 */
+	RB_STORE_REL(&l->head, h - 1);
+	/* Relaxed load: rewinds is the owner's own. */
+	RB_STORE_REL(&l->rewinds, RB_LOAD(&l->rewinds) + 1);
+}
+
+/**
  * rb_evlog_copy - copy the records of @q from index @from on, without
  * stopping the writer
  * @out: room for @max records
@@ -317,7 +359,11 @@ int rb_evlog_put(const struct rb_evq *q, uint32_t kind, uint64_t fn,
  * Copies the newest records at most @max, then reads head again and
  * keeps only those the writer cannot have been overwriting meanwhile
  * (ring: the slot of the record being written next is the oldest's;
- * drain: the slots below the consumer's tail).  Never a torn record.
+ * drain: the slots below the consumer's tail), nor rewriting after a
+ * rewind (a short call taken back moves head back by one and counts
+ * rewinds, rbtrace(5), "EVENT LOG": the newest records of the window, as
+ * many as rewinds grew across the copy, may have been rewritten).  Never
+ * a torn or stale record.
  *
  * Return: the records kept, whole, in @out[0..] (index w->first on).
  */
@@ -326,12 +372,19 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 {
 	const struct rb_evlog *l = q->log;
 	const struct rb_event *r = q->rec;
-	uint64_t n = q->size, h1, h2, lo, valid, tail = 0, i;
+	uint64_t n = q->size, h1, h2, lo, hi, valid, tail = 0, i, r1, r2, back;
+	uint64_t top;
 	size_t k, skip;
 
 	memset(w, 0, sizeof(*w));
 	if (n == 0)
 		return 0;
+	/*
+	 * (R) Acquire: a rewind counted here has its lowered head seen
+	 * below; pairs with the owner's release of rewinds after it moved
+	 * head back (rb_evlog_rewind()).
+	 */
+	r1 = RB_LOAD_ACQ(&l->rewinds);
 	/* Acquire: the records below head; pairs with the writer's release store. */
 	h1 = RB_LOAD_ACQ(&l->head);
 	lo = h1 > n ? h1 - n : 0;
@@ -349,24 +402,46 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 		out[k].arg = RB_LOAD(&e->arg);
 		out[k].kind = RB_LOAD(&e->kind);
 		out[k].aux = RB_LOAD(&e->aux);
+		RB_EVLOG_COPY_STEP(q, i);
 	}
 	/*
-	 * (D) Acquire fence: the copy before the second look at head and
-	 * tail; pairs with the writer's release fence before it stores a
-	 * record.
+	 * (D) Acquire fence: the copy before the second look at head, tail
+	 * and rewinds; pairs with the writer's release fence before it
+	 * stores a record.
 	 */
 	RB_FENCE_ACQ();
-	h2 = RB_LOAD(&l->head);
-	if (h2 < h1)
+	/*
+	 * (R) Acquire: a lowered head seen here has the peak stored before
+	 * it seen too; pairs with rb_evlog_rewind()'s release of head.
+	 */
+	h2 = RB_LOAD_ACQ(&l->head);
+	r2 = RB_LOAD(&l->rewinds);
+	top = RB_LOAD(&l->peak);
+	/*
+	 * Each rewind since r1 moved head back by one: the records from
+	 * h1 - back on may have been rewritten.  A count gone back is a
+	 * reset: keep nothing; a head lower than the rewinds explain, a
+	 * reset or a stranger's write: as before rewinds, trust no head.
+	 * The ring's slots hold the records up to the highest head ever,
+	 * peak's or head's: the oldest trusted is below that by the size.
+	 */
+	back = r2 >= r1 ? r2 - r1 : n;
+	if (back > n)
+		back = n;
+	if (h2 < h1 && h1 - h2 > back)
 		h2 = UINT64_MAX;	/* reset or written by a stranger: keep nothing */
+	hi = h1 - lo > back ? h1 - back : lo;
 	if (q->policy == RB_POLICY_FILL) {
 		valid = 0;
 	} else if (q->policy == RB_POLICY_DRAIN) {
 		valid = tail = RB_LOAD(&l->tail);
 	} else {
-		valid = h2 >= n ? h2 - n + 1 : 0;
+		if (top < h2 || h2 == UINT64_MAX)
+			top = h2;
+		valid = top >= n ? top - n + 1 : 0;
 	}
-	skip = valid > lo ? (size_t)((valid < h1 ? valid : h1) - lo) : 0;
+	skip = valid > lo ? (size_t)((valid < hi ? valid : hi) - lo) : 0;
+	k = (size_t)(hi - lo);
 	if (skip > 0)
 		memmove(out, out + skip, (k - skip) * sizeof(*out));
 	w->first = lo + skip;
@@ -375,6 +450,11 @@ size_t rb_evlog_copy(const struct rb_evq *q, uint64_t from,
 	w->tail = tail;
 	w->overwritten = q->policy == RB_POLICY_RING && h2 > n ? h2 - n : 0;
 	w->dropped = RB_LOAD(&l->dropped);
+	w->rewinds = r2;
+	/* A run of entries at the end may still be taken back. */
+	for (w->settled = w->n; w->settled > 0 &&
+	    out[w->settled - 1].kind == RB_EV_ENTRY; w->settled--)
+		;
 	return w->n;
 }
 

@@ -13,7 +13,9 @@
  * what is not consumed and drops when full, marking the gap with a lost
  * record once there is room).  Accounting, in records, for every log:
  *	written == consumed + overwritten + dropped + still_buffered
- * where written counts every record offered, dropped those never stored.
+ * where written counts every record offered, dropped those never stored,
+ * and a short call taken back (rbtrace(5), "EVENT LOG", "Short calls")
+ * counts its two records in neither: written - 2 * rewinds on the left.
  *
  * Blocking (drain, rbtrace(5), "EVENT LOG"): when the consumer asks for it
  * in rb_header.ev_consumer, an owner whose log is full waits for room, a
@@ -51,6 +53,10 @@ struct rb_ev_window {
 	uint64_t	tail;		/* drain: tail after the copy */
 	uint64_t	overwritten;	/* ring: records lost to the writer, ever */
 	uint64_t	dropped;	/* records never stored, ever */
+	uint64_t	rewinds;	/* short calls taken back, ever */
+	size_t		settled;	/* of n, the first that no rewind can
+					   take back any more (all but a run
+					   of entries at the end) */
 };
 
 RB_HIDDEN int	rb_policy_parse(const char *);
@@ -65,6 +71,7 @@ RB_HIDDEN int	rb_evlog_full(const struct rb_evq *, uint32_t);
 RB_HIDDEN void	rb_evlog_drop(const struct rb_evq *, uint32_t);
 RB_HIDDEN int	rb_evlog_putv(const struct rb_evq *, const struct rb_event *,
 		    uint32_t);
+RB_HIDDEN void	rb_evlog_rewind(const struct rb_evq *, uint64_t);
 RB_HIDDEN size_t rb_evlog_copy(const struct rb_evq *, uint64_t,
 		    struct rb_event *, size_t, struct rb_ev_window *);
 RB_HIDDEN int	rb_evlog_consume(const struct rb_evq *, uint64_t, uint64_t);

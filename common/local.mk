@@ -11,6 +11,7 @@ RB_COMMON_SOURCES = \
 	common/defs.h \
 	common/evlog.c common/evlog.h \
 	common/futex.c common/futex.h \
+	common/mindur.c common/mindur.h \
 	common/namematch.c common/namematch.h \
 	common/procstat.c common/procstat.h \
 	common/snap.c common/snap.h \

@@ -96,3 +96,30 @@ void rb_clock_calibrate(struct rb_header *h)
 	RB_STORE(&h->clock_tsc_hz,
 		 (uint64_t)((unsigned __int128)dt * 1000000000u / dns));
 }
+
+/**
+ * rb_clock_rate - the counter's rate for the file of header @h: the
+ * architectural one, the writers' estimate, or else measured now over a
+ * couple of milliseconds (once, where a setting wants it: never on a hook)
+ *
+ * Return: ticks per second, 0 if the clock is no counter.
+ */
+uint64_t rb_clock_rate(const struct rb_header *h)
+{
+	uint64_t tsc0, ns0, tsc, ns;
+
+	if (RB_CLOCK_COUNTER == 0 || h->clock != RB_CLOCK_COUNTER)
+		return 0;
+	if (rb_counter_hz() != 0)
+		return rb_counter_hz();
+	if (RB_LOAD(&h->clock_tsc_hz) != 0)
+		return RB_LOAD(&h->clock_tsc_hz);
+	tsc0 = rb_counter_read();
+	ns0 = rb_clock_mono_ns();
+	do {
+		tsc = rb_counter_read();
+		ns = rb_clock_mono_ns();
+	} while (ns - ns0 < 2000000u);
+	return tsc > tsc0 ? (uint64_t)((unsigned __int128)(tsc - tsc0) *
+				       1000000000u / (ns - ns0)) : 0;
+}

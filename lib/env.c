@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/mindur.h"
 #include "internal.h"
 
 void rb_settings_defaults(struct rb_settings *s)
@@ -25,6 +26,7 @@ void rb_settings_defaults(struct rb_settings *s)
 	s->orphan_timeout = RB_DEF_ORPHAN_TIMEOUT;
 	s->record_wait = 0;
 	s->watch_worker = RB_WW_LAZY;
+	s->min_duration_ns = 0;
 }
 
 /**
@@ -206,6 +208,22 @@ int rb_settings_from_env(struct rb_settings *s,
 			rb_env_bad(warn, "RBTRACE_WATCH_WORKER", val,
 				   "not lazy or start",
 				   s->watch_worker == RB_WW_START ? "start" : "lazy");
+			bad++;
+		}
+	}
+
+	val = get("RBTRACE_MIN_DURATION");
+	if (val != NULL) {
+		if (rb_mindur_parse(val, &s->min_duration_ns) != 0) {
+			rb_env_bad(warn, "RBTRACE_MIN_DURATION", val,
+				   "not " RB_MINDUR_WORDS, "0 (off)");
+			bad++;
+		} else if (s->min_duration_ns != 0 &&
+			   s->geo.ev_policy == RB_POLICY_DRAIN) {
+			/* A drained record may be consumed before its call returns. */
+			rb_env_bad(warn, "RBTRACE_MIN_DURATION", val,
+				   "not with RBTRACE_POLICY=drain", "0 (off)");
+			s->min_duration_ns = 0;
 			bad++;
 		}
 	}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/bootid.h"
+#include "common/mindur.h"
 #include "internal.h"
 
 #define RB_JOIN_WAIT_MS	2000	/* for a creator still laying the file out */
@@ -143,6 +144,9 @@ static int rb_file_create(struct rb_map *m, int fd, const struct rb_settings *s,
 	h->clock_ns0 = rb_clock_mono_ns();
 	/* An architectural rate (CNTFRQ) is known now; the TSC's is measured. */
 	h->clock_tsc_hz = rb_clock_is_counter(h->clock) ? rb_counter_hz() : 0;
+	h->min_duration_ns = s->min_duration_ns;
+	h->min_duration = rb_mindur_units(h->clock, rb_clock_rate(h),
+	    s->min_duration_ns);
 	h->single = 0;
 	h->stop_on_create = s->stop_on_create;
 	h->trace_on_create = s->trace_on_create;

@@ -47,6 +47,9 @@
  * reads nothing shared, one switched off a single word; a full fill or
  * drain log drops a return without reading the clock.  Its pairs are (D)
  * and (E) of rbtrace(5), "ORDERING"; the readers' side is rb_evlog_copy().
+ * With a minimum duration (rbtrace(5), "Short calls"; the log's copy of
+ * it is on the line of head and off) a return goes out of line, and a
+ * short call's entry is taken back instead of an exit recorded (R).
  *
  * No clock (RBTRACE_CLOCK=none): nothing reads a clock.  Slots are stamped
  * 0; a record is stamped with its place in the log (head + 1 when it is
@@ -201,6 +204,29 @@ rb_ev_lazy(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg)
 	rb_ev_put(t, kind, fn, arg, 0, true);
 }
 
+/*
+ * The log's copy of the file's minimum duration, at the thread's start: a
+ * monitor that changes it stores the header's, a full fence, then every
+ * log's; the owner stores its log's, a full fence, then looks at the
+ * header again, so that one of the two sees the other's store and the
+ * log ends with the header's value (seq_cst fences, no pair name: both
+ * sides are here and in monitor/core/control.c).
+ */
+static void rb_ev_mindur_sync(struct rb_thread *t)
+{
+	uint64_t v = RB_LOAD(&rb_proc.map.hdr->min_duration), w;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		RB_STORE(&t->ev.log->min_duration, v);
+		RB_FENCE_SEQ();
+		w = RB_LOAD(&rb_proc.map.hdr->min_duration);
+		if (w == v)
+			break;
+		v = w;
+	}
+}
+
 /**
  * rb_ev_thread_start - an empty log for the calling thread, which has just
  * claimed its ring; off if its process had recording switched off
@@ -229,6 +255,7 @@ void rb_ev_thread_start(struct rb_thread *t)
 			RB_FETCH_ADD(&rb_proc.map.hdr->ev_reused_lost, head - tail);
 	}
 	rb_evlog_reset(&t->ev);
+	rb_ev_mindur_sync(t);
 	if (h->ev_policy != RB_POLICY_RING || t->slowclock == RB_TCLOCK_CALL)
 		t->evstate = RB_EVS_SLOW;
 	else
@@ -422,6 +449,106 @@ rb_pop(struct rb_thread *t, struct rb_ring *r, uintptr_t fn)
 }
 
 /*
+ * Short calls (rbtrace(5), "EVENT LOG", "Short calls"): @fn, stamped @ts
+ * as it returns, has just been popped; its slot (t->cur, which keeps the
+ * entry time) and the newest record say whether it is one.  Taken back
+ * when it ran for less than @thr and the newest record is its own entry:
+ * the same function with the slot's own stamp, so a frame unwound by a
+ * longjmp or an exception, whose entry is followed by other records or
+ * was never the newest, is never mistaken for it, nor a recursive call
+ * for another level.
+ *
+ * Return: true if the entry was taken back (no exit is recorded).
+ */
+static RB_NOINSTR bool rb_ev_rewind(struct rb_thread *t, uintptr_t fn,
+				     uint64_t ts, uint64_t thr)
+{
+	struct rb_evlog *l = t->ev.log;
+	const struct rb_slot *s = rb_slot(t, t->cur);
+	const struct rb_event *e;
+	uint64_t e0, h;
+
+	/* Relaxed: the slot, head and the records are the owner's own. */
+	e0 = RB_LOAD(&s->ts);
+	h = RB_LOAD(&l->head);
+	if (h == 0 || t->ev.size == 0 || RB_LOAD(&s->fn) != fn || e0 == 0 ||
+	    ts < e0 || ts - e0 >= thr)
+		return false;
+	e = &t->ev.rec[(h - 1) & (t->ev.size - 1)];
+	if (RB_LOAD(&e->kind) != RB_EV_ENTRY || RB_LOAD(&e->fn) != fn ||
+	    RB_LOAD(&e->ts) != e0)
+		return false;
+	/* (R): head back, then the count that tells the readers. */
+	rb_evlog_rewind(&t->ev, h);
+	return true;
+}
+
+/*
+ * The exit's record with a minimum duration set: the clock read here, the
+ * entry taken back if the call was short, else the exit recorded as
+ * rb_ev_put() would.  Ring and fill only: a drained record may be consumed
+ * already; never without a clock, nor while recording is switched off.
+ */
+static RB_NOINSTR __attribute__((noinline, cold)) void
+rb_ev_exit_timed(struct rb_thread *t, uintptr_t fn)
+{
+	struct rb_evlog *l = t->ev.log;
+	/* Relaxed: as in rb_ev_exit(). */
+	uint64_t thr = RB_LOAD(&l->min_duration), ts;
+
+	if ((t->evstate & ~RB_EVS_SLOW) != 0 ||
+	    t->slowclock == RB_TCLOCK_NONE || t->ev.policy == RB_POLICY_DRAIN ||
+	    thr == 0 || RB_LOAD(&l->off) != 0) {
+		rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+		return;
+	}
+	ts = rb_ev_now(t);
+	if (rb_ev_rewind(t, fn, ts, thr))
+		return;
+	if (t->evstate == 0)
+		rb_ev_store(t, l, RB_LOAD(&l->head), RB_EV_EXIT, fn, 0, ts);
+	else
+		rb_ev_slow(t, RB_EV_EXIT, fn, 0, ts);
+}
+
+/*
+ * The exit's record, after a pop that found @fn on top: rb_ev_lazy()'s,
+ * with the log's minimum duration (its copy of the header's, on the line
+ * of head and off) compared before a record is made.
+ */
+static inline RB_NOINSTR __attribute__((always_inline)) void
+rb_ev_exit(struct rb_thread *t, uintptr_t fn)
+{
+	uint32_t st = t->evstate;
+	struct rb_evlog *l;
+
+	/*
+	 * Relaxed, min_duration: a threshold changed is honoured a hook late
+	 * at most; the rewind orders what it writes itself (R).
+	 */
+	if (RB_UNLIKELY(st != 0)) {
+		if (!(st & RB_EVS_NONE) &&
+		    RB_LOAD(&t->ev.log->min_duration) != 0)
+			rb_ev_exit_timed(t, fn);
+		else
+			rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+		return;
+	}
+	l = t->ev.log;
+	if (RB_UNLIKELY(RB_LOAD(&l->off) != 0)) {
+		rb_ev_slow(t, RB_EV_EXIT, fn, 0, 0);
+		return;
+	}
+	if (RB_UNLIKELY(RB_LOAD(&l->min_duration) != 0)) {
+		rb_ev_exit_timed(t, fn);
+		return;
+	}
+	/* Relaxed: head is the owner's own. */
+	rb_ev_store(t, l, RB_LOAD(&l->head), RB_EV_EXIT, fn, 0,
+	    rb_counter_read());
+}
+
+/*
  * The exit when the top slot holds another function: out of line, so
  * that the fast path keeps no value across a call.
  */
@@ -442,7 +569,7 @@ rb_exit_search(struct rb_thread *t, uintptr_t fn)
 static RB_NOINSTR __attribute__((noinline, cold)) void
 rb_exit_armed(struct rb_thread *t, uintptr_t fn)
 {
-	rb_ev_lazy(t, RB_EV_EXIT, fn, 0);
+	rb_ev_exit(t, fn);
 	rb_cap_exit(t, fn);
 }
 
@@ -540,7 +667,7 @@ rb_attention_exit(struct rb_thread *t, void *fn)
 
 	if (!(a & RB_ATTN_UNTRACED)) {
 		if (rb_pop(t, t->ring, (uintptr_t)fn)) {
-			rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
+			rb_ev_exit(t, (uintptr_t)fn);
 			if (t->depth <= t->cap_level)
 				rb_cap_exit(t, (uintptr_t)fn);
 		} else {
@@ -671,7 +798,7 @@ void __cyg_profile_func_exit(void *fn, void *site)
 		if (RB_UNLIKELY(t->depth == t->cap_level))
 			rb_exit_armed(t, (uintptr_t)fn);
 		else
-			rb_ev_lazy(t, RB_EV_EXIT, (uintptr_t)fn, 0);
+			rb_ev_exit(t, (uintptr_t)fn);
 	} else {
 		rb_exit_search(t, (uintptr_t)fn);
 	}

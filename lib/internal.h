@@ -28,6 +28,7 @@ struct rb_settings {
 	uint32_t	orphan_timeout;	/* seconds; 0 = stopped threads wait forever */
 	uint32_t	record_wait;	/* seconds the creator waits for a recorder */
 	int		watch_worker;	/* RB_WW_*: when the watch worker starts */
+	uint64_t	min_duration_ns;	/* RBTRACE_MIN_DURATION, 0: off */
 };
 
 #define RB_WW_LAZY	0	/* at the first watch (rbtrace(5), WATCHES) */
@@ -64,6 +65,7 @@ RB_HIDDEN uint32_t rb_clock_mode(uint32_t clock);
 RB_HIDDEN uint64_t rb_clock_mono_ns(void);
 RB_HIDDEN uint64_t rb_clock_raw_slow(void);
 RB_HIDDEN void rb_clock_calibrate(struct rb_header *h);
+RB_HIDDEN uint64_t rb_clock_rate(const struct rb_header *h);
 
 /* proc.c: process identity and liveness */
 RB_HIDDEN uint64_t rb_proc_start_time(pid_t pid);

@@ -266,7 +266,7 @@ START_TEST(test_layout_structs)
 	ck_assert_uint_eq(offsetof(struct rb_header, clock_tsc0) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_header, untraced_threads) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_owner), 32);
-	ck_assert_uint_eq(sizeof(struct rb_header), 560);	/* rbtrace(5) */
+	ck_assert_uint_eq(sizeof(struct rb_header), 576);	/* rbtrace(5) */
 	ck_assert_uint_eq(offsetof(struct rb_header, capfn_off) % 8, 0);
 	ck_assert_uint_eq(sizeof(struct rb_capfn) % 8, 0);
 	ck_assert_uint_eq(offsetof(struct rb_capture, records) % 8, 0);

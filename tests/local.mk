@@ -63,7 +63,8 @@ check_PROGRAMS += tests/check_evlog
 TESTS += tests/check_evlog
 endif
 tests_check_evlog_SOURCES = tests/check_evlog.c $(RB_COMMON_SOURCES)
-tests_check_evlog_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS)
+tests_check_evlog_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PTHREAD_CFLAGS) \
+	-DRB_EVLOG_TEST_STEPS
 tests_check_evlog_LDADD = $(CHECK_LIBS) $(PTHREAD_LIBS)
 
 include $(srcdir)/tests/monitor.mk

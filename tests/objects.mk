@@ -25,6 +25,11 @@ check_PROGRAMS += tests/apps/evcount
 tests_apps_evcount_SOURCES = tests/apps/evcount.c tests/apps/app.h
 tests_apps_evcount_CFLAGS = $(INTEGRATION_APP_CFLAGS)
 tests_apps_evcount_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
+# Quick calls and slow ones, for the event log's minimum duration (mindur.sh).
+check_PROGRAMS += tests/apps/shortcalls
+tests_apps_shortcalls_SOURCES = tests/apps/shortcalls.c tests/apps/app.h
+tests_apps_shortcalls_CFLAGS = $(INTEGRATION_APP_CFLAGS)
+tests_apps_shortcalls_LDFLAGS = $(INTEGRATION_APP_LINKFLAGS)
 tests_apps_named_SOURCES = tests/apps/named.c
 tests_apps_named_LDFLAGS = $(AM_LDFLAGS) -no-install
 tests_apps_named_LDADD = lib/librbtrace.la
@@ -54,3 +59,9 @@ EXTRA_DIST += tests/apps/app.h tests/integration/dlopen.sh tests/integration/cxx
 	tests/integration/record-lost.sh tests/integration/record-fail.sh tests/integration/record-blocking.sh \
 	tests/integration/hot.sh tests/apps/hot-main.c tests/apps/hot-leaf.c tests/integration/viewers.sh tests/integration/filters.sh \
 	tests/integration/planted.sh tests/integration/hostile-recording.sh
+
+# The event log's minimum duration: short calls taken back.
+TESTS += tests/integration/mindur.sh
+EXTRA_DIST += tests/integration/mindur.sh
+TESTS += tests/integration/hostile-mindur.sh
+EXTRA_DIST += tests/integration/hostile-mindur.sh

@@ -9,6 +9,7 @@ rbtrace_SOURCES = tools/rbtrace.c tools/progcheck.c tools/progcheck.h \
 	common/evlog.c common/evlog.h common/futex.c common/futex.h \
 	common/escape.c common/escape.h \
 	common/capspec.c common/capspec.h \
+	common/mindur.c common/mindur.h \
 	$(RB_COMMON_TOOL_SOURCES) \
 	common/defs.h
 rbtrace_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)

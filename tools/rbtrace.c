@@ -23,6 +23,7 @@
 #include "common/capspec.h"
 #include "common/escape.h"
 #include "common/evlog.h"
+#include "common/mindur.h"
 #include "common/outfile.h"
 #include "common/tracepath.h"
 #include "rbtrace/format.h"
@@ -36,6 +37,7 @@ struct rbtrace_opts {
 	const char	*events;	/* RBTRACE_EVENTS, NULL = unset */
 	const char	*policy;	/* RBTRACE_POLICY, NULL = unset */
 	const char	*clock;		/* RBTRACE_CLOCK, NULL = unset */
+	const char	*min_duration;	/* RBTRACE_MIN_DURATION, NULL = unset */
 	int		stop_on_create;
 	int		trace_on_create;
 	int		monitor;
@@ -192,6 +194,9 @@ static void rbtrace_usage(FILE *f)
 "                          rest) or drain (drop until a consumer makes room)\n"
 "      --clock C           timestamps: %s (the default where it is a\n"
 "                          clock), mono, or none (cheapest: no times)\n"
+"      --min-duration T    keep in the event log only calls that last T or\n"
+"                          more, or kept a call they made (T: 0, or a whole\n"
+"                          number of ns, us, ms or s up to 1s; not with drain)\n"
 "      --stop-on-create    new threads, the main thread included, stop at their\n"
 "                          first function until a monitor continues them\n"
 "      --no-trace-on-create  new threads start with tracing off\n"
@@ -456,6 +461,8 @@ static void rbtrace_setenv(const struct rbtrace_opts *o, const char *lib,
 		setenv("RBTRACE_POLICY", o->policy, 1);
 	if (o->clock != NULL)
 		setenv("RBTRACE_CLOCK", o->clock, 1);
+	if (o->min_duration != NULL)
+		setenv("RBTRACE_MIN_DURATION", o->min_duration, 1);
 	if (o->stop_on_create)
 		setenv("RBTRACE_SOC", "1", 1);
 	if (!o->trace_on_create)
@@ -933,7 +940,7 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 	for (i = 0; i < 5; i++)
 		other |= o->env[i] != NULL;
 	other |= o->file != NULL || o->events != NULL || o->policy != NULL ||
-		 o->clock != NULL || o->stop_on_create || !o->trace_on_create ||
+		 o->clock != NULL || o->min_duration != NULL || o->stop_on_create || !o->trace_on_create ||
 		 o->monitor;
 	if (o->detach && (other || o->exclude != NULL || o->include != NULL ||
 			  o->auto_exclude != NULL))
@@ -957,6 +964,8 @@ static int rbtrace_attach_main(struct rbtrace_opts *o, int nargs, char **args)
 	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_EVENTS", o->events);
 	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_POLICY", o->policy);
 	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_CLOCK", o->clock);
+	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_MIN_DURATION",
+			 o->min_duration);
 	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_SOC",
 			 o->stop_on_create ? "1" : NULL);
 	rbtrace_spec_add(spec, sizeof(spec), &n, "RBTRACE_TOC",
@@ -1026,6 +1035,7 @@ int main(int argc, char **argv)
 		{ "snapshot-signal", required_argument, NULL, 1014 },
 		{ "capture", required_argument, NULL, 1015 },
 		{ "capture-keep", required_argument, NULL, 1016 },
+		{ "min-duration", required_argument, NULL, 1017 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1089,6 +1099,20 @@ int main(int argc, char **argv)
 				rbtrace_bad_usage(what);
 			}
 			o.events = optarg;
+			break;
+		}
+		case 1017: {
+			uint64_t ns;
+
+			if (rb_mindur_parse(optarg, &ns) != 0) {
+				char what[256];
+
+				snprintf(what, sizeof(what),
+					 "--min-duration '%.64s': not "
+					 RB_MINDUR_WORDS, optarg);
+				rbtrace_bad_usage(what);
+			}
+			o.min_duration = optarg;
 			break;
 		}
 		case 1006:
@@ -1211,6 +1235,11 @@ int main(int argc, char **argv)
 		rbtrace_bad_usage("no program to run");
 	if (o.output != NULL && !o.monitor)
 		rbtrace_bad_usage("--output goes with --monitor");
+	if (o.min_duration != NULL && o.policy != NULL &&
+	    rb_policy_parse(o.policy) == RB_POLICY_DRAIN)
+		rbtrace_bad_usage("--min-duration does not go with --policy "
+				  "drain: a drained record may be consumed "
+				  "before its call returns");
 	if (o.record) {
 		if (o.monitor)
 			rbtrace_bad_usage("rbtrace record does not take --monitor "
@@ -1221,6 +1250,9 @@ int main(int argc, char **argv)
 		if (o.events != NULL && strtoul(o.events, NULL, 10) == 0)
 			rbtrace_bad_usage("rbtrace record needs an event log: "
 					  "--events cannot be 0");
+		if (o.min_duration != NULL)
+			rbtrace_bad_usage("rbtrace record drains the event logs: "
+					  "--min-duration does not go with drain");
 		o.policy = "drain";
 		if (o.events == NULL)
 			o.events = rbtrace_record_events(&o);

@@ -227,6 +227,17 @@ struct rb_header {
 	uint64_t	cap_lost;	/* functions a process could not arm
 					   (table full); atomic adds */
 	uint64_t	cap_next_id;	/* the last arming id; atomic adds */
+
+	/*
+	 * Minimum duration (rbtrace(5), "EVENT LOG", "Short calls"): a call
+	 * that returns sooner and kept nothing it called is taken back out
+	 * of the event log.  min_duration is the threshold in clock units
+	 * (0: off), which each log copies (struct rb_evlog); min_duration_ns
+	 * is the same as set, for readers.  Written by the creator and by
+	 * monitors (ns first, then units, then every log's copy).
+	 */
+	uint64_t	min_duration_ns;
+	uint64_t	min_duration;
 };
 
 /* rb_header.snap_state */
@@ -601,9 +612,9 @@ struct rb_event {
 
 /*
  * A ring's event log header, followed by struct rb_event[events].  The
- * owner writes head, dropped, pending_lost and stalled; a consumer
- * (drain) writes tail, on a cache line of its own; monitors write off;
- * both write waiting.
+ * owner writes head, dropped, pending_lost, stalled, rewinds and peak; a
+ * consumer (drain) writes tail, on a cache line of its own; monitors
+ * write off; both write waiting and min_duration.
  */
 struct rb_evlog {
 	uint64_t	head;		/* records stored, ever (release) */
@@ -613,7 +624,14 @@ struct rb_evlog {
 	uint32_t	pad0;
 	uint64_t	stalled;	/* drain, blocking: tail + 1 when the
 					   owner's last wait ran out, 0 */
-	uint64_t	pad1[3];
+	uint64_t	rewinds;	/* short calls taken back: head moved
+					   back over their entry (release,
+					   after the head's store) */
+	uint64_t	peak;		/* the highest head a rewind moved
+					   back from (before the head's store) */
+	uint64_t	min_duration;	/* rb_header.min_duration as the owner
+					   compares it: copied at its start,
+					   stored by monitors after the header */
 	uint64_t	tail __attribute__((aligned(RB_CACHELINE)));
 					/* drain: records consumed (release) */
 	uint32_t	waiting;	/* drain, blocking: 1 while the owner

@@ -17,6 +17,7 @@
 #include "monitor/core/discover.h"
 #include "monitor/core/dyn.h"
 #include "monitor/core/model.h"
+#include "common/mindur.h"
 #include "monitor/core/safeio.h"
 #include "monitor/core/symbols.h"
 #include "monitor/core/view.h"
@@ -32,8 +33,24 @@ send_set(struct rbmon_ctl *c, struct rbmon_cmd *k, const char *spec,
 {
 	const char	*eq = strchr(spec, '=');
 	char		*name, *cause = NULL;
+	uint64_t	 ns;
 	int		 value, r;
 
+	if (strncmp(spec, "min-duration=", 13) == 0) {
+		if (k != NULL)
+			rbmon_bad_usage("--set min-duration is the file's, "
+			    "not a thread's: no --thread");
+		if (rb_mindur_parse(spec + 13, &ns) != 0)
+			rbmon_bad_usage("--set min-duration wants "
+			    RB_MINDUR_WORDS ", not '%s'", spec + 13);
+		r = rbmon_ctl_set_min_duration(c, ns, &cause);
+		if (r != 0) {
+			rbmon_esc_line(stderr, "rbmon: --set %s: %s", spec,
+			    cause);
+			free(cause);
+		}
+		return r;
+	}
 	if (eq == NULL || (strcmp(eq + 1, "0") != 0 && strcmp(eq + 1, "1") != 0))
 		rbmon_bad_usage("--set wants FLAG=0 or FLAG=1, not '%s'", spec);
 	value = eq[1] - '0';
@@ -432,6 +449,7 @@ send_usage(FILE *f)
 	    "program's\n"
 	    "                       globals, as --thread evaluates it\n"
 	    "      --set FLAG=0|1   set a flag\n"
+	    "      --set min-duration=T  the file's minimum duration (0: off)\n"
 	    "      --timeout SEC    how long --send and --watch wait (default "
 	    "5)\n"
 	    "  -p, --pid PID        use the trace file PID writes to; with a FILE,\n"

@@ -24,6 +24,7 @@
 
 #include "common/atomic.h"
 #include "common/futex.h"
+#include "common/mindur.h"
 #include "monitor/core/control.h"
 
 #define CTL_SEC		1000000000ull
@@ -106,6 +107,7 @@ struct ctl_call {
 	char		**cause;
 	const char	*name;
 	int		 value;
+	uint64_t	 ns, units;	/* ctl_set_min_duration() */
 	int		 ret;
 	int		 (*fn)(struct ctl_call *);
 };
@@ -702,6 +704,73 @@ rbmon_ctl_set_flag(struct rbmon_ctl *c, const char *name, int value,
 	if (c->base == NULL) {
 		rbmon_xasprintf(cause, "the trace file is not open for "
 		    "writing");
+		return -1;
+	}
+	return ctl_guarded(&x);
+}
+
+static int
+ctl_set_min_duration(struct ctl_call *x)
+{
+	struct rb_header	*h = ctl_hdr(x->c);
+	const struct rb_header	*g = &x->c->m->hdr;
+	uint32_t		 i;
+
+	/* ns first, for readers; then the units each log copies. */
+	RB_STORE(&h->min_duration_ns, x->ns);
+	RB_STORE(&h->min_duration, x->units);
+	/*
+	 * Full fence: the header before the logs; a thread starting looks
+	 * at the header after its own store (rb_ev_mindur_sync()).
+	 */
+	RB_FENCE_SEQ();
+	for (i = 0; g->events != 0 && i < g->rings; i++)
+		RB_STORE(&rb_ring_evlog(g, ctl_ring(x->c, i))->min_duration,
+		    x->units);
+	return 0;
+}
+
+/**
+ * rbmon_ctl_set_min_duration - calls shorter than @ns are taken back out
+ * of the event logs from now on (rbtrace(5), "EVENT LOG", "Short calls");
+ * 0: none
+ *
+ * Refused for a drain log (a drained record may be consumed before its
+ * call returns) and without a clock.
+ * Return: 0, or -1 with *@cause set.
+ */
+int
+rbmon_ctl_set_min_duration(struct rbmon_ctl *c, uint64_t ns, char **cause)
+{
+	struct ctl_call		 x = { .c = c, .cause = cause,
+				    .fn = ctl_set_min_duration, .ns = ns };
+	const struct rb_header	*h = &c->m->hdr;
+	struct rbmon_clock	 k;
+
+	if (c->base == NULL) {
+		rbmon_xasprintf(cause, "the trace file is not open for "
+		    "writing");
+		return -1;
+	}
+	if (ns != 0 && h->events == 0) {
+		rbmon_xasprintf(cause, "the file has no event log");
+		return -1;
+	}
+	if (ns != 0 && h->ev_policy == RB_POLICY_DRAIN) {
+		rbmon_xasprintf(cause, "not with the drain policy: a drained "
+		    "record may be consumed before its call returns");
+		return -1;
+	}
+	if (ns != 0 && h->clock == RB_CLOCK_NONE) {
+		rbmon_xasprintf(cause, "the file has no clock "
+		    "(RBTRACE_CLOCK=none)");
+		return -1;
+	}
+	rbmon_clock_init(&k, h);
+	x.units = rb_mindur_units(h->clock, k.hz > 0 ? (uint64_t)k.hz : 0, ns);
+	if (ns != 0 && x.units == 0) {
+		rbmon_xasprintf(cause, "the rate of the file's clock is not "
+		    "known here");
 		return -1;
 	}
 	return ctl_guarded(&x);

@@ -59,6 +59,7 @@ int	rbmon_ctl_wait(struct rbmon_ctl *, struct rbmon_cmd *, uint64_t,
 	    char **);
 void	rbmon_cmd_free(struct rbmon_cmd *);
 int	rbmon_ctl_set_flag(struct rbmon_ctl *, const char *, int, char **);
+int	rbmon_ctl_set_min_duration(struct rbmon_ctl *, uint64_t, char **);
 int	rbmon_ctl_signal(struct rbmon_ctl *, const struct rbmon_cmd *, char **);
 /* A watch's value as a thread gave it. */
 struct rbmon_wval {

@@ -352,6 +352,9 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 	if (c->kind == RB_CLOCK_NONE)
 		fputs("no clock (RBTRACE_CLOCK=none): frames show how long "
 		    "rbmon has seen them, not their age\n", out);
+	if (s->min_duration_ns != 0)
+		fprintf(out, "event logs: calls shorter than %" PRIu64 " ns "
+		    "dropped (min-duration)\n", s->min_duration_ns);
 	for (i = 0; i < s->nprocs; i++) {
 		p = &s->procs[i];
 		fprintf(out, "process %d (", p->pid);
@@ -382,6 +385,10 @@ rbmon_dump_text(FILE *out, const struct rbmon_model *m,
 				    "(no monitor left)", t->orphaned,
 				    t->orphaned == 1 ? "" : "s");
 			fprintf(out, ", depth %d", t->depth);
+			if (t->ev_rewinds != 0)
+				fprintf(out, ", %" PRIu64 " short call%s "
+				    "dropped", t->ev_rewinds,
+				    t->ev_rewinds == 1 ? "" : "s");
 			if (t->kstate != 0) {
 				fputs(", kernel ", out);
 				rbmon_esc_write(out, (char[2]){ t->kstate, '\0' },
@@ -687,8 +694,9 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 	fputs(", \"clock\": ", out);
 	rbmon_json_string(out, rb_clock_name(m->hdr.clock));
 	fprintf(out, ", \"rings\": {\"total\": %u, \"used\": %u, "
-	    "\"untraced_threads\": %" PRIu64 "}, ",
-	    s->rings_total, s->rings_used, s->untraced);
+	    "\"untraced_threads\": %" PRIu64 "}, \"min_duration_ns\": %"
+	    PRIu64 ", ", s->rings_total, s->rings_used, s->untraced,
+	    s->min_duration_ns);
 	dump_snap_json(out, &s->snap);
 	fputs("\"processes\": [", out);
 	for (i = 0; i < s->nprocs; i++) {
@@ -716,8 +724,9 @@ rbmon_dump_json(FILE *out, const struct rbmon_model *m,
 			    rbmon_dump_state(p, t), t->depth, t->wrapped);
 			if (t->wrapped != 0)
 				fprintf(out, "\"wrapped_at\": %zu, ", t->gap_at);
-			fprintf(out, "\"detached\": %s, ",
-			    t->state == RB_STATE_DETACHED ? "true" : "false");
+			fprintf(out, "\"detached\": %s, \"short_calls\": %"
+			    PRIu64 ", ", t->state == RB_STATE_DETACHED ?
+			    "true" : "false", t->ev_rewinds);
 			dump_json_control(out, sy, s, p, t);
 			dump_json_kernel(out, p, t);
 			fputs("\"frames\": [", out);

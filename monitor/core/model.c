@@ -530,6 +530,7 @@ model_ring_events(const struct rb_header *h, struct rb_ring *r,
 	t->ev_tail = RB_LOAD(&l->tail);
 	t->ev_dropped = RB_LOAD(&l->dropped);
 	t->ev_pending = RB_LOAD(&l->pending_lost);
+	t->ev_rewinds = RB_LOAD(&l->rewinds);
 	t->ev_off = RB_LOAD(&l->off) != 0;
 }
 
@@ -601,6 +602,8 @@ model_rings_read(struct rbmon_model *m, struct rbmon_snapshot *s)
 	/* Relaxed: a statistic and flags shown as they are, no ordering. */
 	hl = m->base;
 	s->untraced = RB_LOAD(&hl->untraced_threads);
+	/* Relaxed: shown as it is; a monitor may change it any time. */
+	s->min_duration_ns = RB_LOAD(&hl->min_duration_ns);
 	s->single = RB_LOAD(&hl->single);
 	s->stop_on_create = RB_LOAD(&hl->stop_on_create);
 	s->trace_on_create = RB_LOAD(&hl->trace_on_create);

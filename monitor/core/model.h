@@ -113,6 +113,7 @@ struct rbmon_thread {
 	/* The ring's claim and its event log's counters (events.c). */
 	uint64_t	gen;		/* rb_owner.gen when read */
 	uint64_t	ev_head, ev_tail, ev_dropped, ev_pending;
+	uint64_t	ev_rewinds;	/* short calls taken back */
 	uint32_t	ev_off;		/* recording switched off */
 };
 
@@ -150,6 +151,7 @@ struct rbmon_snapshot {
 	uint32_t	rings_total;
 	uint32_t	rings_used;	/* LIVE + CLAIMING */
 	uint64_t	untraced;
+	uint64_t	min_duration_ns;	/* as the file has it now */
 	int32_t		single, stop_on_create, trace_on_create;
 	/* trigger snapshots (rbtrace(5), "SNAPSHOTS"), the header's counts */
 	struct rbmon_snapcount {

@@ -405,6 +405,7 @@ events_fn_name(struct rbmon_symbols *sy, const struct rbmon_snapshot *s,
 /* The log's own counts, as rbtrace(5) defines them. */
 struct events_counts {
 	uint64_t	written, consumed, overwritten, dropped, buffered;
+	uint64_t	short_calls;	/* taken back: two records each */
 };
 
 static void
@@ -413,7 +414,8 @@ events_counts(const struct rb_header *h, const struct rbmon_thread *t,
 {
 	memset(k, 0, sizeof *k);
 	k->dropped = t->ev_dropped;
-	k->written = t->ev_head + t->ev_dropped;
+	k->short_calls = t->ev_rewinds;
+	k->written = t->ev_head + t->ev_dropped + 2 * t->ev_rewinds;
 	switch (h->ev_policy) {
 	case RB_POLICY_DRAIN:
 		k->consumed = t->ev_tail <= t->ev_head ? t->ev_tail : t->ev_head;
@@ -670,6 +672,10 @@ events_text_head(struct events_out *o)
 	    rb_policy_name(h->ev_policy), h->events, h->events == 1 ? "" : "s",
 	    h->clock == RB_CLOCK_NONE ?
 	    "; no times (RBTRACE_CLOCK=none): the calls in order only" : "");
+	if (o->s->min_duration_ns != 0)
+		fprintf(o->out, "calls shorter than %" PRIu64 " ns that kept "
+		    "nothing they called are dropped (min-duration)\n",
+		    o->s->min_duration_ns);
 	return 1;
 }
 
@@ -680,10 +686,14 @@ events_text_thread(struct events_out *o)
 	rbmon_esc_fputs(o->t->name, o->out);
 	fprintf(o->out, "\" (%s%s): %" PRIu64 " written, %" PRIu64
 	    " overwritten, %" PRIu64 " dropped, %" PRIu64
-	    " consumed, %" PRIu64 " buffered\n",
+	    " consumed, %" PRIu64 " buffered",
 	    rbmon_dump_state(o->p, o->t), o->t->ev_off ? ", recording off" : "",
 	    o->k.written, o->k.overwritten, o->k.dropped, o->k.consumed,
 	    o->k.buffered);
+	if (o->k.short_calls != 0)
+		fprintf(o->out, ", %" PRIu64 " short call%s dropped",
+		    o->k.short_calls, o->k.short_calls == 1 ? "" : "s");
+	fputc('\n', o->out);
 }
 
 static void
@@ -903,7 +913,8 @@ events_json_head(struct events_out *o)
 	    "%u, \"policy\": \"%s\", \"clock\": ", rbmon_mono_ns(), h->events,
 	    rb_policy_name(h->ev_policy));
 	rbmon_json_string(o->out, rb_clock_name(h->clock));
-	fputs("}, \"processes\": [", o->out);
+	fprintf(o->out, ", \"min_duration_ns\": %" PRIu64 "}, \"processes\": [",
+	    o->s->min_duration_ns);
 	return 1;
 }
 
@@ -924,10 +935,11 @@ events_json_thread(struct events_out *o)
 	fprintf(o->out, ", \"state\": \"%s\", \"recording\": %s, "
 	    "\"written\": %" PRIu64 ", \"consumed\": %" PRIu64
 	    ", \"overwritten\": %" PRIu64 ", \"dropped\": %" PRIu64
-	    ", \"buffered\": %" PRIu64 ", ", rbmon_dump_state(o->p, o->t),
+	    ", \"buffered\": %" PRIu64 ", \"short_calls\": %" PRIu64 ", ",
+	    rbmon_dump_state(o->p, o->t),
 	    o->m->hdr.events != 0 && !o->t->ev_off ? "true" : "false",
 	    o->k.written, o->k.consumed, o->k.overwritten, o->k.dropped,
-	    o->k.buffered);
+	    o->k.buffered, o->k.short_calls);
 }
 
 static void

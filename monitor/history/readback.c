@@ -143,6 +143,8 @@ rbread_losses(const struct rbwalk_ctx *x, struct rbread_losses *l)
 	for (i = 0; i < x->rec.nstreams; i++) {
 		const struct rbwalk_count	*c = &x->counts[i];
 
+		if (c->walked)
+			l->short_calls += x->rec.streams[i].short_calls;
 		if (!c->walked || (c->lost == 0 && !c->lost_unknown))
 			continue;
 		l->lost += c->lost;
@@ -246,6 +248,11 @@ rbread_lost_table(FILE *out, const struct rbwalk_ctx *x, const char *prefix)
 
 	rbread_losses(x, &l);
 	/* A blank line first: the prefix without its trailing blanks. */
+	if (l.short_calls != 0)
+		fprintf(out, "%.*s\n%s%s short call%s dropped at record time "
+		    "(min-duration): never recorded, not lost.\n", blank,
+		    prefix, prefix, rbmon_group(a, sizeof a, l.short_calls),
+		    l.short_calls == 1 ? "" : "s");
 	if (l.incomplete)
 		fprintf(out, "%.*s\n%sThe recording is incomplete (no END "
 		    "chunk): the counts above are lower bounds.\n", blank,
@@ -299,10 +306,10 @@ rbread_lost_json(FILE *out, const struct rbwalk_ctx *x)
 		if (x->counts[i].walked)
 			records += x->counts[i].records;
 	fprintf(out, ", \"records\": %" PRIu64 ", \"lost\": %" PRIu64
-	    ", \"lost_unknown\": %s, \"complete\": %s, \"lower_bounds\": %s",
-	    records, l.lost, l.unknown ? "true" : "false",
-	    l.incomplete ? "false" : "true",
-	    rbread_lower_bounds(&l) ? "true" : "false");
+	    ", \"lost_unknown\": %s, \"complete\": %s, \"lower_bounds\": %s"
+	    ", \"short_calls\": %" PRIu64, records, l.lost,
+	    l.unknown ? "true" : "false", l.incomplete ? "false" : "true",
+	    rbread_lower_bounds(&l) ? "true" : "false", l.short_calls);
 	fprintf(out, ", \"losses\": {\"records\": %" PRIu64 ", \"unknown\": %s"
 	    ", \"threads\": %zu, \"gaps\": %" PRIu64 ", \"gap_ns\": %" PRIu64
 	    ", \"exits_lost\": %" PRIu64 ", \"entries_lost\": %" PRIu64 "}"
@@ -319,10 +326,11 @@ rbread_lost_json(FILE *out, const struct rbwalk_ctx *x)
 		    (int)s->info.tid);
 		rbmon_json_string(out, rbread_thread_name(s));
 		fprintf(out, ", \"records\": %" PRIu64 ", \"lost\": %" PRIu64
-		    ", \"lost_unknown\": %s, \"lower_bound\": %s",
+		    ", \"lost_unknown\": %s, \"lower_bound\": %s"
+		    ", \"short_calls\": %" PRIu64,
 		    c->records, c->lost, c->lost_unknown ? "true" : "false",
 		    c->lost != 0 || c->lost_unknown || l.incomplete ?
-		    "true" : "false");
+		    "true" : "false", s->short_calls);
 		fprintf(out, ", \"losses\": {\"records\": %" PRIu64
 		    ", \"unknown\": %s, \"gaps\": %" PRIu64 ", \"gap_ns\": %"
 		    PRIu64 ", \"first_gap_ns\": ", c->lost,

@@ -23,6 +23,7 @@ struct rbread_losses {
 	int		incomplete;	/* no END: what came after is unknown */
 	uint64_t	gaps, gap_ns;	/* losses.c */
 	uint64_t	exits_lost, entries_lost;
+	uint64_t	short_calls;	/* taken back at record time: not lost */
 };
 
 /*

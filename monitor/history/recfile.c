@@ -667,6 +667,17 @@ rec_index(struct rbrec *r, uint32_t type, const unsigned char *p,
 		s->lost += l.count;
 		return;
 	}
+	case RBREC_SHORT: {
+		struct rbrec_short	k;
+
+		if (len < sizeof k)
+			break;
+		memcpy(&k, p, sizeof k);
+		if ((s = stream_of(r, k.stream, off)) == NULL)
+			return;
+		s->short_calls = k.count;
+		return;
+	}
 	case RBREC_THREAD_END: {
 		struct rbrec_thread_end	e;
 

@@ -47,7 +47,8 @@ struct rbrec_header {
 #define RBREC_END		8	/* the recording's totals, last */
 #define RBREC_DYN		9	/* functions a process did not trace */
 #define RBREC_SNAP		10	/* a snapshot's trigger */
-#define RBREC_TYPE_MAX		RBREC_SNAP
+#define RBREC_SHORT		11	/* a stream's short calls taken back */
+#define RBREC_TYPE_MAX		RBREC_SHORT
 
 struct rbrec_chunk {
 	uint32_t	type;		/* RBREC_* */
@@ -121,6 +122,17 @@ struct rbrec_lost {
 	uint32_t	why;		/* RBREC_LOST_* */
 	uint64_t	count;		/* records; 0: unknown how many */
 	uint64_t	at;		/* the index the gap starts at */
+};
+
+/*
+ * The short calls a stream's thread took back out of its log so far
+ * (rbtrace(5), "EVENT LOG", "Short calls"): never recorded, and not lost
+ * either.  The last chunk of a stream holds its count.
+ */
+struct rbrec_short {
+	uint32_t	stream;
+	uint32_t	pad;
+	uint64_t	count;
 };
 
 struct rbrec_thread_end {
@@ -248,6 +260,7 @@ struct rbrec_stream {
 	size_t		 nchunks, capchunks;
 	uint64_t	 records;	/* in its EVENTS chunks */
 	uint64_t	 lost;		/* in its LOST chunks */
+	uint64_t	 short_calls;	/* its last SHORT chunk's */
 };
 
 /*

@@ -65,6 +65,8 @@ struct rec_ring {
 	int		ended;		/* THREAD_END written */
 	uint64_t	next;		/* the next record to read */
 	uint64_t	dropped;	/* by its writer, last seen */
+	uint64_t	short_calls;	/* taken back by its writer, last seen */
+	uint64_t	short_put;	/* ... and last written */
 	uint64_t	marked;		/* of them, in lost records read or in
 					   RBREC_LOST_DROPPED chunks written */
 	int32_t		pid, tid;
@@ -95,6 +97,8 @@ struct recorder {
 	int32_t		*stream_pid;	/* per stream, for the summary */
 	size_t		 cap_stream_pid;
 	int		 broken;	/* the trace file went bad */
+	int		 last;		/* the last sweep: a log's newest
+					   entries taken as they are */
 	uint32_t	*dyn_gen;	/* per dynamic tracing entry: its gen
 					   when last read (odd: to read) */
 	struct rec_dyn {
@@ -163,6 +167,14 @@ rec_copy_guarded(void *arg)
 		from = 0;
 	a->from = from;
 	a->n = rb_evlog_copy(&q, from, r->buf, h->events, &a->w);
+	/*
+	 * A log that takes short calls back: the entries at its end may
+	 * still go; taken at a later sweep, once settled or once the thread
+	 * has ended (never in drain, whose logs take nothing back).
+	 */
+	if (a->w.rewinds != 0 && a->st == RB_OWN_LIVE && !r->last &&
+	    h->ev_policy != RB_POLICY_DRAIN)
+		a->n = a->w.settled;
 	/* Orders the copy before the reread: a ring taken meanwhile bumped gen. */
 	RB_FENCE_ACQ();
 	a->valid = RB_LOAD(&o->gen) == a->gen;
@@ -217,6 +229,21 @@ rec_dropped_tail(struct recorder *r, struct rec_ring *rr)
 	rr->marked = rr->dropped;
 }
 
+/* The short calls its thread took back, if more than last written. */
+static void
+rec_short(struct recorder *r, struct rec_ring *rr)
+{
+	struct rbrec_short	k;
+
+	if (rr->stream == 0 || rr->short_calls == rr->short_put)
+		return;
+	memset(&k, 0, sizeof k);
+	k.stream = rr->stream;
+	k.count = rr->short_calls;
+	rbrec_put(&r->w, RBREC_SHORT, &k, sizeof k, NULL, 0);
+	rr->short_put = rr->short_calls;
+}
+
 static void
 rec_end_stream(struct recorder *r, struct rec_ring *rr, uint64_t exited_ns,
     const char *name, int reused)
@@ -228,6 +255,7 @@ rec_end_stream(struct recorder *r, struct rec_ring *rr, uint64_t exited_ns,
 	/* What it dropped, as last seen; then, if any were left, what went
 	   with the ring, of a size no one knows. */
 	rec_dropped_tail(r, rr);
+	rec_short(r, rr);
 	if (reused)
 		rec_lost(r, rr->stream, RBREC_LOST_REUSED, 0, rr->next);
 	memset(&e, 0, sizeof e);
@@ -308,6 +336,7 @@ rec_ring(struct recorder *r, uint32_t i)
 		rr->next = a.w.first;
 	}
 	rr->dropped = a.w.dropped;
+	rr->short_calls = a.w.rewinds;
 	if (a.st == RB_OWN_EXITED && rr->next >= a.w.head)
 		rec_end_stream(r, rr, a.exited_ns, a.id.name, 0);
 }
@@ -1042,9 +1071,14 @@ rbmon_record(const struct rbmon_record_opts *o)
 	}
 	next_clock = t0 + REC_CLOCK_NS;
 	if (o->once) {
-		/* A snapshot: one sweep of the frozen logs, then thawed. */
+		/*
+		 * A snapshot: one sweep of the frozen logs, then thawed; a
+		 * frozen log takes nothing back, so its entries are taken
+		 * as they are, as by a last sweep.
+		 */
 		rec_objects(&r);
 		rec_names(&r);
+		r.last = 1;
 		rec_sweep(&r);
 		if (o->copied != NULL)
 			o->copied(o->copied_arg);
@@ -1083,8 +1117,10 @@ rbmon_record(const struct rbmon_record_opts *o)
 	}
 	/* What the threads wrote since, and the objects of the end. */
 	if (!r.broken && r.w.err == 0) {
-		if (!o->once)
+		if (!o->once) {
+			r.last = 1;
 			rec_sweep(&r);
+		}
 		rec_objects(&r);
 		rec_dyn(&r, 1);
 	}
@@ -1103,6 +1139,7 @@ rbmon_record(const struct rbmon_record_opts *o)
 		if (r.rings[i].stream == 0 || r.rings[i].ended)
 			continue;
 		rec_dropped_tail(&r, &r.rings[i]);
+		rec_short(&r, &r.rings[i]);
 		r.dropped += r.rings[i].dropped;
 	}
 	memset(&end, 0, sizeof end);

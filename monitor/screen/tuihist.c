@@ -94,6 +94,12 @@ hist_tick(struct rbmon_tui *t, void *arg)
 	if (rbmon_events_copy(t->m, th, h->g.next, SIZE_MAX, &h->c) != 0 ||
 	    !h->c.valid)
 		return 0;
+	/*
+	 * A log that takes short calls back: the entries at its end may
+	 * still go, and the next copy starts after what this one showed.
+	 */
+	if (h->c.w.rewinds != 0)
+		h->c.n = h->c.w.settled;
 	if (first)
 		h->older = h->c.w.first;
 	rbmon_evgraph_add(&h->g, &h->c);

@@ -13,6 +13,7 @@
  *   hdr NAME=VALUE     store VALUE in header field NAME (in its width);
  *                      VALUE "+N" is CLOCK_MONOTONIC now + N nanoseconds
  *   ring NAME=VALUE    the same in thread TID's ring
+ *   log NAME=VALUE     the same in thread TID's event log (struct rb_evlog)
  *   send CMD ARGS      post CMD (up to four letters) with ARGS (one word,
  *                      maybe empty) to TID and print its answer: "OK TEXT"
  *                      or "ERR TEXT", the whole text (message area, then
@@ -55,6 +56,8 @@ struct field {
 		   sizeof(((struct rb_header *)0)->f), l }
 #define RF(f) { #f, offsetof(struct rb_ring, f), \
 		sizeof(((struct rb_ring *)0)->f), 0 }
+#define LF(f) { #f, offsetof(struct rb_evlog, f), \
+		sizeof(((struct rb_evlog *)0)->f), 0 }
 
 static const struct field hdr_fields[] = {
 	HF(version, 1), HF(header_size, 1), HF(total_size, 1), HF(endian, 1),
@@ -74,12 +77,18 @@ static const struct field hdr_fields[] = {
 	HF(snap_ts, 0), HF(snap_ns, 0), HF(snap_interval_ns, 0),
 	HF(snap_taken, 0), HF(snap_written, 0), HF(snap_missed, 0),
 	HF(snap_suppressed, 0),
+	HF(min_duration, 0), HF(min_duration_ns, 0),
 };
 
 static const struct field ring_fields[] = {
 	RF(pid), RF(tid), RF(state), RF(why), RF(stop_ns), RF(stops),
 	RF(currSlot), RF(depth), RF(trace), RF(signal), RF(attention),
 	RF(wake), RF(cmdready), RF(msglen), RF(cmdpid),
+};
+
+static const struct field log_fields[] = {
+	LF(head), LF(dropped), LF(pending_lost), LF(off), LF(stalled),
+	LF(rewinds), LF(peak), LF(min_duration), LF(tail), LF(waiting),
 };
 
 static char *base;
@@ -347,6 +356,11 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "ring") == 0 && i + 1 < argc) {
 			assign((char *)ring, ring_fields, sizeof(ring_fields) /
 			       sizeof(ring_fields[0]), argv[++i]);
+		} else if (strcmp(argv[i], "log") == 0 && i + 1 < argc &&
+			   geo.events != 0) {
+			assign((char *)rb_ring_evlog(&geo, ring), log_fields,
+			       sizeof(log_fields) / sizeof(log_fields[0]),
+			       argv[++i]);
 		} else if (strcmp(argv[i], "send") == 0 && i + 2 < argc) {
 			status |= post(argv[i + 1], argv[i + 2],
 				       (int32_t)strlen(argv[i + 2]));
