@@ -118,6 +118,25 @@ static bool rb_snap_take_stale(struct rb_header *h, void *base,
 }
 
 /**
+ * rb_snap_heal - end a freeze whose writer died or that held too long
+ * (RB_SNAP_HOLD_NS), or a state a stray write left, without a trigger:
+ * what a frozen log's owner does now and then, so that a writer killed
+ * while it copies never leaves the logs frozen (rbtrace(5), "SNAPSHOTS")
+ * @now: CLOCK_MONOTONIC ns
+ *
+ * Async-signal-safe.  Return: true if it ended one.
+ */
+bool rb_snap_heal(void *base, const struct rb_header *g, uint64_t now)
+{
+	struct rb_header *h = base;
+
+	if (g->events == 0 || !rb_snap_take_stale(h, base, g, now))
+		return false;
+	RB_STORE_REL(&h->snap_state, RB_SNAP_IDLE);
+	return true;
+}
+
+/**
  * rb_snap_trigger - freeze @q->pid's event logs for the writer, if one is
  * attached, none is in flight and the last was long enough ago
  * @base: the file, writable

@@ -43,6 +43,7 @@ struct rb_snap_info {
 RB_HIDDEN int	rb_snap_trigger(void *, const struct rb_header *,
 		    const struct rb_snap_req *, uint64_t);
 RB_HIDDEN uint32_t rb_snap_thaw(void *, const struct rb_header *);
+RB_HIDDEN bool	rb_snap_heal(void *, const struct rb_header *, uint64_t);
 RB_HIDDEN bool	rb_snap_writer_gone(int32_t);
 RB_HIDDEN int	rb_snap_read(const struct rb_header *, struct rb_snap_info *);
 RB_HIDDEN const char *rb_snap_reason_name(uint32_t);

@@ -85,7 +85,13 @@ static RB_NOINSTR bool rb_ev_on(struct rb_thread *t, uint64_t ts)
 
 	if (t->evstate & RB_EVS_NONE)
 		return false;
-	off = RB_LOAD(&t->ev.log->off) != 0;
+	off = RB_LOAD(&t->ev.log->off);
+	/* Frozen for a snapshot: a freeze its writer left is ended. */
+	if (RB_UNLIKELY(off & RB_EVOFF_SNAP)) {
+		rb_snapshot_heal(t);
+		off = RB_LOAD(&t->ev.log->off);
+	}
+	off = off != 0;
 	if (off != ((t->evstate & RB_EVS_OFF) != 0)) {
 		t->evstate ^= RB_EVS_OFF;
 		rb_evlog_put(&t->ev, off ? RB_EV_OFF : RB_EV_ON, 0, 0, ts);
@@ -173,8 +179,12 @@ rb_ev_put(struct rb_thread *t, uint32_t kind, uint64_t fn, uint64_t arg, uint64_
 		}
 		/* Relaxed: a switch seen one hook late is still honoured. */
 		if ((st & ~RB_EVS_SEQ) == RB_EVS_OFF &&
-		    RB_LOAD(&t->ev.log->off) != 0)
+		    (h = RB_LOAD(&t->ev.log->off)) != 0) {
+			/* Frozen for a snapshot: a freeze its writer left is ended. */
+			if (RB_UNLIKELY(h & RB_EVOFF_SNAP))
+				rb_snapshot_heal(t);
 			return;
+		}
 		rb_ev_slow(t, kind, fn, arg, lazy ? 0 : ts);
 		return;
 	}

@@ -197,6 +197,8 @@ struct rb_thread {
 	 */
 	uint32_t	cap_level;
 	uint32_t	ncap;
+	/* snapshot.c: when this thread last looked at a freeze (ns) */
+	uint64_t	snap_seen;
 	struct rb_capcall cap[RB_CAP_NEST];
 	/* rb_cap_nobp(): per armed entry, "no breakpoint at it" kept */
 	uint32_t	nobp_left[RB_CAP_FNS];
@@ -385,6 +387,9 @@ RB_HIDDEN uint32_t rb_seed_release_all(void);
  * or _SUPPRESSED, or -1 before the file is set up.
  */
 RB_HIDDEN void rb_snapshot_setup(const char *(*get)(const char *));
+/* How often a thread whose log is frozen looks whether the freeze is stale. */
+#define RB_SNAP_HEAL_NS		100000000ull
+RB_HIDDEN void rb_snapshot_heal(struct rb_thread *t);
 RB_HIDDEN int rb_snapshot_trigger(uint32_t reason, int32_t tid, uint64_t fn,
 				  uint64_t arg);
 

@@ -47,6 +47,26 @@ int rb_snapshot_trigger(uint32_t reason, int32_t tid, uint64_t fn,
 			       rb_clock_mono_ns());
 }
 
+/**
+ * rb_snapshot_heal - the calling thread's log is frozen for a snapshot:
+ * at most every RB_SNAP_HEAL_NS per thread, end the freeze if its writer
+ * is gone or it held longer than RB_SNAP_HOLD_NS (rb_snap_heal())
+ *
+ * Called by the hooks (out of line, only while the log is frozen).
+ */
+void rb_snapshot_heal(struct rb_thread *t)
+{
+	uint64_t now = rb_clock_mono_ns();
+
+	if (t->snap_seen != 0 && now - t->snap_seen < RB_SNAP_HEAL_NS)
+		return;
+	t->snap_seen = now;
+	/* Acquire: the mapping; pairs with rb_process_init(). */
+	if (atomic_load_explicit(&rb_proc.init, memory_order_acquire) ==
+	    RB_INIT_DONE)
+		(void)rb_snap_heal(rb_proc.map.base, &rb_proc.map.geo, now);
+}
+
 static void rb_snapshot_on_signal(int sig)
 {
 	int saved = errno;

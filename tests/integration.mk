@@ -237,6 +237,7 @@ INTEGRATION_TESTS = \
 	tests/integration/control-errors.sh \
 	tests/integration/snapshot.sh \
 	tests/integration/snapshot-hostile.sh \
+	tests/integration/snapshot-heal.sh \
 	tests/integration/snapshot-rate.sh \
 	tests/integration/snapshot-watch.sh \
 	tests/integration/watch-values.sh \
