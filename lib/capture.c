@@ -275,13 +275,12 @@ bool rb_cap_nobp(struct rb_thread *t, uint32_t armed, uint64_t fn)
 	return true;
 }
 
-/*
- * The slot to write for entry @i, keeping its @keep slowest: an empty or
- * stale one, else the fastest if @dur is slower.  Claimed (odd) on return,
- * with its old seq in @q.  Return: NULL when none.
- */
-static struct rb_capture *rb_cap_claim(uint32_t i, uint32_t keep, uint32_t id,
-				       uint64_t dur, uint32_t *q)
+/* One look for rb_cap_claim(): RB_CAP_RACED when its claim lost a race. */
+#define RB_CAP_RACED	((struct rb_capture *)1)
+
+static struct rb_capture *rb_cap_claim_once(uint32_t i, uint32_t keep,
+					    uint32_t id, uint64_t dur,
+					    uint32_t *q)
 {
 	struct rb_capture *s, *best = NULL;
 	uint64_t bd = UINT64_MAX, d;
@@ -309,13 +308,37 @@ static struct rb_capture *rb_cap_claim(uint32_t i, uint32_t keep, uint32_t id,
 	}
 	if (best == NULL || (bd != 0 && dur <= bd))
 		return NULL;
-	/* Another writer may have claimed it since: then this capture is not kept. */
+	/* Another writer may have claimed it since: look again. */
 	if (!RB_CAS(&best->seq, &bq, bq + 1))
-		return NULL;
+		return RB_CAP_RACED;
 	/* (O) The odd seq before the fields; pairs with the readers' acquire fence. */
 	RB_FENCE_REL();
 	*q = bq;
 	return best;
+}
+
+/*
+ * The slot to write for entry @i, keeping its @keep slowest: an empty or
+ * stale one, else the fastest if @dur is slower.  Claimed (odd) on return,
+ * with its old seq in @q.  Return: NULL when none.
+ */
+static struct rb_capture *rb_cap_claim(uint32_t i, uint32_t keep, uint32_t id,
+				       uint64_t dur, uint32_t *q)
+{
+	struct rb_capture *s;
+	uint32_t tries;
+
+	/*
+	 * Another writer may claim the slot chosen first (threads whose slow
+	 * calls end together pick the same empty one): look again, a bounded
+	 * number of times, as each failed claim means one more slot taken.
+	 */
+	for (tries = 0; tries <= keep; tries++) {
+		s = rb_cap_claim_once(i, keep, id, dur, q);
+		if (s != RB_CAP_RACED)
+			return s;
+	}
+	return NULL;
 }
 
 /* Copy call @c's records, from its entry to its exit at @te, into @s. */
