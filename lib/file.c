@@ -255,6 +255,8 @@ static int rb_file_join(struct rb_map *m)
 		close(fd);
 		return -1;
 	}
+	/* No read-ahead, as at creation (rb_file_create()). */
+	madvise(m->base, m->size, MADV_RANDOM);
 	m->hdr = m->base;
 	if (rb_file_stale(m)) {
 		/* unlink only the file we examined, not one that replaced it */
