@@ -29,27 +29,33 @@ caps()
 }
 
 # check_slow WHAT N - the captures in $T/json are N calls of step, each
-# whole and slow in leaf (C++ names without their parameters).
+# whole and slow in leaf (C++ names without their parameters).  On a
+# loaded machine a call of step preempted for longer than the threshold
+# is slow too, and captured: such a capture (no nap in it) is allowed,
+# at most 3, and counted in EXTRA; every check below is of the N.
 N='def n: sub("\\(.*$"; "");'
+NAPS='[.captures[] | select([.calls[].function | n] | index("nap"))]'
 check_slow()
 {
 	local what=$1 n=$2
-	expect "$what: captures" "$n" "$(jqv '.captures | length')"
-	expect "$what: every one of step" "$n" "$(jqv "$N"'[.captures[] | select(.function | n == "step")] | length')"
+	EXTRA=$(jqv "$N"'(.captures | length) - ('"$NAPS"' | length)')
+	[ "$EXTRA" -ge 0 ] && [ "$EXTRA" -le 3 ] ||
+		fail "$what: $EXTRA captures that are not of the slow calls"
+	[ "$EXTRA" -eq 0 ] || note "$what: $EXTRA call(s) of step preempted past the threshold, captured too"
+	expect "$what: captures of the slow calls" "$n" "$(jqv "$N$NAPS"' | length')"
+	expect "$what: every one of step" "$((n + EXTRA))" "$(jqv "$N"'[.captures[] | select(.function | n == "step")] | length')"
 	expect "$what: the chain" "step:0 leaf:1 nap:2 tally:1" \
-		"$(jqv "$N"'[.captures[] | [.calls[] | "\(.function | n):\(.depth)"] | join(" ")] | unique | join("|")')"
+		"$(jqv "$N$NAPS"' | [.[] | [.calls[] | "\(.function | n):\(.depth)"] | join(" ")] | unique | join("|")')"
 	expect_jq "$what: step >= leaf >= 5 ms, and the capture's duration is step's" \
-		'all(.captures[]; .calls[0].duration_ns >= .calls[1].duration_ns and
+		"$N$NAPS"' | all(.[]; .calls[0].duration_ns >= .calls[1].duration_ns and
 		    .calls[1].duration_ns >= 5000000 and .duration_ns >= 5000000 and
 		    (.duration_ns - .calls[0].duration_ns | fabs) < 100000)'
 	expect "$what: the stack below step" "work run_thread" \
 		"$(jqv "$N"'[.captures[] | [.below[] | n] | join(" ")] | unique | join("|")')"
 	expect "$what: nothing lost" 0 "$(jqv '[.captures[].lost] | add')"
-	expect "$what: four threads" "$n" "$(jqv '[.captures[].tid] | unique | length')"
+	expect "$what: four threads" "$n" "$(jqv "$N$NAPS"' | [.[].tid] | unique | length')"
 }
 
-# C++ too: the same program compiled as C++ (names demangled, resolved in
-# the process by the library).
 for cxx in g++ clang++; do
 	command -v "$cxx" >/dev/null && CCS="$CCS $cxx"
 done
@@ -71,13 +77,14 @@ for cc in $CCS; do
 	expect "$name: slow calls made" "slow 4" "$(head -1 "$T/out")"
 	caps "$f"
 	check_slow "$name" 4
-	expect "$name: armed entry counts" "true 4 4 0" \
+	k=$((4 + EXTRA))
+	expect "$name: armed entry counts" "true $k $k 0" \
 		"$(jqv '[.armed[] | select(.stored > 0)][0] | "\(.max == false) \(.fired) \(.stored) \(.dropped)"')"
 	"$RBMON" captures --show all "$f" >"$T/show" || fail "$name: --show all exited $?"
-	expect "$name: --show all, four graphs" 4 "$(grep -Ec '^capture [0-9]+: step(\(int\))? took' "$T/show")"
+	expect "$name: --show all, a graph each" "$k" "$(grep -Ec '^capture [0-9]+: step(\(int\))? took' "$T/show")"
 	grep -Eq 'leaf(\(int\))?\(\) \{' "$T/show" || fail "$name: --show has no leaf() {: $(cat "$T/show")"
 	"$RBMON" captures "$f" >"$T/list" || fail "$name: the list exited $?"
-	expect "$name: the list" 4 "$(grep -Ec '^ +[0-9]+  step(\(int\))? ' "$T/list")"
+	expect "$name: the list" "$k" "$(grep -Ec '^ +[0-9]+  step(\(int\))? ' "$T/list")"
 
 	# ---- FUNC>max: each call slower than every one before ---------------
 	f=$T/$name-max.trace
@@ -117,7 +124,7 @@ kill -KILL "$pid"
 wait_for "process $pid to go" bash -c "! kill -0 $pid 2>/dev/null"
 caps "$f"
 check_slow "after kill -9" 4
-expect "--dump: captures held by the process" 4 \
+expect "--dump: captures held by the process" $((4 + EXTRA)) \
 	"$("$RBMON" --dump --json "$f" | jq -r ".processes[] | select(.pid == $pid) | .captures")"
 
 # ---- live: CAPT on a running program -------------------------------------
@@ -151,15 +158,15 @@ python3 - "$T/c.json" "$T/s.json" <<'PY' || fail "the exports do not load"
 import json, sys
 c = json.load(open(sys.argv[1]))
 ev = [e for e in c["traceEvents"] if e.get("ph") == "X"]
-steps = [e for e in ev if e["name"].startswith("step")]
+# the slow calls' steps (one preempted past the threshold may be there too)
+steps = [e for e in ev if e["name"].startswith("step") and e["dur"] >= 5000]
 assert len(steps) == 4, steps
-assert all(e["dur"] >= 5000 for e in steps), steps
 assert len({e["tid"] for e in steps}) == 4
 s = json.load(open(sys.argv[2]))
 assert s["$schema"].startswith("https://www.speedscope.app/")
 names = [f["name"] for f in s["shared"]["frames"]]
 assert any(n.startswith("step") for n in names), names
-assert len(s["profiles"]) == 4
+assert len(s["profiles"]) >= 4
 for p in s["profiles"]:
     st, last = [], 0
     for e in p["events"]:

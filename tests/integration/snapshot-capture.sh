@@ -4,7 +4,7 @@
 # (rbtrace(5), "CAPTURES", "SNAPSHOTS").  tests/apps/slowcall's 4 threads
 # run work -> step -> leaf, one call of leaf in 1000 sleeping 5 ms (8 in
 # all: as many as the captures kept per function), with
-# step armed for captures slower than 2 ms and a snapshot writer
+# step armed for captures slower than 4 ms and a snapshot writer
 # attached: the first slow step is captured, and its condition freezes
 # every thread's log into a snapshot that names the capture (the
 # function, the thread, the duration) and holds the other threads' calls.
@@ -18,7 +18,7 @@ app=$T/slowcall
 
 f=$T/slow.trace
 launch app env RBTRACE_FILE="$f" LD_PRELOAD="$RB_PRELOAD" \
-	RBTRACE_CAPTURE='step>2ms' "$app" -g -p -e 1000 -n 2000
+	RBTRACE_CAPTURE='step>4ms' "$app" -g -p -e 1000 -n 2000
 wait_for "the program to wait for SIGUSR1" grep -q '^ready' "$T/app.out"
 pid=$(awk '$1 == "ready" { print $2 }' "$T/app.out")
 
