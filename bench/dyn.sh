@@ -181,25 +181,7 @@ nop_copy() {
 }
 
 # The workloads: ARGS of each program, and its output reduced to what
-# every build must agree on.
-sql_script() {
-	LC_ALL=C awk -v n="$SQL_ROWS" 'BEGIN {
-		print "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER, d REAL);"
-		print "BEGIN;"
-		for (i = 1; i <= n; i++)
-			printf "INSERT INTO t VALUES(%d, '\''k%08d'\'', %d, %d.5);\n",
-			    i, (i * 7919) % n, (i * 31) % 1000, i % 977
-		print "COMMIT;"
-		print "CREATE INDEX tb ON t(b);"
-		print "CREATE INDEX tc ON t(c);"
-		print "SELECT count(*), sum(c) FROM t WHERE b BETWEEN '\''k00001000'\'' AND '\''k00020000'\'';"
-		print "SELECT c, count(*), printf('\''%.1f'\'', avg(d)) FROM t GROUP BY c ORDER BY 2 DESC, 1 LIMIT 3;"
-		print "SELECT count(*) FROM t x JOIN t y ON y.c = x.c WHERE x.a % 50 = 0 AND y.a % 7 = 0;"
-		print "SELECT sum(length(b || c)) FROM t WHERE c IN (SELECT c FROM t WHERE a % 97 = 0);"
-		print "UPDATE t SET d = d * 2 WHERE c < 100;"
-		print "SELECT total(d) FROM t;"
-	}'
-}
+# every build must agree on (the SQL script: bench_sql_script, lib.sh).
 set_workload() {
 	case $1 in
 	fib)	ARGS=("$FIB_N" 1 2) STDIN=/dev/null;;
@@ -263,7 +245,7 @@ available() {
 
 MODES="hooks nop dormant stack traced auto"
 declare -A SAID=()
-sql_script > "$T/work.sql" || broke "the SQL script"
+bench_sql_script "$SQL_ROWS" > "$T/work.sql" || broke "the SQL script"
 
 note "library: dormant $([ $HAVE_DORMANT = 1 ] && echo available || echo 'not available')," \
     "auto-exclude $([ $HAVE_AUTO = 1 ] && echo available || echo 'not available')"

@@ -40,21 +40,7 @@ T=$(mktemp -d) || broke "mktemp"
 trap 'rm -rf "$T"' EXIT
 
 # The SQL script of bench/dyn.sh, at this script's size.
-LC_ALL=C awk -v n="$SQL_ROWS" 'BEGIN {
-	print "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER, d REAL);"
-	print "BEGIN;"
-	for (i = 1; i <= n; i++)
-		printf "INSERT INTO t VALUES(%d, '\''k%08d'\'', %d, %d.5);\n",
-		    i, (i * 7919) % n, (i * 31) % 1000, i % 977
-	print "COMMIT;"
-	print "CREATE INDEX tb ON t(b);"
-	print "CREATE INDEX tc ON t(c);"
-	print "SELECT count(*), sum(c) FROM t WHERE b BETWEEN '\''k00001000'\'' AND '\''k00020000'\'';"
-	print "SELECT c, count(*), printf('\''%.1f'\'', avg(d)) FROM t GROUP BY c ORDER BY 2 DESC, 1 LIMIT 3;"
-	print "SELECT count(*) FROM t x JOIN t y ON y.c = x.c WHERE x.a % 50 = 0 AND y.a % 7 = 0;"
-	print "UPDATE t SET d = d * 2 WHERE c < 100;"
-	print "SELECT total(d) FROM t;"
-}' >"$T/work.sql"
+bench_sql_script "$SQL_ROWS" >"$T/work.sql" || broke "the SQL script"
 
 # run PROG T - one run; "span_s kept written short" of its main thread.
 run() {

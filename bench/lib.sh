@@ -40,3 +40,26 @@ now_us() { NOW=${EPOCHREALTIME/[.,]/}; }
 le() { LC_ALL=C awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 # lt A B - A < B, as numbers.
 lt() { LC_ALL=C awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+
+# bench_sql_script ROWS - the SQL script bench/dyn.sh and bench/history.sh
+# give the sqlite3 shell (in :memory:): inserts of ROWS rows in one
+# transaction, two indexes, selects through them, a join and a group by;
+# its output every build must agree on.
+bench_sql_script() {
+	LC_ALL=C awk -v n="$1" 'BEGIN {
+		print "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER, d REAL);"
+		print "BEGIN;"
+		for (i = 1; i <= n; i++)
+			printf "INSERT INTO t VALUES(%d, '\''k%08d'\'', %d, %d.5);\n",
+			    i, (i * 7919) % n, (i * 31) % 1000, i % 977
+		print "COMMIT;"
+		print "CREATE INDEX tb ON t(b);"
+		print "CREATE INDEX tc ON t(c);"
+		print "SELECT count(*), sum(c) FROM t WHERE b BETWEEN '\''k00001000'\'' AND '\''k00020000'\'';"
+		print "SELECT c, count(*), printf('\''%.1f'\'', avg(d)) FROM t GROUP BY c ORDER BY 2 DESC, 1 LIMIT 3;"
+		print "SELECT count(*) FROM t x JOIN t y ON y.c = x.c WHERE x.a % 50 = 0 AND y.a % 7 = 0;"
+		print "SELECT sum(length(b || c)) FROM t WHERE c IN (SELECT c FROM t WHERE a % 97 = 0);"
+		print "UPDATE t SET d = d * 2 WHERE c < 100;"
+		print "SELECT total(d) FROM t;"
+	}'
+}
